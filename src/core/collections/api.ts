@@ -1,0 +1,2 @@
+/** API operations of the collections engine (see src/core/api/table.ts). */
+export const collectionOperations = {};

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Tunable numbers live here, not as literals in engines. Users override any subset in
+ * <data-dir>/config.json; the UI's settings screen writes the same file.
+ */
+export const configSchema = z.object({
+  import: z
+    .object({
+      /** Files above this size are rejected before parsing (bytes). */
+      maxFileBytes: z.number().int().positive().default(200 * 1024 * 1024),
+      /** Target characters per virtual page for Markdown/TXT/DOCX (articles are never split). */
+      virtualPageChars: z.number().int().positive().default(1800),
+    })
+    .prefault({}),
+  search: z
+    .object({
+      rrfK: z.number().positive().default(60),
+      coverageThreshold: z.number().min(0).max(1).default(0.5),
+      tMin: z.number().min(0).max(1).default(0.4),
+      ambiguityRatio: z.number().min(0).max(1).default(0.92),
+      rrfWeight: z.number().min(0).max(1).default(0.7),
+      topK: z.number().int().positive().default(10),
+    })
+    .prefault({}),
+  devices: z
+    .object({
+      /** top1 - top2 below this asks for clarification instead of guessing. */
+      epsilon: z.number().min(0).default(0.08),
+      maxNameLength: z.number().int().positive().default(40),
+    })
+    .prefault({}),
+  sessions: z
+    .object({
+      idleMinutes: z.number().positive().default(30),
+    })
+    .prefault({}),
+  embed: z
+    .object({
+      batchSize: z.number().int().positive().default(32),
+    })
+    .prefault({}),
+  llm: z
+    .object({
+      enabled: z.boolean().default(false),
+      parseModel: z.string().default('qwen-flash'),
+      chatModel: z.string().default('qwen-plus'),
+      timeoutMs: z.number().int().positive().default(20000),
+    })
+    .prefault({}),
+});
+
+export type AppConfig = z.infer<typeof configSchema>;
+
+export const CONFIG_FILE_NAME = 'config.json';
+
+export function defaultConfig(): AppConfig {
+  return configSchema.parse({});
+}
+
+/** Reads <dataDir>/config.json; a broken file falls back to defaults and reports why instead of crashing. */
+export function loadConfig(dataDir: string): { config: AppConfig; warning?: string } {
+  const file = path.join(dataDir, CONFIG_FILE_NAME);
+  if (!fs.existsSync(file)) return { config: defaultConfig() };
+  try {
+    return { config: configSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8'))) };
+  } catch (e) {
+    return { config: defaultConfig(), warning: `配置文件 ${file} 无效，已使用默认值：${(e as Error).message}` };
+  }
+}
+
+export function saveConfig(dataDir: string, config: AppConfig): void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(path.join(dataDir, CONFIG_FILE_NAME), JSON.stringify(config, null, 2));
+}

@@ -1,0 +1,21 @@
+export type EmbedKind = 'query' | 'passage';
+
+export interface ModelStatus {
+  state: 'ready' | 'missing' | 'error';
+  model_id: string | null;
+  dims: number | null;
+  /** Chinese, shown to users as is (e.g. "未安装嵌入模型，检索仅使用关键词"). */
+  message: string;
+}
+
+/**
+ * Text -> unit vectors. Implementations run the model off the main thread and cache
+ * vectors by (model id, text hash). With no model installed, available() is false and
+ * embed() rejects with MODEL_MISSING; callers fall back to lexical behaviour.
+ */
+export interface Embedder {
+  status(): ModelStatus;
+  available(): boolean;
+  embed(texts: string[], kind: EmbedKind): Promise<Float32Array[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,2 @@
+/** API operations of the regulations engine (see src/core/api/table.ts). */
+export const regulationOperations = {};

@@ -1,0 +1,24 @@
+import type { Migration } from './migrations';
+
+/** Tables every engine can rely on: settings and the embedding cache. */
+export const coreMigrations: Migration[] = [
+  {
+    domain: 'core',
+    version: 1,
+    name: 'settings and embedding cache',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        -- vectors are cached by (model, sha256 of kind-prefixed text) so re-imports never re-embed
+        CREATE TABLE embedding_cache (
+          model_id TEXT NOT NULL,
+          text_hash TEXT NOT NULL,
+          dims INTEGER NOT NULL,
+          vector BLOB NOT NULL,
+          created_at TEXT NOT NULL DEFAULT (datetime('now')),
+          PRIMARY KEY (model_id, text_hash)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
+];

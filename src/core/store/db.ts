@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { applyMigrations, type Migration } from './migrations';
+import { allMigrations } from '../schema';
+
+export type Db = Database.Database;
+
+export const DB_FILE_NAME = 'gridcode.sqlite';
+
+/**
+ * Opens (creating if needed) the data-dir database: WAL for concurrent readers (UI + CLI),
+ * foreign keys on, every engine's migrations (src/core/schema.ts) applied before anyone reads.
+ */
+export function openDatabase(dataDir: string, extraMigrations: readonly Migration[] = []): Db {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = new Database(path.join(dataDir, DB_FILE_NAME));
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  applyMigrations(db, [...allMigrations, ...extraMigrations]);
+  return db;
+}
+
+/** Key/value settings shared by engines (JSON values). */
+export function getSetting<T>(db: Db, key: string): T | undefined {
+  const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined;
+  return row ? (JSON.parse(row.value) as T) : undefined;
+}
+
+export function setSetting(db: Db, key: string, value: unknown): void {
+  db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(
+    key,
+    JSON.stringify(value),
+  );
+}

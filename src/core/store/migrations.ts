@@ -1,0 +1,48 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Each engine owns its tables and versions them itself (domain + version), so engines can evolve
+ * independently. A migration runs once, inside a transaction, in ascending version order.
+ */
+export interface Migration {
+  domain: string;
+  version: number;
+  name: string;
+  up: (db: Database.Database) => void;
+}
+
+export function applyMigrations(db: Database.Database, migrations: readonly Migration[]): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    domain TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, applied_at TEXT NOT NULL,
+    PRIMARY KEY (domain, version))`);
+  const applied = new Set(
+    (db.prepare('SELECT domain, version FROM schema_migrations').all() as { domain: string; version: number }[]).map(
+      (r) => `${r.domain}:${r.version}`,
+    ),
+  );
+  const pending = [...migrations]
+    .filter((m) => !applied.has(`${m.domain}:${m.version}`))
+    .sort((a, b) => (a.domain === b.domain ? a.version - b.version : 0));
+  const record = db.prepare('INSERT INTO schema_migrations (domain, version, name, applied_at) VALUES (?, ?, ?, ?)');
+  for (const m of pending) {
+    db.transaction(() => {
+      m.up(db);
+      record.run(m.domain, m.version, m.name, new Date().toISOString());
+    })();
+  }
+}
+
+/** Per-domain schema versions plus a single total used by app.info. */
+export function schemaVersions(db: Database.Database): { total: number; domains: Record<string, number> } {
+  const rows = db.prepare('SELECT domain, MAX(version) AS v FROM schema_migrations GROUP BY domain').all() as {
+    domain: string;
+    v: number;
+  }[];
+  const domains: Record<string, number> = {};
+  let total = 0;
+  for (const r of rows) {
+    domains[r.domain] = r.v;
+    total += r.v;
+  }
+  return { total, domains };
+}
