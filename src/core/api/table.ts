@@ -5,6 +5,7 @@ import { searchOperations } from '../search/api';
 import { deviceOperations } from '../devices/api';
 import { collectionOperations } from '../collections/api';
 import { llmOperations } from '../llm/api';
+import { modelOperations } from '../embed/api';
 
 /**
  * The one API table. Every operation the product offers is declared in its engine's
@@ -12,6 +13,7 @@ import { llmOperations } from '../llm/api';
  */
 export const apiTable = {
   ...appOperations,
+  ...modelOperations,
   ...regulationOperations,
   ...searchOperations,
   ...deviceOperations,

@@ -1,0 +1,2 @@
+/** API operations for embedding models (list, import, status). */
+export const modelOperations = {};

@@ -1,0 +1,45 @@
+/**
+ * The renderer's only door to the engines. In Electron the preload exposes it as `window.gridcode`
+ * (contextBridge); in the browser shell the renderer builds the same interface over HTTP.
+ *
+ * HTTP bridge protocol (src/web/server.ts), for the renderer's client:
+ * - token: `<meta name="gridcode-token" content="...">` injected into index.html per run;
+ *   every request sends it as header `X-GridCode-Token`.
+ * - `POST /api/invoke/<operation name>` with the JSON input as body. The response is NDJSON:
+ *   zero or more `{"type":"progress", ...ProgressEvent}` lines, then one
+ *   `{"type":"result","data":...}` or `{"type":"error","error":{"code","message"}}` line.
+ *   Aborting the fetch cancels the operation (its AbortSignal fires).
+ * - `POST /api/upload?name=<file name>` with the raw file bytes as body -> `{"path": "<server path>"}`
+ *   for operations that take file paths (imports) when the renderer runs in a browser.
+ */
+export interface ProgressEventLike {
+  stage: string;
+  done: number;
+  total: number;
+  item?: string;
+  message?: string;
+}
+
+export interface InvokeOptions {
+  onProgress?: (event: ProgressEventLike) => void;
+  signal?: AbortSignal;
+}
+
+export interface ApiErrorLike {
+  code: string;
+  message: string;
+}
+
+export interface GridcodeBridge {
+  /** 'electron' or 'browser' */
+  readonly platform: 'electron' | 'browser';
+  invoke(name: string, input: unknown, options?: InvokeOptions): Promise<unknown>;
+  /** Electron only: native open dialog; returns absolute paths. */
+  pickFiles?(options: { directory?: boolean; filters?: { name: string; extensions: string[] }[] }): Promise<string[]>;
+}
+
+declare global {
+  interface Window {
+    gridcode?: GridcodeBridge;
+  }
+}
