@@ -48,6 +48,21 @@ export const configSchema = z.object({
       parseModel: z.string().default('qwen-flash'),
       chatModel: z.string().default('qwen-plus'),
       timeoutMs: z.number().int().positive().default(20000),
+      /** OpenAI-compatible endpoint; env DASHSCOPE_BASE_URL wins over this. */
+      baseUrl: z.string().default('https://dashscope.aliyuncs.com/compatible-mode/v1'),
+      /** Command parsing must feel instant; a slower reply falls back to the rule parser. */
+      parseTimeoutMs: z.number().int().positive().default(8000),
+      /** Retries on 429/5xx/network errors, exponential backoff from retryBaseMs, capped by retryMaxMs. */
+      maxRetries: z.number().int().min(0).default(2),
+      retryBaseMs: z.number().int().min(0).default(500),
+      retryMaxMs: z.number().int().min(0).default(8000),
+      /** Chat agent: tool-call rounds before it stops, and the size of one tool result sent back. */
+      maxToolSteps: z.number().int().positive().default(8),
+      toolResultMaxChars: z.number().int().positive().default(6000),
+      embedModel: z.string().default('text-embedding-v4'),
+      embedDims: z.number().int().positive().default(1024),
+      /** Pages read (from page 1) when generating regulation metadata. */
+      metadataPages: z.number().int().positive().default(5),
     })
     .prefault({}),
 });

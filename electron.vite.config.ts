@@ -1,0 +1,29 @@
+import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+import path from 'node:path';
+
+export default defineConfig({
+  main: {
+    plugins: [externalizeDepsPlugin()],
+    build: {
+      rollupOptions: {
+        input: {
+          index: path.resolve(__dirname, 'src/main/index.ts'),
+          // the embedder's worker is a separate entry so it can be started from the bundled main
+          'embed-worker': path.resolve(__dirname, 'src/core/embed/worker.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    plugins: [externalizeDepsPlugin()],
+    build: {
+      rollupOptions: { input: { index: path.resolve(__dirname, 'src/preload/index.ts') }, output: { format: 'cjs' } },
+    },
+  },
+  renderer: {
+    root: path.resolve(__dirname, 'src/renderer'),
+    plugins: [react()],
+    build: { rollupOptions: { input: path.resolve(__dirname, 'src/renderer/index.html') } },
+  },
+});

@@ -1,0 +1,101 @@
+/**
+ * Electron main: one window with the secure defaults, the API table over IPC, native dialogs.
+ * Everything else lives in src/core (plain Node) so it is tested without Electron.
+ */
+import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
+import path from 'node:path';
+import { createAppContext, type AppContext } from '../core/context';
+import { invokeOperation } from '../core/api/invoke';
+import type { ApiName } from '../core/api/table';
+import { toErrorPayload } from '../core/common/errors';
+import { runStartupTasks } from '../core/app/startup';
+import { IPC_CHANNELS } from '../preload/channels';
+
+let ctx: AppContext | undefined;
+const running = new Map<string, AbortController>();
+
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1400,
+    height: 900,
+    title: 'GridCode 规程助手',
+    show: false,
+    webPreferences: {
+      preload: path.join(__dirname, '../preload/index.js'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  // No remote content: block navigation away from the app and every new window.
+  win.webContents.on('will-navigate', (event, url) => {
+    if (url !== win.webContents.getURL()) event.preventDefault();
+  });
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
+  else void win.loadFile(path.join(__dirname, '../renderer/index.html'));
+  return win;
+}
+
+function registerIpc(context: AppContext): void {
+  ipcMain.handle(IPC_CHANNELS.invoke, async (event, requestId: string, name: ApiName, input: unknown) => {
+    const abort = new AbortController();
+    running.set(requestId, abort);
+    try {
+      const data = await invokeOperation(context, name, input, {
+        signal: abort.signal,
+        progress: (ev) => event.sender.send(IPC_CHANNELS.progress, requestId, ev),
+      });
+      return { ok: true, data };
+    } catch (e) {
+      return { ok: false, error: toErrorPayload(e) };
+    } finally {
+      running.delete(requestId);
+    }
+  });
+  ipcMain.on(IPC_CHANNELS.cancel, (_event, requestId: string) => running.get(requestId)?.abort());
+  ipcMain.handle(IPC_CHANNELS.pickFiles, async (event, options: { directory?: boolean; filters?: Electron.FileFilter[] }) => {
+    const win = BrowserWindow.fromWebContents(event.sender);
+    const result = await dialog.showOpenDialog(win!, {
+      properties: options?.directory ? ['openDirectory'] : ['openFile', 'multiSelections'],
+      filters: options?.filters,
+    });
+    return result.canceled ? [] : result.filePaths;
+  });
+}
+
+app.whenReady().then(async () => {
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
+  });
+  // Packaged builds keep demo data and models outside the asar archive.
+  if (app.isPackaged) {
+    process.env.GRIDCODE_RESOURCES_DIR ??= path.join(process.resourcesPath, 'resources');
+    process.env.GRIDCODE_MODELS_DIR ??= path.join(process.resourcesPath, 'models');
+  }
+  ctx = createAppContext({ dataDir: process.env.GRIDCODE_DATA_DIR ?? path.join(app.getPath('userData'), 'data') });
+  await runStartupTasks(ctx);
+  registerIpc(ctx);
+  createWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  });
+});
+
+app.on('web-contents-created', (_event, contents) => {
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+});
+
+app.on('window-all-closed', async () => {
+  await ctx?.close();
+  if (process.platform !== 'darwin') app.quit();
+});

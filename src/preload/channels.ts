@@ -1,0 +1,7 @@
+/** IPC channel names shared by main and preload. */
+export const IPC_CHANNELS = {
+  invoke: 'gridcode:invoke',
+  progress: 'gridcode:progress',
+  cancel: 'gridcode:cancel',
+  pickFiles: 'gridcode:pick-files',
+} as const;
