@@ -1,6 +1,9 @@
 import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import fs from 'node:fs';
 import path from 'node:path';
+
+const embedWorker = path.resolve(__dirname, 'src/core/embed/worker.ts');
 
 export default defineConfig({
   main: {
@@ -10,7 +13,7 @@ export default defineConfig({
         input: {
           index: path.resolve(__dirname, 'src/main/index.ts'),
           // the embedder's worker is a separate entry so it can be started from the bundled main
-          'embed-worker': path.resolve(__dirname, 'src/core/embed/worker.ts'),
+          ...(fs.existsSync(embedWorker) ? { 'embed-worker': embedWorker } : {}),
         },
       },
     },

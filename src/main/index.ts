@@ -24,7 +24,7 @@ function createWindow(): BrowserWindow {
     title: 'GridCode 规程助手',
     show: false,
     webPreferences: {
-      preload: path.join(__dirname, '../preload/index.js'),
+      preload: path.join(__dirname, '../preload/index.cjs'),
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
