@@ -37,6 +37,30 @@ export const configSchema = z.object({
       idleMinutes: z.number().positive().default(30),
     })
     .prefault({}),
+  collections: z
+    .object({
+      /** Characters per chunk (a section piece); short sections stay one chunk. */
+      maxChunkChars: z.number().int().positive().default(320),
+      /** Chunk hits taken from each ranked list (lexical, title, vectors) before aggregation. */
+      topChunks: z.number().int().positive().default(60),
+      /** Candidates shown when a question is ambiguous. */
+      topParents: z.number().int().positive().default(5),
+      /** Files above this size are skipped with a reason (bytes). */
+      maxFileBytes: z.number().int().positive().default(32 * 1024 * 1024),
+      /** JSONL logs (retrieval / lock / evidence / generation); null = off. Relative paths are under the data dir. */
+      logs: z
+        .object({
+          retrieval: z.string().nullable().default(null),
+          lock: z.string().nullable().default(null),
+          evidence: z.string().nullable().default(null),
+          generation: z.string().nullable().default(null),
+          /** A log above this size is rotated to <file>.1 (older rotations shift up to `keep`). */
+          maxBytes: z.number().int().positive().default(5 * 1024 * 1024),
+          keep: z.number().int().min(1).default(3),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
   embed: z
     .object({
       batchSize: z.number().int().positive().default(32),
