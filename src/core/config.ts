@@ -15,6 +15,12 @@ export const configSchema = z.object({
       virtualPageChars: z.number().int().positive().default(1800),
     })
     .prefault({}),
+  reader: z
+    .object({
+      /** read_page_range returns at most this many pages per call (agents page through longer spans). */
+      maxPages: z.number().int().positive().default(20),
+    })
+    .prefault({}),
   search: z
     .object({
       rrfK: z.number().positive().default(60),
@@ -23,6 +29,22 @@ export const configSchema = z.object({
       ambiguityRatio: z.number().min(0).max(1).default(0.92),
       rrfWeight: z.number().min(0).max(1).default(0.7),
       topK: z.number().int().positive().default(10),
+      /** chunks of one parent that count for coverage (see search/fusion.ts) */
+      coverageCap: z.number().int().positive().default(2),
+      /** best chunk evidence (0..1) below this = low evidence */
+      minEvidence: z.number().min(0).max(1).default(0.3),
+      /** units longer than this are split into overlapping chunks for indexing (characters) */
+      chunkChars: z.number().int().positive().default(1000),
+      /** query tokens found in more than this share of items are dropped (no signal, slow) */
+      maxDfRatio: z.number().min(0).max(1).default(0.25),
+      /** chunk candidates per ranked list before fusion */
+      candidates: z.number().int().positive().default(100),
+      /** auto selection: first-pass hits looked at */
+      autoFirstPass: z.number().int().positive().default(100),
+      /** auto selection: regulations scoring below this share of the best are left out */
+      autoKeepRatio: z.number().min(0).max(1).default(0.25),
+      /** auto selection: the selection must hold this share of the first-pass evidence, else all */
+      autoMinMass: z.number().min(0).max(1).default(0.6),
     })
     .prefault({}),
   devices: z

@@ -1,4 +1,57 @@
 import type { Migration } from '../store/migrations';
 
-/** Tables owned by the search engine. Append new versions; never edit a released one. */
-export const searchMigrations: Migration[] = [];
+/**
+ * Tables owned by the search engine. Append new versions; never edit a released one.
+ *
+ * One generic index for every corpus: `reg` (regulation units) and `col:<name>` (collections).
+ * - search_items: one row per indexed chunk (key) with its parent (e.g. the article a chunk of a
+ *   long article belongs to) and a scope (reg_id for regulations) used to restrict searches.
+ * - search_fts: FTS5 over pre-segmented jieba tokens (space-joined), rowid = search_items.id.
+ *   `tags` holds synthetic corpus/scope tokens so filtering happens inside the FTS query.
+ *   unicode61 with tokenchars '-._+' keeps `n-1` / `500kv` / `5.3.2` as single tokens.
+ * - search_vectors: unit-length Float32 vectors per item and model.
+ * - search_corpus: a version per corpus, bumped on every change, to invalidate process caches.
+ */
+export const searchMigrations: Migration[] = [
+  {
+    domain: 'search',
+    version: 1,
+    name: 'generic lexical + vector index',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE search_items (
+          id INTEGER PRIMARY KEY,
+          corpus TEXT NOT NULL,
+          scope TEXT NOT NULL,
+          key TEXT NOT NULL,
+          parent TEXT NOT NULL,
+          ord INTEGER NOT NULL DEFAULT 0,
+          title TEXT,
+          text TEXT,
+          ntok INTEGER NOT NULL DEFAULT 0,
+          UNIQUE (corpus, key)
+        );
+        CREATE INDEX search_items_scope ON search_items(corpus, scope);
+        CREATE INDEX search_items_parent ON search_items(corpus, parent);
+        CREATE VIRTUAL TABLE search_fts USING fts5(
+          tags, title, body,
+          tokenize = "unicode61 remove_diacritics 0 tokenchars '-._+'"
+        );
+        -- default ranking: tags never score, section titles count half of the body
+        INSERT INTO search_fts(search_fts, rank) VALUES ('rank', 'bm25(0.0, 0.5, 1.0)');
+        CREATE VIRTUAL TABLE search_vocab USING fts5vocab(search_fts, 'row');
+        CREATE TABLE search_vectors (
+          item_id INTEGER NOT NULL REFERENCES search_items(id) ON DELETE CASCADE,
+          model_id TEXT NOT NULL,
+          dims INTEGER NOT NULL,
+          vec BLOB NOT NULL,
+          PRIMARY KEY (item_id, model_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE search_corpus (
+          corpus TEXT PRIMARY KEY,
+          version INTEGER NOT NULL DEFAULT 0
+        );
+      `);
+    },
+  },
+];

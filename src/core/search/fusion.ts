@@ -1,0 +1,186 @@
+/**
+ * Fusion of ranked lists (RRF) and seed 003's aggregation of chunk hits to their parents
+ * (article, recipe, …) with an auto-lock / ambiguity / low-evidence decision. Generic: used by
+ * regulation search and by document collections. All thresholds come from config.search.
+ */
+
+export interface RankedHit {
+  /** chunk key, unique within the search */
+  key: string;
+  parent: string;
+  /** 1-based */
+  rank: number;
+}
+
+export interface FusedChunk {
+  key: string;
+  parent: string;
+  /** Σ over lists of 1/(k + rank) */
+  rrf: number;
+  /** rank per list name (absent = not in that list) */
+  ranks: Record<string, number>;
+}
+
+/** Reciprocal rank fusion: rrf(d) = Σ_lists 1/(k + rank_list(d)); sorted best first. */
+export function rrfFuse(lists: Record<string, RankedHit[]>, k: number): FusedChunk[] {
+  const byKey = new Map<string, FusedChunk>();
+  for (const [name, hits] of Object.entries(lists)) {
+    for (const h of hits) {
+      let c = byKey.get(h.key);
+      if (!c) byKey.set(h.key, (c = { key: h.key, parent: h.parent, rrf: 0, ranks: {} }));
+      if (c.ranks[name] !== undefined && c.ranks[name] <= h.rank) continue;
+      if (c.ranks[name] !== undefined) c.rrf -= 1 / (k + c.ranks[name]);
+      c.ranks[name] = h.rank;
+      c.rrf += 1 / (k + h.rank);
+    }
+  }
+  return [...byKey.values()].sort((a, b) => b.rrf - a.rrf || a.key.localeCompare(b.key));
+}
+
+export interface ChunkScore extends FusedChunk {
+  /** absolute relevance of the chunk in 0..1 (term evidence and/or cosine) */
+  score: number;
+}
+
+export interface AggregateOptions {
+  rrfK: number;
+  /** number of ranked lists that took part (1 lexical-only, 2 hybrid) */
+  lists: number;
+  /** how many chunks of one parent can count (see coverage below) */
+  coverageCap: number;
+  /** weight of rrf_norm in overall_score (0.7); max_norm gets the rest */
+  rrfWeight: number;
+  coverageThreshold: number;
+}
+
+export interface ParentHit {
+  parent: string;
+  /** Σ of chunk rrf over all hit chunks (reported as in seed 003) */
+  rrf_sum: number;
+  max_chunk_score: number;
+  /** number of distinct hit chunks */
+  coverage: number;
+  total_chunks: number;
+  /** coverage / min(total_chunks, coverageCap), at most 1 */
+  coverage_ratio: number;
+  rrf_norm: number;
+  max_norm: number;
+  overall_score: number;
+  passes_coverage: boolean;
+  /** hit chunk keys, best first */
+  chunks: string[];
+}
+
+/**
+ * Chunk hits -> parents.
+ *
+ * Coverage and size: raw coverage (hit chunks) rewards long parents — a 20-chunk article matches
+ * a few chunks by chance — while seed 003's coverage/total_chunks punishes them (one precise hit
+ * in a long article scores 0.05). Here only the chunks that could reasonably match count:
+ *   coverage_ratio = min(1, coverage / min(total_chunks, coverageCap))
+ * so a 1-chunk parent with its chunk hit and a 20-chunk parent with `coverageCap` hit chunks both
+ * reach 1, and extra hits beyond the cap earn nothing. The rank part uses the same cap:
+ *   rrf_fair = coverage_ratio · mean(rrf of the best min(coverage, coverageCap) chunks)
+ *   rrf_norm = min(1, rrf_fair / ideal), ideal = lists/(k+1) (one chunk ranked first in every list)
+ *   max_norm = max_chunk_score (already absolute 0..1, so it is comparable across queries)
+ *   overall_score = rrfWeight · rrf_norm + (1 − rrfWeight) · max_norm
+ * Normalising against the ideal instead of the best candidate keeps overall_score absolute: a
+ * query whose best hit is mediocre scores low, which is what t_min needs.
+ */
+export function aggregateParents(
+  chunks: ChunkScore[],
+  totalChunks: (parent: string) => number,
+  o: AggregateOptions,
+): ParentHit[] {
+  const groups = new Map<string, ChunkScore[]>();
+  for (const c of chunks) {
+    let g = groups.get(c.parent);
+    if (!g) groups.set(c.parent, (g = []));
+    g.push(c);
+  }
+  const ideal = o.lists / (o.rrfK + 1);
+  const cap = Math.max(1, o.coverageCap);
+  const out: ParentHit[] = [];
+  for (const [parent, g] of groups) {
+    g.sort((a, b) => b.rrf - a.rrf);
+    const coverage = new Set(g.map((c) => c.key)).size;
+    const total = Math.max(coverage, totalChunks(parent) || 1);
+    const coverage_ratio = Math.min(1, coverage / Math.min(total, cap));
+    const counted = g.slice(0, Math.min(coverage, cap));
+    const mean = counted.reduce((s, c) => s + c.rrf, 0) / counted.length;
+    const rrf_norm = ideal > 0 ? Math.min(1, (coverage_ratio * mean) / ideal) : 0;
+    const max_chunk_score = Math.max(...g.map((c) => c.score));
+    const max_norm = Math.max(0, Math.min(1, max_chunk_score));
+    out.push({
+      parent,
+      rrf_sum: g.reduce((s, c) => s + c.rrf, 0),
+      max_chunk_score,
+      coverage,
+      total_chunks: total,
+      coverage_ratio,
+      rrf_norm,
+      max_norm,
+      overall_score: o.rrfWeight * rrf_norm + (1 - o.rrfWeight) * max_norm,
+      passes_coverage: coverage_ratio >= o.coverageThreshold,
+      chunks: g.map((c) => c.key),
+    });
+  }
+  return out.sort((a, b) => b.overall_score - a.overall_score || b.rrf_sum - a.rrf_sum || a.parent.localeCompare(b.parent));
+}
+
+export type DecisionState = 'locked' | 'ambiguous' | 'low_evidence';
+
+export interface DecisionOptions {
+  tMin: number;
+  ambiguityRatio: number;
+  /** best chunk evidence below this = low evidence even when ranks look fine (lexical-only lists) */
+  minEvidence: number;
+}
+
+export interface Decision {
+  state: DecisionState;
+  /** the parent locked on, or the top candidates when ambiguous */
+  parents: string[];
+  reason: string;
+  clarify?: string;
+}
+
+/**
+ * seed 003 decision over aggregated parents (already sorted):
+ * - low_evidence: no parent passes coverage, or top1 overall < t_min, or top1's best chunk is weak
+ *   (rank-only fusion of a single list always looks confident, so absolute evidence is checked too);
+ * - ambiguous: top2/top1 > ambiguityRatio;
+ * - locked otherwise.
+ * `label` turns a parent key into a short Chinese name for the clarify question.
+ */
+export function decide(parents: ParentHit[], o: DecisionOptions, label: (parent: string) => string = (p) => p): Decision {
+  const eligible = parents.filter((p) => p.passes_coverage);
+  if (eligible.length === 0) {
+    return {
+      state: 'low_evidence',
+      parents: [],
+      reason: parents.length ? '没有候选达到覆盖度阈值' : '没有任何命中',
+      clarify: '没有找到足够相关的内容，能否换个说法，或补充设备名称、电压等级、具体场景？',
+    };
+  }
+  const top = eligible[0];
+  if (top.overall_score < o.tMin || top.max_chunk_score < o.minEvidence) {
+    return {
+      state: 'low_evidence',
+      parents: [top.parent],
+      reason: top.overall_score < o.tMin ? `最高综合分 ${top.overall_score.toFixed(3)} 低于阈值 ${o.tMin}` : `最佳片段证据 ${top.max_chunk_score.toFixed(3)} 低于阈值 ${o.minEvidence}`,
+      clarify: `证据不足：最接近的是「${label(top.parent)}」，但匹配度较低。能否补充更具体的关键词？`,
+    };
+  }
+  const second = eligible[1];
+  if (second && top.overall_score > 0 && second.overall_score / top.overall_score > o.ambiguityRatio) {
+    const close = eligible.filter((p) => p.overall_score / top.overall_score > o.ambiguityRatio).slice(0, 3);
+    return {
+      state: 'ambiguous',
+      parents: close.map((p) => p.parent),
+      reason: `前两名得分比 ${(second.overall_score / top.overall_score).toFixed(3)} 高于 ${o.ambiguityRatio}`,
+      clarify: `找到多个相近的结果：${close.map((p) => `「${label(p.parent)}」`).join('、')}，请问您指的是哪一个？`,
+    };
+  }
+  return { state: 'locked', parents: [top.parent], reason: second ? `领先第二名 ${(1 - second.overall_score / top.overall_score).toFixed(3)}` : '唯一候选' };
+}

@@ -1,0 +1,309 @@
+import type { Db } from '../store/db';
+import { indexStrings, queryTokens } from '../text/segment';
+
+/**
+ * Generic lexical index over search_items/search_fts (see schema.ts), shared by regulations
+ * (corpus `reg`) and document collections (corpus `col:<name>`).
+ *
+ * User text never reaches FTS5 syntax: the MATCH expression is built only from our own tokens,
+ * each wrapped in double quotes (inner quotes doubled) and joined with OR, so `"`, `AND(`, `*`,
+ * `-`, `NEAR`, `:` in a query are just characters of a token or dropped by segmentation.
+ */
+
+export interface IndexItem {
+  /** Unique within the corpus (e.g. unit id, or `unitId#2` for the 3rd chunk of a long unit). */
+  key: string;
+  /** Aggregation target (article, recipe); defaults to key. */
+  parent?: string;
+  /** Filter group inside the corpus (reg_id for regulations); defaults to ''. */
+  scope?: string;
+  /** Headings / section path: indexed with half weight, returned with hits. */
+  title?: string | null;
+  /** Text to index. */
+  text: string;
+  ord?: number;
+  /** Keep the raw text in search_items (collections need it for snippets; regulations have reg_units). */
+  storeText?: boolean;
+}
+
+export interface LexicalHit {
+  id: number;
+  corpus: string;
+  scope: string;
+  key: string;
+  parent: string;
+  title: string | null;
+  /** 1-based rank in this list. */
+  rank: number;
+  /** FTS5 bm25 (lower = better, negative). */
+  bm25: number;
+  /** Query tokens present in the item. */
+  matched: string[];
+  /** idf-weighted share of the query's tokens the item contains, 0..1 (absolute evidence). */
+  evidence: number;
+}
+
+export interface LexicalQuery {
+  corpus: string | string[];
+  /** Restrict to these scopes (e.g. reg_ids); undefined = whole corpus. */
+  scopes?: string[];
+  /** Either raw text (segmented here) or ready tokens (e.g. an expanded query). */
+  query?: string;
+  tokens?: string[];
+  k: number;
+}
+
+export interface LexicalResult {
+  tokens: string[];
+  /** Tokens left out because they occur in nearly every item (speed, no signal). */
+  dropped: string[];
+  hits: LexicalHit[];
+}
+
+/** FNV-1a 64-bit (two 32-bit lanes) -> hex; tags must be plain ASCII letters+digits for the tokenizer. */
+function hashHex(s: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995) ^ (h2 >>> 15);
+  }
+  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+}
+
+export function corpusTag(corpus: string): string {
+  return `zc${hashHex(corpus)}`;
+}
+
+export function scopeTag(corpus: string, scope: string): string {
+  return `zs${hashHex(`${corpus}\u0000${scope}`)}`;
+}
+
+/** A token as one quoted FTS5 string: the only way user-derived text enters MATCH. */
+export function quoteTerm(token: string): string {
+  return `"${token.replace(/"/g, '""')}"`;
+}
+
+/** OR of quoted tokens, or null when nothing searchable remains. */
+export function buildMatch(tokens: string[]): string | null {
+  const uniq = [...new Set(tokens.filter((t) => t.length > 0))];
+  return uniq.length ? uniq.map(quoteTerm).join(' OR ') : null;
+}
+
+export function corpusVersion(db: Db, corpus: string): number {
+  const row = db.prepare('SELECT version FROM search_corpus WHERE corpus = ?').get(corpus) as { version: number } | undefined;
+  return row?.version ?? 0;
+}
+
+export function bumpCorpus(db: Db, corpus: string): void {
+  db.prepare(
+    'INSERT INTO search_corpus (corpus, version) VALUES (?, 1) ON CONFLICT(corpus) DO UPDATE SET version = version + 1',
+  ).run(corpus);
+}
+
+/**
+ * Adds (or replaces, by key) items of one corpus. Segmentation happens in bulk before the
+ * inserts; call inside the caller's transaction for atomicity (one is opened otherwise).
+ */
+export function indexItems(db: Db, corpus: string, items: IndexItem[]): number {
+  if (!items.length) return 0;
+  const bodies = indexStrings(items.map((i) => i.text));
+  const titles = indexStrings(items.map((i) => i.title ?? ''));
+  const cTag = corpusTag(corpus);
+  const del = db.prepare('SELECT id FROM search_items WHERE corpus = ? AND key = ?');
+  const insItem = db.prepare(
+    'INSERT INTO search_items (corpus, scope, key, parent, ord, title, text, ntok) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const insFts = db.prepare('INSERT INTO search_fts (rowid, tags, title, body) VALUES (?, ?, ?, ?)');
+  const run = () => {
+    items.forEach((item, i) => {
+      const old = del.get(corpus, item.key) as { id: number } | undefined;
+      if (old) deleteIds(db, [old.id]);
+      const scope = item.scope ?? '';
+      const body = bodies[i];
+      const info = insItem.run(
+        corpus,
+        scope,
+        item.key,
+        item.parent ?? item.key,
+        item.ord ?? i,
+        item.title ?? null,
+        item.storeText ? item.text : null,
+        body ? body.split(' ').length : 0,
+      );
+      insFts.run(info.lastInsertRowid, `${cTag} ${scopeTag(corpus, scope)}`, titles[i], body);
+    });
+    bumpCorpus(db, corpus);
+  };
+  if (db.inTransaction) run();
+  else db.transaction(run)();
+  return items.length;
+}
+
+function deleteIds(db: Db, ids: number[]): void {
+  const delFts = db.prepare('DELETE FROM search_fts WHERE rowid = ?');
+  const delVec = db.prepare('DELETE FROM search_vectors WHERE item_id = ?');
+  const delItem = db.prepare('DELETE FROM search_items WHERE id = ?');
+  for (const id of ids) {
+    delFts.run(id);
+    delVec.run(id);
+    delItem.run(id);
+  }
+}
+
+/** Removes a whole corpus, one scope of it, or given keys. Returns the number of items removed. */
+export function removeItems(db: Db, corpus: string, filter: { scope?: string; keys?: string[] } = {}): number {
+  const run = () => {
+    let ids: number[];
+    if (filter.keys) {
+      const get = db.prepare('SELECT id FROM search_items WHERE corpus = ? AND key = ?');
+      ids = filter.keys.map((k) => (get.get(corpus, k) as { id: number } | undefined)?.id).filter((x): x is number => x !== undefined);
+    } else if (filter.scope !== undefined) {
+      ids = (db.prepare('SELECT id FROM search_items WHERE corpus = ? AND scope = ?').all(corpus, filter.scope) as { id: number }[]).map((r) => r.id);
+    } else {
+      ids = (db.prepare('SELECT id FROM search_items WHERE corpus = ?').all(corpus) as { id: number }[]).map((r) => r.id);
+    }
+    deleteIds(db, ids);
+    if (ids.length) bumpCorpus(db, corpus);
+    return ids.length;
+  };
+  return db.inTransaction ? run() : db.transaction(run)();
+}
+
+interface IndexStats {
+  total: number;
+  corpora: number;
+}
+
+/** Item count and corpus count, cached per (db, data version) — cheap enough to call per query. */
+function stats(db: Db): IndexStats {
+  const version = db.pragma('data_version', { simple: true }) as number;
+  const key = `${version}:${totalChanges(db)}`;
+  const cached = statsCache.get(db);
+  if (cached && cached.key === key) return cached.stats;
+  const total = (db.prepare('SELECT COUNT(*) AS n FROM search_items').get() as { n: number }).n;
+  const corpora = (db.prepare('SELECT COUNT(*) AS n FROM search_corpus').get() as { n: number }).n;
+  const s = { total, corpora };
+  statsCache.set(db, { key, stats: s });
+  return s;
+}
+
+function totalChanges(db: Db): number {
+  return (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+}
+
+const statsCache = new WeakMap<Db, { key: string; stats: IndexStats }>();
+
+/** Document frequency of each token over the whole index (fts5vocab, one indexed lookup each). */
+export function documentFrequencies(db: Db, tokens: string[]): Map<string, number> {
+  const stmt = db.prepare('SELECT doc FROM search_vocab WHERE term = ?');
+  const out = new Map<string, number>();
+  for (const t of tokens) out.set(t, (stmt.get(t) as { doc: number } | undefined)?.doc ?? 0);
+  return out;
+}
+
+export function idfOf(df: number, total: number): number {
+  return Math.log(1 + (total - df + 0.5) / (df + 0.5));
+}
+
+/** Share of query idf mass present in `bodyTokens` (0..1). */
+export function termEvidence(queryIdf: Map<string, number>, present: Set<string>): { evidence: number; matched: string[] } {
+  let all = 0;
+  let got = 0;
+  const matched: string[] = [];
+  for (const [t, w] of queryIdf) {
+    all += w;
+    if (present.has(t)) {
+      got += w;
+      matched.push(t);
+    }
+  }
+  return { evidence: all > 0 ? got / all : 0, matched };
+}
+
+export interface LexicalOptions {
+  /** Tokens in more than this share of all items are dropped when others remain. */
+  maxDfRatio?: number;
+}
+
+/**
+ * BM25 top-k over one or more corpora (optionally a set of scopes). Returns hits with matched
+ * terms and an absolute evidence score; never throws on odd query text.
+ */
+export function lexicalSearch(db: Db, q: LexicalQuery, options: LexicalOptions = {}): LexicalResult {
+  const tokens = q.tokens ? [...new Set(q.tokens)] : queryTokens(q.query ?? '');
+  const st = stats(db);
+  const df = documentFrequencies(db, tokens);
+  const maxDf = (options.maxDfRatio ?? 0.25) * st.total;
+  let used = tokens.filter((t) => (df.get(t) ?? 0) > 0);
+  const dropped: string[] = [];
+  if (st.total > 1000) {
+    const rare = used.filter((t) => (df.get(t) ?? 0) <= maxDf);
+    if (rare.length > 0) {
+      for (const t of used) if (!rare.includes(t)) dropped.push(t);
+      used = rare;
+    }
+  }
+  const queryIdf = new Map<string, number>();
+  for (const t of tokens) queryIdf.set(t, idfOf(df.get(t) ?? 0, Math.max(st.total, 1)));
+  const terms = buildMatch(used);
+  if (!terms || q.k <= 0) return { tokens, dropped, hits: [] };
+
+  const corpora = Array.isArray(q.corpus) ? q.corpus : [q.corpus];
+  const filters: string[] = [];
+  if (q.scopes) {
+    if (q.scopes.length === 0) return { tokens, dropped, hits: [] };
+    const tags = corpora.flatMap((c) => q.scopes!.map((s) => scopeTag(c, s)));
+    filters.push(`tags : (${tags.map(quoteTerm).join(' OR ')})`);
+  } else if (st.corpora > 1 || corpora.length > 1) {
+    filters.push(`tags : (${corpora.map((c) => quoteTerm(corpusTag(c))).join(' OR ')})`);
+  }
+  const match = [...filters, `{title body} : (${terms})`].join(' AND ');
+  const rows = db
+    .prepare(
+      `SELECT f.rowid AS id, f.rank AS score, f.body AS body, f.title AS ttl,
+              i.corpus, i.scope, i.key, i.parent, i.title
+         FROM search_fts f JOIN search_items i ON i.id = f.rowid
+        WHERE search_fts MATCH ? ORDER BY f.rank LIMIT ?`,
+    )
+    .all(match, q.k) as {
+    id: number;
+    score: number;
+    body: string;
+    ttl: string;
+    corpus: string;
+    scope: string;
+    key: string;
+    parent: string;
+    title: string | null;
+  }[];
+  const hits = rows.map((r, i) => {
+    const present = new Set(`${r.ttl} ${r.body}`.split(' '));
+    const { evidence, matched } = termEvidence(queryIdf, present);
+    return {
+      id: r.id,
+      corpus: r.corpus,
+      scope: r.scope,
+      key: r.key,
+      parent: r.parent,
+      title: r.title,
+      rank: i + 1,
+      bm25: r.score,
+      matched,
+      evidence,
+    };
+  });
+  return { tokens, dropped, hits };
+}
+
+/** Tokens stored for items (title + body), for evidence of items found by other lists. */
+export function itemTokens(db: Db, ids: number[]): Map<number, Set<string>> {
+  const stmt = db.prepare('SELECT title, body FROM search_fts WHERE rowid = ?');
+  const out = new Map<number, Set<string>>();
+  for (const id of ids) {
+    const r = stmt.get(id) as { title: string; body: string } | undefined;
+    if (r) out.set(id, new Set(`${r.title} ${r.body}`.split(' ')));
+  }
+  return out;
+}
