@@ -1,0 +1,250 @@
+import type { AppContext } from '../context';
+import { invokeOperation } from '../api/invoke';
+import type { ApiName } from '../api/table';
+import { GridError, toErrorPayload } from '../common/errors';
+import { createLlmClient, type ChatMessage, type ChatResult, type ToolCall } from './client';
+import { buildChatSystemPrompt, type RegulationSummary } from './prompts';
+import { chatTools, type AgentTool } from './tools';
+import { redactSecrets } from './redact';
+
+/**
+ * The multi-regulation assistant (seed 002 phase 3): system prompt with the library from
+ * metadata, function calling over the API table, bounded tool rounds, cited answers.
+ */
+
+export interface Citation {
+  reg_id: string;
+  title: string;
+  page_num: number;
+  label: string | null;
+  section_path: string | null;
+  snippet: string | null;
+}
+
+export interface ToolCallRecord {
+  step: number;
+  id: string;
+  name: string;
+  operation: string | null;
+  arguments: unknown;
+  ok: boolean;
+  error: string | null;
+  /** Sources (page + article) the call returned. */
+  sources: number;
+}
+
+export interface ChatTranscript {
+  question: string;
+  answer: string;
+  model: string;
+  stop_reason: 'answered' | 'max_steps';
+  steps: number;
+  max_steps: number;
+  messages: ChatMessage[];
+  tool_calls: ToolCallRecord[];
+  /** Sources the answer actually cites (title/reg id + article or page found in the answer). */
+  citations: Citation[];
+  /** Every page/article the tools returned. */
+  sources: Citation[];
+  regulations: string[];
+}
+
+export type AgentEvent =
+  | { type: 'delta'; text: string; step: number }
+  | { type: 'tool_call'; name: string; arguments: unknown; step: number }
+  | { type: 'tool_result'; name: string; ok: boolean; error: string | null; step: number };
+
+export interface ChatAgentOptions {
+  question: string;
+  history?: { role: 'user' | 'assistant'; content: string }[];
+  /** Stream answer text (SSE) and report tool activity. */
+  onEvent?: (event: AgentEvent) => void;
+  stream?: boolean;
+  signal?: AbortSignal;
+  maxSteps?: number;
+  model?: string;
+}
+
+/** list_regulations output, whatever its envelope ({regulations:[…]} or […]). */
+export function asRegulationSummaries(value: unknown): RegulationSummary[] {
+  const list = Array.isArray(value)
+    ? value
+    : value && typeof value === 'object'
+      ? (Object.values(value as Record<string, unknown>).find((v) => Array.isArray(v)) as unknown[] | undefined) ?? []
+      : [];
+  return list.filter(
+    (r): r is RegulationSummary =>
+      !!r && typeof r === 'object' && typeof (r as RegulationSummary).reg_id === 'string' && typeof (r as RegulationSummary).title === 'string',
+  );
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' && v.trim() ? v : null;
+}
+
+/**
+ * Pages/articles inside a tool result: any object with a page number and a regulation id
+ * (its own or an enclosing object's), e.g. search hits or pages of read_page_range.
+ */
+export function collectSources(value: unknown, titles: Map<string, string>, out: Citation[] = [], regId: string | null = null, depth = 0): Citation[] {
+  if (depth > 6 || value === null || typeof value !== 'object') return out;
+  if (Array.isArray(value)) {
+    for (const v of value) collectSources(v, titles, out, regId, depth + 1);
+    return out;
+  }
+  const obj = value as Record<string, unknown>;
+  const ownReg = str(obj.reg_id) ?? regId;
+  const page = [obj.page_num, obj.page, obj.start_page].find((p): p is number => typeof p === 'number' && Number.isInteger(p));
+  const hasText = ['text', 'snippet', 'label', 'content', 'section_path'].some((k) => str(obj[k]));
+  if (ownReg && page !== undefined && hasText) {
+    const text = str(obj.snippet) ?? str(obj.text) ?? str(obj.content);
+    out.push({
+      reg_id: ownReg,
+      title: str(obj.title) ?? str(obj.reg_title) ?? titles.get(ownReg) ?? ownReg,
+      page_num: page,
+      label: str(obj.label) ?? str(obj.article),
+      section_path: str(obj.section_path),
+      snippet: text ? text.replace(/\s+/g, ' ').slice(0, 120) : null,
+    });
+  }
+  for (const [k, v] of Object.entries(obj)) {
+    if (v && typeof v === 'object' && k !== 'meta') collectSources(v, titles, out, ownReg, depth + 1);
+  }
+  return out;
+}
+
+function dedupe(sources: Citation[]): Citation[] {
+  const seen = new Map<string, Citation>();
+  for (const s of sources) {
+    const key = `${s.reg_id}|${s.page_num}|${s.label ?? ''}`;
+    if (!seen.has(key)) seen.set(key, s);
+  }
+  return [...seen.values()];
+}
+
+function mentionsPage(answer: string, page: number): boolean {
+  return new RegExp(`(第\\s*${page}\\s*页|[pP]\\.?\\s*${page}(?!\\d)|页码?[:：]?\\s*${page}(?!\\d)|${page}\\s*页)`).test(answer);
+}
+
+/** The retrieved sources the answer cites: a location (article or page) of a regulation it names. */
+export function citedSources(answer: string, sources: Citation[]): Citation[] {
+  const located = sources.filter((s) => (s.label && answer.includes(s.label)) || mentionsPage(answer, s.page_num));
+  return located.filter((s) => {
+    if (answer.includes(s.title) || answer.includes(s.reg_id)) return true;
+    // The regulation is not named, but no other regulation has that location: unambiguous.
+    return !located.some((o) => o.reg_id !== s.reg_id && ((s.label && o.label === s.label) || o.page_num === s.page_num));
+  });
+}
+
+function truncateForModel(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…（结果过长，已截断，可缩小范围后再查）`;
+}
+
+export async function runChatAgent(ctx: AppContext, options: ChatAgentOptions): Promise<ChatTranscript> {
+  const client = createLlmClient(ctx);
+  const config = ctx.config.llm;
+  const model = options.model ?? config.chatModel;
+  const maxSteps = options.maxSteps ?? config.maxToolSteps;
+  const tools = chatTools();
+  const emit = options.onEvent ?? (() => {});
+
+  // Seed 002 §3.1: preload the library into the system prompt.
+  const listTool = tools.find((t) => t.name === 'list_regulations');
+  let regulations: RegulationSummary[] = [];
+  if (listTool) regulations = asRegulationSummaries(await invokeOperation(ctx, listTool.operation as ApiName, {}, { signal: options.signal }));
+  const titles = new Map(regulations.map((r) => [r.reg_id, r.title]));
+
+  const messages: ChatMessage[] = [
+    { role: 'system', content: buildChatSystemPrompt(regulations) },
+    ...(options.history ?? []).map((m) => ({ role: m.role, content: m.content })),
+    { role: 'user', content: options.question },
+  ];
+  const records: ToolCallRecord[] = [];
+  const sources: Citation[] = [];
+  let answer = '';
+  let stopReason: ChatTranscript['stop_reason'] = 'max_steps';
+  let steps = 0;
+
+  for (let step = 1; step <= maxSteps; step++) {
+    steps = step;
+    const request = { model, messages, tools: tools.map((t) => t.definition), signal: options.signal };
+    const result: ChatResult = options.stream
+      ? await client.chatStream(request, (text) => emit({ type: 'delta', text, step }))
+      : await client.chat(request);
+    const reply = result.message;
+    messages.push(reply);
+    if (!reply.tool_calls?.length) {
+      answer = reply.content?.trim() ?? '';
+      stopReason = 'answered';
+      if (!answer) answer = '（大模型没有给出回答）';
+      break;
+    }
+    for (const call of reply.tool_calls) {
+      const outcome = await executeToolCall(ctx, tools, call, titles, options.signal);
+      records.push({ step, id: call.id, name: call.function.name, operation: outcome.operation, arguments: outcome.args, ok: outcome.ok, error: outcome.error, sources: outcome.sources.length });
+      sources.push(...outcome.sources);
+      emit({ type: 'tool_call', name: call.function.name, arguments: outcome.args, step });
+      emit({ type: 'tool_result', name: call.function.name, ok: outcome.ok, error: outcome.error, step });
+      messages.push({ role: 'tool', tool_call_id: call.id, name: call.function.name, content: truncateForModel(outcome.content, config.toolResultMaxChars) });
+    }
+  }
+
+  const allSources = dedupe(sources);
+  if (stopReason === 'max_steps') {
+    const found = allSources.slice(0, 8).map((s) => `- 《${s.title}》${s.label ?? ''}（第${s.page_num}页）`);
+    answer = [
+      `已达到工具调用上限（${maxSteps} 轮），大模型仍在继续调用工具，已停止。请把问题问得更具体，或用 gridcode search 直接检索。`,
+      found.length ? `已检索到的相关条款：\n${found.join('\n')}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n');
+    emit({ type: 'delta', text: `\n${answer}`, step: steps });
+  }
+  return {
+    question: options.question,
+    answer,
+    model,
+    stop_reason: stopReason,
+    steps,
+    max_steps: maxSteps,
+    messages,
+    tool_calls: records,
+    citations: stopReason === 'answered' ? dedupe(citedSources(answer, allSources)) : [],
+    sources: allSources,
+    regulations: regulations.map((r) => r.reg_id),
+  };
+}
+
+async function executeToolCall(
+  ctx: AppContext,
+  tools: AgentTool[],
+  call: ToolCall,
+  titles: Map<string, string>,
+  signal?: AbortSignal,
+): Promise<{ operation: string | null; args: unknown; ok: boolean; error: string | null; content: string; sources: Citation[] }> {
+  const tool = tools.find((t) => t.name === call.function.name);
+  const fail = (operation: string | null, args: unknown, error: string) => ({
+    operation,
+    args,
+    ok: false,
+    error,
+    content: JSON.stringify({ error }),
+    sources: [] as Citation[],
+  });
+  if (!tool) return fail(null, call.function.arguments, `未知工具 ${call.function.name}，可用工具：${tools.map((t) => t.name).join(', ')}`);
+  let args: unknown;
+  try {
+    args = call.function.arguments.trim() ? JSON.parse(call.function.arguments) : {};
+  } catch {
+    return fail(tool.operation, call.function.arguments, `工具参数不是合法 JSON：${call.function.arguments.slice(0, 200)}`);
+  }
+  try {
+    const result = await invokeOperation(ctx, tool.operation as ApiName, args, { signal });
+    const found = tool.name === 'smart_search' || tool.name === 'read_page_range' ? collectSources(result, titles) : [];
+    return { operation: tool.operation, args, ok: true, error: null, content: JSON.stringify(result), sources: found };
+  } catch (e) {
+    if (e instanceof GridError && e.code === 'CANCELLED') throw e;
+    // The model sees the error and can correct its arguments on the next round.
+    return fail(tool.operation, args, redactSecrets(toErrorPayload(e).message));
+  }
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { apiTable } from '../api/table';
+import type { Operation } from '../api/operation';
+import type { ToolDefinition } from './client';
+
+/** The API-table operations the chat agent may call, by their MCP tool names (seed 002 §5). */
+export const CHAT_TOOL_NAMES = ['list_regulations', 'get_toc', 'smart_search', 'read_page_range'] as const;
+export type ChatToolName = (typeof CHAT_TOOL_NAMES)[number];
+
+export interface AgentTool {
+  name: string;
+  operation: string;
+  definition: ToolDefinition;
+}
+
+/** JSON schema for function calling, derived from the op's zod input (never hand-written twice). */
+export function toolParameters(op: Operation): Record<string, unknown> {
+  const schema = z.toJSONSchema(op.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete schema.$schema;
+  if (schema.type !== 'object') return { type: 'object', properties: {}, additionalProperties: true };
+  return schema;
+}
+
+/**
+ * Tools for the chat agent: operations of the one API table that carry one of the chat MCP
+ * names. An engine that has not registered its op simply contributes no tool.
+ */
+export function chatTools(names: readonly string[] = CHAT_TOOL_NAMES): AgentTool[] {
+  const ops = Object.values(apiTable as Record<string, Operation>);
+  const tools: AgentTool[] = [];
+  for (const name of names) {
+    const op = ops.find((o) => o.mcp === name);
+    if (!op) continue;
+    tools.push({
+      name,
+      operation: op.name,
+      definition: { type: 'function', function: { name, description: op.summary, parameters: toolParameters(op) } },
+    });
+  }
+  return tools;
+}
