@@ -1,3 +1,171 @@
 import type { Command } from 'commander';
+import { globalOptions, runOperation, withContext } from '../runtime';
+import { renderTable } from '../format';
+import { GridError } from '../../core/common/errors';
 
-export function registerRegulationCommands(_program: Command): void {}
+const STATUS_ZH: Record<string, string> = { imported: '已导入', replaced: '已更新', unchanged: '未变化', failed: '失败' };
+
+function parsePage(value: string, name: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new GridError('INVALID_INPUT', `${name}「${value}」无效：应为从 1 开始的整数页码`);
+  return n;
+}
+
+type ImportRow = { file: string; reg_id: string | null; status: string; title?: string; total_pages?: number; error?: string };
+
+function renderImport(results: ImportRow[]): string {
+  const count = (s: string) => results.filter((r) => r.status === s).length;
+  const table = renderTable(results, [
+    { header: '状态', value: (r) => STATUS_ZH[r.status] ?? r.status },
+    { header: 'reg_id', value: (r) => r.reg_id ?? '-' },
+    { header: '标题', value: (r) => r.title ?? '', max: 40 },
+    { header: '页数', value: (r) => r.total_pages ?? '' },
+    { header: '文件', value: (r) => r.file, max: 50 },
+  ]);
+  const errors = results.filter((r) => r.status === 'failed').map((r) => `  ✗ ${r.error}`);
+  return [
+    results.length > 30 ? '' : table,
+    `共 ${results.length} 个文件：导入 ${count('imported')}，更新 ${count('replaced')}，未变化 ${count('unchanged')}，失败 ${count('failed')}`,
+    ...errors,
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+export function registerRegulationCommands(program: Command): void {
+  program
+    .command('import')
+    .description('导入规程文件或文件夹（PDF/Markdown/TXT/DOCX，文件夹递归） / import regulation files or folders')
+    .argument('<paths...>', '文件或文件夹 / files or folders')
+    .option('--id <reg_id>', '指定规程 ID（仅单个文件） / explicit reg_id for a single file')
+    .action(async (paths: string[], opts: { id?: string }, cmd: Command) => {
+      const out = await runOperation(cmd, 'regulations.import', { paths, id: opts.id }, renderImport, { progress: true });
+      // partial success (a folder with a few bad files) is success; nothing imported at all is not
+      if (out.length === 0 || out.every((r) => r.status === 'failed')) process.exitCode = 1;
+    });
+
+  program
+    .command('list')
+    .description('列出已导入的规程 / list imported regulations')
+    .action(async (_opts, cmd: Command) => {
+      await runOperation(cmd, 'regulations.list', {}, (rows) =>
+        rows.length === 0
+          ? '规程库为空。用 gridcode import <文件或文件夹> 导入，或 gridcode demo load 载入演示规程。'
+          : renderTable(rows, [
+              { header: 'reg_id', value: (r) => r.reg_id },
+              { header: '标题', value: (r) => (r.is_demo ? `${r.title}` : r.title), max: 44 },
+              { header: '页数', value: (r) => r.total_pages },
+              { header: '格式', value: (r) => r.format },
+              { header: '关键词', value: (r) => r.keywords.join('、'), max: 30 },
+              { header: '导入时间', value: (r) => r.indexed_at.slice(0, 16).replace('T', ' ') },
+            ]) + `\n共 ${rows.length} 部规程`,
+      );
+    });
+
+  program
+    .command('show')
+    .description('显示一部规程的信息 / show one regulation')
+    .argument('<reg_id>')
+    .action(async (regId: string, _opts, cmd: Command) => {
+      await runOperation(cmd, 'regulations.get', { reg_id: regId }, (r) =>
+        [
+          `${r.title}${r.is_demo ? '（演示）' : ''}`,
+          `reg_id:   ${r.reg_id}`,
+          `文件:     ${r.source_file} (${r.format})`,
+          `页数:     ${r.total_pages}    条款单元: ${r.unit_count}    目录条目: ${r.toc_count}`,
+          `导入时间: ${r.indexed_at}`,
+          `简介:     ${r.description ?? '-'}`,
+          `关键词:   ${r.keywords.length ? r.keywords.join('、') : '-'}`,
+          `适用范围: ${r.scope ?? '-'}`,
+        ].join('\n'),
+      );
+    });
+
+  program
+    .command('toc')
+    .description('显示规程目录 / show a regulation\'s table of contents')
+    .argument('<reg_id>')
+    .action(async (regId: string, _opts, cmd: Command) => {
+      await runOperation(cmd, 'regulations.toc', { reg_id: regId }, (out) =>
+        [
+          `${out.title}（共 ${out.total_pages} 页）`,
+          out.toc.length ? out.toc.map((t) => `${'  '.repeat(t.level - 1)}${t.title}  …… ${t.page_num}`).join('\n') : '（无目录）',
+        ].join('\n'),
+      );
+    });
+
+  program
+    .command('read')
+    .description('阅读规程页面 / read pages of a regulation')
+    .argument('<reg_id>')
+    .argument('<from>', '起始页 / first page')
+    .argument('[to]', '结束页（含） / last page (inclusive)')
+    .action(async (regId: string, from: string, to: string | undefined, _opts, cmd: Command) => {
+      const start = parsePage(from, '起始页');
+      const end = to === undefined ? undefined : parsePage(to, '结束页');
+      await runOperation(cmd, 'regulations.read', { reg_id: regId, start, end }, (out) =>
+        out.pages.map((p) => `──── ${out.title} · 第 ${p.page_num}/${out.total_pages} 页 ────\n${p.text}`).join('\n\n'),
+      );
+    });
+
+  program
+    .command('delete')
+    .description('删除一部规程 / delete a regulation')
+    .argument('<reg_id>')
+    .action(async (regId: string, _opts, cmd: Command) => {
+      await runOperation(cmd, 'regulations.delete', { reg_id: regId }, (out) => `已删除规程 ${out.reg_id}`);
+    });
+
+  program
+    .command('enrich-metadata')
+    .description('离线生成规程元数据（简介、关键词、适用范围） / generate regulation metadata offline')
+    .argument('[reg_id]')
+    .option('-a, --all', '处理全部规程 / all regulations')
+    .action(async (regId: string | undefined, opts: { all?: boolean }, cmd: Command) => {
+      if (!regId && !opts.all) throw new GridError('INVALID_INPUT', '请指定 reg_id 或使用 --all');
+      await runOperation(cmd, 'regulations.enrich', { reg_id: regId, all: opts.all }, (rows) =>
+        rows
+          .map((r) => `✓ ${r.reg_id} ${r.title}\n  简介: ${r.description ?? '-'}\n  关键词: ${r.keywords.join('、') || '-'}\n  适用范围: ${r.scope ?? '-'}`)
+          .join('\n'),
+      );
+    });
+
+  const info = program.command('info-json').description('导出/导入规程元数据 info.json / export or import info.json metadata');
+  info
+    .command('export')
+    .argument('<dir>', '输出目录 / output folder')
+    .argument('[reg_id]')
+    .action(async (dir: string, regId: string | undefined, _opts, cmd: Command) => {
+      await runOperation(cmd, 'regulations.export_info', { dir, reg_id: regId }, (out) => `已导出 ${out.files.length} 个 info.json\n${out.files.join('\n')}`);
+    });
+  info
+    .command('import')
+    .argument('<path>', 'info.json 文件或目录 / file or folder')
+    .action(async (p: string, _opts, cmd: Command) => {
+      const out = await runOperation(cmd, 'regulations.import_info', { path: p }, (rows) =>
+        rows.map((r) => (r.status === 'updated' ? `✓ ${r.reg_id}  ${r.file}` : `✗ ${r.error}`)).join('\n'),
+      );
+      if (out.some((r) => r.status === 'failed')) process.exitCode = 1;
+    });
+
+  program
+    .command('demo')
+    .description('演示内容 / demo content')
+    .command('load')
+    .description('导入内置演示规程 / load the bundled demo regulations')
+    .action(async (_opts, cmd: Command) => {
+      const out = await runOperation(cmd, 'regulations.demo_load', {}, renderImport, { progress: true });
+      if (out.some((r) => r.status === 'failed')) process.exitCode = 1;
+    });
+
+  program
+    .command('mcp')
+    .description('启动 MCP 服务器（stdio） / start the MCP server over stdio')
+    .action(async (_opts, cmd: Command) => {
+      const { runMcpServer } = await import('../../mcp/server');
+      await withContext(cmd, async (ctx) => {
+        await runMcpServer(ctx);
+      });
+      void globalOptions;
+    });
+}

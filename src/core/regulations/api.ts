@@ -1,2 +1,163 @@
+import { z } from 'zod';
+import { defineOperation } from '../api/operation';
+import { GridError } from '../common/errors';
+import { importPaths } from './importer';
+import { enrichRegulations, exportInfo, importInfo } from './metadata';
+import { loadDemoRegulations } from './demo';
+import { deleteRegulation, getRegulation, getToc, listRegulations, readPages, updateInfo } from './store';
+import { pageSchema, regulationInfoSchema, tocEntrySchema } from './types';
+import { validateRegId } from './slug';
+
+const regIdField = z.string().min(1).max(64).describe('规程标识 reg_id，如 angui_2024 / regulation id');
+
+const importResultSchema = z.object({
+  file: z.string(),
+  reg_id: z.string().nullable(),
+  status: z.enum(['imported', 'unchanged', 'replaced', 'failed']),
+  title: z.string().optional(),
+  total_pages: z.number().int().optional(),
+  error: z.string().optional(),
+  error_code: z.string().optional(),
+});
+
+const infoUpdateFields = {
+  title: z.string().min(1).max(200).optional().describe('标题 / title'),
+  description: z.string().max(500).nullable().optional().describe('简介 / description'),
+  keywords: z.array(z.string().min(1).max(40)).max(20).optional().describe('主题关键词 / keywords'),
+  scope: z.string().max(500).nullable().optional().describe('适用范围 / scope'),
+};
+
 /** API operations of the regulations engine (see src/core/api/table.ts). */
-export const regulationOperations = {};
+export const regulationOperations = {
+  'regulations.import': defineOperation({
+    name: 'regulations.import',
+    summary: '导入规程文件或文件夹（PDF/Markdown/TXT/DOCX，递归） / Import regulation files or folders (recursive)',
+    input: z
+      .object({
+        paths: z.array(z.string().min(1)).min(1).describe('文件或文件夹路径 / files or folders'),
+        id: z.string().optional().describe('指定 reg_id（仅单个文件） / explicit reg_id (single file only)'),
+      })
+      .strict(),
+    output: z.array(importResultSchema),
+    handler: (ctx, input, run) => importPaths(ctx, input.paths, { id: input.id }, run),
+  }),
+  'regulations.list': defineOperation({
+    name: 'regulations.list',
+    summary: '列出已导入的规程及其元数据（标题、页数、简介、关键词、适用范围） / List imported regulations with metadata',
+    input: z.object({}).strict(),
+    output: z.array(regulationInfoSchema),
+    mcp: 'list_regulations',
+    handler: (ctx) => listRegulations(ctx.db),
+  }),
+  'regulations.get': defineOperation({
+    name: 'regulations.get',
+    summary: '获取一部规程的信息 / Get one regulation\'s info',
+    input: z.object({ reg_id: regIdField }).strict(),
+    output: regulationInfoSchema,
+    mcp: 'get_regulation',
+    handler: (ctx, input) => getRegulation(ctx.db, input.reg_id),
+  }),
+  'regulations.toc': defineOperation({
+    name: 'regulations.toc',
+    summary: '获取规程目录（章节标题与页码） / Get a regulation\'s table of contents with page numbers',
+    input: z.object({ reg_id: regIdField }).strict(),
+    output: z.object({ reg_id: z.string(), title: z.string(), total_pages: z.number().int(), toc: z.array(tocEntrySchema) }),
+    mcp: 'get_toc',
+    handler: (ctx, input) => {
+      const info = getRegulation(ctx.db, input.reg_id);
+      return { reg_id: info.reg_id, title: info.title, total_pages: info.total_pages, toc: getToc(ctx.db, input.reg_id) };
+    },
+  }),
+  'regulations.read': defineOperation({
+    name: 'regulations.read',
+    summary: '按页码范围阅读规程原文（一次最多 20 页） / Read a page range of a regulation (at most 20 pages per call)',
+    input: z
+      .object({
+        reg_id: regIdField,
+        start: z.number().int().min(1).describe('起始页（从 1 开始） / first page, 1-based'),
+        end: z.number().int().min(1).optional().describe('结束页（含，缺省=起始页） / last page, inclusive (default: start)'),
+      })
+      .strict(),
+    output: z.object({
+      reg_id: z.string(),
+      title: z.string(),
+      total_pages: z.number().int(),
+      start: z.number().int(),
+      end: z.number().int(),
+      pages: z.array(pageSchema),
+    }),
+    mcp: 'read_page_range',
+    handler: (ctx, input) => {
+      const end = input.end ?? input.start;
+      const pages = readPages(ctx.db, input.reg_id, input.start, end, ctx.config.reader.maxPages);
+      const info = getRegulation(ctx.db, input.reg_id);
+      return { reg_id: info.reg_id, title: info.title, total_pages: info.total_pages, start: input.start, end: pages.at(-1)?.page_num ?? end, pages };
+    },
+  }),
+  'regulations.delete': defineOperation({
+    name: 'regulations.delete',
+    summary: '删除一部规程（含页面、目录与检索索引） / Delete a regulation with its pages, TOC and search index',
+    input: z.object({ reg_id: regIdField }).strict(),
+    output: z.object({ reg_id: z.string(), deleted: z.boolean() }),
+    handler: (ctx, input) => {
+      if (!deleteRegulation(ctx.db, input.reg_id)) throw new GridError('NOT_FOUND', `未找到规程「${input.reg_id}」`);
+      return { reg_id: input.reg_id, deleted: true };
+    },
+  }),
+  'regulations.update_info': defineOperation({
+    name: 'regulations.update_info',
+    summary: '更新规程元数据（标题、简介、关键词、适用范围） / Update regulation metadata',
+    input: z
+      .object({
+        reg_id: regIdField,
+        ...infoUpdateFields,
+        source: z.enum(['manual', 'auto', 'llm', 'info.json']).default('manual').describe('元数据来源 / where the metadata came from'),
+      })
+      .strict(),
+    output: regulationInfoSchema,
+    handler: (ctx, input) => {
+      const { reg_id, source, ...update } = input;
+      return updateInfo(ctx.db, reg_id, update, source);
+    },
+  }),
+  'regulations.enrich': defineOperation({
+    name: 'regulations.enrich',
+    summary: '离线生成规程元数据（简介、5–8 个关键词、适用范围） / Generate metadata offline from TOC and first pages',
+    input: z
+      .object({
+        reg_id: regIdField.optional(),
+        all: z.boolean().optional().describe('处理全部规程 / all regulations'),
+      })
+      .strict(),
+    output: z.array(regulationInfoSchema),
+    handler: (ctx, input, run) => {
+      if (!input.all && !input.reg_id) throw new GridError('INVALID_INPUT', '请指定 reg_id 或 --all');
+      const infos = enrichRegulations(ctx, input.all ? 'all' : [validateRegId(input.reg_id!)]);
+      run.progress({ stage: '生成元数据', done: infos.length, total: infos.length });
+      return infos;
+    },
+  }),
+  'regulations.export_info': defineOperation({
+    name: 'regulations.export_info',
+    summary: '导出规程元数据为 <目录>/<reg_id>/info.json / Export metadata as info.json files',
+    input: z.object({ dir: z.string().min(1), reg_id: regIdField.optional() }).strict(),
+    output: z.object({ files: z.array(z.string()) }),
+    handler: (ctx, input) => ({ files: exportInfo(ctx, input.dir, input.reg_id) }),
+  }),
+  'regulations.import_info': defineOperation({
+    name: 'regulations.import_info',
+    summary: '从 info.json（文件或目录）导入规程元数据 / Import metadata from info.json files',
+    input: z.object({ path: z.string().min(1) }).strict(),
+    output: z.array(
+      z.object({ file: z.string(), reg_id: z.string().nullable(), status: z.enum(['updated', 'failed']), error: z.string().optional() }),
+    ),
+    handler: (ctx, input) => importInfo(ctx, input.path),
+  }),
+  'regulations.demo_load': defineOperation({
+    name: 'regulations.demo_load',
+    summary: '导入内置演示规程（angui_2024、wengui_2024） / Load the bundled demo regulations',
+    input: z.object({}).strict(),
+    output: z.array(importResultSchema),
+    handler: (ctx, _input, run) => loadDemoRegulations(ctx, run),
+  }),
+};

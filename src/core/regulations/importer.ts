@@ -1,0 +1,178 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from '../context';
+import type { OperationRun } from '../api/operation';
+import { GridError, toErrorPayload } from '../common/errors';
+import { indexRegulationVectors } from '../search/indexer';
+import { decodeTextFile } from './decode';
+import { docxToMarkdown } from './docx';
+import { parsePdf } from './pdf';
+import { disambiguate, slugFromFileName, validateRegId } from './slug';
+import { findRegulation, writeRegulation } from './store';
+import { parseFlowText } from './structure';
+import type { ParsedDocument } from './types';
+
+export const SUPPORTED_EXTENSIONS = ['.pdf', '.md', '.markdown', '.txt', '.docx'];
+
+export type ImportStatus = 'imported' | 'unchanged' | 'replaced' | 'failed';
+
+export interface ImportFileResult {
+  file: string;
+  reg_id: string | null;
+  status: ImportStatus;
+  title?: string;
+  total_pages?: number;
+  error?: string;
+  error_code?: string;
+}
+
+/** Files and folders (recursively, sorted) -> the files to import; unknown paths become failures. */
+export function collectFiles(paths: string[]): { files: string[]; missing: ImportFileResult[] } {
+  const files: string[] = [];
+  const missing: ImportFileResult[] = [];
+  const walk = (dir: string) => {
+    const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (e.isFile() && SUPPORTED_EXTENSIONS.includes(path.extname(e.name).toLowerCase())) files.push(full);
+    }
+  };
+  for (const p of paths) {
+    const abs = path.resolve(p);
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(abs);
+    } catch {
+      missing.push({ file: p, reg_id: null, status: 'failed', error: `路径「${p}」不存在`, error_code: 'NOT_FOUND' });
+      continue;
+    }
+    if (stat.isDirectory()) walk(abs);
+    else if (SUPPORTED_EXTENSIONS.includes(path.extname(abs).toLowerCase())) files.push(abs);
+    else {
+      missing.push({
+        file: p,
+        reg_id: null,
+        status: 'failed',
+        error: `文件「${path.basename(p)}」格式不支持（支持 ${SUPPORTED_EXTENSIONS.join(' ')}）`,
+        error_code: 'UNSUPPORTED_FORMAT',
+      });
+    }
+  }
+  return { files: [...new Set(files)], missing };
+}
+
+/** Parses one file by its extension. Throws GridError (BAD_FILE ...) naming the file. */
+export async function parseFile(
+  ctx: AppContext,
+  file: string,
+  bytes: Buffer,
+  onPage?: (done: number, total: number) => void,
+): Promise<ParsedDocument> {
+  const label = path.basename(file);
+  const ext = path.extname(file).toLowerCase();
+  const fallbackTitle = path.basename(file, path.extname(file));
+  const pageChars = ctx.config.import.virtualPageChars;
+  let doc: ParsedDocument;
+  if (ext === '.pdf') doc = await parsePdf(bytes, label, { fallbackTitle, onPage });
+  else if (ext === '.docx') {
+    const md = await docxToMarkdown(bytes, label);
+    doc = parseFlowText(md, { format: 'docx', markdown: true, pageChars, fallbackTitle });
+  } else if (ext === '.md' || ext === '.markdown') {
+    doc = parseFlowText(decodeTextFile(bytes, label), { format: 'markdown', markdown: true, pageChars, fallbackTitle });
+  } else if (ext === '.txt') {
+    doc = parseFlowText(decodeTextFile(bytes, label), { format: 'text', markdown: false, pageChars, fallbackTitle });
+  } else throw new GridError('UNSUPPORTED_FORMAT', `文件「${label}」格式不支持`);
+  const chars = doc.pages.reduce((n, p) => n + p.text.replace(/\s/g, '').length, 0);
+  if (!doc.pages.length || chars === 0) throw new GridError('BAD_FILE', `文件「${label}」没有可导入的正文内容`);
+  return doc;
+}
+
+/**
+ * Which reg_id a file maps to. The same file (path) or the same bytes keep their id, so re-imports are
+ * idempotent; a different file whose name slugs the same gets a short stable disambiguator.
+ */
+function resolveRegId(ctx: AppContext, abs: string, hash: string, explicit?: string): string {
+  if (explicit) return validateRegId(explicit);
+  const base = slugFromFileName(abs);
+  const existing = findRegulation(ctx.db, base);
+  if (!existing || existing.extra.source_path === abs || existing.source_hash === hash) return base;
+  return disambiguate(base, abs);
+}
+
+export interface ImportOptions {
+  id?: string;
+  isDemo?: boolean;
+}
+
+export async function importPaths(
+  ctx: AppContext,
+  paths: string[],
+  options: ImportOptions,
+  run: Pick<OperationRun, 'progress' | 'signal'>,
+): Promise<ImportFileResult[]> {
+  if (options.id !== undefined) validateRegId(options.id);
+  const { files, missing } = collectFiles(paths);
+  if (options.id !== undefined && files.length > 1) {
+    throw new GridError('INVALID_INPUT', `--id 只能用于单个文件（这次有 ${files.length} 个文件）`);
+  }
+  const results: ImportFileResult[] = [...missing];
+  const total = files.length;
+  const multi = total > 1;
+  for (let i = 0; i < files.length; i++) {
+    if (run.signal.aborted) throw new GridError('CANCELLED', `导入已取消（完成 ${i}/${total} 个文件）`);
+    const abs = files[i];
+    const label = path.basename(abs);
+    const display = path.relative(process.cwd(), abs).startsWith('..') ? abs : path.relative(process.cwd(), abs) || abs;
+    const progress = (done: number, pages: number) =>
+      run.progress(
+        multi
+          ? { stage: '导入规程', done: i, total, item: label, message: `第 ${done}/${pages} 页` }
+          : { stage: '导入规程', done, total: pages, item: label },
+      );
+    let regId: string | null = null;
+    try {
+      const size = fs.statSync(abs).size;
+      if (size > ctx.config.import.maxFileBytes) {
+        throw new GridError(
+          'TOO_LARGE',
+          `文件「${label}」过大（${(size / 1048576).toFixed(1)} MB，上限 ${(ctx.config.import.maxFileBytes / 1048576).toFixed(1)} MB，可在 config.json 的 import.maxFileBytes 调整）`,
+        );
+      }
+      const bytes = fs.readFileSync(abs);
+      const hash = crypto.createHash('sha256').update(bytes).digest('hex');
+      regId = resolveRegId(ctx, abs, hash, options.id);
+      const existing = findRegulation(ctx.db, regId);
+      if (existing && existing.source_hash === hash) {
+        results.push({ file: display, reg_id: regId, status: 'unchanged', title: existing.title, total_pages: existing.total_pages });
+        if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
+        continue;
+      }
+      const doc = await parseFile(ctx, abs, bytes, progress);
+      const id = regId;
+      writeRegulation(
+        ctx.db,
+        doc,
+        {
+          regId: id,
+          sourceFile: label,
+          sourcePath: abs,
+          sourceHash: hash,
+          isDemo: options.isDemo,
+          keep: existing ? { description: existing.description, keywords: existing.keywords, scope: existing.scope, extra: existing.extra } : null,
+        },
+        multi ? undefined : progress,
+      );
+      results.push({ file: display, reg_id: id, status: existing ? 'replaced' : 'imported', title: doc.title, total_pages: doc.pages.length });
+      // embeddings after commit: the regulation is already complete and lexically searchable
+      await indexRegulationVectors(ctx, id, run.progress);
+    } catch (e) {
+      const err = toErrorPayload(e);
+      results.push({ file: display, reg_id: regId, status: 'failed', error: err.message, error_code: err.code });
+    }
+    if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
+  }
+  return results;
+}

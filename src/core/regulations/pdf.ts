@@ -1,0 +1,243 @@
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { GridError } from '../common/errors';
+import { buildBlocks, unitsAndToc, ARTICLE_RE, headingRank } from './structure';
+import type { ParsedDocument, ParsedToc } from './types';
+
+const require = createRequire(import.meta.url);
+const CJK = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
+const PAGE_NUMBER_RE = /^[-—–_\s]*(?:第\s*)?\d{1,4}\s*(?:页)?(?:\s*[/／共]\s*\d{1,4}\s*页?)?[-—–_\s]*$/;
+
+interface TextItem {
+  str: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+interface PdfLine {
+  text: string;
+  x: number;
+  right: number;
+  size: number;
+}
+
+function pdfjsAssets(): { cMapUrl: string; standardFontDataUrl: string } {
+  const root = path.dirname(require.resolve('pdfjs-dist/package.json'));
+  return {
+    cMapUrl: pathToFileURL(path.join(root, 'cmaps')).href + '/',
+    standardFontDataUrl: pathToFileURL(path.join(root, 'standard_fonts')).href + '/',
+  };
+}
+
+/** Items -> lines in reading order (top to bottom, left to right), CJK glued without spaces. */
+function itemsToLines(items: TextItem[]): PdfLine[] {
+  const sorted = items.filter((i) => i.str.length > 0).sort((a, b) => b.y - a.y || a.x - b.x);
+  const rows: TextItem[][] = [];
+  for (const it of sorted) {
+    const row = rows[rows.length - 1];
+    const tol = Math.max(2, Math.min(it.h || 10, row?.[0].h || 10) * 0.5);
+    if (row && Math.abs(row[0].y - it.y) <= tol) row.push(it);
+    else rows.push([it]);
+  }
+  return rows
+    .map((row) => {
+      row.sort((a, b) => a.x - b.x);
+      let text = '';
+      let prevEnd = -Infinity;
+      let size = 0;
+      for (const it of row) {
+        size = Math.max(size, it.h);
+        const gap = it.x - prevEnd;
+        if (text && !/\s$/.test(text) && !/^\s/.test(it.str)) {
+          const cjkJoin = CJK.test(text.slice(-1)) || CJK.test(it.str[0]);
+          if (gap > (it.h || 10) * (cjkJoin ? 0.8 : 0.2)) text += ' ';
+        }
+        text += it.str;
+        prevEnd = it.x + it.w;
+      }
+      return { text: text.replace(/\s+/g, ' ').trim(), x: row[0].x, right: prevEnd, size };
+    })
+    .filter((l) => l.text);
+}
+
+function startsStructure(text: string): boolean {
+  return ARTICLE_RE.test(text) || headingRank(text, false, false) !== null || /^[（(][一二三四五六七八九十\d]+[)）]/.test(text) || /^\d{1,2}[.、．]\D/.test(text);
+}
+
+/** Wrapped lines -> paragraphs: join unless the line ends a sentence, is short, or the next starts a label. */
+function linesToParagraphs(lines: PdfLine[]): string[] {
+  if (!lines.length) return [];
+  const maxRight = Math.max(...lines.map((l) => l.right));
+  const minX = Math.min(...lines.map((l) => l.x));
+  const out: string[] = [];
+  let cur = '';
+  lines.forEach((line, i) => {
+    if (!cur) cur = line.text;
+    else {
+      const glue = CJK.test(cur.slice(-1)) || CJK.test(line.text[0]) ? '' : ' ';
+      cur += glue + line.text;
+    }
+    const next = lines[i + 1];
+    const size = line.size || 10;
+    const ends =
+      !next ||
+      /[。！？；：:!?;]$/.test(line.text) ||
+      line.right < maxRight - size * 2 ||
+      startsStructure(next.text) ||
+      next.x > minX + size * 1.5 ||
+      Math.abs((next.size || 10) - size) > 1.5;
+    if (ends) {
+      out.push(cur);
+      cur = '';
+    }
+  });
+  if (cur) out.push(cur);
+  return out;
+}
+
+type PdfDoc = {
+  numPages: number;
+  getPage(n: number): Promise<{
+    getTextContent(): Promise<{ items: unknown[] }>;
+    getOperatorList(): Promise<{ fnArray: number[] }>;
+    cleanup(): void;
+  }>;
+  getOutline(): Promise<OutlineNode[] | null>;
+  getDestination(name: string): Promise<unknown[] | null>;
+  getPageIndex(ref: unknown): Promise<number>;
+  getMetadata(): Promise<{ info?: Record<string, unknown> }>;
+  destroy(): Promise<void>;
+};
+type OutlineNode = { title: string; dest: string | unknown[] | null; items: OutlineNode[] };
+
+async function outlineToc(pdf: PdfDoc): Promise<ParsedToc[]> {
+  let outline: OutlineNode[] | null = null;
+  try {
+    outline = await pdf.getOutline();
+  } catch {
+    return [];
+  }
+  const toc: ParsedToc[] = [];
+  const walk = async (nodes: OutlineNode[], level: number) => {
+    for (const node of nodes) {
+      let page = 1;
+      try {
+        const dest = typeof node.dest === 'string' ? await pdf.getDestination(node.dest) : node.dest;
+        if (dest && dest.length) {
+          const ref = dest[0];
+          page = typeof ref === 'number' ? ref + 1 : (await pdf.getPageIndex(ref)) + 1;
+        }
+      } catch {
+        /* an entry without a resolvable target points at page 1 rather than failing the import */
+      }
+      const title = (node.title ?? '').replace(/\s+/g, ' ').trim();
+      if (title) toc.push({ level, title, page_num: Math.min(Math.max(page, 1), pdf.numPages) });
+      if (node.items?.length) await walk(node.items, level + 1);
+    }
+  };
+  if (outline?.length) await walk(outline, 1);
+  return toc;
+}
+
+/**
+ * PDF -> one page per physical page (reading order, wrapped lines joined), TOC from the outline when
+ * present, else from detected headings; units (articles/clauses) located on the page where they start.
+ */
+export async function parsePdf(
+  bytes: Buffer,
+  fileLabel: string,
+  options: { fallbackTitle: string; onPage?: (done: number, total: number) => void },
+): Promise<ParsedDocument> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const { cMapUrl, standardFontDataUrl } = pdfjsAssets();
+  let pdf: PdfDoc;
+  try {
+    const task = pdfjs.getDocument({
+      data: new Uint8Array(bytes),
+      cMapUrl,
+      cMapPacked: true,
+      standardFontDataUrl,
+      isEvalSupported: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      verbosity: 0,
+    });
+    pdf = (await task.promise) as unknown as PdfDoc;
+  } catch (e) {
+    const name = (e as { name?: string }).name;
+    if (name === 'PasswordException') throw new GridError('BAD_FILE', `文件「${fileLabel}」已加密（需要密码），请先解除密码保护后再导入`);
+    if (name === 'InvalidPDFException') throw new GridError('BAD_FILE', `文件「${fileLabel}」不是有效的 PDF 或已损坏`);
+    throw new GridError('BAD_FILE', `文件「${fileLabel}」无法解析为 PDF：${(e as Error).message}`);
+  }
+  try {
+    if (pdf.numPages === 0) throw new GridError('BAD_FILE', `文件「${fileLabel}」是空 PDF（没有页面）`);
+    const pageParas: string[][] = [];
+    for (let n = 1; n <= pdf.numPages; n++) {
+      let page;
+      try {
+        page = await pdf.getPage(n);
+      } catch (e) {
+        throw new GridError('BAD_FILE', `文件「${fileLabel}」第 ${n} 页已损坏：${(e as Error).message}`);
+      }
+      const content = await page.getTextContent();
+      const items: TextItem[] = [];
+      for (const raw of content.items as { str?: string; transform?: number[]; width?: number; height?: number }[]) {
+        if (typeof raw.str !== 'string' || !raw.transform) continue;
+        const t = raw.transform;
+        items.push({ str: raw.str, x: t[4], y: t[5], w: raw.width ?? 0, h: raw.height || Math.hypot(t[2], t[3]) || 10 });
+      }
+      pageParas.push(linesToParagraphs(itemsToLines(items)));
+      page.cleanup();
+      options.onPage?.(n, pdf.numPages);
+    }
+    // running headers/footers: page numbers, and short lines repeated on most pages
+    const counts = new Map<string, number>();
+    for (const paras of pageParas) for (const p of new Set(paras)) if (p.length <= 40) counts.set(p, (counts.get(p) ?? 0) + 1);
+    const repeated = (p: string) => pdf.numPages >= 3 && (counts.get(p) ?? 0) >= Math.max(3, pdf.numPages * 0.5);
+    const cleaned = pageParas.map((paras) => paras.filter((p) => !PAGE_NUMBER_RE.test(p) && !repeated(p)));
+    const totalChars = cleaned.reduce((n, ps) => n + ps.join('').replace(/\s/g, '').length, 0);
+    if (totalChars === 0) {
+      const pdfjsOps = (pdfjs as unknown as { OPS: Record<string, number> }).OPS;
+      const imageOps = new Set([pdfjsOps.paintImageXObject, pdfjsOps.paintInlineImageXObject, pdfjsOps.paintImageMaskXObject]);
+      let hasImages = false;
+      for (let n = 1; n <= Math.min(pdf.numPages, 5) && !hasImages; n++) {
+        const ops = await (await pdf.getPage(n)).getOperatorList();
+        hasImages = ops.fnArray.some((f) => imageOps.has(f));
+      }
+      throw new GridError(
+        'BAD_FILE',
+        hasImages
+          ? `文件「${fileLabel}」只有图片没有文字（扫描件），无法提取文字；请先用 OCR 转为可检索的 PDF`
+          : `文件「${fileLabel}」没有任何文字内容（空白 PDF）`,
+      );
+    }
+    const lines = cleaned.flatMap((paras, i) => paras.map((text) => ({ text, page: i + 1 })));
+    const { blocks } = buildBlocks(lines, { markdown: false, maxParagraphChars: 900, titleFromFirstHeading: false });
+    const { units, toc: detectedToc } = unitsAndToc(blocks);
+    const outline = await outlineToc(pdf);
+    let title = '';
+    try {
+      const info = (await pdf.getMetadata()).info ?? {};
+      const t = typeof info.Title === 'string' ? info.Title.trim() : '';
+      if (t && !/^(untitled|无标题|microsoft word)/i.test(t)) title = t;
+    } catch {
+      /* metadata is optional */
+    }
+    if (!title) {
+      const first = cleaned.find((ps) => ps.length)?.[0] ?? '';
+      if (first.length <= 60 && !ARTICLE_RE.test(first)) title = first;
+    }
+    return {
+      title: title || options.fallbackTitle,
+      format: 'pdf',
+      pages: cleaned.map((paras, i) => ({ page_num: i + 1, text: paras.join('\n') })),
+      toc: outline.length ? outline : detectedToc,
+      units,
+    };
+  } finally {
+    await pdf.destroy();
+  }
+}

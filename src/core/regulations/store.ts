@@ -1,0 +1,221 @@
+import type { Db } from '../store/db';
+import { GridError } from '../common/errors';
+import { indexRegulation, removeRegulationIndex } from '../search/indexer';
+import type { ParsedDocument, RegulationInfo, TocEntry } from './types';
+
+interface RegulationRow {
+  reg_id: string;
+  title: string;
+  source_file: string;
+  source_hash: string;
+  format: string;
+  total_pages: number;
+  indexed_at: string;
+  description: string | null;
+  keywords: string;
+  scope: string | null;
+  is_demo: number;
+  extra: string;
+  unit_count?: number;
+  toc_count?: number;
+}
+
+export interface RegulationExtra {
+  /** Absolute path the regulation was imported from (identity for re-imports). */
+  source_path?: string;
+  metadata_source?: 'auto' | 'llm' | 'manual' | 'info.json';
+}
+
+function parseKeywords(json: string): string[] {
+  try {
+    const v = JSON.parse(json) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function toInfo(row: RegulationRow): RegulationInfo {
+  return {
+    reg_id: row.reg_id,
+    title: row.title,
+    source_file: row.source_file,
+    total_pages: row.total_pages,
+    indexed_at: row.indexed_at,
+    description: row.description,
+    keywords: parseKeywords(row.keywords),
+    scope: row.scope,
+    format: row.format,
+    is_demo: row.is_demo === 1,
+    unit_count: row.unit_count ?? 0,
+    toc_count: row.toc_count ?? 0,
+  };
+}
+
+const INFO_SQL = `SELECT r.*,
+  (SELECT COUNT(*) FROM reg_units u WHERE u.reg_id = r.reg_id) AS unit_count,
+  (SELECT COUNT(*) FROM reg_toc t WHERE t.reg_id = r.reg_id) AS toc_count
+  FROM regulations r`;
+
+export function listRegulations(db: Db): RegulationInfo[] {
+  return (db.prepare(`${INFO_SQL} ORDER BY r.is_demo DESC, r.title COLLATE NOCASE, r.reg_id`).all() as RegulationRow[]).map(toInfo);
+}
+
+export function findRegulation(db: Db, regId: string): (RegulationInfo & { source_hash: string; extra: RegulationExtra }) | null {
+  const row = db.prepare(`${INFO_SQL} WHERE r.reg_id = ?`).get(regId) as RegulationRow | undefined;
+  if (!row) return null;
+  let extra: RegulationExtra = {};
+  try {
+    extra = JSON.parse(row.extra) as RegulationExtra;
+  } catch {
+    /* keep empty */
+  }
+  return { ...toInfo(row), source_hash: row.source_hash, extra };
+}
+
+export function getRegulation(db: Db, regId: string): RegulationInfo {
+  const info = findRegulation(db, regId);
+  if (!info) throw new GridError('NOT_FOUND', `未找到规程「${regId}」（可用 gridcode list 查看已导入的规程）`);
+  const { source_hash: _h, extra: _e, ...rest } = info;
+  return rest;
+}
+
+export function getToc(db: Db, regId: string): TocEntry[] {
+  getRegulation(db, regId);
+  return db
+    .prepare('SELECT id, level, title, page_num, parent_id FROM reg_toc WHERE reg_id = ? ORDER BY ord')
+    .all(regId) as TocEntry[];
+}
+
+export function readPages(db: Db, regId: string, from: number, to: number, maxPages: number): { page_num: number; text: string }[] {
+  const info = getRegulation(db, regId);
+  if (from < 1) throw new GridError('INVALID_INPUT', `起始页 ${from} 无效：页码从 1 开始`);
+  if (to < from) throw new GridError('INVALID_INPUT', `结束页 ${to} 小于起始页 ${from}`);
+  if (from > info.total_pages) {
+    throw new GridError('INVALID_INPUT', `页码超出范围：「${regId}」共 ${info.total_pages} 页，请求从第 ${from} 页开始`);
+  }
+  if (to - from + 1 > maxPages) {
+    throw new GridError('INVALID_INPUT', `一次最多读取 ${maxPages} 页（请求了 ${to - from + 1} 页：${from}–${to}）`);
+  }
+  const last = Math.min(to, info.total_pages);
+  return db
+    .prepare('SELECT page_num, text FROM reg_pages WHERE reg_id = ? AND page_num BETWEEN ? AND ? ORDER BY page_num')
+    .all(regId, from, last) as { page_num: number; text: string }[];
+}
+
+/** Deletes inside the caller's transaction (search index first, so both go together). */
+function deleteRows(db: Db, regId: string): void {
+  removeRegulationIndex(db, regId);
+  db.prepare('DELETE FROM reg_units WHERE reg_id = ?').run(regId);
+  // children before parents: parent_id references reg_toc(id)
+  db.prepare('UPDATE reg_toc SET parent_id = NULL WHERE reg_id = ?').run(regId);
+  db.prepare('DELETE FROM reg_toc WHERE reg_id = ?').run(regId);
+  db.prepare('DELETE FROM reg_pages WHERE reg_id = ?').run(regId);
+  db.prepare('DELETE FROM regulations WHERE reg_id = ?').run(regId);
+}
+
+export function deleteRegulation(db: Db, regId: string): boolean {
+  return db.transaction(() => {
+    if (!findRegulation(db, regId)) return false;
+    deleteRows(db, regId);
+    return true;
+  })();
+}
+
+export interface WriteOptions {
+  regId: string;
+  sourceFile: string;
+  sourcePath: string;
+  sourceHash: string;
+  isDemo?: boolean;
+  /** Metadata kept across a replace (user edits survive re-import of a changed file). */
+  keep?: { description: string | null; keywords: string[]; scope: string | null; extra: RegulationExtra } | null;
+}
+
+/**
+ * Writes one parsed document as a complete regulation, replacing any previous version, in ONE
+ * transaction together with its search index: a crash leaves the old state or the new one, never half.
+ */
+export function writeRegulation(db: Db, doc: ParsedDocument, options: WriteOptions, onPage?: (done: number, total: number) => void): void {
+  const insertReg = db.prepare(`INSERT INTO regulations
+    (reg_id, title, source_file, source_hash, format, total_pages, indexed_at, description, keywords, scope, is_demo, extra)
+    VALUES (@reg_id, @title, @source_file, @source_hash, @format, @total_pages, @indexed_at, @description, @keywords, @scope, @is_demo, @extra)`);
+  const insertPage = db.prepare('INSERT INTO reg_pages (reg_id, page_num, text) VALUES (?, ?, ?)');
+  const insertToc = db.prepare('INSERT INTO reg_toc (reg_id, ord, level, title, page_num, parent_id) VALUES (?, ?, ?, ?, ?, ?)');
+  const insertUnit = db.prepare(
+    'INSERT INTO reg_units (reg_id, ord, page_num, kind, label, section_path, text) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  db.transaction(() => {
+    if (findRegulation(db, options.regId)) deleteRows(db, options.regId);
+    const keep = options.keep;
+    insertReg.run({
+      reg_id: options.regId,
+      title: doc.title,
+      source_file: options.sourceFile,
+      source_hash: options.sourceHash,
+      format: doc.format,
+      total_pages: doc.pages.length,
+      indexed_at: new Date().toISOString(),
+      description: keep?.description ?? null,
+      keywords: JSON.stringify(keep?.keywords ?? []),
+      scope: keep?.scope ?? null,
+      is_demo: options.isDemo ? 1 : 0,
+      extra: JSON.stringify({ ...(keep?.extra ?? {}), source_path: options.sourcePath } satisfies RegulationExtra),
+    });
+    doc.pages.forEach((p, i) => {
+      insertPage.run(options.regId, p.page_num, p.text);
+      if (onPage && (i % 50 === 49 || i === doc.pages.length - 1)) onPage(i + 1, doc.pages.length);
+    });
+    const parents: { level: number; id: number }[] = [];
+    doc.toc.forEach((t, ord) => {
+      while (parents.length && parents[parents.length - 1].level >= t.level) parents.pop();
+      const parent = parents.length ? parents[parents.length - 1].id : null;
+      const id = Number(insertToc.run(options.regId, ord, t.level, t.title, t.page_num, parent).lastInsertRowid);
+      parents.push({ level: t.level, id });
+    });
+    doc.units.forEach((u, ord) => insertUnit.run(options.regId, ord, u.page_num, u.kind, u.label, u.section_path, u.text));
+    indexRegulation(db, options.regId);
+  })();
+}
+
+export interface InfoUpdate {
+  title?: string;
+  description?: string | null;
+  keywords?: string[];
+  scope?: string | null;
+}
+
+/** The one write path for metadata (offline enrich, LLM enrich, info.json import, UI edits). */
+export function updateInfo(db: Db, regId: string, update: InfoUpdate, source: RegulationExtra['metadata_source']): RegulationInfo {
+  return db.transaction(() => {
+    const cur = findRegulation(db, regId);
+    if (!cur) throw new GridError('NOT_FOUND', `未找到规程「${regId}」`);
+    const extra: RegulationExtra = { ...cur.extra, metadata_source: source };
+    db.prepare('UPDATE regulations SET title = ?, description = ?, keywords = ?, scope = ?, extra = ? WHERE reg_id = ?').run(
+      update.title ?? cur.title,
+      update.description !== undefined ? update.description : cur.description,
+      JSON.stringify(update.keywords ?? cur.keywords),
+      update.scope !== undefined ? update.scope : cur.scope,
+      JSON.stringify(extra),
+      regId,
+    );
+    return getRegulation(db, regId);
+  })();
+}
+
+export function firstPages(db: Db, regId: string, count: number): { page_num: number; text: string }[] {
+  return db.prepare('SELECT page_num, text FROM reg_pages WHERE reg_id = ? ORDER BY page_num LIMIT ?').all(regId, count) as {
+    page_num: number;
+    text: string;
+  }[];
+}
+
+export function allUnits(db: Db, regId: string): { kind: string; label: string | null; section_path: string; text: string; page_num: number }[] {
+  return db.prepare('SELECT kind, label, section_path, text, page_num FROM reg_units WHERE reg_id = ? ORDER BY ord').all(regId) as {
+    kind: string;
+    label: string | null;
+    section_path: string;
+    text: string;
+    page_num: number;
+  }[];
+}
