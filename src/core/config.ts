@@ -42,7 +42,7 @@ export const configSchema = z.object({
       /** auto selection: first-pass hits looked at */
       autoFirstPass: z.number().int().positive().default(100),
       /** auto selection: regulations scoring below this share of the best are left out */
-      autoKeepRatio: z.number().min(0).max(1).default(0.25),
+      autoKeepRatio: z.number().min(0).max(1).default(0.3),
       /** auto selection: the selection must hold this share of the first-pass evidence, else all */
       autoMinMass: z.number().min(0).max(1).default(0.6),
     })
@@ -52,6 +52,26 @@ export const configSchema = z.object({
       /** top1 - top2 below this asks for clarification instead of guessing. */
       epsilon: z.number().min(0).default(0.08),
       maxNameLength: z.number().int().positive().default(40),
+      /** Scoring weights (seed 004): name, type, room, vector similarity, capability match. */
+      weights: z
+        .object({
+          name: z.number().min(0).default(0.5),
+          type: z.number().min(0).default(0.2),
+          room: z.number().min(0).default(0.15),
+          vector: z.number().min(0).default(0.2),
+          capability: z.number().min(0).default(0.15),
+        })
+        .prefault({}),
+      /** Action-vs-command similarity below this filters a device when the intent is confident. */
+      capabilityMin: z.number().min(0).max(1).default(0.5),
+      /** Cosine above which an embedding match counts as vector_hit. */
+      vectorMin: z.number().min(0).max(1).default(0.6),
+      maxOptions: z.number().int().positive().default(6),
+      maxCandidates: z.number().int().positive().default(10),
+      maxDescriptionLength: z.number().int().positive().default(80),
+      /** Lint: names longer than this are hard to say (characters). */
+      lintMaxNameChars: z.number().int().positive().default(12),
+      lintNearDuplicateCosine: z.number().min(0).max(1).default(0.95),
     })
     .prefault({}),
   sessions: z
@@ -67,6 +87,12 @@ export const configSchema = z.object({
       topChunks: z.number().int().positive().default(60),
       /** Candidates shown when a question is ambiguous. */
       topParents: z.number().int().positive().default(5),
+      /** Hit chunks of one document that count for coverage (a long document gains nothing beyond). */
+      coverageCap: z.number().int().positive().default(3),
+      /** Best chunk evidence (query-term share / title match / cosine) below this = low evidence. */
+      minEvidence: z.number().min(0).max(1).default(0.5),
+      /** Title similarity below this does not enter the title ranking. */
+      minTitleScore: z.number().min(0).max(1).default(0.3),
       /** Files above this size are skipped with a reason (bytes). */
       maxFileBytes: z.number().int().positive().default(32 * 1024 * 1024),
       /** JSONL logs (retrieval / lock / evidence / generation); null = off. Relative paths are under the data dir. */

@@ -1,3 +1,126 @@
+import fs from 'node:fs';
 import type { Command } from 'commander';
+import { GridError } from '../../core/common/errors';
+import { invokeOperation } from '../../core/api/invoke';
+import type { ApiOutput } from '../../core/api/table';
+import { runOperation, withContext } from '../runtime';
+import { padDisplay, truncateDisplay } from '../format';
 
-export function registerSearchCommands(_program: Command): void {}
+type SearchOut = ApiOutput<'search.smart_search'>;
+
+const STATE_TEXT: Record<SearchOut['decision']['state'], string> = {
+  locked: '已锁定最佳结果',
+  ambiguous: '存在多个相近结果',
+  low_evidence: '证据不足',
+};
+
+/** Marks highlight ranges with 【】 for terminals (offsets are UTF-16 indexes into the snippet). */
+function mark(snippet: string, ranges: [number, number][]): string {
+  let out = '';
+  let pos = 0;
+  for (const [s, e] of ranges) {
+    if (s < pos) continue;
+    out += snippet.slice(pos, s) + '【' + snippet.slice(s, e) + '】';
+    pos = e;
+  }
+  return out + snippet.slice(pos);
+}
+
+/** Human output: selection line, decision, then results grouped by regulation (CJK-aligned). */
+export function formatSearch(out: SearchOut): string {
+  const lines: string[] = [];
+  lines.push(`检索: ${out.query}    模式: ${out.mode === 'hybrid' ? '混合（关键词 + 语义）' : out.mode === 'vector' ? '语义' : '仅关键词'}`);
+  if (out.note) lines.push(`提示: ${out.note}`);
+  lines.push(`范围: ${out.selection.summary}`);
+  for (const r of out.selection.reasons.slice(0, 3)) lines.push(`      · ${r.title}（${r.reg_id}）${r.why}`);
+  lines.push(`判定: ${STATE_TEXT[out.decision.state]}${out.decision.clarify ? ` — ${out.decision.clarify}` : ''}`);
+  if (!out.results.length) {
+    lines.push('没有找到结果。');
+    return lines.join('\n');
+  }
+  const groups = new Map<string, SearchOut['results']>();
+  for (const r of out.results) {
+    const g = groups.get(r.reg_id) ?? [];
+    g.push(r);
+    groups.set(r.reg_id, g);
+  }
+  let n = 0;
+  for (const [regId, rows] of groups) {
+    lines.push('');
+    lines.push(`■ ${rows[0].title}（${regId}）`);
+    const labelWidth = Math.max(...rows.map((r) => Math.min(24, (r.article ?? r.section).length * 2)));
+    for (const r of rows) {
+      n++;
+      const label = padDisplay(truncateDisplay(r.article ?? r.section, 24), labelWidth);
+      lines.push(`  ${String(n).padStart(2)}. ${label}  第${r.page_num}页  得分 ${r.score.toFixed(3)}  ${truncateDisplay(r.section, 40)}`);
+      lines.push(`      ${mark(r.snippet, r.highlights)}`);
+    }
+  }
+  lines.push('');
+  lines.push(`耗时 ${out.elapsed_ms} ms`);
+  return lines.join('\n');
+}
+
+interface SearchFlags {
+  reg?: string[];
+  all?: boolean;
+  topK?: string;
+  mode?: 'hybrid' | 'lexical' | 'vector';
+  batch?: string;
+}
+
+function regIdOf(flags: SearchFlags): string | string[] | null {
+  if (flags.all && flags.reg?.length) throw new GridError('INVALID_INPUT', '-r 与 --all 不能同时使用');
+  if (flags.all) return 'all';
+  if (flags.reg?.length) return flags.reg.length === 1 ? flags.reg[0] : flags.reg;
+  return null;
+}
+
+function topKOf(flags: SearchFlags): number | undefined {
+  if (flags.topK === undefined) return undefined;
+  const n = Number(flags.topK);
+  if (!Number.isInteger(n) || n < 1) throw new GridError('INVALID_INPUT', `--top-k: 需要正整数，收到 "${flags.topK}"`);
+  return n;
+}
+
+export function registerSearchCommands(program: Command): void {
+  program
+    .command('search')
+    .description('跨规程检索（不指定 -r/--all 时自动选择规程）/ search regulations (auto selection by default)')
+    .argument('[query]', '检索问题')
+    .option('-r, --reg <id>', '规程ID，可多次指定 / regulation id (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('-a, --all', '检索全部规程 / search all regulations')
+    .option('-k, --top-k <n>', '返回结果数 / number of results')
+    .option('-m, --mode <mode>', 'hybrid | lexical | vector')
+    .option('--batch <file>', '每行一个问题；每行输出一个 JSON / one query per line in, one JSON object per line out')
+    .action(async (query: string | undefined, flags: SearchFlags, cmd: Command) => {
+      const reg_id = regIdOf(flags);
+      const top_k = topKOf(flags);
+      if (flags.mode && !['hybrid', 'lexical', 'vector'].includes(flags.mode)) {
+        throw new GridError('INVALID_INPUT', `--mode: 只能是 hybrid、lexical 或 vector，收到 "${flags.mode}"`);
+      }
+      if (flags.batch) {
+        if (!fs.existsSync(flags.batch)) throw new GridError('NOT_FOUND', `--batch: 文件不存在 ${flags.batch}`);
+        const queries = fs
+          .readFileSync(flags.batch, 'utf8')
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .filter(Boolean);
+        // one context for the whole file: indexes, caches and the model load once
+        await withContext(cmd, async (ctx) => {
+          for (const q of queries) {
+            try {
+              const out = await invokeOperation(ctx, 'search.smart_search', { query: q, reg_id, top_k, mode: flags.mode });
+              process.stdout.write(JSON.stringify(out) + '\n');
+            } catch (e) {
+              const err = e as GridError;
+              process.stdout.write(JSON.stringify({ query: q, error: { code: err.code ?? 'INTERNAL', message: err.message } }) + '\n');
+            }
+          }
+        });
+        return;
+      }
+      if (!query || !query.trim()) throw new GridError('INVALID_INPUT', 'query: 请提供检索问题，或使用 --batch FILE');
+      await runOperation(cmd, 'search.smart_search', { query, reg_id, top_k, mode: flags.mode }, formatSearch);
+    });
+}

@@ -1,2 +1,83 @@
+import { z } from 'zod';
+import { defineOperation } from '../api/operation';
+import { smartSearch } from './regsearch';
+
+const regIdSchema = z
+  .union([z.string().min(1), z.array(z.string().min(1)), z.null()])
+  .optional()
+  .describe("规程ID：单个ID、ID列表、null（自动选择）或 'all'（全部规程）");
+
+export const smartSearchInput = z
+  .object({
+    query: z.string().trim().min(1, '检索词不能为空').max(2000),
+    reg_id: regIdSchema,
+    top_k: z.number().int().min(1).max(200).optional(),
+    mode: z.enum(['hybrid', 'lexical', 'vector']).optional(),
+  })
+  .strict();
+
+const selectionReason = z.object({
+  reg_id: z.string(),
+  title: z.string(),
+  score: z.number(),
+  profile_score: z.number(),
+  first_pass_share: z.number(),
+  why: z.string(),
+});
+
+export const smartSearchResult = z.object({
+  reg_id: z.string(),
+  title: z.string(),
+  unit_id: z.number().int(),
+  page_num: z.number().int(),
+  section: z.string(),
+  article: z.string().nullable(),
+  kind: z.string(),
+  snippet: z.string(),
+  highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
+  score: z.number(),
+  reasons: z.object({
+    lexical_rank: z.number().int().nullable(),
+    vector_rank: z.number().int().nullable(),
+    expansion_rank: z.number().int().nullable(),
+    matched_terms: z.array(z.string()),
+    coverage_ratio: z.number(),
+    evidence: z.number(),
+  }),
+});
+
+export const smartSearchOutput = z.object({
+  query: z.string(),
+  mode: z.enum(['hybrid', 'lexical', 'vector']),
+  lexical_only: z.boolean(),
+  note: z.string().nullable(),
+  selected_regs: z.array(z.string()),
+  selection: z.object({
+    mode: z.enum(['one', 'list', 'all', 'auto']),
+    selected: z.array(z.string()),
+    fallback_all: z.boolean(),
+    reasons: z.array(selectionReason),
+    summary: z.string(),
+  }),
+  decision: z.object({
+    state: z.enum(['locked', 'ambiguous', 'low_evidence']),
+    clarify: z.string().optional(),
+    reason: z.string(),
+  }),
+  tokens: z.array(z.string()),
+  results: z.array(smartSearchResult),
+  elapsed_ms: z.number(),
+});
+
 /** API operations of the search engine (see src/core/api/table.ts). */
-export const searchOperations = {};
+export const searchOperations = {
+  'search.smart_search': defineOperation({
+    name: 'search.smart_search',
+    summary:
+      "跨规程智能检索：reg_id 为单个/列表/null(自动选择)/'all'，返回带规程、页码、条款、片段与依据的结果 / Cross-regulation search with auto selection",
+    input: smartSearchInput,
+    output: smartSearchOutput,
+    mcp: 'smart_search',
+    handler: (ctx, input) => smartSearch(ctx, input),
+  }),
+};

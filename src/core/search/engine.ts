@@ -1,0 +1,174 @@
+import type { AppContext } from '../context';
+import type { Db } from '../store/db';
+import { aggregateParents, decide, rrfFuse, type ChunkScore, type Decision, type ParentHit, type RankedHit } from './fusion';
+import { documentFrequencies, idfOf, itemTokens, lexicalSearch, termEvidence, type LexicalResult } from './lexical';
+import { cosineFor, loadMatrix, vectorTopK } from './vectors';
+import { queryTokens } from '../text/segment';
+
+/**
+ * One hybrid search over a corpus of the generic index (regulations, collections): lexical BM25
+ * (+ optional expansion list) + exact cosine when a model and vectors exist, RRF, parent
+ * aggregation, decision. Callers turn parents into their own result shapes.
+ */
+
+export type SearchMode = 'hybrid' | 'lexical' | 'vector';
+
+export interface EngineQuery {
+  corpus: string;
+  scopes?: string[];
+  query: string;
+  mode: SearchMode;
+  /** Extra statute-side tokens (learned expansion), searched as a separate ranked list. */
+  expansion?: string[];
+  /** Reuse a lexical result already computed for the same query and scopes (auto selection). */
+  lexical?: LexicalResult;
+  /** Optional label for clarify questions. */
+  label?: (parent: string) => string;
+}
+
+export interface ChunkInfo {
+  id: number;
+  key: string;
+  parent: string;
+  scope: string;
+  title: string | null;
+  lexical_rank: number | null;
+  vector_rank: number | null;
+  expansion_rank: number | null;
+  matched: string[];
+  evidence: number;
+  cosine: number | null;
+}
+
+export interface EngineResult {
+  /** mode actually used (hybrid/vector degrade to lexical without a model or vectors) */
+  mode: SearchMode;
+  lexical_only: boolean;
+  note: string | null;
+  tokens: string[];
+  dropped: string[];
+  parents: ParentHit[];
+  chunks: Map<string, ChunkInfo>;
+  decision: Decision;
+}
+
+interface ItemRow {
+  id: number;
+  key: string;
+  parent: string;
+  scope: string;
+  title: string | null;
+}
+
+function itemRows(db: Db, ids: number[]): Map<number, ItemRow> {
+  const stmt = db.prepare('SELECT id, key, parent, scope, title FROM search_items WHERE id = ?');
+  const out = new Map<number, ItemRow>();
+  for (const id of ids) {
+    const r = stmt.get(id) as ItemRow | undefined;
+    if (r) out.set(id, r);
+  }
+  return out;
+}
+
+export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<EngineResult> {
+  const cfg = ctx.config.search;
+  const embedder = ctx.embedder();
+  let mode: SearchMode = q.mode;
+  let note: string | null = null;
+  let queryVec: Float32Array | null = null;
+  let matrix = null as ReturnType<typeof loadMatrix>;
+  if (mode !== 'lexical') {
+    if (!embedder.available()) {
+      note = `${embedder.status().message}（仅关键词检索）`;
+      mode = 'lexical';
+    } else {
+      const modelId = embedder.status().model_id ?? 'default';
+      matrix = loadMatrix(ctx.db, ctx.cache, q.corpus, modelId);
+      if (!matrix) {
+        note = '语义向量尚未建立（请重建索引），本次仅关键词检索';
+        mode = 'lexical';
+      } else {
+        [queryVec] = await embedder.embed([q.query], 'query');
+      }
+    }
+  }
+
+  const tokens = queryTokens(q.query);
+  const lists: Record<string, RankedHit[]> = {};
+  const info = new Map<string, ChunkInfo>();
+  const touch = (row: ItemRow): ChunkInfo => {
+    const key = String(row.id);
+    let c = info.get(key);
+    if (!c) {
+      c = { id: row.id, key, parent: row.parent, scope: row.scope, title: row.title, lexical_rank: null, vector_rank: null, expansion_rank: null, matched: [], evidence: 0, cosine: null };
+      info.set(key, c);
+    }
+    return c;
+  };
+
+  let lexical: LexicalResult = { tokens, dropped: [], hits: [] };
+  if (mode !== 'vector') {
+    lexical = q.lexical ?? lexicalSearch(ctx.db, { corpus: q.corpus, scopes: q.scopes, tokens, k: cfg.candidates }, { maxDfRatio: cfg.maxDfRatio });
+    lists.lexical = lexical.hits.map((h) => ({ key: String(h.id), parent: h.parent, rank: h.rank }));
+    for (const h of lexical.hits) {
+      const c = touch({ id: h.id, key: h.key, parent: h.parent, scope: h.scope, title: h.title });
+      c.lexical_rank = h.rank;
+    }
+    if (q.expansion?.length) {
+      const extra = q.expansion.filter((t) => !tokens.includes(t));
+      if (extra.length) {
+        const ex = lexicalSearch(ctx.db, { corpus: q.corpus, scopes: q.scopes, tokens: [...tokens, ...extra], k: cfg.candidates }, { maxDfRatio: cfg.maxDfRatio });
+        lists.expansion = ex.hits.map((h) => ({ key: String(h.id), parent: h.parent, rank: h.rank }));
+        for (const h of ex.hits) {
+          const c = touch({ id: h.id, key: h.key, parent: h.parent, scope: h.scope, title: h.title });
+          c.expansion_rank = h.rank;
+        }
+      }
+    }
+  }
+  if (matrix && queryVec) {
+    const vhits = vectorTopK(matrix, queryVec, cfg.candidates, q.scopes);
+    const rows = itemRows(ctx.db, vhits.map((h) => h.id));
+    lists.vector = [];
+    for (const h of vhits) {
+      const row = rows.get(h.id);
+      if (!row) continue;
+      lists.vector.push({ key: String(h.id), parent: row.parent, rank: h.rank });
+      const c = touch(row);
+      c.vector_rank = h.rank;
+      c.cosine = h.score;
+    }
+  }
+
+  // absolute evidence for every candidate, whichever list found it
+  const ids = [...info.values()].map((c) => c.id);
+  const df = documentFrequencies(ctx.db, tokens);
+  const total = (ctx.db.prepare('SELECT COUNT(*) AS n FROM search_items').get() as { n: number }).n || 1;
+  const qIdf = new Map(tokens.map((t) => [t, idfOf(df.get(t) ?? 0, total)]));
+  const toks = itemTokens(ctx.db, ids);
+  const cos = matrix && queryVec ? cosineFor(matrix, queryVec, ids.filter((id) => info.get(String(id))!.cosine === null)) : new Map<number, number>();
+  for (const c of info.values()) {
+    const ev = termEvidence(qIdf, toks.get(c.id) ?? new Set());
+    c.matched = ev.matched;
+    c.evidence = ev.evidence;
+    if (c.cosine === null && cos.has(c.id)) c.cosine = cos.get(c.id)!;
+  }
+
+  const fused = rrfFuse(lists, cfg.rrfK);
+  const chunkScores: ChunkScore[] = fused.map((f) => {
+    const c = info.get(f.key)!;
+    const cosine = c.cosine === null ? 0 : Math.max(0, c.cosine);
+    const score = mode === 'lexical' ? c.evidence : mode === 'vector' ? cosine : 0.5 * c.evidence + 0.5 * cosine;
+    return { ...f, score };
+  });
+  const countStmt = ctx.db.prepare('SELECT COUNT(*) AS n FROM search_items WHERE corpus = ? AND parent = ?');
+  const parents = aggregateParents(chunkScores, (p) => (countStmt.get(q.corpus, p) as { n: number }).n, {
+    rrfK: cfg.rrfK,
+    lists: Math.max(1, Object.keys(lists).length),
+    coverageCap: cfg.coverageCap,
+    rrfWeight: cfg.rrfWeight,
+    coverageThreshold: cfg.coverageThreshold,
+  });
+  const decision = decide(parents, { tMin: cfg.tMin, ambiguityRatio: cfg.ambiguityRatio, minEvidence: cfg.minEvidence }, q.label);
+  return { mode, lexical_only: mode === 'lexical', note, tokens, dropped: lexical.dropped, parents, chunks: info, decision };
+}
