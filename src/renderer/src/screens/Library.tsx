@@ -1,10 +1,157 @@
-import { EmptyState, ScreenHeader } from '../components/common';
+import { useState } from 'react';
+import { navigate } from '../router';
+import { ConfirmDialog, EmptyState, ErrorBox, ScreenHeader, Spinner, formatDate, useAsync, useToast } from '../components/common';
+import { deleteRegulation, enrichRegulation, listRegulations, recallPage, type RegulationInfo } from '../data/regulations';
+import { toApiError } from '../api/errors';
+
+const FORMAT_LABEL: Record<string, string> = { pdf: 'PDF', markdown: 'Markdown', text: '文本', docx: 'Word' };
 
 export function LibraryScreen() {
+  const regs = useAsync(listRegulations, []);
+  const [filter, setFilter] = useState('');
+  const [confirm, setConfirm] = useState<RegulationInfo | null>(null);
+  const [busy, setBusy] = useState<Record<string, string>>({});
+  const [toast, showToast] = useToast();
+
+  const open = (r: RegulationInfo) => navigate('reader', [r.reg_id], { page: recallPage(r.reg_id) ?? 1 });
+
+  const runAction = async (r: RegulationInfo, label: string, action: () => Promise<void>, done: string) => {
+    setBusy((b) => ({ ...b, [r.reg_id]: label }));
+    try {
+      await action();
+      showToast(done);
+      regs.reload();
+    } catch (e) {
+      showToast(`${label}失败：${toApiError(e).message}`);
+    } finally {
+      setBusy((b) => {
+        const { [r.reg_id]: _gone, ...rest } = b;
+        return rest;
+      });
+    }
+  };
+
+  const list = regs.data ?? [];
+  const f = filter.trim().toLowerCase();
+  const shown = f
+    ? list.filter((r) => [r.title, r.reg_id, ...r.keywords, r.description ?? ''].some((s) => s.toLowerCase().includes(f)))
+    : list;
+
   return (
     <div className="screen">
-      <ScreenHeader title="规程库" />
-      <EmptyState title="规程库为空">规程引擎尚未就绪。</EmptyState>
+      <ScreenHeader
+        title="规程库"
+        subtitle={regs.data ? `共 ${list.length} 部规程 · 点击标题打开阅读器` : '已导入的规程'}
+      >
+        <input
+          className="input"
+          type="search"
+          placeholder="筛选标题或关键词"
+          aria-label="筛选规程"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
+        <button type="button" className="btn primary" onClick={() => navigate('import')}>
+          导入规程
+        </button>
+      </ScreenHeader>
+      {regs.loading && !regs.data ? (
+        <Spinner label="正在读取规程库…" />
+      ) : regs.error ? (
+        <ErrorBox title="无法读取规程库" error={regs.error} onRetry={regs.reload} />
+      ) : list.length === 0 ? (
+        <EmptyState
+          title="规程库还是空的"
+          action={
+            <button type="button" className="btn primary" onClick={() => navigate('import')}>
+              导入 PDF / Markdown / TXT / Word
+            </button>
+          }
+        >
+          导入规程后即可按目录阅读、翻页，并跨规程搜索。
+        </EmptyState>
+      ) : shown.length === 0 ? (
+        <EmptyState title={`没有与「${filter}」匹配的规程`} />
+      ) : (
+        <div className="card flush">
+          <table className="data" aria-label="规程列表">
+            <thead>
+              <tr>
+                <th>标题</th>
+                <th style={{ width: 70 }}>页数</th>
+                <th>关键词</th>
+                <th style={{ width: 140 }}>导入时间</th>
+                <th style={{ width: 270 }}>操作</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((r) => (
+                <tr key={r.reg_id}>
+                  <td>
+                    <button type="button" className="link-btn" onClick={() => open(r)} aria-label={`阅读 ${r.title}`}>
+                      {r.title}
+                    </button>
+                    <div className="muted small">
+                      <code>{r.reg_id}</code> · {FORMAT_LABEL[r.format] ?? r.format}
+                      {r.is_demo ? <span className="pill small-pill">示例</span> : null}
+                      {r.description ? ` · ${r.description}` : ''}
+                    </div>
+                  </td>
+                  <td>{r.total_pages}</td>
+                  <td>
+                    <div className="tags">
+                      {r.keywords.length ? r.keywords.slice(0, 8).map((k) => <span className="tag" key={k}>{k}</span>) : <span className="muted small">—</span>}
+                    </div>
+                  </td>
+                  <td className="small">{formatDate(r.indexed_at)}</td>
+                  <td>
+                    <div className="row">
+                      <button type="button" className="btn small" onClick={() => open(r)}>
+                        阅读
+                      </button>
+                      <button
+                        type="button"
+                        className="btn small"
+                        disabled={!!busy[r.reg_id]}
+                        aria-label={`重新生成元数据 ${r.title}`}
+                        title="重新生成简介与关键词（用于智能选择规程）"
+                        onClick={() => runAction(r, '重新生成元数据', () => enrichRegulation(r.reg_id), `已更新「${r.title}」的元数据`)}
+                      >
+                        {busy[r.reg_id] === '重新生成元数据' ? '生成中…' : '重新生成元数据'}
+                      </button>
+                      <button
+                        type="button"
+                        className="btn small danger"
+                        disabled={!!busy[r.reg_id]}
+                        aria-label={`删除 ${r.title}`}
+                        onClick={() => setConfirm(r)}
+                      >
+                        删除
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {confirm ? (
+        <ConfirmDialog
+          title="删除规程"
+          confirmLabel="删除"
+          danger
+          onCancel={() => setConfirm(null)}
+          onConfirm={() => {
+            const r = confirm;
+            setConfirm(null);
+            void runAction(r, '删除', () => deleteRegulation(r.reg_id), `已删除「${r.title}」`);
+          }}
+        >
+          将从规程库和搜索索引中删除「{confirm.title}」。原文件不受影响，可随时重新导入。
+        </ConfirmDialog>
+      ) : null}
+      {toast}
     </div>
   );
 }
