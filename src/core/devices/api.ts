@@ -1,2 +1,219 @@
-/** API operations of the devices engine (see src/core/api/table.ts). */
-export const deviceOperations = {};
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineOperation } from '../api/operation';
+import { GridError } from '../common/errors';
+import type { AppContext } from '../context';
+import { loadCaseFile, runCases } from './cases';
+import { summarizeForPrompt } from './injection';
+import { loadHomeFile, type HomeFormat } from './home';
+import { lintHome } from './lint';
+import { buildCommandPrompt, parseCommandArray, parseRules } from './parser';
+import { retrieve, selectedEntities, type RetrieveOptions } from './retrieve';
+import { conversationStateSchema, emptyState, type Home } from './types';
+import { TYPES } from './lexicon';
+
+/** The bundled demo home (resources/homes/demo-home.json): used when --devices is omitted. */
+export function demoHomePath(ctx: AppContext): string {
+  return path.join(ctx.resourcesDir, 'homes', 'demo-home.json');
+}
+
+/** Loads (and caches per process, keyed by path + mtime) a home file. */
+export function loadHome(ctx: AppContext, file?: string): { home: Home; format: HomeFormat; warnings: string[]; file: string; demo: boolean } {
+  const f = path.resolve(file ?? demoHomePath(ctx));
+  const stat = fs.existsSync(f) ? fs.statSync(f) : null;
+  const key = `devices.home:${f}:${stat?.mtimeMs ?? 0}:${stat?.size ?? 0}`;
+  let hit = ctx.cache.get(key) as ReturnType<typeof loadHomeFile> | undefined;
+  if (!hit) {
+    hit = loadHomeFile(f);
+    ctx.cache.set(key, hit);
+  }
+  return { ...hit, file: f, demo: !file };
+}
+
+/** Embedding hook only when a model is installed: the engine itself never needs one. */
+function embedOf(ctx: AppContext): RetrieveOptions['embed'] {
+  try {
+    const e = ctx.embedder();
+    return e.available() ? (texts, kind) => e.embed(texts, kind) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const entitySchema = z.object({
+  id: z.string(),
+  kind: z.enum(['device', 'group', 'scene']),
+  name: z.string(),
+  nicknames: z.array(z.string()),
+  room: z.string().nullable(),
+  type: z.string(),
+  category: z.string(),
+  commands: z.array(z.any()),
+  description: z.string().optional(),
+  attributes: z.record(z.string(), z.any()).optional(),
+  members: z.array(z.string()).optional(),
+});
+const homeSchema = z.object({
+  name: z.string().optional(),
+  rooms: z.array(z.string()),
+  devices: z.array(entitySchema),
+  groups: z.array(entitySchema),
+  scenes: z.array(entitySchema),
+});
+const commandOut = z.object({
+  a: z.string(),
+  s: z.string().nullable(),
+  n: z.string().nullable(),
+  t: z.string().nullable(),
+  q: z.enum(['one', 'all', 'any', 'except']),
+  c: z.number().nullable(),
+  cond: z.any().optional(),
+  ref: z.string().nullable().optional(),
+  reason: z.string().optional(),
+});
+const selectedSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['device', 'group', 'scene']),
+  name: z.string(),
+  room: z.string().nullable(),
+  score: z.number(),
+  reasons: z.array(z.string()),
+});
+export const retrievalResultSchema = z.object({
+  command: commandOut,
+  ir: z.object({
+    action: z.string(),
+    name_hint: z.string().nullable(),
+    type_hint: z.string().nullable(),
+    scope_include: z.array(z.string()),
+    scope_exclude: z.array(z.string()),
+    quantifier: z.string(),
+    count: z.number().nullable(),
+    conditions: z.array(z.any()),
+    references: z.array(z.string()),
+  }),
+  selected: z.array(selectedSchema),
+  candidates: z.array(selectedSchema),
+  clarification: z
+    .object({
+      question: z.string(),
+      options: z.array(z.object({ id: z.string(), kind: z.string(), name: z.string(), room: z.string().nullable(), label: z.string() })),
+    })
+    .nullable(),
+  meta: z.record(z.string(), z.any()),
+});
+
+const devicesInput = z.string().min(1).optional().describe('设备文件路径（省略时使用演示家庭）');
+
+export const deviceOperations = {
+  'devices.load': defineOperation({
+    name: 'devices.load',
+    summary: '校验/导入设备文件（设备数组、家庭对象、Home Assistant、SmartThings）为统一格式 / Validate or import a home file',
+    input: z.object({ file: z.string().min(1) }).strict(),
+    output: z.object({ file: z.string(), format: z.string(), home: homeSchema, counts: z.object({ devices: z.number(), groups: z.number(), scenes: z.number(), rooms: z.number() }), warnings: z.array(z.string()) }),
+    handler: (ctx, input) => {
+      const { home, format, warnings, file } = loadHome(ctx, input.file);
+      return { file, format, home, counts: { devices: home.devices.length, groups: home.groups.length, scenes: home.scenes.length, rooms: home.rooms.length }, warnings };
+    },
+  }),
+  'devices.retrieve': defineOperation({
+    name: 'devices.retrieve',
+    summary: '设备上下文检索：一句话 -> 每条命令的选中设备、候选、澄清与 YAML / Device-context retrieval for one utterance',
+    mcp: 'devices_retrieve',
+    input: z
+      .object({
+        utterance: z.string().min(1).max(500),
+        devices: devicesInput,
+        state: conversationStateSchema.optional(),
+        /** An LLM reply to use instead of the rule parser (JSON command array). */
+        llm_reply: z.string().optional(),
+      })
+      .strict(),
+    output: z.object({ devices_file: z.string(), demo: z.boolean(), results: z.array(retrievalResultSchema), yaml: z.string(), state: conversationStateSchema }),
+    handler: async (ctx, input) => {
+      const { home, file, demo } = loadHome(ctx, input.devices);
+      const state = input.state ? structuredClone(input.state) : emptyState();
+      const options: RetrieveOptions = { config: ctx.config.devices, embed: embedOf(ctx) };
+      if (input.llm_reply !== undefined) {
+        const reply = input.llm_reply;
+        options.parseCommands = async () => {
+          const cmds = parseCommandArray(reply);
+          if (cmds.length === 1 && cmds[0].a === 'UNKNOWN' && cmds[0].reason) throw new Error(cmds[0].reason);
+          return cmds;
+        };
+      }
+      const results = await retrieve(input.utterance, home, state, options);
+      const yaml = summarizeForPrompt(selectedEntities(home, results), { maxNameLength: ctx.config.devices.maxNameLength, maxDescriptionLength: ctx.config.devices.maxDescriptionLength });
+      return { devices_file: file, demo, results, yaml, state };
+    },
+  }),
+  'devices.parse': defineOperation({
+    name: 'devices.parse',
+    summary: '把一句话解析为命令数组（规则解析），或校验一段 LLM 回复 / Parse an utterance (rules) or an LLM reply into commands',
+    input: z.object({ utterance: z.string().min(1).max(500).optional(), llm_reply: z.string().optional(), devices: devicesInput }).strict(),
+    output: z.object({ parser: z.enum(['rules', 'llm-reply']), commands: z.array(commandOut), prompt: z.string() }),
+    handler: (ctx, input) => {
+      const { home } = loadHome(ctx, input.devices);
+      const prompt = buildCommandPrompt(home.rooms, Object.keys(TYPES));
+      if (input.llm_reply !== undefined) return { parser: 'llm-reply' as const, commands: parseCommandArray(input.llm_reply), prompt };
+      if (!input.utterance) throw new GridError('INVALID_INPUT', '请提供 utterance 或 llm_reply');
+      return { parser: 'rules' as const, commands: parseRules(input.utterance, home), prompt };
+    },
+  }),
+  'devices.lint': defineOperation({
+    name: 'devices.lint',
+    summary: '设备命名检查：读音相同、只差一字、名称含其他房间、裸类型词、同房间重名、过长或像指令 / Naming lint',
+    mcp: 'devices_lint',
+    input: z.object({ devices: devicesInput }).strict(),
+    output: z.object({
+      devices_file: z.string(),
+      issues: z.array(z.object({ rule: z.string(), severity: z.enum(['error', 'warning']), ids: z.array(z.string()), names: z.array(z.string()), message: z.string(), suggestion: z.string() })),
+      counts: z.record(z.string(), z.number()),
+    }),
+    handler: async (ctx, input) => {
+      const { home, file } = loadHome(ctx, input.devices);
+      const issues = await lintHome(home, { config: ctx.config.devices, embed: embedOf(ctx) });
+      const counts: Record<string, number> = {};
+      for (const i of issues) counts[i.rule] = (counts[i.rule] ?? 0) + 1;
+      return { devices_file: file, issues, counts };
+    },
+  }),
+  'devices.test': defineOperation({
+    name: 'devices.test',
+    summary: '运行用例文件（话术 + 期望设备或期望澄清）并给出准确率 / Run a case file and report accuracy',
+    input: z.object({ cases: z.string().min(1), devices: devicesInput }).strict(),
+    output: z.object({
+      devices_file: z.string(),
+      total: z.number(),
+      passed: z.number(),
+      accuracy: z.number(),
+      failures: z.array(z.object({ id: z.string(), utterance: z.string(), reason: z.string().optional(), got: z.any(), expected: z.any() })),
+    }),
+    handler: async (ctx, input, run) => {
+      const { home, file } = loadHome(ctx, input.devices);
+      const cases = loadCaseFile(path.resolve(input.cases));
+      run.progress({ stage: 'cases', done: 0, total: cases.length });
+      const out = await runCases(cases, home, { config: ctx.config.devices, embed: embedOf(ctx) });
+      run.progress({ stage: 'cases', done: cases.length, total: cases.length });
+      return { devices_file: file, total: out.total, passed: out.passed, accuracy: out.accuracy, failures: out.outcomes.filter((o) => !o.pass) };
+    },
+  }),
+  'devices.demo_home': defineOperation({
+    name: 'devices.demo_home',
+    summary: '演示家庭：路径、房间与设备统计 / The bundled demo home',
+    input: z.object({ include_home: z.boolean().default(false) }).strict(),
+    output: z.object({ file: z.string(), cases_file: z.string(), name: z.string().nullable(), rooms: z.array(z.string()), counts: z.object({ devices: z.number(), groups: z.number(), scenes: z.number() }), home: homeSchema.optional() }),
+    handler: (ctx, input) => {
+      const { home, file } = loadHome(ctx);
+      return {
+        file,
+        cases_file: path.join(path.dirname(file), 'demo-cases.yaml'),
+        name: home.name ?? null,
+        rooms: home.rooms,
+        counts: { devices: home.devices.length, groups: home.groups.length, scenes: home.scenes.length },
+        ...(input.include_home ? { home } : {}),
+      };
+    },
+  }),
+};

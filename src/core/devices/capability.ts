@@ -1,0 +1,96 @@
+import { norm } from './home';
+import { ACTIONS, DESCRIPTION_WORDS, OPPOSITES } from './lexicon';
+import type { Entity } from './types';
+
+/** Similarity of an action ("打开") to one command description ("打开设备"), 0..1. */
+export type SimilarityFn = (action: string, description: string) => number;
+
+function bigrams(s: string): Set<string> {
+  const out = new Set<string>();
+  const chars = Array.from(s);
+  if (chars.length === 1) out.add(chars[0]);
+  for (let i = 0; i + 1 < chars.length; i++) out.add(chars[i] + chars[i + 1]);
+  return out;
+}
+
+function dice(a: string, b: string): number {
+  const x = bigrams(a);
+  const y = bigrams(b);
+  if (!x.size || !y.size) return 0;
+  let inter = 0;
+  for (const g of x) if (y.has(g)) inter++;
+  return (2 * inter) / (x.size + y.size);
+}
+
+/** Which canonical actions a description expresses (打开设备 -> 打开; 停止清扫并回充 -> 关闭). */
+export function descriptionActions(description: string): string[] {
+  const d = norm(description);
+  return Object.entries(DESCRIPTION_WORDS)
+    .filter(([, words]) => words.some((w) => d.includes(w)))
+    .map(([a]) => a);
+}
+
+const cache = new Map<string, number>();
+
+/**
+ * Offline lexical + action-synonym similarity. Opposites are forced to 0 so that 打开
+ * never matches 关闭设备 whatever the character overlap.
+ */
+export function actionSimilarity(action: string, description: string): number {
+  const key = action + '\u0001' + description;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const a = norm(action);
+  const d = norm(description);
+  const acts = descriptionActions(d);
+  let sim: number;
+  if (acts.includes(a) || (ACTIONS[a] ?? []).some((p) => p.length >= 2 && d.includes(p))) sim = 1;
+  else if ((OPPOSITES[a] ?? []).some((o) => acts.includes(o))) sim = 0;
+  else if (a === '调节') sim = /调|设置|设定/.test(d) ? 0.8 : 0;
+  else {
+    const phrases = [a, ...(ACTIONS[a] ?? []).filter((p) => p.length >= 2)];
+    sim = Math.max(...phrases.map((p) => dice(p, d)));
+  }
+  if (cache.size > 50_000) cache.clear();
+  cache.set(key, sim);
+  return sim;
+}
+
+/** Actions a scene accepts: 打开/执行/切换到 观影模式 all mean "run it". */
+const SCENE_ACTIONS = new Set(['打开', '执行', '设置模式', '调节']);
+
+/** Best similarity of the action to any of the entity's commands. */
+export function capabilityScore(entity: Entity, action: string, similarity: SimilarityFn = actionSimilarity): number {
+  if (entity.kind === 'scene') return SCENE_ACTIONS.has(action) ? 1 : 0;
+  let best = 0;
+  for (const c of entity.commands) {
+    // the antonym rule holds even when an embedding model says 打开≈关闭
+    const lexical = actionSimilarity(action, c.description);
+    const acts = descriptionActions(c.description);
+    if (lexical === 0 && (OPPOSITES[action] ?? []).some((o) => acts.includes(o))) continue;
+    const s = similarity === actionSimilarity ? lexical : Math.max(lexical, similarity(action, c.description));
+    if (s > best) best = s;
+  }
+  return best;
+}
+
+/** True when the action is one we know well enough to filter on (seed 004: hard filter only when confident). */
+export function confidentAction(action: string): boolean {
+  return action in ACTIONS || action === '调节';
+}
+
+/**
+ * Seed 001 capability filter: keeps entities with a command whose similarity reaches `min`;
+ * the rest are returned separately so callers can report them.
+ */
+export function capabilityFilter<T extends Entity>(
+  entities: T[],
+  action: string,
+  options: { similarity?: SimilarityFn; min?: number } = {},
+): { kept: T[]; filtered: T[] } {
+  const min = options.min ?? 0.5;
+  const kept: T[] = [];
+  const filtered: T[] = [];
+  for (const e of entities) (capabilityScore(e, action, options.similarity) >= min ? kept : filtered).push(e);
+  return { kept, filtered };
+}

@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import { z } from 'zod';
+import { GridError } from '../common/errors';
+import { normalizeText, stripControlChars } from '../text/normalize';
+import { inferCategory } from './lexicon';
+import { homeFileSchema, type CommandSpec, type Entity, type Home } from './types';
+import { importHomeAssistant, importSmartThings, isHomeAssistantExport, isSmartThingsExport } from './importers';
+
+export type HomeFormat = 'devices-array' | 'home-object' | 'home-assistant' | 'smartthings';
+
+/** "$.devices[3].commands[0].description" — the JSON path installers can find in their file. */
+export function jsonPath(path: readonly PropertyKey[]): string {
+  let out = '$';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : `.${String(p)}`;
+  return out;
+}
+
+function zodIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 8)
+    .map((i) => `${jsonPath(i.path)}: ${i.message}`)
+    .join('; ');
+}
+
+const SCENE_COMMANDS: CommandSpec[] = [{ id: 'scene-activate', description: '执行场景' }];
+
+function clean(s: string): string {
+  return stripControlChars(s).replace(/[\r\n\t]+/g, ' ').trim();
+}
+
+/**
+ * Validates raw JSON (any supported format) and returns a normalised home. Errors are
+ * GridError BAD_FILE naming the source and the JSON path of the first bad fields.
+ */
+export function normalizeHome(raw: unknown, source = '设备数据'): { home: Home; format: HomeFormat; warnings: string[] } {
+  let format: HomeFormat;
+  let data: unknown = raw;
+  const warnings: string[] = [];
+  if (isHomeAssistantExport(raw)) {
+    format = 'home-assistant';
+    data = importHomeAssistant(raw, warnings);
+  } else if (isSmartThingsExport(raw)) {
+    format = 'smartthings';
+    data = importSmartThings(raw, warnings);
+  } else {
+    format = Array.isArray(raw) ? 'devices-array' : 'home-object';
+    if (!Array.isArray(raw) && (typeof raw !== 'object' || raw === null || !('devices' in raw))) {
+      throw new GridError(
+        'BAD_FILE',
+        `${source} 格式无法识别：应为设备数组、{devices, groups, scenes} 对象、Home Assistant 导出或 SmartThings 设备 JSON`,
+      );
+    }
+  }
+  const parsed = homeFileSchema.safeParse(data);
+  if (!parsed.success) {
+    // the union hides the useful branch's issues: re-validate against the branch the shape suggests
+    const branch = Array.isArray(data) ? homeFileSchema.options[0] : homeFileSchema.options[1];
+    const again = branch.safeParse(data);
+    const detail = again.success ? zodIssues(parsed.error) : zodIssues(again.error);
+    throw new GridError('BAD_FILE', `${source} 无效 — ${detail}`, { issues: (again.success ? parsed.error : again.error).issues });
+  }
+  const file = Array.isArray(parsed.data) ? { devices: parsed.data, groups: [], scenes: [], rooms: undefined, name: undefined } : parsed.data;
+
+  const ids = new Map<string, string>();
+  const claim = (id: string, where: string) => {
+    const prev = ids.get(id);
+    if (prev) throw new GridError('BAD_FILE', `${source} 无效 — ${where}.id: 重复的 id「${id}」（已用于 ${prev}）`);
+    ids.set(id, where);
+  };
+  const devices: Entity[] = file.devices.map((d, i) => {
+    const base = Array.isArray(parsed.data) ? `$[${i}]` : `$.devices[${i}]`;
+    claim(d.id, base);
+    const name = clean(d.name);
+    return {
+      id: d.id,
+      kind: 'device' as const,
+      name,
+      nicknames: (d.nicknames ?? []).map(clean).filter(Boolean),
+      room: d.room ? clean(d.room) || null : null,
+      type: d.type,
+      category: d.category ?? inferCategory(d.type, name),
+      commands: d.commands,
+      description: d.description,
+      attributes: d.attributes,
+    };
+  });
+  const byId = new Map(devices.map((d) => [d.id, d]));
+  const groups: Entity[] = file.groups.map((g, i) => {
+    claim(g.id, `$.groups[${i}]`);
+    const members = g.members.map((m, j) => {
+      if (!byId.has(m)) throw new GridError('BAD_FILE', `${source} 无效 — $.groups[${i}].members[${j}]: 未知设备 id「${m}」`);
+      return byId.get(m)!;
+    });
+    const cats = new Set(members.map((m) => m.category));
+    return {
+      id: g.id,
+      kind: 'group' as const,
+      name: clean(g.name),
+      nicknames: (g.nicknames ?? []).map(clean),
+      room: g.room ?? (new Set(members.map((m) => m.room)).size === 1 ? members[0].room : null),
+      type: 'group',
+      category: cats.size === 1 ? [...cats][0] : 'mixed',
+      // a group can do what all its members can (matched by description)
+      commands: g.commands ?? members[0].commands.filter((c) => members.every((m) => m.commands.some((x) => x.description === c.description))),
+      members: g.members,
+    };
+  });
+  const scenes: Entity[] = file.scenes.map((s, i) => {
+    claim(s.id, `$.scenes[${i}]`);
+    return {
+      id: s.id,
+      kind: 'scene' as const,
+      name: clean(s.name),
+      nicknames: (s.nicknames ?? []).map(clean),
+      room: s.room ?? null,
+      type: 'scene',
+      category: 'scene',
+      commands: SCENE_COMMANDS,
+      description: s.description,
+    };
+  });
+  const rooms = [...new Set([...(file.rooms ?? []), ...devices.map((d) => d.room).filter((r): r is string => !!r)])];
+  if (devices.length === 0) warnings.push(`${source} 中没有设备`);
+  return { home: { name: file.name, rooms, devices, groups, scenes }, format, warnings };
+}
+
+/** Reads and normalises a home file (JSON). Never throws a raw SyntaxError. */
+export function loadHomeFile(file: string): { home: Home; format: HomeFormat; warnings: string[] } {
+  if (!fs.existsSync(file)) throw new GridError('NOT_FOUND', `设备文件不存在：${file}`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8').replace(/^\ufeff/, ''));
+  } catch (e) {
+    throw new GridError('BAD_FILE', `设备文件 ${file} 不是有效的 JSON：${(e as Error).message}`);
+  }
+  return normalizeHome(raw, `设备文件 ${file}`);
+}
+
+export function allEntities(home: Home): Entity[] {
+  return [...home.devices, ...home.groups, ...home.scenes];
+}
+
+export function entityNames(e: Entity): string[] {
+  return [e.name, ...e.nicknames];
+}
+
+export function norm(s: string): string {
+  return normalizeText(s).replace(/\s+/g, '');
+}

@@ -1,0 +1,262 @@
+/**
+ * Importers from real platforms into the seed 004 contract (validated afterwards by home.ts):
+ * - Home Assistant: a bundle {area_registry, device_registry, entity_registry, states} (the
+ *   `.storage/core.*` files and/or `GET /api/states`), any subset, or a bare /api/states array.
+ * - SmartThings: `GET /v1/devices` JSON ({items:[...]}) optionally with {rooms} and per-device status.
+ */
+import type { CommandSpec } from './types';
+
+type Json = Record<string, unknown>;
+const isObj = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
+const str = (x: unknown): string | undefined => (typeof x === 'string' && x.trim() ? x : undefined);
+
+interface RawDevice {
+  id: string;
+  name: string;
+  room: string | null;
+  type: string;
+  category?: string;
+  commands: CommandSpec[];
+  attributes?: Record<string, number | string | boolean | null>;
+}
+
+function isStatesArray(x: unknown): x is Json[] {
+  return Array.isArray(x) && x.length > 0 && x.every((s) => isObj(s) && typeof s.entity_id === 'string');
+}
+
+export function isHomeAssistantExport(raw: unknown): boolean {
+  if (isStatesArray(raw)) return true;
+  return isObj(raw) && ('entity_registry' in raw || 'states' in raw || 'area_registry' in raw) && !('devices' in raw && Array.isArray(raw.devices));
+}
+
+export function isSmartThingsExport(raw: unknown): boolean {
+  return isObj(raw) && Array.isArray(raw.items) && raw.items.some((i) => isObj(i) && typeof i.deviceId === 'string');
+}
+
+/** Registry files wrap their list as {data: {areas: [...]}}; accept the bare list too. */
+function registryList(x: unknown, key: string): Json[] {
+  if (Array.isArray(x)) return x.filter(isObj);
+  if (isObj(x) && isObj(x.data) && Array.isArray(x.data[key])) return (x.data[key] as unknown[]).filter(isObj);
+  if (isObj(x) && Array.isArray(x[key])) return (x[key] as unknown[]).filter(isObj);
+  return [];
+}
+
+const ON_OFF: CommandSpec[] = [
+  { id: 'turn_on', description: '打开设备' },
+  { id: 'turn_off', description: '关闭设备' },
+];
+
+function haCommands(domain: string, attrs: Json): { commands: CommandSpec[]; category?: string; reading?: [string, number] } {
+  switch (domain) {
+    case 'light': {
+      const modes = Array.isArray(attrs.supported_color_modes) ? attrs.supported_color_modes : [];
+      const dimmable = modes.some((m) => m !== 'onoff') || 'brightness' in attrs;
+      return {
+        category: 'light',
+        commands: dimmable
+          ? [...ON_OFF, { id: 'brightness', description: '调亮度', type: 'integer', value_range: { minimum: 0, maximum: 100, unit: '%' } }]
+          : ON_OFF,
+      };
+    }
+    case 'switch':
+    case 'input_boolean':
+      return { commands: ON_OFF };
+    case 'fan':
+      return { category: 'fan', commands: [...ON_OFF, { id: 'set_percentage', description: '调风速', type: 'integer', value_range: { minimum: 0, maximum: 100, unit: '%' } }] };
+    case 'humidifier':
+      return { category: 'humidifier', commands: ON_OFF };
+    case 'cover':
+      return {
+        category: 'curtain',
+        commands: [
+          { id: 'open_cover', description: '打开窗帘' },
+          { id: 'close_cover', description: '关闭窗帘' },
+          { id: 'set_cover_position', description: '调节开合度', type: 'integer', value_range: { minimum: 0, maximum: 100, unit: '%' } },
+        ],
+      };
+    case 'climate':
+      return {
+        category: 'airConditioner',
+        commands: [
+          ...ON_OFF,
+          {
+            id: 'set_temperature',
+            description: '调温度',
+            type: 'number',
+            value_range: { minimum: Number(attrs.min_temp ?? 16), maximum: Number(attrs.max_temp ?? 30), unit: '°C' },
+          },
+          { id: 'set_hvac_mode', description: '设置模式', type: 'string' },
+        ],
+      };
+    case 'media_player':
+      return {
+        category: 'tv',
+        commands: [
+          ...ON_OFF,
+          { id: 'volume_set', description: '调音量', type: 'integer', value_range: { minimum: 0, maximum: 100, unit: '%' } },
+          { id: 'media_play', description: '播放' },
+          { id: 'media_pause', description: '暂停' },
+        ],
+      };
+    case 'lock':
+      return { category: 'lock', commands: [{ id: 'lock', description: '锁上门锁' }, { id: 'unlock', description: '解锁门锁' }] };
+    case 'vacuum':
+      return { category: 'robotVacuum', commands: [{ id: 'start', description: '启动清扫' }, { id: 'return_to_base', description: '停止清扫并回充' }] };
+    case 'sensor': {
+      const dc = str(attrs.device_class);
+      if (dc === 'temperature') return { category: 'temperatureSensor', commands: [{ id: 'read', description: '读取温度' }], reading: ['temperature', 0] };
+      if (dc === 'humidity') return { category: 'humiditySensor', commands: [{ id: 'read', description: '读取湿度' }], reading: ['humidity', 0] };
+      if (dc === 'illuminance') return { category: 'lightSensor', commands: [{ id: 'read', description: '读取光照' }], reading: ['illuminance', 0] };
+      return { commands: [{ id: 'read', description: '读取数值' }] };
+    }
+    case 'binary_sensor':
+      return { category: str(attrs.device_class) === 'motion' ? 'motionSensor' : 'doorSensor', commands: [{ id: 'read', description: '读取状态' }] };
+    default:
+      return { commands: [] };
+  }
+}
+
+const HA_DOMAINS = new Set(['light', 'switch', 'input_boolean', 'fan', 'humidifier', 'cover', 'climate', 'media_player', 'lock', 'vacuum', 'sensor', 'binary_sensor']);
+
+export function importHomeAssistant(raw: unknown, warnings: string[]): unknown {
+  const bundle: Json = isStatesArray(raw) ? { states: raw } : (raw as Json);
+  const areas = new Map<string, string>();
+  for (const a of registryList(bundle.area_registry, 'areas')) {
+    const id = str(a.area_id) ?? str(a.id);
+    if (id) areas.set(id, str(a.name) ?? id);
+  }
+  const haDevices = new Map<string, Json>();
+  for (const d of registryList(bundle.device_registry, 'devices')) if (str(d.id)) haDevices.set(d.id as string, d);
+  const registry = new Map<string, Json>();
+  for (const e of registryList(bundle.entity_registry, 'entities')) if (str(e.entity_id)) registry.set(e.entity_id as string, e);
+  const states = new Map<string, Json>();
+  for (const s of Array.isArray(bundle.states) ? bundle.states.filter(isObj) : []) if (str(s.entity_id)) states.set(s.entity_id as string, s);
+
+  const devices: RawDevice[] = [];
+  const scenes: { id: string; name: string; room: string | null }[] = [];
+  const groups: { id: string; name: string; members: string[] }[] = [];
+  const entityIds = [...new Set([...registry.keys(), ...states.keys()])];
+  for (const entityId of entityIds) {
+    const reg = registry.get(entityId) ?? {};
+    if (reg.disabled_by || reg.hidden_by) continue;
+    const st = states.get(entityId) ?? {};
+    const attrs = isObj(st.attributes) ? st.attributes : {};
+    const domain = entityId.split('.')[0];
+    const dev = str(reg.device_id) ? haDevices.get(reg.device_id as string) : undefined;
+    const name =
+      str(reg.name) ?? str(attrs.friendly_name) ?? str(dev?.name_by_user) ?? str(dev?.name) ?? str(reg.original_name) ?? entityId;
+    const areaId = str(reg.area_id) ?? str(dev?.area_id);
+    const room = areaId ? (areas.get(areaId) ?? areaId) : null;
+    if (domain === 'scene') {
+      scenes.push({ id: entityId, name, room });
+      continue;
+    }
+    if (domain === 'group' && Array.isArray(attrs.entity_id)) {
+      groups.push({ id: entityId, name, members: attrs.entity_id.filter((x): x is string => typeof x === 'string') });
+      continue;
+    }
+    if (!HA_DOMAINS.has(domain)) continue;
+    const spec = haCommands(domain, attrs);
+    const d: RawDevice = { id: entityId, name, room, type: `homeassistant:${domain}`, commands: spec.commands };
+    if (spec.category) d.category = spec.category;
+    if (spec.reading) {
+      const v = Number(st.state);
+      d.attributes = { [spec.reading[0]]: Number.isFinite(v) ? v : null };
+    }
+    devices.push(d);
+  }
+  const known = new Set(devices.map((d) => d.id));
+  const okGroups = groups
+    .map((g) => ({ ...g, members: g.members.filter((m) => known.has(m)) }))
+    .filter((g) => {
+      if (g.members.length === 0) warnings.push(`Home Assistant 分组 ${g.id} 没有可导入的成员，已跳过`);
+      return g.members.length > 0;
+    });
+  if (devices.length === 0) warnings.push('Home Assistant 导出中没有可控制的实体');
+  return { devices, groups: okGroups, scenes };
+}
+
+const ST_CAPS: Record<string, CommandSpec[]> = {
+  switch: [
+    { id: 'main-switch-on', description: '打开设备' },
+    { id: 'main-switch-off', description: '关闭设备' },
+  ],
+  switchLevel: [{ id: 'main-switchLevel-setLevel', description: '调亮度', type: 'integer', value_range: { minimum: 0, maximum: 100, unit: '%' } }],
+  colorTemperature: [{ id: 'main-colorTemperature-setColorTemperature', description: '调色温', type: 'integer', value_range: { minimum: 2700, maximum: 6500, unit: 'K' } }],
+  windowShade: [
+    { id: 'main-windowShade-open', description: '打开窗帘' },
+    { id: 'main-windowShade-close', description: '关闭窗帘' },
+  ],
+  windowShadeLevel: [{ id: 'main-windowShadeLevel-setShadeLevel', description: '调节开合度', type: 'integer', value_range: { minimum: 0, maximum: 100, unit: '%' } }],
+  thermostatCoolingSetpoint: [{ id: 'main-thermostatCoolingSetpoint-setCoolingSetpoint', description: '调温度', type: 'number', value_range: { minimum: 16, maximum: 30, unit: '°C' } }],
+  airConditionerMode: [{ id: 'main-airConditionerMode-setAirConditionerMode', description: '设置模式', type: 'string' }],
+  fanSpeed: [{ id: 'main-fanSpeed-setFanSpeed', description: '调风速', type: 'integer', value_range: { minimum: 0, maximum: 4 } }],
+  audioVolume: [{ id: 'main-audioVolume-setVolume', description: '调音量', type: 'integer', value_range: { minimum: 0, maximum: 100, unit: '%' } }],
+  mediaPlayback: [
+    { id: 'main-mediaPlayback-play', description: '播放' },
+    { id: 'main-mediaPlayback-pause', description: '暂停' },
+  ],
+  lock: [
+    { id: 'main-lock-lock', description: '锁上门锁' },
+    { id: 'main-lock-unlock', description: '解锁门锁' },
+  ],
+  temperatureMeasurement: [{ id: 'main-temperatureMeasurement-read', description: '读取温度' }],
+  relativeHumidityMeasurement: [{ id: 'main-relativeHumidityMeasurement-read', description: '读取湿度' }],
+  illuminanceMeasurement: [{ id: 'main-illuminanceMeasurement-read', description: '读取光照' }],
+};
+
+const ST_CATEGORY: Record<string, string> = {
+  Light: 'light', Blind: 'curtain', AirConditioner: 'airConditioner', Fan: 'fan', Television: 'tv', Speaker: 'speaker',
+  SmartLock: 'lock', SmartPlug: 'plug', Switch: 'switch', Humidifier: 'humidifier', AirPurifier: 'airPurifier',
+  RobotCleaner: 'robotVacuum', Washer: 'washer', Refrigerator: 'refrigerator', Thermostat: 'airConditioner',
+};
+
+export function importSmartThings(raw: unknown, warnings: string[]): unknown {
+  const obj = raw as Json;
+  const rooms = new Map<string, string>();
+  const roomList = Array.isArray(obj.rooms) ? obj.rooms : isObj(obj.rooms) && Array.isArray(obj.rooms.items) ? obj.rooms.items : [];
+  for (const r of roomList.filter(isObj)) if (str(r.roomId)) rooms.set(r.roomId as string, str(r.name) ?? (r.roomId as string));
+  const devices: RawDevice[] = [];
+  for (const item of (obj.items as unknown[]).filter(isObj)) {
+    const id = str(item.deviceId);
+    if (!id) continue;
+    const components = Array.isArray(item.components) ? item.components.filter(isObj) : [];
+    const main = components.find((c) => c.id === 'main') ?? components[0] ?? {};
+    const caps = (Array.isArray(main.capabilities) ? main.capabilities : []).filter(isObj).map((c) => String(c.id));
+    const cats = (Array.isArray(main.categories) ? main.categories : []).filter(isObj).map((c) => String(c.name));
+    const commands = caps.flatMap((c) => ST_CAPS[c] ?? []);
+    let category = cats.map((c) => ST_CATEGORY[c]).find(Boolean);
+    const attributes: Record<string, number | null> = {};
+    const status = isObj(item.status) && isObj(item.status.main) ? item.status.main : undefined;
+    const read = (cap: string, attr: string) => {
+      const c = status && isObj(status[cap]) ? status[cap] : undefined;
+      const v = c && isObj(c[attr]) ? Number(c[attr].value) : NaN;
+      return Number.isFinite(v) ? v : null;
+    };
+    if (caps.includes('temperatureMeasurement')) {
+      attributes.temperature = read('temperatureMeasurement', 'temperature');
+      if (!category && !caps.includes('switch')) category = 'temperatureSensor';
+    }
+    if (caps.includes('relativeHumidityMeasurement')) {
+      attributes.humidity = read('relativeHumidityMeasurement', 'humidity');
+      if (!category && !caps.includes('switch') && !caps.includes('temperatureMeasurement')) category = 'humiditySensor';
+    }
+    if (caps.includes('illuminanceMeasurement')) {
+      attributes.illuminance = read('illuminanceMeasurement', 'illuminance');
+      if (!category && !caps.includes('switch')) category = 'lightSensor';
+    }
+    const roomId = str(item.roomId);
+    const d: RawDevice = {
+      id,
+      name: str(item.label) ?? str(item.name) ?? id,
+      room: roomId ? (rooms.get(roomId) ?? null) : null,
+      type: `smartthings:${cats[0] ?? str(item.deviceTypeName) ?? 'device'}`,
+      commands,
+    };
+    if (roomId && !rooms.has(roomId)) warnings.push(`SmartThings 设备 ${id} 的房间 ${roomId} 未在 rooms 中给出，房间留空`);
+    if (category) d.category = category;
+    if (Object.keys(attributes).length) d.attributes = attributes;
+    devices.push(d);
+  }
+  return { devices, groups: [], scenes: [] };
+}

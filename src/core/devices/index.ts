@@ -1,0 +1,131 @@
+import { homophoneKey } from '../text/pinyin';
+import { allEntities, entityNames, norm } from './home';
+import { ROOM_ALIASES, ROOM_WORDS, SUBTYPES, TYPES, longestFirst } from './lexicon';
+import type { Entity, Home } from './types';
+
+/** Why a room field cannot be trusted; only then does the room word inside the name count (seed 000). */
+export type RoomTrust = 'ok' | 'missing' | 'unknown' | 'conflict';
+
+export interface EntityInfo {
+  entity: Entity;
+  names: string[];
+  /** normalised name and nicknames */
+  keys: string[];
+  /** homophone keys of name and nicknames */
+  pinyin: string[];
+  /** room words found inside the name (longest match, non-overlapping) */
+  nameRooms: string[];
+  trust: RoomTrust;
+}
+
+/**
+ * Everything derived from a home once (names, readings, room words in names), reused by every
+ * command of every utterance: the per-utterance path stays a few map lookups (bench target 2 ms).
+ */
+export interface HomeIndex {
+  home: Home;
+  entities: Entity[];
+  info: Map<string, EntityInfo>;
+  byId: Map<string, Entity>;
+  /** normalised name/nickname -> entities carrying it */
+  byName: Map<string, Entity[]>;
+  namesLongestFirst: string[];
+  /** homophone key -> names with that reading */
+  byPinyin: Map<string, string[]>;
+  roomWords: string[];
+  homeRooms: Set<string>;
+  typeWords: [string, string][];
+  subtypeWords: string[];
+  /** device id -> groups containing it */
+  groupsOf: Map<string, Entity[]>;
+}
+
+const UNKNOWN_ROOM = /未分配|未知|默认|unassigned|default|unknown/i;
+
+export function roomMatches(room: string | null | undefined, want: string): boolean {
+  if (!room) return false;
+  const r = norm(room);
+  const w = norm(want);
+  if (!w) return false;
+  if (r === w) return true;
+  if (ROOM_ALIASES[w]?.some((a) => norm(a) === r)) return true;
+  // 主卧室 vs 主卧, 客厅区 vs 客厅
+  return (r.length > w.length && r.startsWith(w)) || (w.length > r.length && w.startsWith(r) && r.length >= 2);
+}
+
+/** Longest non-overlapping matches of `words` (sorted longest first) inside `text`. */
+export function findWords(text: string, words: string[]): { word: string; start: number }[] {
+  const taken = new Array<boolean>(text.length).fill(false);
+  const out: { word: string; start: number }[] = [];
+  for (const w of words) {
+    let from = 0;
+    for (;;) {
+      const i = text.indexOf(w, from);
+      if (i < 0) break;
+      let free = true;
+      for (let k = i; k < i + w.length; k++) if (taken[k]) free = false;
+      if (free) {
+        for (let k = i; k < i + w.length; k++) taken[k] = true;
+        out.push({ word: w, start: i });
+      }
+      from = i + 1;
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+const cache = new WeakMap<Home, HomeIndex>();
+
+export function indexHome(home: Home): HomeIndex {
+  const hit = cache.get(home);
+  if (hit) return hit;
+  const entities = allEntities(home);
+  const homeRooms = new Set(home.rooms.map(norm));
+  const roomWords = longestFirst([...home.rooms.map(norm), ...ROOM_WORDS]);
+  const info = new Map<string, EntityInfo>();
+  const byName = new Map<string, Entity[]>();
+  const byPinyin = new Map<string, string[]>();
+  for (const e of entities) {
+    const names = entityNames(e);
+    const keys = names.map(norm);
+    const pinyin = names.map((n) => homophoneKey(n));
+    const nameRooms = findWords(norm(e.name), roomWords).map((m) => m.word);
+    let trust: RoomTrust = 'ok';
+    if (!e.room) trust = e.kind === 'device' ? 'missing' : 'ok';
+    else if (UNKNOWN_ROOM.test(e.room)) trust = 'unknown';
+    else if (nameRooms.length && !nameRooms.some((r) => roomMatches(e.room, r) || roomMatches(r, e.room!))) trust = 'conflict';
+    info.set(e.id, { entity: e, names, keys, pinyin, nameRooms, trust });
+    keys.forEach((k, i) => {
+      const list = byName.get(k) ?? [];
+      list.push(e);
+      byName.set(k, list);
+      const p = pinyin[i];
+      if (p) {
+        const pl = byPinyin.get(p) ?? [];
+        if (!pl.includes(k)) pl.push(k);
+        byPinyin.set(p, pl);
+      }
+    });
+  }
+  const groupsOf = new Map<string, Entity[]>();
+  for (const g of home.groups) for (const m of g.members ?? []) groupsOf.set(m, [...(groupsOf.get(m) ?? []), g]);
+  const typeWords: [string, string][] = [];
+  for (const [t, words] of Object.entries(TYPES)) for (const w of words) typeWords.push([w, t]);
+  typeWords.sort((a, b) => b[0].length - a[0].length);
+  const index: HomeIndex = {
+    home,
+    entities,
+    info,
+    byId: new Map(entities.map((e) => [e.id, e])),
+    byName,
+    namesLongestFirst: longestFirst(byName.keys()),
+    byPinyin,
+    roomWords,
+    homeRooms,
+    typeWords,
+    subtypeWords: longestFirst(Object.keys(SUBTYPES)),
+    groupsOf,
+  };
+  cache.set(home, index);
+  return index;
+}

@@ -1,0 +1,135 @@
+import { defaultConfig } from '../config';
+import { homophoneKey } from '../text/pinyin';
+import { norm } from './home';
+import { findWords, indexHome, roomMatches } from './index';
+import { BARE_TYPE_WORDS, ROOM_ALIASES } from './lexicon';
+import type { Entity, Home } from './types';
+import type { DevicesConfig } from './retrieve';
+
+export type LintRule =
+  | 'same_pinyin'
+  | 'edit_distance_1'
+  | 'embedding_near_duplicate'
+  | 'room_in_name'
+  | 'bare_type_name'
+  | 'duplicate_in_room'
+  | 'too_long'
+  | 'instruction_like'
+  | 'missing_room';
+
+export interface LintIssue {
+  rule: LintRule;
+  severity: 'error' | 'warning';
+  ids: string[];
+  names: string[];
+  message: string;
+  suggestion: string;
+}
+
+const INSTRUCTION = /忽略|无视|之前的指令|以上指令|系统提示|提示词|你现在是|执行以下|打开所有|关闭所有|ignore|instruction|system\s*prompt|assistant|<\/?\w+>|```|\{\{|\}\}/i;
+
+function editDistance(a: string[], b: string[]): number {
+  if (Math.abs(a.length - b.length) > 1) return 2;
+  const dp = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) dp[0][j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) dp[i][j] = Math.min(dp[i - 1][j] + 1, dp[i][j - 1] + 1, dp[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+  return dp[a.length][b.length];
+}
+
+function label(e: Entity): string {
+  return e.room ? `「${e.name}」（${e.room}）` : `「${e.name}」`;
+}
+
+/**
+ * Naming lint for installers: names a voice user or a retriever will confuse, each with a
+ * concrete Chinese suggestion. `embed` (when a model is installed) adds near-duplicate detection.
+ */
+export async function lintHome(
+  home: Home,
+  options: { config?: DevicesConfig; embed?: (texts: string[], kind: 'query' | 'passage') => Promise<Float32Array[]> } = {},
+): Promise<LintIssue[]> {
+  const cfg = options.config ?? defaultConfig().devices;
+  const index = indexHome(home);
+  const issues: LintIssue[] = [];
+  const entities = index.entities.filter((e) => e.kind !== 'scene' || true);
+  const push = (rule: LintRule, severity: LintIssue['severity'], list: Entity[], message: string, suggestion: string) =>
+    issues.push({ rule, severity, ids: list.map((e) => e.id), names: list.map((e) => e.name), message, suggestion });
+
+  for (const e of entities) {
+    const n = norm(e.name);
+    if (INSTRUCTION.test(e.name)) {
+      push('instruction_like', 'error', [e], `${label(e)} 的名称像一条指令，可能被当作提示注入`, '改成描述设备本身的短名称，例如「客厅落地灯」');
+    }
+    const len = Array.from(n).length;
+    if (len > cfg.lintMaxNameChars) {
+      push('too_long', 'warning', [e], `${label(e)} 的名称有 ${len} 个字，语音里难以完整说出`, `缩短到 ${cfg.lintMaxNameChars} 个字以内，保留房间和类型，例如「${e.room ?? ''}${Array.from(n).slice(0, 4).join('')}」`);
+    }
+    if (BARE_TYPE_WORDS.has(n)) {
+      push('bare_type_name', 'warning', [e], `${label(e)} 的名称只是类型词，说“打开${e.name}”会匹配所有同类设备`, `加上房间或位置，例如「${e.room ?? '客厅'}${e.name}」或「床头${e.name}」`);
+    }
+    if (e.kind === 'device' && !e.room) {
+      push('missing_room', 'warning', [e], `${label(e)} 没有房间`, '在设备文件中填写 room 字段，按房间的指令才能找到它');
+    }
+    if (e.room) {
+      const words = findWords(n, index.roomWords).map((m) => m.word);
+      const other = words.filter((w) => !roomMatches(e.room, w) && !roomMatches(w, e.room!) && !(ROOM_ALIASES[w] ?? []).includes(e.room!));
+      if (other.length) {
+        push('room_in_name', 'warning', [e], `${label(e)} 的名称含有其他房间「${other.join('、')}」，与房间字段「${e.room}」不一致`, `若设备已搬到${e.room}，改名为「${n.replace(other[0], e.room)}」；否则把房间字段改为「${other[0]}」`);
+      }
+    }
+  }
+
+  // pairwise rules over names (and nicknames)
+  const items = entities.flatMap((e) => [e.name, ...e.nicknames].map((name) => ({ e, name, key: norm(name), py: homophoneKey(name), chars: Array.from(norm(name)) })));
+  const seen = new Set<string>();
+  for (let i = 0; i < items.length; i++) {
+    for (let j = i + 1; j < items.length; j++) {
+      const a = items[i];
+      const b = items[j];
+      if (a.e.id === b.e.id) continue;
+      const pair = [a.e.id, b.e.id].sort().join('|');
+      if (a.key === b.key) {
+        if (a.e.room && a.e.room === b.e.room && !seen.has('dup' + pair)) {
+          seen.add('dup' + pair);
+          push('duplicate_in_room', 'error', [a.e, b.e], `${a.e.room} 里有两个同名设备「${a.name}」`, `改成可区分的名称，例如「${a.name}（左）」与「${a.name}（右）」或「${a.name}1」「${a.name}2」`);
+        }
+        continue;
+      }
+      if (a.py && a.py === b.py && !seen.has('py' + pair)) {
+        seen.add('py' + pair);
+        push('same_pinyin', 'error', [a.e, b.e], `「${a.name}」与「${b.name}」读音相同（${a.py}），语音识别无法区分`, `把其中一个改成读音不同的名称，例如「${b.e.room ?? ''}${b.name}」或换一个昵称`);
+        continue;
+      }
+      if (a.chars.length >= 2 && b.chars.length >= 2 && editDistance(a.chars, b.chars) === 1 && !seen.has('ed' + pair)) {
+        // 客厅筒灯1/客厅筒灯2 are deliberate numbering, not confusion
+        const diff = a.chars.length === b.chars.length ? a.chars.findIndex((c, k) => c !== b.chars[k]) : -1;
+        const numbered = diff >= 0 && /[\d一二三四五六七八九十左右上下东西南北前后甲乙]/.test(a.chars[diff]) && /[\d一二三四五六七八九十左右上下东西南北前后甲乙]/.test(b.chars[diff]);
+        if (!numbered) {
+          seen.add('ed' + pair);
+          push('edit_distance_1', 'warning', [a.e, b.e], `「${a.name}」与「${b.name}」只差一个字，容易说错或听错`, `让两个名称差别更明显，例如加上房间或用途：「${a.e.room ?? ''}${a.name}」`);
+        }
+      }
+    }
+  }
+
+  if (options.embed) {
+    try {
+      const devs = entities.filter((e) => e.kind === 'device');
+      const vecs = await options.embed(devs.map((d) => d.name), 'passage');
+      for (let i = 0; i < devs.length; i++)
+        for (let j = i + 1; j < devs.length; j++) {
+          let dot = 0;
+          for (let k = 0; k < vecs[i].length; k++) dot += vecs[i][k] * vecs[j][k];
+          const pair = [devs[i].id, devs[j].id].sort().join('|');
+          if (dot >= cfg.lintNearDuplicateCosine && norm(devs[i].name) !== norm(devs[j].name) && !seen.has('py' + pair) && !seen.has('ed' + pair)) {
+            push('embedding_near_duplicate', 'warning', [devs[i], devs[j]], `「${devs[i].name}」与「${devs[j].name}」语义几乎相同（相似度 ${dot.toFixed(2)}）`, '在名称里加入房间或位置，让两者在语义上可区分');
+          }
+        }
+    } catch {
+      // no model: lexical rules only
+    }
+  }
+  const order: Record<string, number> = { error: 0, warning: 1 };
+  return issues.sort((x, y) => order[x.severity] - order[y.severity] || x.rule.localeCompare(y.rule));
+}

@@ -1,0 +1,196 @@
+import { z } from 'zod';
+
+/** Seed 004 data contract: one executable command of a device. */
+export const commandSpecSchema = z.object({
+  id: z.string().min(1),
+  description: z.string(),
+  type: z.string().optional(),
+  value_range: z
+    .object({
+      minimum: z.number().optional(),
+      maximum: z.number().optional(),
+      unit: z.string().optional(),
+    })
+    .optional(),
+});
+export type CommandSpec = z.infer<typeof commandSpecSchema>;
+
+const attributeValue = z.union([z.number(), z.string(), z.boolean(), z.null()]);
+
+/** Seed 004 device plus optional extras (nicknames, category, sensor readings). */
+export const deviceSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  room: z.string().nullable().optional(),
+  type: z.string().default('device'),
+  commands: z.array(commandSpecSchema).default([]),
+  /** Other names people use for it: 老伙计, 大白. */
+  nicknames: z.array(z.string().min(1)).optional(),
+  /** Canonical kind (light, curtain, airConditioner, temperatureSensor…); inferred when absent. */
+  category: z.string().optional(),
+  description: z.string().optional(),
+  /** Current readings/state, e.g. {temperature: 27.5}; conditions are evaluated against these. */
+  attributes: z.record(z.string(), attributeValue).optional(),
+});
+export type DeviceInput = z.input<typeof deviceSchema>;
+
+export const groupSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  room: z.string().nullable().optional(),
+  members: z.array(z.string().min(1)).min(1),
+  nicknames: z.array(z.string().min(1)).optional(),
+  commands: z.array(commandSpecSchema).optional(),
+});
+
+export const sceneSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  room: z.string().nullable().optional(),
+  nicknames: z.array(z.string().min(1)).optional(),
+  description: z.string().optional(),
+});
+
+export const homeFileSchema = z.union([
+  z.array(deviceSchema),
+  z.object({
+    name: z.string().optional(),
+    rooms: z.array(z.string()).optional(),
+    devices: z.array(deviceSchema),
+    groups: z.array(groupSchema).default([]),
+    scenes: z.array(sceneSchema).default([]),
+  }),
+]);
+
+export type EntityKind = 'device' | 'group' | 'scene';
+
+/** A normalised entity: devices, groups and scenes are all first-class (seed 004). */
+export interface Entity {
+  id: string;
+  kind: EntityKind;
+  name: string;
+  nicknames: string[];
+  /** Room field as given (null when missing). */
+  room: string | null;
+  type: string;
+  category: string;
+  commands: CommandSpec[];
+  description?: string;
+  attributes?: Record<string, number | string | boolean | null>;
+  members?: string[];
+}
+
+export interface Home {
+  name?: string;
+  rooms: string[];
+  devices: Entity[];
+  groups: Entity[];
+  scenes: Entity[];
+}
+
+/** Seed 000 command protocol: one object per action in the utterance, in order. */
+export const conditionSchema = z.object({
+  sensor: z.enum(['temperature', 'humidity', 'illuminance']),
+  op: z.enum(['>', '>=', '<', '<=', '=']),
+  value: z.number(),
+  room: z.string().nullable().optional(),
+});
+export type Condition = z.infer<typeof conditionSchema>;
+
+export const commandSchema = z.object({
+  a: z.string(),
+  s: z.string().nullable().default(null),
+  n: z.string().nullable().default(null),
+  t: z.string().nullable().default(null),
+  q: z.enum(['one', 'all', 'any', 'except']).default('one'),
+  c: z.number().int().positive().nullable().default(null),
+  cond: conditionSchema.nullable().optional(),
+  ref: z.literal('last-mentioned').nullable().optional(),
+  /** Why a command is UNKNOWN (malformed LLM reply, nothing understood). */
+  reason: z.string().optional(),
+});
+export type Command = z.output<typeof commandSchema>;
+export const commandArraySchema = z.array(commandSchema);
+
+export const UNKNOWN_ACTION = 'UNKNOWN';
+
+export interface QueryIR {
+  action: string;
+  name_hint: string | null;
+  type_hint: string | null;
+  scope_include: string[];
+  scope_exclude: string[];
+  quantifier: 'one' | 'all' | 'any' | 'except';
+  count: number | null;
+  conditions: Condition[];
+  references: string[];
+}
+
+export const conversationStateSchema = z.object({
+  version: z.literal(1).default(1),
+  turn: z.number().int().nonnegative().default(0),
+  last_mentioned: z
+    .array(z.object({ id: z.string(), kind: z.enum(['device', 'group', 'scene']), name: z.string(), room: z.string().nullable() }))
+    .default([]),
+  /** An open clarification: the next short answer (书房的) picks among these. */
+  pending: z
+    .object({ command: commandSchema, options: z.array(z.string()) })
+    .nullable()
+    .default(null),
+});
+export type ConversationState = z.output<typeof conversationStateSchema>;
+
+export function emptyState(): ConversationState {
+  return { version: 1, turn: 0, last_mentioned: [], pending: null };
+}
+
+export interface Selected {
+  id: string;
+  kind: EntityKind;
+  name: string;
+  room: string | null;
+  score: number;
+  reasons: string[];
+}
+
+export interface ClarificationOption {
+  id: string;
+  kind: EntityKind;
+  name: string;
+  room: string | null;
+  label: string;
+}
+
+export interface Clarification {
+  question: string;
+  options: ClarificationOption[];
+}
+
+export interface ConditionResult extends Condition {
+  status: 'met' | 'not_met' | 'unknown';
+  sensor_id: string | null;
+  reading: number | null;
+}
+
+export interface RetrievalMeta {
+  parser: 'rules' | 'llm' | 'rules-fallback' | 'commands';
+  parser_error?: string;
+  scope_fallback: null | 'include_empty' | 'no_match_in_scope';
+  name_room_fallback: string[];
+  uncertain_room_names: string[];
+  capability_filtered: string[];
+  mode: 'exact_name' | 'reference' | 'room_type_all' | 'all' | 'best' | 'count' | 'clarify' | 'none' | 'pending';
+  conditions: ConditionResult[];
+  groups_collapsed: string[];
+  vector: boolean;
+  resolved_pending?: boolean;
+}
+
+export interface RetrievalResult {
+  command: Command;
+  ir: QueryIR;
+  selected: Selected[];
+  candidates: Selected[];
+  clarification: Clarification | null;
+  meta: RetrievalMeta;
+}
