@@ -103,7 +103,7 @@ export function collectSources(value: unknown, titles: Map<string, string>, out:
       title: str(obj.title) ?? str(obj.reg_title) ?? titles.get(ownReg) ?? ownReg,
       page_num: page,
       label: str(obj.label) ?? str(obj.article),
-      section_path: str(obj.section_path),
+      section_path: str(obj.section_path) ?? str(obj.section),
       snippet: text ? text.replace(/\s+/g, ' ').slice(0, 120) : null,
     });
   }
@@ -122,18 +122,64 @@ function dedupe(sources: Citation[]): Citation[] {
   return [...seen.values()];
 }
 
-function mentionsPage(answer: string, page: number): boolean {
-  return new RegExp(`(第\\s*${page}\\s*页|[pP]\\.?\\s*${page}(?!\\d)|页码?[:：]?\\s*${page}(?!\\d)|${page}\\s*页)`).test(answer);
+function positions(text: string, pattern: RegExp): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(new RegExp(pattern.source, 'g'))) out.push(m.index ?? 0);
+  return out;
 }
 
-/** The retrieved sources the answer cites: a location (article or page) of a regulation it names. */
+function escapeRe(text: string): RegExp {
+  return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+}
+
+function pagePattern(page: number): RegExp {
+  return new RegExp(`(第\\s*${page}\\s*页|[pP]\\.?\\s*${page}(?!\\d)|页码?[:：]?\\s*${page}(?!\\d)|(?<!\\d)${page}\\s*页)`);
+}
+
+/**
+ * The retrieved sources the answer cites. A location (article label or page) counts for the
+ * regulation named last before it in the answer (or for the only regulation retrieved), so
+ * "《甲》第五条 … 《乙》第九条" does not cite 乙's 第五条. Page-only mentions cite one source per page.
+ */
 export function citedSources(answer: string, sources: Citation[]): Citation[] {
-  const located = sources.filter((s) => (s.label && answer.includes(s.label)) || mentionsPage(answer, s.page_num));
-  return located.filter((s) => {
-    if (answer.includes(s.title) || answer.includes(s.reg_id)) return true;
-    // The regulation is not named, but no other regulation has that location: unambiguous.
-    return !located.some((o) => o.reg_id !== s.reg_id && ((s.label && o.label === s.label) || o.page_num === s.page_num));
-  });
+  const regs = [...new Map(sources.map((s) => [s.reg_id, s.title])).entries()];
+  const single = regs.length === 1 ? regs[0][0] : null;
+  const regBefore = (pos: number): string | null => {
+    let best: string | null = null;
+    let bestPos = -1;
+    for (const [id, title] of regs) {
+      for (const name of [title, id]) {
+        const i = answer.lastIndexOf(name, pos);
+        if (i > bestPos) {
+          bestPos = i;
+          best = id;
+        }
+      }
+    }
+    return best ?? single;
+  };
+  const hits = (s: Citation, pattern: RegExp) => positions(answer, pattern).some((p) => regBefore(p) === s.reg_id);
+
+  const groups = new Map<string, Citation[]>();
+  for (const s of sources) {
+    const key = `${s.reg_id}|${s.page_num}`;
+    groups.set(key, [...(groups.get(key) ?? []), s]);
+  }
+  const cited: Citation[] = [];
+  for (const group of groups.values()) {
+    const byLabel = group.filter((s) => s.label && hits(s, escapeRe(s.label)));
+    if (byLabel.length) cited.push(...byLabel);
+    else if (hits(group[0], pagePattern(group[0].page_num))) cited.push(group.find((s) => !s.label) ?? group[0]);
+  }
+  // labelled units before whole pages, in retrieval order otherwise
+  return cited.sort((a, b) => Number(!a.label) - Number(!b.label));
+}
+
+/** Scoring internals (highlight offsets, token lists, timings) cost tokens and help no answer. */
+const NOISE_KEYS = new Set(['highlights', 'tokens', 'elapsed_ms', 'unit_id']);
+
+export function compactForModel(value: unknown): string {
+  return JSON.stringify(value, (key, v) => (NOISE_KEYS.has(key) ? undefined : v));
 }
 
 function truncateForModel(text: string, max: number): string {
@@ -241,7 +287,7 @@ async function executeToolCall(
   try {
     const result = await invokeOperation(ctx, tool.operation as ApiName, args, { signal });
     const found = tool.name === 'smart_search' || tool.name === 'read_page_range' ? collectSources(result, titles) : [];
-    return { operation: tool.operation, args, ok: true, error: null, content: JSON.stringify(result), sources: found };
+    return { operation: tool.operation, args, ok: true, error: null, content: compactForModel(result), sources: found };
   } catch (e) {
     if (e instanceof GridError && e.code === 'CANCELLED') throw e;
     // The model sees the error and can correct its arguments on the next round.

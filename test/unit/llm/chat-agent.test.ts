@@ -1,0 +1,236 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { invokeOperation } from '../../../src/core/api/invoke';
+import { configureLlm } from '../../../src/core/llm/client';
+import { buildChatSystemPrompt, formatRegulationList } from '../../../src/core/llm/prompts';
+import { citedSources } from '../../../src/core/llm/agent';
+import type { ProgressEvent } from '../../../src/core/api/operation';
+import { reply, startFakeLlmServer, type FakeLlmServer, type RecordedRequest } from '../../fixtures/fake-llm-server';
+import { tempContext, tempDir } from '../../helpers';
+
+const KEY = 'sk-chat-test-abcdef0123456789';
+
+/** Two small regulations written for these tests, imported through the real importer. */
+const DOCS: Record<string, string> = {
+  jianxiu_test: `# 配电网检修作业管理办法
+
+## 第一章 总则
+
+第一条 为规范配电网检修作业，保障人身、电网和设备安全，制定本办法。
+
+## 第二章 停电申请
+
+第二条 计划检修应提前七个工作日提交停电申请，写明停电范围、工作内容和安全措施。
+
+第三条 故障抢修可先行处置，事后二十四小时内补办停电申请手续。
+`,
+  daidian_test: `# 配电网带电作业管理规定
+
+## 第一章 总则
+
+第一条 为规范配电网带电作业，制定本规定。
+
+## 第二章 作业条件
+
+第二条 带电作业应在良好天气下进行，风力大于五级或湿度大于百分之八十时不宜进行带电作业。
+
+第三条 带电作业前应向调度申请停用线路重合闸。
+`,
+};
+
+let server: FakeLlmServer;
+let ctx: ReturnType<typeof tempContext>;
+let docs: string;
+
+beforeAll(async () => {
+  server = await startFakeLlmServer();
+  docs = tempDir();
+  ctx = tempContext();
+  configureLlm(ctx, { apiKey: KEY, baseUrl: server.baseUrl });
+  ctx.config.llm.retryBaseMs = 5;
+  for (const [id, text] of Object.entries(DOCS)) {
+    const file = path.join(docs, `${id}.md`);
+    fs.writeFileSync(file, text);
+    const [res] = await invokeOperation(ctx, 'regulations.import', { paths: [file], id });
+    expect(res.status).not.toBe('failed');
+  }
+  await invokeOperation(ctx, 'regulations.update_info', { reg_id: 'jianxiu_test', keywords: ['检修', '停电申请', '故障抢修'], scope: '检修停电手续' });
+  await invokeOperation(ctx, 'regulations.update_info', { reg_id: 'daidian_test', keywords: ['带电作业', '天气', '重合闸'], scope: '带电作业条件' });
+});
+afterAll(async () => {
+  await server.close();
+  await ctx.cleanup();
+  fs.rmSync(docs, { recursive: true, force: true });
+});
+afterEach(() => server.reset());
+
+type ToolMsg = { role: string; name?: string; content: string; tool_call_id?: string };
+const toolMessages = (req: RecordedRequest): ToolMsg[] => (req.body.messages as ToolMsg[]).filter((m) => m.role === 'tool');
+
+/**
+ * A scripted "model": searches each regulation, reads the page of one hit, then answers
+ * from what the tools actually returned (so citations come from the real engines).
+ */
+function scriptedModel(searches: { query: string; reg_id: string }[]) {
+  return (req: RecordedRequest) => {
+    const tools = toolMessages(req);
+    if (!tools.length) return reply.toolCalls(searches.map((s) => ({ name: 'smart_search', arguments: s })));
+    const results = tools
+      .filter((m) => m.name === 'smart_search')
+      .map((m) => JSON.parse(m.content).results?.[0])
+      .filter(Boolean) as { reg_id: string; title: string; page_num: number; article: string | null; snippet: string }[];
+    if (!tools.some((m) => m.name === 'read_page_range')) {
+      const first = results[0];
+      return reply.toolCalls([{ name: 'read_page_range', arguments: { reg_id: first.reg_id, start: first.page_num } }]);
+    }
+    const lines = results.map((r) => `- 根据《${r.title}》${r.article ?? ''}（第${r.page_num}页）：${r.snippet}`);
+    return reply.content(`结论：两部规程分别规定如下。\n${lines.join('\n')}\n参考条款见上。`);
+  };
+}
+
+const QUESTION = '带电作业对天气有什么要求？检修停电申请要提前几天？';
+const SEARCHES = [
+  { query: '带电作业 天气 风力', reg_id: 'daidian_test' },
+  { query: '计划检修 停电申请 提前', reg_id: 'jianxiu_test' },
+];
+
+describe('chat agent', () => {
+  it('answers a cross-regulation question with the right tool calls and citations', async () => {
+    server.setHandler(scriptedModel(SEARCHES));
+    const t = await invokeOperation(ctx, 'llm.chat', { question: QUESTION });
+    expect(t.stop_reason).toBe('answered');
+    expect(t.tool_calls.map((c) => [c.name, c.operation, c.ok])).toEqual([
+      ['smart_search', 'search.smart_search', true],
+      ['smart_search', 'search.smart_search', true],
+      ['read_page_range', 'regulations.read', true],
+    ]);
+    expect(t.steps).toBe(3);
+
+    // citations = what the real search engine returns for the same queries
+    for (const s of SEARCHES) {
+      const direct = await invokeOperation(ctx, 'search.smart_search', s);
+      const top = direct.results[0];
+      expect(top, `no hit for ${s.query}`).toBeDefined();
+      expect(t.citations).toContainEqual(expect.objectContaining({ reg_id: s.reg_id, page_num: top.page_num, label: top.article, title: top.title }));
+    }
+    expect(t.citations).toHaveLength(2);
+    const byReg = Object.fromEntries(t.citations.map((c) => [c.reg_id, c]));
+    expect(byReg.daidian_test.snippet).toMatch(/风力|天气/);
+    expect(byReg.jianxiu_test.snippet).toMatch(/七个工作日/);
+    expect(t.answer).toContain('《配电网带电作业管理规定》');
+
+    // the model got the library in its system prompt and tools derived from the zod inputs
+    const first = server.chatRequests()[0].body;
+    expect(first.messages[0].content).toContain('**daidian_test**: 配电网带电作业管理规定');
+    expect(first.messages[0].content).toContain('关键词: 带电作业, 天气, 重合闸');
+    const names = first.tools.map((x: { function: { name: string } }) => x.function.name);
+    expect(names).toEqual(['list_regulations', 'get_toc', 'smart_search', 'read_page_range']);
+    const search = first.tools.find((x: { function: { name: string } }) => x.function.name === 'smart_search').function;
+    expect(search.parameters.required).toEqual(['query']);
+    expect(search.parameters.properties.reg_id).toBeDefined();
+    // the tool messages answer the calls by id
+    const last = server.chatRequests().at(-1)!;
+    const calls = (last.body.messages as { tool_calls?: { id: string }[] }[]).flatMap((m) => m.tool_calls ?? []).map((c) => c.id);
+    expect(toolMessages(last).map((m) => m.tool_call_id)).toEqual(calls);
+  });
+
+  it('streams the answer as progress deltas', async () => {
+    server.setHandler((req) => (toolMessages(req).length ? reply.stream(['第一段，', '第二段。']) : reply.stream([], { toolCalls: [{ name: 'list_regulations', arguments: {} }] })));
+    const events: ProgressEvent[] = [];
+    const t = await invokeOperation(ctx, 'llm.chat', { question: '有哪些规程？', stream: true }, { progress: (e) => events.push(e) });
+    expect(events.filter((e) => e.stage === 'delta').map((e) => e.message)).toEqual(['第一段，', '第二段。']);
+    expect(events.find((e) => e.stage === 'tool')?.item).toBe('list_regulations');
+    expect(t.answer).toBe('第一段，第二段。');
+    expect(server.chatRequests()[0].body.stream).toBe(true);
+  });
+
+  it('stops a tool-call loop that never ends after the bounded steps, with a clear message', async () => {
+    server.setHandler(() => reply.toolCalls([{ name: 'smart_search', arguments: { query: '带电作业', reg_id: 'all' } }]));
+    const t = await invokeOperation(ctx, 'llm.chat', { question: '循环', max_steps: 4 });
+    expect(t.stop_reason).toBe('max_steps');
+    expect(server.chatRequests()).toHaveLength(4);
+    expect(t.tool_calls).toHaveLength(4);
+    expect(t.answer).toMatch(/已达到工具调用上限（4 轮）/);
+    expect(t.answer).toContain('配电网带电作业管理规定');
+    expect(t.citations).toEqual([]);
+  });
+
+  it('feeds tool errors back to the model instead of failing', async () => {
+    server.setHandler((req) => {
+      const tools = toolMessages(req);
+      if (!tools.length)
+        return reply.toolCalls([
+          { name: 'delete_everything', arguments: {} },
+          { name: 'read_page_range', arguments: '{not json' },
+          { name: 'read_page_range', arguments: { reg_id: 'no_such_reg', start: 1 } },
+        ]);
+      return reply.content(`收到 ${tools.length} 个错误`);
+    });
+    const t = await invokeOperation(ctx, 'llm.chat', { question: '试试' });
+    expect(t.tool_calls.map((c) => c.ok)).toEqual([false, false, false]);
+    expect(t.tool_calls[0].error).toMatch(/未知工具/);
+    expect(t.tool_calls[1].error).toMatch(/不是合法 JSON/);
+    expect(t.tool_calls[2].error).toMatch(/no_such_reg/);
+    expect(t.answer).toBe('收到 3 个错误');
+  });
+
+  it('fails clearly with no key, and never sends a request', async () => {
+    const saved = process.env.DASHSCOPE_API_KEY;
+    delete process.env.DASHSCOPE_API_KEY;
+    const offline = tempContext();
+    try {
+      await expect(invokeOperation(offline, 'llm.chat', { question: '你好' })).rejects.toMatchObject({
+        code: 'LLM_UNAVAILABLE',
+        message: expect.stringContaining('DASHSCOPE_API_KEY'),
+      });
+      const status = await invokeOperation(offline, 'llm.status', {});
+      expect(status).toMatchObject({ available: false, key_source: null });
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      if (saved !== undefined) process.env.DASHSCOPE_API_KEY = saved;
+      await offline.cleanup();
+    }
+  });
+
+  it('llm.status reports a configured key without revealing it', async () => {
+    const status = await invokeOperation(ctx, 'llm.status', {});
+    expect(status).toMatchObject({ available: true, key_source: 'app', base_url: server.baseUrl });
+    expect(JSON.stringify(status)).not.toContain(KEY);
+  });
+
+  it('redacts the key from transcripts and errors', async () => {
+    server.setHandler(() => reply.status(403, { error: { message: `key ${KEY} is not allowed` } }));
+    const e = await invokeOperation(ctx, 'llm.chat', { question: '你好' }).catch((x: Error) => x);
+    expect((e as Error).message).toMatch(/HTTP 403/);
+    expect(JSON.stringify(e) + (e as Error).message).not.toContain(KEY);
+  });
+});
+
+describe('prompts', () => {
+  it('builds the role + regulation list + rules prompt from metadata (seed 002)', () => {
+    const list = formatRegulationList([{ reg_id: 'angui_2024', title: '安全自动装置调度运行管理规定', keywords: ['安控装置', '压板投退'], scope: '装置操作问题' }]);
+    expect(list).toBe('- **angui_2024**: 安全自动装置调度运行管理规定\n  - 关键词: 安控装置, 压板投退\n  - 适用范围: 装置操作问题');
+    const prompt = buildChatSystemPrompt([]);
+    expect(prompt).toContain('规程库为空');
+    expect(prompt).toMatch(/跨规程检索/);
+    expect(prompt).toMatch(/《规程标题》第X条（第N页）/);
+  });
+
+  it('counts a source as cited only when the answer names its location', () => {
+    const sources = [
+      { reg_id: 'a', title: '甲规程', page_num: 3, label: '第五条', section_path: null, snippet: null },
+      { reg_id: 'b', title: '乙规程', page_num: 3, label: '第五条', section_path: null, snippet: null },
+      { reg_id: 'b', title: '乙规程', page_num: 9, label: '第九条', section_path: null, snippet: null },
+    ];
+    expect(citedSources('见《甲规程》第五条', sources).map((s) => s.reg_id)).toEqual(['a']);
+    // a location belongs to the regulation named last before it
+    expect(citedSources('见《乙规程》第九条，另见《甲规程》第五条', sources).map((s) => `${s.reg_id}${s.label}`)).toEqual(['a第五条', 'b第九条']);
+    // unnamed locations only count when a single regulation was retrieved
+    expect(citedSources('见第九条', sources)).toEqual([]);
+    expect(citedSources('见第五条', sources.slice(0, 1)).map((s) => s.reg_id)).toEqual(['a']);
+    // a page mention cites one source of that page
+    expect(citedSources('《乙规程》第9页', sources).map((s) => s.label)).toEqual(['第九条']);
+    expect(citedSources('没有出处', sources)).toEqual([]);
+  });
+});
