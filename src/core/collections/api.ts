@@ -1,2 +1,181 @@
-/** API operations of the collections engine (see src/core/api/table.ts). */
-export const collectionOperations = {};
+import { z } from 'zod';
+import { defineOperation } from '../api/operation';
+import { deleteCollection, importCollection } from './import';
+import { askCollection, sessionInfo } from './session';
+import { embedCollectionVectors } from './vectors';
+
+const lockSchema = z.object({
+  state: z.enum(['locked', 'pending', 'none']),
+  doc_id: z.number().int().nullable(),
+  title: z.string().nullable(),
+});
+
+const candidateSchema = z.object({
+  option_id: z.string(),
+  doc_id: z.number().int(),
+  title: z.string(),
+  rel_path: z.string(),
+  overall_score: z.number(),
+});
+
+const parentSchema = z.object({
+  doc_id: z.number().int(),
+  title: z.string(),
+  rel_path: z.string(),
+  rrf_sum: z.number(),
+  max_chunk_score: z.number(),
+  coverage: z.number().int(),
+  total_chunks: z.number().int(),
+  coverage_ratio: z.number(),
+  overall_score: z.number(),
+  title_score: z.number(),
+  passes_coverage: z.boolean(),
+});
+
+const intentSchema = z.enum(['ingredients', 'steps', 'time', 'tools', 'general']);
+
+export const askOutput = z.object({
+  trace_id: z.string(),
+  session_id: z.string(),
+  turn: z.number().int(),
+  collection: z.string(),
+  question: z.string(),
+  kind: z.enum(['answer', 'candidates', 'low_evidence', 'follow_up']),
+  decision: z.enum(['locked', 'ambiguous', 'low_evidence']).nullable(),
+  code: z.literal('LOW_EVIDENCE').nullable(),
+  lock: lockSchema,
+  answer: z.string().nullable(),
+  clarify_question: z.string().nullable(),
+  candidates: z.array(candidateSchema),
+  route: z
+    .object({
+      intent: intentSchema,
+      layer: z.enum(['layer1', 'layer2']),
+      blocks: z.array(z.string()),
+      found: z.boolean(),
+      escalated: z.boolean(),
+      step: z.number().int().nullable(),
+    })
+    .nullable(),
+  evidence: z.array(z.object({ block: z.string(), heading: z.string(), text: z.string() })),
+  retrieval: z
+    .object({
+      core: z.string(),
+      tokens: z.array(z.string()),
+      lists: z.array(z.string()),
+      reason: z.string(),
+      parents: z.array(parentSchema),
+    })
+    .nullable(),
+  selected: z.boolean(),
+  switched: z.boolean(),
+  session_expired: z.boolean(),
+});
+
+const collectionName = z.string().min(1, '集合名称不能为空').max(64);
+
+export const collectionOperations = {
+  'collections.import': defineOperation({
+    name: 'collections.import',
+    summary: '导入文件夹为文档集合（递归 .md/.txt，幂等，单事务） / Import a folder as a document collection',
+    input: z.object({ folder: z.string().min(1, '文件夹路径不能为空'), name: collectionName }).strict(),
+    output: z.object({
+      collection: z.string(),
+      source_dir: z.string(),
+      files: z.number().int(),
+      added: z.number().int(),
+      updated: z.number().int(),
+      unchanged: z.number().int(),
+      removed: z.number().int(),
+      skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+      documents: z.number().int(),
+      chunks: z.number().int(),
+      vectors: z.number().int(),
+    }),
+    handler: async (ctx, input, run) => {
+      const result = importCollection(ctx, input, run.progress, run.signal);
+      // vectors after the commit (slow, off the main thread); without a model this is a no-op
+      const vectors = await embedCollectionVectors(ctx, result.collection, run.progress);
+      return { ...result, vectors };
+    },
+  }),
+  'collections.list': defineOperation({
+    name: 'collections.list',
+    summary: '列出文档集合 / List document collections',
+    input: z.object({}).strict(),
+    output: z.object({
+      collections: z.array(
+        z.object({
+          name: z.string(),
+          source_dir: z.string(),
+          documents: z.number().int(),
+          recipes: z.number().int(),
+          chunks: z.number().int(),
+          sessions: z.number().int(),
+          created_at: z.string(),
+          updated_at: z.string(),
+        }),
+      ),
+    }),
+    handler: (ctx) => ({
+      collections: ctx.db
+        .prepare(
+          `SELECT c.name, c.source_dir, c.created_at, c.updated_at,
+                  (SELECT COUNT(*) FROM coll_docs d WHERE d.collection_id = c.id) AS documents,
+                  (SELECT COUNT(*) FROM coll_docs d WHERE d.collection_id = c.id AND d.kind = 'recipe') AS recipes,
+                  (SELECT COALESCE(SUM(total_chunks), 0) FROM coll_docs d WHERE d.collection_id = c.id) AS chunks,
+                  (SELECT COUNT(*) FROM coll_sessions s WHERE s.collection_id = c.id) AS sessions
+             FROM collections c ORDER BY c.name`,
+        )
+        .all() as {
+        name: string;
+        source_dir: string;
+        documents: number;
+        recipes: number;
+        chunks: number;
+        sessions: number;
+        created_at: string;
+        updated_at: string;
+      }[],
+    }),
+  }),
+  'collections.delete': defineOperation({
+    name: 'collections.delete',
+    summary: '删除文档集合（含索引与会话） / Delete a collection with its index and sessions',
+    input: z.object({ name: collectionName }).strict(),
+    output: z.object({ collection: z.string(), documents: z.number().int() }),
+    handler: (ctx, input) => deleteCollection(ctx, input.name),
+  }),
+  'collections.ask': defineOperation({
+    name: 'collections.ask',
+    summary:
+      '向文档集合提问（自动锁定文档/歧义候选/证据不足；会话内追问原料、步骤、时间、工具） / Ask a collection: lock, candidates or LOW_EVIDENCE; session follow-ups',
+    mcp: 'ask_collection',
+    input: z
+      .object({
+        collection: collectionName,
+        question: z.string().min(1, '问题不能为空').max(2000, '问题过长（最多 2000 个字符）'),
+        session_id: z.string().min(1).max(128).optional(),
+      })
+      .strict(),
+    output: askOutput,
+    handler: (ctx, input) => askCollection(ctx, input),
+  }),
+  'collections.session': defineOperation({
+    name: 'collections.session',
+    summary: '查看或重置问答会话（锁定状态、候选、轮次、过期时间） / Inspect or reset an ask session',
+    input: z.object({ session_id: z.string().min(1).max(128), reset: z.boolean().optional() }).strict(),
+    output: z.object({
+      session_id: z.string(),
+      collection: z.string(),
+      turn: z.number().int(),
+      expired: z.boolean(),
+      lock: lockSchema,
+      candidates: z.array(candidateSchema),
+      created_at: z.string(),
+      updated_at: z.string(),
+      expires_at: z.string(),
+    }),
+    handler: (ctx, input) => sessionInfo(ctx, input.session_id, input.reset ?? false),
+  }),
+};

@@ -1,0 +1,375 @@
+import crypto from 'node:crypto';
+import { GridError } from '../common/errors';
+import type { AppContext } from '../context';
+import { normalizeText } from '../text/normalize';
+import { parseChineseNumber } from '../text/chinese-numbers';
+import { answerFollowUp, classifyQuery, formatAutoAnswer, type EvidenceLine, type Intent, type Layer } from './answer';
+import { questionCore, retrieveState, titlesNamedIn, type ParentScore, type RetrievalState } from './retrieve';
+import { getDoc, requireCollection, type CollectionRow, type StoredDoc } from './store';
+import { writeLog, type LogBase } from './logs';
+
+/** seed 003 ParentLock: locked on one document, pending a choice among candidates, or none. */
+export type LockState = 'locked' | 'pending' | 'none';
+
+export interface Candidate {
+  /** What the user types (or says: 第二个) to choose it next turn. */
+  option_id: string;
+  doc_id: number;
+  title: string;
+  rel_path: string;
+  overall_score: number;
+}
+
+export interface SessionState {
+  lock_state: LockState;
+  doc_id: number | null;
+  title: string | null;
+  candidates: Candidate[];
+  last_intent: Intent | null;
+  last_step: number | null;
+}
+
+const EMPTY_STATE: SessionState = { lock_state: 'none', doc_id: null, title: null, candidates: [], last_intent: null, last_step: null };
+
+export type AskKind = 'answer' | 'candidates' | 'low_evidence' | 'follow_up';
+
+export interface AskResult {
+  trace_id: string;
+  session_id: string;
+  turn: number;
+  collection: string;
+  question: string;
+  kind: AskKind;
+  /** Retrieval decision of this turn; null when the turn was answered from the session (follow-up, selection). */
+  decision: 'locked' | 'ambiguous' | 'low_evidence' | null;
+  code: 'LOW_EVIDENCE' | null;
+  lock: { state: LockState; doc_id: number | null; title: string | null };
+  answer: string | null;
+  clarify_question: string | null;
+  candidates: Candidate[];
+  route: { intent: Intent; layer: Layer; blocks: string[]; found: boolean; escalated: boolean; step: number | null } | null;
+  evidence: EvidenceLine[];
+  retrieval: { core: string; tokens: string[]; lists: string[]; reason: string; parents: ParentScore[] } | null;
+  selected: boolean;
+  switched: boolean;
+  session_expired: boolean;
+}
+
+interface SessionRow {
+  session_id: string;
+  collection_id: number;
+  state: string;
+  turn: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export function newSessionId(): string {
+  return `s-${crypto.randomBytes(6).toString('hex')}`;
+}
+
+function loadSession(
+  ctx: AppContext,
+  coll: CollectionRow,
+  sessionId: string,
+  now: Date,
+): { state: SessionState; turn: number; expired: boolean; exists: boolean } {
+  const row = ctx.db.prepare('SELECT * FROM coll_sessions WHERE session_id = ?').get(sessionId) as SessionRow | undefined;
+  if (!row) return { state: { ...EMPTY_STATE }, turn: 0, expired: false, exists: false };
+  if (row.collection_id !== coll.id) {
+    throw new GridError('INVALID_INPUT', `session_id: 会话 ${sessionId} 属于另一个集合，不能用于集合 ${coll.name}`);
+  }
+  const idleMs = ctx.config.sessions.idleMinutes * 60_000;
+  if (now.getTime() - Date.parse(row.updated_at) > idleMs) {
+    return { state: { ...EMPTY_STATE }, turn: 0, expired: true, exists: true };
+  }
+  return { state: { ...EMPTY_STATE, ...(JSON.parse(row.state) as Partial<SessionState>) }, turn: row.turn, expired: false, exists: true };
+}
+
+function saveSession(ctx: AppContext, coll: CollectionRow, sessionId: string, state: SessionState, turn: number, now: Date): void {
+  ctx.db
+    .prepare(
+      `INSERT INTO coll_sessions (session_id, collection_id, state, turn, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(session_id) DO UPDATE SET state = excluded.state, turn = excluded.turn, updated_at = excluded.updated_at`,
+    )
+    .run(sessionId, coll.id, JSON.stringify(state), turn, now.toISOString(), now.toISOString());
+}
+
+/**
+ * Picks a candidate from `2`, `第二个`, `选2`, `2号`, `最后一个`, or a candidate's title. Returns
+ * null when the text is not a selection (then it is a new question).
+ */
+export function parseSelection(text: string, candidates: Candidate[]): Candidate | null {
+  if (!candidates.length) return null;
+  const q = normalizeText(text).replace(/[\s，。！？,.!?]/g, '');
+  const m = /^(?:我)?(?:选|选择|要|就|是)?(?:第|option|opt|选项)?([一二三四五六七八九十两\d]+)(?:个|号|项|条|种)?(?:吧|呢|的|那个|这个)?$/i.exec(q);
+  if (m) {
+    const n = parseChineseNumber(m[1]);
+    const byId = candidates.find((c) => c.option_id === m[1]);
+    if (byId) return byId;
+    if (n !== null && n >= 1 && n <= candidates.length) return candidates[n - 1];
+    return null;
+  }
+  if (/^(?:选|要|就)?最后(?:一个|那个)?(?:吧)?$/.test(q)) return candidates[candidates.length - 1];
+  // by title: the whole title named (`南派红烧肉`, `要南派红烧肉那个`)
+  const named = candidates.filter((c) => q.includes(normalizeText(c.title)));
+  if (named.length === 1) return named[0];
+  if (named.length > 1) return named.sort((a, b) => b.title.length - a.title.length)[0];
+  return null;
+}
+
+/** `换成鸡翅呢？` / `那宫保鸡丁呢` / `改成做鱼` -> the new thing asked about, else null. */
+export function switchTarget(question: string): string | null {
+  const q = normalizeText(question).replace(/[？?！!。]+$/, '');
+  const m = /^(?:那|那么)?(?:如果)?(?:换成|换个|换一个|换做|改成|改做|改为|换为|换)(.+?)(?:呢|吧|的话|怎么做|怎么样)?$/.exec(q) ?? /^(?:那|那么|如果是|要是)(.+?)(?:呢|的话)$/.exec(q);
+  if (!m) return null;
+  const target = questionCore(m[1]);
+  return target || null;
+}
+
+export interface AskInput {
+  collection: string;
+  question: string;
+  session_id?: string;
+}
+
+/**
+ * One turn of a collection session (seed 003 run_session_once): selection among pending
+ * candidates, follow-ups on the locked document routed layer1 -> layer2, switching documents
+ * when the user names another one, or fresh retrieval with auto-lock / ambiguity / low evidence.
+ */
+export async function askCollection(ctx: AppContext, input: AskInput, now = new Date()): Promise<AskResult> {
+  const question = input.question.trim();
+  if (!question) throw new GridError('INVALID_INPUT', 'question: 问题不能为空');
+  const coll = requireCollection(ctx.db, input.collection);
+  const sessionId = input.session_id?.trim() || newSessionId();
+  const loaded = loadSession(ctx, coll, sessionId, now);
+  const state = loaded.state;
+  const turn = loaded.turn + 1;
+  const base: LogBase = { trace_id: crypto.randomUUID(), session_id: sessionId, turn, collection: coll.name };
+  const prevLock = { state: state.lock_state, doc_id: state.doc_id, title: state.title };
+
+  const result: AskResult = {
+    trace_id: base.trace_id,
+    session_id: sessionId,
+    turn,
+    collection: coll.name,
+    question,
+    kind: 'answer',
+    decision: null,
+    code: null,
+    lock: prevLock,
+    answer: null,
+    clarify_question: null,
+    candidates: [],
+    route: null,
+    evidence: [],
+    retrieval: null,
+    selected: false,
+    switched: false,
+    session_expired: loaded.expired,
+  };
+
+  const lockOn = (doc: StoredDoc) => {
+    state.lock_state = 'locked';
+    state.doc_id = doc.id;
+    state.title = doc.title;
+    state.candidates = [];
+    state.last_step = null;
+  };
+
+  const fullAnswer = (doc: StoredDoc) => {
+    const classified = classifyQuery(question);
+    let answer = formatAutoAnswer(doc.parsed, doc.rel_path);
+    // a first question that asks something specific (原料, 第三步, 多久) gets that part first
+    const specific = classified.intent !== 'general' && !(classified.intent === 'steps' && classified.step === null && !classified.relativeStep);
+    if (specific) {
+      const routed = answerFollowUp(doc.parsed, question, classified, null);
+      if (routed.found) {
+        answer = `${routed.markdown}\n\n---\n\n${answer}`;
+        setRoute(routed);
+      }
+    }
+    result.kind = 'answer';
+    result.answer = answer;
+    state.last_intent = classified.intent;
+  };
+
+  const setRoute = (routed: ReturnType<typeof answerFollowUp>) => {
+    result.route = {
+      intent: routed.intent,
+      layer: routed.layer,
+      blocks: routed.blocks,
+      found: routed.found,
+      escalated: routed.layer === 'layer2',
+      step: routed.step,
+    };
+    result.evidence = routed.evidence;
+    if (routed.step !== null) state.last_step = routed.step;
+    writeLog(ctx, 'evidence', base, {
+      doc_id: state.doc_id,
+      intent: routed.intent,
+      layer: routed.layer,
+      blocks: routed.blocks,
+      found: routed.found,
+      evidence: routed.evidence.length,
+    });
+  };
+
+  const runRetrieval = async (text: string) => {
+    const r: RetrievalState = await retrieveState(ctx, coll, text);
+    result.decision = r.decision;
+    result.retrieval = { core: r.core, tokens: r.tokens, lists: r.lists, reason: r.reason, parents: r.parents };
+    writeLog(ctx, 'retrieval', base, {
+      query: text,
+      core: r.core,
+      tokens: r.tokens,
+      lists: r.lists,
+      decision: r.decision,
+      reason: r.reason,
+      parents: r.parents.slice(0, 5),
+    });
+    if (r.decision === 'locked' && r.locked) {
+      const doc = getDoc(ctx.db, r.locked.doc_id);
+      if (!doc) throw new GridError('INTERNAL', `文档 ${r.locked.doc_id} 已被删除`);
+      lockOn(doc);
+      fullAnswer(doc);
+    } else if (r.decision === 'ambiguous') {
+      state.lock_state = 'pending';
+      state.doc_id = null;
+      state.title = null;
+      state.candidates = r.candidates.map((c, i) => ({
+        option_id: String(i + 1),
+        doc_id: c.doc_id,
+        title: c.title,
+        rel_path: c.rel_path,
+        overall_score: c.overall_score,
+      }));
+      result.kind = 'candidates';
+      result.clarify_question = `找到 ${state.candidates.length} 个相近的文档，请问您指的是哪一个？回复编号（如 1）或“第二个”即可。`;
+      result.answer = [
+        result.clarify_question,
+        '',
+        ...state.candidates.map((c) => `${c.option_id}. ${c.title}（${c.rel_path}）`),
+      ].join('\n');
+    } else {
+      // low evidence: an existing lock stays (the user may go on asking about it)
+      result.kind = 'low_evidence';
+      result.code = 'LOW_EVIDENCE';
+      const near = r.parents[0];
+      result.clarify_question = near
+        ? `没有足够的证据确定您问的是哪一篇（最接近的是「${near.title}」，但匹配度较低）。能说得更具体些吗？例如完整的名称或主要原料。`
+        : `集合「${coll.name}」中没有找到与「${r.core || question}」相关的内容。能换个说法，或给出完整的名称吗？`;
+      result.answer = `LOW_EVIDENCE：${result.clarify_question}`;
+    }
+  };
+
+  if (state.lock_state === 'pending' && state.candidates.length) {
+    const chosen = parseSelection(question, state.candidates);
+    if (chosen) {
+      const doc = getDoc(ctx.db, chosen.doc_id);
+      if (!doc) throw new GridError('NOT_FOUND', `候选文档已不在集合中: ${chosen.title}`);
+      lockOn(doc);
+      result.selected = true;
+      fullAnswer(doc);
+    } else if (!hasOwnSubject(question)) {
+      // 需要哪些原料？ while nothing is chosen yet: ask to choose first
+      result.kind = 'candidates';
+      result.candidates = state.candidates;
+      result.clarify_question = '请先选择您指的是哪一个（回复编号或“第二个”）：';
+      result.answer = [result.clarify_question, '', ...state.candidates.map((c) => `${c.option_id}. ${c.title}`)].join('\n');
+    } else {
+      await runRetrieval(question);
+    }
+  } else if (state.lock_state === 'locked' && state.doc_id !== null) {
+    const current = getDoc(ctx.db, state.doc_id);
+    const target = switchTarget(question);
+    const named = titlesNamedIn(ctx, coll, question).filter((t) => t.docId !== state.doc_id && !(state.title ?? '').includes(t.title));
+    const classified = classifyQuery(question);
+    const core = questionCore(question);
+    // `鸡怎么做` while locked on 可乐鸡翅 names a subject of its own: a new question, not a follow-up
+    const asksNewDish =
+      classified.intent === 'steps' && classified.step === null && !classified.relativeStep && core.length >= 1 && core !== normalizeText(state.title ?? '');
+    if (!current) {
+      Object.assign(state, EMPTY_STATE);
+      await runRetrieval(question);
+    } else if (target || named.length || asksNewDish) {
+      const before = state.doc_id;
+      await runRetrieval(target ?? question);
+      result.switched = state.lock_state !== 'locked' || state.doc_id !== before;
+      if (result.kind === 'low_evidence') result.switched = false;
+    } else {
+      const routed = answerFollowUp(current.parsed, question, classified, state.last_step);
+      if (!routed.found && routed.intent === 'general' && hasOwnSubject(question)) {
+        // nothing in the locked document: maybe it is about another one (or about nothing we have)
+        const before = state.doc_id;
+        await runRetrieval(question);
+        result.switched = result.kind !== 'low_evidence' && (state.lock_state !== 'locked' || state.doc_id !== before);
+      } else {
+        result.kind = 'follow_up';
+        result.answer = routed.markdown;
+        state.last_intent = routed.intent;
+        setRoute(routed);
+      }
+    }
+  } else {
+    await runRetrieval(question);
+  }
+
+  if (result.kind === 'candidates' && !result.candidates.length) result.candidates = state.candidates;
+  result.lock = { state: state.lock_state, doc_id: state.doc_id, title: state.title };
+  saveSession(ctx, coll, sessionId, state, turn, now);
+  if (prevLock.state !== state.lock_state || prevLock.doc_id !== state.doc_id) {
+    writeLog(ctx, 'lock', base, { from: prevLock, to: result.lock, selected: result.selected, switched: result.switched });
+  }
+  writeLog(ctx, 'generation', base, {
+    kind: result.kind,
+    code: result.code,
+    doc_id: state.doc_id,
+    intent: result.route?.intent ?? null,
+    layer: result.route?.layer ?? null,
+    answer_chars: result.answer?.length ?? 0,
+  });
+  return result;
+}
+
+/** Does the text name something of its own (not only question words like 需要哪些原料)? */
+function hasOwnSubject(question: string): boolean {
+  const core = questionCore(question).replace(/(多久|多长时间|几分钟|第.+步|下一步|上一步|工具|锅|哪个|这个|那个)/g, '');
+  return core.length >= 2;
+}
+
+export interface SessionInfo {
+  session_id: string;
+  collection: string;
+  turn: number;
+  expired: boolean;
+  lock: { state: LockState; doc_id: number | null; title: string | null };
+  candidates: Candidate[];
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+}
+
+export function sessionInfo(ctx: AppContext, sessionId: string, reset = false, now = new Date()): SessionInfo {
+  const row = ctx.db.prepare('SELECT * FROM coll_sessions WHERE session_id = ?').get(sessionId) as SessionRow | undefined;
+  if (!row) throw new GridError('NOT_FOUND', `会话不存在: ${sessionId}`);
+  const coll = ctx.db.prepare('SELECT * FROM collections WHERE id = ?').get(row.collection_id) as CollectionRow;
+  if (reset) {
+    saveSession(ctx, coll, sessionId, { ...EMPTY_STATE }, 0, now);
+    return sessionInfo(ctx, sessionId, false, now);
+  }
+  const loaded = loadSession(ctx, coll, sessionId, now);
+  const idleMs = ctx.config.sessions.idleMinutes * 60_000;
+  return {
+    session_id: sessionId,
+    collection: coll.name,
+    turn: loaded.turn,
+    expired: loaded.expired,
+    lock: { state: loaded.state.lock_state, doc_id: loaded.state.doc_id, title: loaded.state.title },
+    candidates: loaded.state.candidates,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    expires_at: new Date(Date.parse(row.updated_at) + idleMs).toISOString(),
+  };
+}
