@@ -18,12 +18,20 @@ function tools() {
     const { Jieba, TfIdf } = require('@node-rs/jieba') as JiebaModule;
     const { dict, idf } = require('@node-rs/jieba/dict') as { dict: Uint8Array; idf: Uint8Array };
     const jieba = Jieba.withDict(dict);
+    // grid-dispatch vocabulary the general dictionary splits apart (稳控系统 -> 稳 / 控系统)
+    jieba.loadDict(Buffer.from(DOMAIN_TERMS.map((t) => `${t} 200000 n`).join('\n')));
     const tfidf = TfIdf.withDict(idf);
-    tfidf.setConfig({ stopWords: STOP_WORDS, minKeywordLength: 2, useHmm: true });
+    tfidf.loadDict(Buffer.from(DOMAIN_TERMS.map((t) => `${t} 11.0`).join('\n')));
     keywordTools = { jieba, tfidf };
   }
   return keywordTools;
 }
+
+const DOMAIN_TERMS = [
+  '安控装置', '安全自动装置', '稳控系统', '安控系统', '稳控装置', '压板投退', '出口压板', '功能压板', '母线失压', '特高压', '稳定限额', '无功电压',
+  '天中直流', '换流站', '切负荷', '低频减载', '低压减载', '失步解列', '断面潮流', '电压曲线', '调度指令', '值班调度员', '定值单',
+  '直流闭锁', '换相失败', '无功补偿', '进相运行', '调相机', '故障处理', '控制策略', '输电断面', '安全稳定', '继电保护',
+];
 
 /** Words every regulation uses: they say nothing about what this one is about. */
 const STOP_WORDS = new Set(
@@ -32,7 +40,7 @@ const STOP_WORDS = new Set(
   ),
 );
 
-const PURPOSE_RE = /为(?:了)?([^。；]{4,160}?)[，,]\s*(?:根据|依据|依照|按照)?[^。；]{0,120}?制定本(规定|办法|条例|法|细则|规程|标准|规则|制度|规范|准则|决定)/;
+const PURPOSE_RE = /为(?:了)?([^。；]{4,200}?)[，,]\s*(?:(?:根据|依据|依照|按照|结合)[^。；]*?[，,]\s*)*制定本(?:规定|办法|条例|法|细则|规程|标准|规则|制度|规范|准则|决定)/;
 const SCOPE_RE = /本(?:规定|办法|条例|法|细则|规程|标准|规则|制度|规范|准则)适用于([^。]{2,160})。/;
 const SCOPE_RE2 = /([^。；]{4,160}?)[，,]\s*适用本(?:规定|办法|条例|法|细则|规程|标准|规则|制度|规范|准则)/;
 
@@ -56,14 +64,22 @@ export function suggestMetadata(ctx: AppContext, regId: string): MetadataSuggest
   const info = getRegulation(ctx.db, regId);
   const toc = getToc(ctx.db, regId);
   const pages = firstPages(ctx.db, regId, 5);
-  const units = allUnits(ctx.db, regId).slice(0, 60);
-  const opening = [...units.map((u) => u.text), ...pages.map((p) => p.text)].join('\n');
+  const units = allUnits(ctx.db, regId).slice(0, 80);
+  // articles are the regulation's own prose; appendix tables would drown the keywords
+  const articles = units.filter((u) => u.kind === 'article' || u.kind === 'clause');
+  const opening = (articles.length >= 5 ? articles.map((u) => u.text) : [...units.map((u) => u.text), ...pages.map((p) => p.text)]).join('\n');
 
   let description: string | null = null;
   const purpose = PURPOSE_RE.exec(opening);
   if (purpose) {
-    const aim = purpose[1].replace(/^(了|加强|规范)?/, (m) => m).replace(/\s+/g, '');
-    description = clip(aim.replace(/^了/, ''), 50);
+    // whole clauses while they fit in 50 characters; drop "（以下简称……）"
+    const clauses = purpose[1].replace(/（以下简称[^）]*）|\(以下简称[^)]*\)/g, '').replace(/\s+/g, '').split(/[，,]/).filter(Boolean);
+    let aim = clauses[0] ?? '';
+    for (const c of clauses.slice(1)) {
+      if ([...aim].length + 1 + [...c].length > 50) break;
+      aim += `，${c}`;
+    }
+    description = clip(aim, 50);
   } else {
     const chapters = toc.filter((t) => t.level === 1).map((t) => t.title.replace(/^第[^\s]+[章节编]\s*/, '')).filter(Boolean);
     if (chapters.length) description = clip(`${info.title}，包括${chapters.slice(0, 6).join('、')}`, 50);
@@ -74,7 +90,7 @@ export function suggestMetadata(ctx: AppContext, regId: string): MetadataSuggest
   if (s1) scope = clip(`适用于${s1[1].replace(/\s+/g, '')}`, 120);
   else {
     const s2 = SCOPE_RE2.exec(opening);
-    if (s2) scope = clip(`适用于${s2[1].replace(/^.*?[。；]/, '').replace(/\s+/g, '')}`, 120);
+    if (s2) scope = clip(`适用于${s2[1].replace(/^.*[。；\n]/, '').replace(/^第[^条\s]{1,8}条/, '').replace(/\s+/g, '')}`, 120);
   }
 
   const { jieba, tfidf } = tools();

@@ -18,6 +18,8 @@ interface TextItem {
 }
 
 interface PdfLine {
+  /** several wide gaps: a table row, never joined with its neighbours */
+  tabular: boolean;
   text: string;
   x: number;
   right: number;
@@ -48,9 +50,12 @@ function itemsToLines(items: TextItem[]): PdfLine[] {
       let text = '';
       let prevEnd = -Infinity;
       let size = 0;
+      let wideGaps = 0;
       for (const it of row) {
         size = Math.max(size, it.h);
         const gap = it.x - prevEnd;
+        // pdf.js reports column gaps either as real gaps or as wide whitespace items
+        if (text && (gap > (it.h || size || 10) * 1.5 || (!it.str.trim() && it.w > (size || 10) * 1.5))) wideGaps++;
         if (text && !/\s$/.test(text) && !/^\s/.test(it.str)) {
           const cjkJoin = CJK.test(text.slice(-1)) || CJK.test(it.str[0]);
           if (gap > (it.h || 10) * (cjkJoin ? 0.8 : 0.2)) text += ' ';
@@ -58,7 +63,7 @@ function itemsToLines(items: TextItem[]): PdfLine[] {
         text += it.str;
         prevEnd = it.x + it.w;
       }
-      return { text: text.replace(/\s+/g, ' ').trim(), x: row[0].x, right: prevEnd, size };
+      return { text: text.replace(/\s+/g, ' ').trim(), x: row[0].x, right: prevEnd, size, tabular: wideGaps >= 2 };
     })
     .filter((l) => l.text);
 }
@@ -84,6 +89,8 @@ function linesToParagraphs(lines: PdfLine[]): string[] {
     const size = line.size || 10;
     const ends =
       !next ||
+      line.tabular ||
+      next.tabular ||
       /[。！？；：:!?;]$/.test(line.text) ||
       line.right < maxRight - size * 2 ||
       startsStructure(next.text) ||
