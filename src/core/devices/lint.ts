@@ -65,8 +65,9 @@ export async function lintHome(
     if (len > cfg.lintMaxNameChars) {
       push('too_long', 'warning', [e], `${label(e)} 的名称有 ${len} 个字，语音里难以完整说出`, `缩短到 ${cfg.lintMaxNameChars} 个字以内，保留房间和类型，例如「${e.room ?? ''}${Array.from(n).slice(0, 4).join('')}」`);
     }
-    if (BARE_TYPE_WORDS.has(n)) {
-      push('bare_type_name', 'warning', [e], `${label(e)} 的名称只是类型词，说“打开${e.name}”会匹配所有同类设备`, `加上房间或位置，例如「${e.room ?? '客厅'}${e.name}」或「床头${e.name}」`);
+    // a bare 冰箱 is fine when it is the only one; 灯 among 40 lights is unfindable
+    if (BARE_TYPE_WORDS.has(n) && (n.length <= 1 || index.home.devices.some((o) => o.id !== e.id && o.category === e.category))) {
+      push('bare_type_name', 'warning', [e], `${label(e)} 的名称只是类型词，说“打开${e.name}”会匹配所有同类设备`, `加上房间或位置，例如「${e.room ?? '客厅'}${e.name}」`);
     }
     if (e.kind === 'device' && !e.room) {
       push('missing_room', 'warning', [e], `${label(e)} 没有房间`, '在设备文件中填写 room 字段，按房间的指令才能找到它');
@@ -105,7 +106,10 @@ export async function lintHome(
         // 客厅筒灯1/客厅筒灯2 are deliberate numbering, not confusion
         const diff = a.chars.length === b.chars.length ? a.chars.findIndex((c, k) => c !== b.chars[k]) : -1;
         const numbered = diff >= 0 && /[\d一二三四五六七八九十左右上下东西南北前后甲乙]/.test(a.chars[diff]) && /[\d一二三四五六七八九十左右上下东西南北前后甲乙]/.test(b.chars[diff]);
-        if (!numbered) {
+        // 客厅空调/餐厅空调 and 吊灯/壁灯 differ by a room or kind word: deliberate, not confusable
+        const words = (x: string) => findWords(x, [...index.roomWords, ...index.subtypeWords, ...index.typeWords.map((t) => t[0])]).map((m) => m.word).sort().join('|');
+        const distinctWords = words(a.key) !== words(b.key);
+        if (!numbered && !distinctWords && a.e.category === b.e.category) {
           seen.add('ed' + pair);
           push('edit_distance_1', 'warning', [a.e, b.e], `「${a.name}」与「${b.name}」只差一个字，容易说错或听错`, `让两个名称差别更明显，例如加上房间或用途：「${a.e.room ?? ''}${a.name}」`);
         }

@@ -19,7 +19,7 @@ const ACTION_PHRASES: [string, string][] = longestFirst(Object.values(ACTIONS).f
 // 调到/设为 need the value's unit to know which setting is meant
 const SET_PHRASES = ['调到', '调成', '调至', '设为', '设置为', '设置成', '设成', '调节', '调'];
 
-const SEPARATORS = /然后|接着|随后|之后|再把|并且|同时|以及|顺便|[，,；;。！!？?\n]/;
+const SEPARATORS = /然后|接着|随后|之后|再把|再|并且|同时|以及|顺便|[，,；;。！!？?\n]/;
 const JOINERS = /和|跟|与|及|还有/;
 const QUANT_ALL = /所有的|所有|全部的|全部|全屋的|全屋|全家的|全家|一切|统统|全都|都/;
 const EXCEPT = /除了|除去|除/;
@@ -144,8 +144,11 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     p.setValue = value[2];
     s = s.replace(value[0], ' ');
   }
+  // verbs are searched with room/type words blanked: 空调 holds 调, 玄关 and 开关 hold 关/开
+  const blank = (text: string, words: string[]) => findWords(text, words).reduce((t, m) => t.slice(0, m.start) + '#'.repeat(m.word.length) + t.slice(m.start + m.word.length), text);
+  const verbText = blank(s, [...index.roomWords, ...index.subtypeWords, ...index.typeWords.map((t) => t[0]).filter((w) => w.length >= 2)]);
   for (const [phrase, action] of ACTION_PHRASES) {
-    const i = s.indexOf(phrase);
+    const i = verbText.indexOf(phrase);
     if (i >= 0) {
       p.a = action;
       s = s.slice(0, i) + ' ' + s.slice(i + phrase.length);
@@ -153,12 +156,24 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     }
   }
   if (!p.a) {
-    const set = SET_PHRASES.find((w) => s.includes(w));
+    const set = SET_PHRASES.find((w) => verbText.includes(w));
     if (set) {
       p.a = '调节';
-      s = s.replace(set, ' ');
+      const i = verbText.indexOf(set);
+      s = s.slice(0, i) + ' ' + s.slice(i + set.length);
     }
   }
+  // 客厅温度多少: a reading question targets the sensor, not the thermostat
+  if (!p.a || p.a === '查询') {
+    const reading = s.match(/温度|湿度|光照|亮度/);
+    if (reading) {
+      p.a = '查询';
+      p.t = { 温度: 'temperatureSensor', 湿度: 'humiditySensor', 光照: 'lightSensor', 亮度: 'lightSensor' }[reading[0]]!;
+      s = s.replace(reading[0], ' ').replace(/多少|几度|怎么样|如何/g, ' ');
+    }
+  }
+  // 所有设备 / 全部电器: no type restriction at all
+  s = s.replace(/设备|电器|东西/g, ' ');
   const all = takeAll(s, QUANT_ALL);
   if (all.found.length) {
     p.q = 'all';

@@ -64,6 +64,16 @@ function isSubtype(n: string | null): boolean {
   return !!n && n in SUBTYPES;
 }
 
+/** 台灯 inside 阳台灯 starts in the middle of the room word 阳台: not a real partial match. */
+function splitsRoomWord(rooms: string[], key: string, hint: string): boolean {
+  const at = key.indexOf(hint);
+  for (const r of rooms) {
+    const rs = key.indexOf(r);
+    if (rs >= 0 && at > rs && at < rs + r.length) return true;
+  }
+  return false;
+}
+
 /** Name evidence for one entity: exact, homophone, partial. */
 function nameEvidence(index: HomeIndex, e: Entity, hint: string, hintKey: string, hintPinyin: string): { score: number; reason: string | null } {
   const info = index.info.get(e.id)!;
@@ -74,7 +84,7 @@ function nameEvidence(index: HomeIndex, e: Entity, hint: string, hintKey: string
     let r: string | null = null;
     if (k === hintKey) [s, r] = [1, 'name_hit'];
     else if (hintPinyin && info.pinyin[i] === hintPinyin && hintKey.length >= 2) [s, r] = [0.9, 'pinyin_hit'];
-    else if (hintKey.length >= 2 && k.includes(hintKey)) [s, r] = [0.5 + 0.3 * (hintKey.length / k.length), 'name_partial'];
+    else if (hintKey.length >= 2 && k.includes(hintKey) && !splitsRoomWord(info.nameRooms, k, hintKey)) [s, r] = [0.5 + 0.3 * (hintKey.length / k.length), 'name_partial'];
     else if (k.length >= 2 && hintKey.includes(k) && !(k in SUBTYPES)) [s, r] = [0.6, 'name_partial'];
     else if (Array.from(hintKey).length >= 3 && !isSubtype(hint) && info.pinyin[i].includes(hintPinyin)) [s, r] = [0.55, 'pinyin_hit'];
     if (s > best) [best, reason] = [s, r];
