@@ -86,14 +86,22 @@ export type CommandParserFn = ((text: string, home: Home) => Promise<Command[]>)
   lastOutcome: LlmParseOutcome | null;
 };
 
-/**
- * `(text, home) => Promise<Command[]>` for the devices engine's `retrieve({ parseCommands })`.
- * Never rejects on LLM trouble: the rule parser answers instead and `lastOutcome` says so.
- */
-export function createLlmCommandParser(ctx: AppContext, options: { signal?: AbortSignal } = {}): CommandParserFn {
+export interface LlmCommandParserOptions {
+  signal?: AbortSignal;
+  /**
+   * 'throw' (default, for the devices engine's `retrieve({ parseCommands })`): an unusable reply
+   * rejects with the reason, and retrieve runs the rule parser and records meta.parser =
+   * 'rules-fallback' + meta.parser_error. 'rules': resolve with the rule parser's commands.
+   */
+  onFailure?: 'throw' | 'rules';
+}
+
+/** `(text, home) => Promise<Command[]>` backed by the LLM (seed 000 protocol). */
+export function createLlmCommandParser(ctx: AppContext, options: LlmCommandParserOptions = {}): CommandParserFn {
   const fn = (async (text: string, home: Home) => {
     const outcome = await parseCommandsWithLlm(ctx, text, home, options);
     fn.lastOutcome = outcome;
+    if (outcome.parser !== 'llm' && (options.onFailure ?? 'throw') === 'throw') throw new Error(outcome.error ?? '大模型解析失败');
     return outcome.commands;
   }) as CommandParserFn;
   fn.lastOutcome = null;

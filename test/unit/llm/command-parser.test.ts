@@ -3,6 +3,7 @@ import { configureLlm } from '../../../src/core/llm/client';
 import { commandSystemPrompt, createLlmCommandParser, parseCommandsWithLlm } from '../../../src/core/llm/command-parser';
 import { normalizeHome } from '../../../src/core/devices/home';
 import { parseRules } from '../../../src/core/devices/parser';
+import { retrieve } from '../../../src/core/devices/retrieve';
 import { reply, startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fake-llm-server';
 import { tempContext } from '../../helpers';
 
@@ -85,14 +86,32 @@ describe('LLM command parsing', () => {
     expect(out.error).not.toContain(KEY);
   });
 
-  it('exposes the outcome of the last call for the result meta', async () => {
-    const parse = createLlmCommandParser(ctx);
+  it('exposes the outcome of the last call; resolves with rules in onFailure=rules mode', async () => {
+    const parse = createLlmCommandParser(ctx, { onFailure: 'rules' });
     server.enqueue(reply.content('[{"a":"打开","n":"老伙计"}]'));
     expect(await parse('打开老伙计', home)).toEqual([expect.objectContaining({ a: '打开', n: '老伙计' })]);
     expect(parse.lastOutcome?.parser).toBe('llm');
     server.enqueue(reply.content('不是 JSON'));
     expect(await parse('打开老伙计', home)).toEqual(parseRules('打开老伙计', home));
     expect(parse.lastOutcome?.parser).toBe('rules-fallback');
+  });
+
+  it('plugs into the devices engine retrieve(): meta says which parser produced the result', async () => {
+    const state = () => ({ version: 1 as const, turn: 0, last_mentioned: [], pending: null });
+    // The model understood 老伙计 as a name; the device is selected from its command.
+    server.enqueue(reply.content('[{"a":"打开","s":null,"n":"老伙计","t":null,"q":"one","c":null}]'));
+    const viaLlm = await retrieve('把我的老伙计开一下', home, state(), { parseCommands: createLlmCommandParser(ctx) });
+    expect(viaLlm[0].meta.parser).toBe('llm');
+    expect(viaLlm[0].selected.map((s) => s.id)).toEqual(['fan1']);
+
+    // Garbage: retrieve falls back to the rule parser and records why.
+    server.enqueue(reply.content('我听不懂'));
+    const fallback = await retrieve(TEXT, home, state(), { parseCommands: createLlmCommandParser(ctx) });
+    const offline = await retrieve(TEXT, home, state());
+    expect(fallback[0].meta.parser).toBe('rules-fallback');
+    expect(fallback[0].meta.parser_error).toMatch(/大模型回复无效/);
+    expect(fallback.map((r) => r.selected.map((s) => s.id))).toEqual(offline.map((r) => r.selected.map((s) => s.id)));
+    expect(offline[0].meta.parser).toBe('rules');
   });
 
   it('behaves exactly as offline with no key and makes no request', async () => {
