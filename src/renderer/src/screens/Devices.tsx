@@ -1,10 +1,650 @@
-import { EmptyState, ScreenHeader } from '../components/common';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { api, fileToServerPath, getBridge, type ApiInput, type ApiOutput } from '../api/client';
+import { toApiError } from '../api/errors';
+import { EmptyState, ErrorBox, ScreenHeader, Spinner, useToast } from '../components/common';
 
-export function DevicesScreen(_props: Record<string, unknown>) {
+type RetrieveOut = ApiOutput<'devices.retrieve'>;
+type RetrievalResult = RetrieveOut['results'][number];
+type ConversationState = RetrieveOut['state'];
+type Home = ApiOutput<'devices.load'>['home'];
+type Entity = Home['devices'][number];
+type LintOut = ApiOutput<'devices.lint'>;
+
+interface HomeSource {
+  /** undefined = the bundled demo home */
+  file?: string;
+  label: string;
+  home: Home;
+  format?: string;
+  warnings: string[];
+}
+
+interface Turn {
+  id: number;
+  utterance: string;
+  /** clicked clarification option (shown as the user's answer) */
+  answerTo?: string;
+  out?: RetrieveOut;
+  error?: unknown;
+}
+
+const KIND_LABEL: Record<string, string> = { device: '设备', group: '分组', scene: '场景' };
+const LINT_LABEL: Record<string, string> = {
+  duplicate_in_room: '同房间重名',
+  instruction_like: '名称像指令',
+  same_pinyin: '读音相同',
+  edit_distance_1: '只差一字',
+  bare_type_name: '裸类型词',
+  missing_room: '缺少房间',
+  room_in_name: '名称含其他房间',
+  too_long: '名称过长',
+  embedding_near_duplicate: '语义相近',
+};
+const MODE_LABEL: Record<string, string> = {
+  exact_name: '名称精确匹配',
+  reference: '指代（上一轮提到的设备）',
+  room_type_all: '房间内同类全部',
+  all: '全部匹配',
+  best: '最佳匹配',
+  count: '按数量',
+  clarify: '需要澄清',
+  none: '无匹配',
+  pending: '澄清回答',
+};
+const Q_LABEL: Record<string, string> = { one: '一个', all: '全部', any: '任意', except: '除外' };
+const EXAMPLES = ['打开客厅的灯', '关闭除卧室以外的灯', '打开台灯', '把它关了', '打开老伙计', '温度高于28度就打开卧室空调'];
+
+let turnSeq = 0;
+
+export function DevicesScreen() {
+  const [source, setSource] = useState<HomeSource | null>(null);
+  const [loadError, setLoadError] = useState<unknown>(undefined);
+  const [loading, setLoading] = useState(true);
+  const [tab, setTab] = useState<'chat' | 'devices' | 'lint'>('chat');
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [state, setState] = useState<ConversationState | undefined>(undefined);
+  const [utterance, setUtterance] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [lint, setLint] = useState<{ data?: LintOut; error?: unknown; loading: boolean }>({ loading: false });
+  const [toast, showToast] = useToast();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const logEnd = useRef<HTMLDivElement>(null);
+
+  const loadDemo = useCallback(async () => {
+    setLoading(true);
+    setLoadError(undefined);
+    try {
+      const demo = await api('devices.demo_home', { include_home: true });
+      if (!demo.home) throw new Error('演示家庭数据缺失');
+      setSource({ label: demo.name ?? '演示家庭', home: demo.home, warnings: [] });
+      resetConversation();
+    } catch (e) {
+      setLoadError(e);
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    void loadDemo();
+  }, [loadDemo]);
+
+  const loadFile = async (path: string, label: string) => {
+    setLoading(true);
+    setLoadError(undefined);
+    try {
+      const out = await api('devices.load', { file: path });
+      setSource({ file: out.file, label, home: out.home, format: out.format, warnings: out.warnings });
+      resetConversation();
+      showToast(`已载入 ${label}：${out.counts.devices} 个设备`);
+    } catch (e) {
+      setLoadError(e);
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const importHome = async (file?: File) => {
+    const bridge = getBridge();
+    if (!file && bridge.pickFiles) {
+      const [p] = await bridge.pickFiles({ filters: [{ name: '设备文件', extensions: ['json', 'yaml', 'yml'] }] });
+      if (p) await loadFile(p, p.split(/[\\/]/).pop() ?? p);
+      return;
+    }
+    if (!file) {
+      fileInput.current?.click();
+      return;
+    }
+    try {
+      const path = await fileToServerPath(file);
+      await loadFile(path, file.name);
+    } catch (e) {
+      setLoadError(e);
+    }
+  };
+
+  function resetConversation() {
+    setTurns([]);
+    setState(undefined);
+    setLint({ loading: false });
+  }
+
+  const send = async (text: string, answerTo?: string) => {
+    const u = text.trim();
+    if (!u || busy || !source) return;
+    const id = ++turnSeq;
+    setTurns((t) => [...t, { id, utterance: u, answerTo }]);
+    setUtterance('');
+    setBusy(true);
+    try {
+      const input: ApiInput<'devices.retrieve'> = { utterance: u, state, ...(source.file ? { devices: source.file } : {}) };
+      const out = await api('devices.retrieve', input);
+      setTurns((t) => t.map((x) => (x.id === id ? { ...x, out } : x)));
+      setState(out.state);
+    } catch (e) {
+      setTurns((t) => t.map((x) => (x.id === id ? { ...x, error: e } : x)));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  useEffect(() => {
+    logEnd.current?.scrollIntoView({ block: 'end' });
+  }, [turns]);
+
+  const runLint = useCallback(async () => {
+    if (!source) return;
+    setLint({ loading: true });
+    try {
+      const data = await api('devices.lint', source.file ? { devices: source.file } : {});
+      setLint({ data, loading: false });
+    } catch (e) {
+      setLint({ error: e, loading: false });
+    }
+  }, [source]);
+
+  useEffect(() => {
+    if (tab === 'lint' && !lint.data && !lint.loading && !lint.error) void runLint();
+  }, [tab, lint, runLint]);
+
+  const last = [...turns].reverse().find((t) => t.out);
+
   return (
     <div className="screen">
-      <ScreenHeader title="Devices" />
-      <EmptyState title="即将推出" />
+      <ScreenHeader
+        title="设备上下文"
+        subtitle={
+          source ? (
+            <>
+              {source.label}
+              {source.format ? ` · ${source.format}` : ''} · {source.home.devices.length} 个设备 · {source.home.groups.length} 个分组 ·{' '}
+              {source.home.scenes.length} 个场景 · {source.home.rooms.length} 个房间
+            </>
+          ) : (
+            '智能家居设备检索：看看一句话会让助手拿到哪些设备、为什么'
+          )
+        }
+      >
+        <button type="button" className="btn" onClick={() => void loadDemo()} disabled={loading}>
+          载入演示家庭
+        </button>
+        <button type="button" className="btn" onClick={() => void importHome()} disabled={loading}>
+          导入设备文件…
+        </button>
+        <input
+          ref={fileInput}
+          className="sr-only"
+          type="file"
+          accept=".json,.yaml,.yml"
+          aria-label="选择设备文件"
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            e.target.value = '';
+            if (f) void importHome(f);
+          }}
+        />
+      </ScreenHeader>
+
+      {loadError ? <ErrorBox title="无法载入设备文件" error={loadError} onRetry={() => void loadDemo()} /> : null}
+      {source?.warnings.length ? (
+        <div className="banner warn" role="status">
+          {source.warnings.slice(0, 5).map((w, i) => (
+            <div key={i}>{w}</div>
+          ))}
+          {source.warnings.length > 5 ? <div className="muted small">另有 {source.warnings.length - 5} 条提示</div> : null}
+        </div>
+      ) : null}
+
+      {loading && !source ? (
+        <Spinner label="正在载入设备…" />
+      ) : !source ? null : (
+        <>
+          <div className="tabs" role="tablist" aria-label="设备上下文视图">
+            {(
+              [
+                ['chat', '对话检索'],
+                ['devices', `设备列表（${source.home.devices.length + source.home.groups.length + source.home.scenes.length}）`],
+                ['lint', '命名检查'],
+              ] as const
+            ).map(([id, label]) => (
+              <button key={id} type="button" role="tab" aria-selected={tab === id} className="tab" onClick={() => setTab(id)}>
+                {label}
+              </button>
+            ))}
+          </div>
+
+          {tab === 'chat' ? (
+            <div className="devices-chat">
+              <div className="chat-col">
+                <div className="chat-log" aria-label="对话记录" role="log">
+                  {turns.length === 0 ? (
+                    <EmptyState title="输入一句话试试">
+                      <div className="row" style={{ justifyContent: 'center' }}>
+                        {EXAMPLES.map((e) => (
+                          <button key={e} type="button" className="chip" onClick={() => void send(e)}>
+                            {e}
+                          </button>
+                        ))}
+                      </div>
+                    </EmptyState>
+                  ) : (
+                    turns.map((t, i) => (
+                      <TurnView key={t.id} turn={t} latest={i === turns.length - 1} busy={busy} onAnswer={(name, question) => void send(name, question)} />
+                    ))
+                  )}
+                  <div ref={logEnd} />
+                </div>
+                <form
+                  className="chat-input row"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    void send(utterance);
+                  }}
+                >
+                  <input
+                    className="input big grow"
+                    aria-label="指令"
+                    placeholder="输入中文指令，如：关闭除卧室以外的灯"
+                    value={utterance}
+                    onChange={(e) => setUtterance(e.target.value)}
+                    maxLength={500}
+                  />
+                  <button type="submit" className="btn primary" disabled={busy || !utterance.trim()}>
+                    {busy ? '检索中…' : '检索'}
+                  </button>
+                </form>
+              </div>
+              <div className="side-col">
+                <StatePanel state={state} onReset={resetConversation} />
+                <YamlPanel yaml={last?.out?.yaml ?? null} onCopied={showToast} />
+              </div>
+            </div>
+          ) : tab === 'devices' ? (
+            <DeviceTable home={source.home} />
+          ) : (
+            <LintPanel lint={lint} onRerun={() => void runLint()} />
+          )}
+        </>
+      )}
+      {toast}
     </div>
+  );
+}
+
+function TurnView({ turn, latest, busy, onAnswer }: { turn: Turn; latest: boolean; busy: boolean; onAnswer: (name: string, question: string) => void }) {
+  return (
+    <div className="turn">
+      <div className="bubble user">
+        {turn.answerTo ? <span className="muted small">回答：</span> : null}
+        {turn.utterance}
+      </div>
+      {turn.error ? (
+        <ErrorBox title="检索失败" error={turn.error} />
+      ) : !turn.out ? (
+        <Spinner label="检索中…" />
+      ) : (
+        <div className="bubble bot" aria-label={`「${turn.utterance}」的检索结果`} role="group">
+          {turn.out.results.length === 0 ? <div className="muted">没有解析出可执行的命令</div> : null}
+          {turn.out.results.map((r, i) => (
+            <ResultView key={i} r={r} index={i} total={turn.out!.results.length} latest={latest} busy={busy} onAnswer={onAnswer} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ResultView({
+  r,
+  index,
+  total,
+  latest,
+  busy,
+  onAnswer,
+}: {
+  r: RetrievalResult;
+  index: number;
+  total: number;
+  latest: boolean;
+  busy: boolean;
+  onAnswer: (name: string, question: string) => void;
+}) {
+  const selectedIds = new Set(r.selected.map((s) => s.id));
+  const meta = r.meta as { mode?: string; parser?: string; parser_error?: string; scope_fallback?: string | null; conditions?: { sensor: string; op: string; value: number; status: string; reading: number | null }[] };
+  const cmd = r.command;
+  return (
+    <div className="result">
+      <div className="result-head">
+        {total > 1 ? <span className="pill">命令 {index + 1}</span> : null}
+        <b>{cmd.a === 'UNKNOWN' ? '未识别的命令' : cmd.a}</b>
+        {meta.mode ? <span className={`pill ${meta.mode === 'clarify' || meta.mode === 'none' ? 'warn' : 'ok'}`}>{MODE_LABEL[meta.mode] ?? meta.mode}</span> : null}
+        {meta.parser ? <span className="muted small">解析：{meta.parser === 'rules' ? '规则' : meta.parser === 'llm' ? '大模型' : meta.parser}</span> : null}
+      </div>
+      {cmd.reason ? <div className="small job-error">{cmd.reason}</div> : null}
+      {r.clarification ? (
+        <div className="clarify" role="group" aria-label="澄清">
+          <div className="clarify-q">{r.clarification.question}</div>
+          <div className="row">
+            {r.clarification.options.map((o) => (
+              <button
+                key={o.id}
+                type="button"
+                className="chip option"
+                disabled={!latest || busy}
+                onClick={() => onAnswer(o.name, r.clarification!.question)}
+              >
+                {o.label}
+              </button>
+            ))}
+          </div>
+        </div>
+      ) : null}
+      {r.selected.length ? (
+        <div className="selected-list" aria-label="选中的设备">
+          <span className="muted small">选中：</span>
+          {r.selected.map((s) => (
+            <span key={s.id} className="tag sel">
+              ✓ {s.name}
+              {s.room ? <span className="muted">（{s.room}）</span> : null}
+            </span>
+          ))}
+        </div>
+      ) : null}
+      {meta.conditions?.length ? (
+        <div className="small">
+          条件：
+          {meta.conditions.map((c, i) => (
+            <span key={i} className={`pill ${c.status === 'met' ? 'ok' : c.status === 'not_met' ? 'err' : 'warn'}`}>
+              {c.sensor} {c.op} {c.value}（当前 {c.reading ?? '未知'}，{c.status === 'met' ? '满足' : c.status === 'not_met' ? '不满足' : '无法判断'}）
+            </span>
+          ))}
+        </div>
+      ) : null}
+      <details className="detail" open={latest}>
+        <summary>命令与中间表示</summary>
+        <div className="cmd-grid">
+          <div>
+            <div className="muted small">命令数组项</div>
+            <pre className="code" aria-label="命令 JSON">{JSON.stringify(cmd)}</pre>
+          </div>
+          <div>
+            <div className="muted small">IR</div>
+            <dl className="kv compact">
+              <dt>动作</dt>
+              <dd>{r.ir.action}</dd>
+              <dt>名称提示</dt>
+              <dd>{r.ir.name_hint ?? '—'}</dd>
+              <dt>类型提示</dt>
+              <dd>{r.ir.type_hint ?? '—'}</dd>
+              <dt>包含房间</dt>
+              <dd>{r.ir.scope_include.join('、') || '—'}</dd>
+              <dt>排除房间</dt>
+              <dd>{r.ir.scope_exclude.join('、') || '—'}</dd>
+              <dt>数量</dt>
+              <dd>
+                {Q_LABEL[r.ir.quantifier] ?? r.ir.quantifier}
+                {r.ir.count != null ? ` × ${r.ir.count}` : ''}
+              </dd>
+              {r.ir.references.length ? (
+                <>
+                  <dt>指代</dt>
+                  <dd>{r.ir.references.join('、')}</dd>
+                </>
+              ) : null}
+            </dl>
+          </div>
+        </div>
+        {r.candidates.length ? (
+          <table className="data compact" aria-label="候选设备">
+            <thead>
+              <tr>
+                <th />
+                <th>候选</th>
+                <th>房间</th>
+                <th>得分</th>
+                <th>理由</th>
+              </tr>
+            </thead>
+            <tbody>
+              {r.candidates.map((c) => (
+                <tr key={c.id} className={selectedIds.has(c.id) ? 'selected' : undefined}>
+                  <td>{selectedIds.has(c.id) ? '✓' : ''}</td>
+                  <td>
+                    {c.name} <span className="muted small">{KIND_LABEL[c.kind] ?? c.kind}</span>
+                  </td>
+                  <td>{c.room ?? '—'}</td>
+                  <td className="mono">{c.score.toFixed(3)}</td>
+                  <td className="small">{c.reasons.join('，')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <div className="muted small">没有候选设备</div>
+        )}
+      </details>
+    </div>
+  );
+}
+
+function StatePanel({ state, onReset }: { state: ConversationState | undefined; onReset: () => void }) {
+  return (
+    <section className="card" aria-label="对话状态">
+      <div className="row">
+        <h3 className="grow" style={{ margin: 0 }}>
+          对话状态
+        </h3>
+        <button type="button" className="btn small" onClick={onReset} disabled={!state}>
+          重置对话
+        </button>
+      </div>
+      {!state ? (
+        <div className="muted small">尚未开始对话。指代（“把它关了”）会用到上一轮提到的设备。</div>
+      ) : (
+        <dl className="kv compact">
+          <dt>轮次</dt>
+          <dd>{state.turn}</dd>
+          <dt>上一轮提到</dt>
+          <dd aria-label="上一轮提到的设备">
+            {state.last_mentioned.length ? state.last_mentioned.map((m) => `${m.name}${m.room ? `（${m.room}）` : ''}`).join('、') : '—'}
+          </dd>
+          <dt>待澄清</dt>
+          <dd>{state.pending ? `${state.pending.command.a} ${state.pending.command.n ?? state.pending.command.t ?? ''}（${state.pending.options.length} 个选项）` : '—'}</dd>
+        </dl>
+      )}
+    </section>
+  );
+}
+
+async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return;
+  } catch {
+    // clipboard API refused (permissions/insecure context): fall back to a selection copy
+    const ta = document.createElement('textarea');
+    ta.value = text;
+    ta.style.position = 'fixed';
+    ta.style.opacity = '0';
+    document.body.appendChild(ta);
+    ta.select();
+    const ok = document.execCommand('copy');
+    ta.remove();
+    if (!ok) throw new Error('浏览器不允许写入剪贴板');
+  }
+}
+
+function YamlPanel({ yaml, onCopied }: { yaml: string | null; onCopied: (m: string) => void }) {
+  return (
+    <section className="card" aria-label="注入的 YAML">
+      <div className="row">
+        <h3 className="grow" style={{ margin: 0 }}>
+          注入提示词的 YAML
+        </h3>
+        <button
+          type="button"
+          className="btn small"
+          disabled={!yaml}
+          onClick={() =>
+            copyText(yaml ?? '').then(
+              () => onCopied('已复制 YAML'),
+              (e: unknown) => onCopied(`复制失败：${toApiError(e).message}`),
+            )
+          }
+        >
+          复制 YAML
+        </button>
+      </div>
+      {yaml ? (
+        <pre className="code yaml" aria-label="YAML 内容">
+          {yaml}
+        </pre>
+      ) : (
+        <div className="muted small">检索后在此显示将注入给助手的设备信息。</div>
+      )}
+    </section>
+  );
+}
+
+function DeviceTable({ home }: { home: Home }) {
+  const [room, setRoom] = useState('');
+  const [type, setType] = useState('');
+  const [text, setText] = useState('');
+  const all: Entity[] = useMemo(() => [...home.devices, ...home.groups, ...home.scenes], [home]);
+  const rooms = useMemo(() => [...new Set([...home.rooms, ...all.map((e) => e.room).filter((r): r is string => !!r)])], [home, all]);
+  const types = useMemo(() => [...new Set(all.map((e) => e.category))].sort(), [all]);
+  const NO_ROOM = '\u0000none';
+  const shown = all.filter(
+    (e) =>
+      (!room || (room === NO_ROOM ? !e.room : e.room === room)) &&
+      (!type || e.category === type) &&
+      (!text || [e.name, ...e.nicknames, e.id].some((s) => s.includes(text))),
+  );
+  return (
+    <section aria-label="设备列表" className="device-table">
+      <div className="row">
+        <select className="input" aria-label="按房间筛选" value={room} onChange={(e) => setRoom(e.target.value)}>
+          <option value="">全部房间</option>
+          {rooms.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+          <option value={NO_ROOM}>（未设置房间）</option>
+        </select>
+        <select className="input" aria-label="按类型筛选" value={type} onChange={(e) => setType(e.target.value)}>
+          <option value="">全部类型</option>
+          {types.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+        <input className="input" type="search" placeholder="按名称筛选" aria-label="按名称筛选" value={text} onChange={(e) => setText(e.target.value)} />
+        <span className="muted small">显示 {shown.length} / {all.length}</span>
+      </div>
+      {shown.length === 0 ? (
+        <EmptyState title="没有符合筛选条件的设备" />
+      ) : (
+        <div className="card flush table-scroll">
+          <table className="data" aria-label="设备">
+            <thead>
+              <tr>
+                <th>名称</th>
+                <th>房间</th>
+                <th>类型</th>
+                <th>种类</th>
+                <th>命令</th>
+                <th>状态</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((e) => (
+                <tr key={`${e.kind}:${e.id}`}>
+                  <td>
+                    {e.name}
+                    {e.nicknames.length ? <div className="muted small">别名：{e.nicknames.join('、')}</div> : null}
+                    <div className="muted small mono">{e.id}</div>
+                  </td>
+                  <td>{e.room ?? <span className="pill warn">未设置</span>}</td>
+                  <td>{e.category}</td>
+                  <td>{KIND_LABEL[e.kind] ?? e.kind}</td>
+                  <td className="small">{(e.commands as { id?: string }[]).map((c) => c.id).filter(Boolean).join('、') || '—'}</td>
+                  <td className="small">
+                    {e.attributes ? Object.entries(e.attributes).map(([k, v]) => `${k}=${String(v)}`).join('，') : '—'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function LintPanel({ lint, onRerun }: { lint: { data?: LintOut; error?: unknown; loading: boolean }; onRerun: () => void }) {
+  if (lint.loading) return <Spinner label="正在检查命名…" />;
+  if (lint.error) return <ErrorBox title="命名检查失败" error={lint.error} onRetry={onRerun} />;
+  if (!lint.data) return null;
+  const { issues, counts } = lint.data;
+  const errors = issues.filter((i) => i.severity === 'error').length;
+  return (
+    <section className="lint" aria-label="命名检查">
+      <div className="row">
+        <div className="grow">
+          {issues.length === 0 ? '没有发现命名问题' : `发现 ${issues.length} 个命名问题（${errors} 个错误，${issues.length - errors} 个警告）`}
+        </div>
+        <button type="button" className="btn small" onClick={onRerun}>
+          重新检查
+        </button>
+      </div>
+      {issues.length ? (
+        <div className="tags">
+          {Object.entries(counts).map(([rule, n]) => (
+            <span key={rule} className="tag">
+              {LINT_LABEL[rule] ?? rule} × {n}
+            </span>
+          ))}
+        </div>
+      ) : null}
+      {issues.length === 0 ? (
+        <EmptyState title="命名清晰" />
+      ) : (
+        <ul className="lint-list">
+          {issues.map((i, k) => (
+            <li key={k} className={`lint-item ${i.severity}`} aria-label={`${LINT_LABEL[i.rule] ?? i.rule}：${i.names.join('、')}`}>
+              <div className="row">
+                <span className={`pill ${i.severity === 'error' ? 'err' : 'warn'}`}>{i.severity === 'error' ? '错误' : '警告'}</span>
+                <b>{LINT_LABEL[i.rule] ?? i.rule}</b>
+                <span className="muted small mono">{i.ids.join(', ')}</span>
+              </div>
+              <div>{i.message}</div>
+              <div className="muted small">建议：{i.suggestion}</div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
