@@ -72,19 +72,19 @@ const toolMessages = (req: RecordedRequest): ToolMsg[] => (req.body.messages as 
  * A scripted "model": searches each regulation, reads the page of one hit, then answers
  * from what the tools actually returned (so citations come from the real engines).
  */
-function scriptedModel(searches: { query: string; reg_id: string }[]) {
+function scriptedModel(searches: { query: string; reg_id: string }[], readFrom = 0) {
   return (req: RecordedRequest) => {
     const tools = toolMessages(req);
     if (!tools.length) return reply.toolCalls(searches.map((s) => ({ name: 'smart_search', arguments: s })));
     const results = tools
       .filter((m) => m.name === 'smart_search')
       .map((m) => JSON.parse(m.content).results?.[0])
-      .filter(Boolean) as { reg_id: string; title: string; page_num: number; article: string | null; snippet: string }[];
+      .filter(Boolean) as { reg_id: string; title: string; page_num: number; article: string | null; section: string; snippet: string }[];
     if (!tools.some((m) => m.name === 'read_page_range')) {
-      const first = results[0];
-      return reply.toolCalls([{ name: 'read_page_range', arguments: { reg_id: first.reg_id, start: first.page_num } }]);
+      const hit = results[readFrom];
+      return reply.toolCalls([{ name: 'read_page_range', arguments: { reg_id: hit.reg_id, start: hit.page_num } }]);
     }
-    const lines = results.map((r) => `- 根据《${r.title}》${r.article ?? ''}（第${r.page_num}页）：${r.snippet}`);
+    const lines = results.map((r) => `- 根据《${r.title}》${r.article ?? r.section ?? ''}（第${r.page_num}页）：${r.snippet}`);
     return reply.content(`结论：两部规程分别规定如下。\n${lines.join('\n')}\n参考条款见上。`);
   };
 }
@@ -232,5 +232,50 @@ describe('prompts', () => {
     // a page mention cites one source of that page
     expect(citedSources('《乙规程》第9页', sources).map((s) => s.label)).toEqual(['第九条']);
     expect(citedSources('没有出处', sources)).toEqual([]);
+  });
+});
+
+describe('chat agent on the demo library (angui_2024 + wengui_2024)', () => {
+  let demo: ReturnType<typeof tempContext>;
+  beforeAll(async () => {
+    demo = tempContext();
+    configureLlm(demo, { apiKey: KEY, baseUrl: server.baseUrl });
+    const loaded = await invokeOperation(demo, 'regulations.demo_load', {});
+    expect(loaded.map((r) => r.status)).toEqual(['imported', 'imported']);
+  });
+  afterAll(async () => {
+    await demo.cleanup();
+  });
+
+  it('answers 天中直流的稳定限额和安控措施 from both regulations with citations', async () => {
+    const searches = [
+      { query: '天中直流 稳定限额', reg_id: 'wengui_2024' },
+      { query: '天中直流 安控 切机', reg_id: 'angui_2024' },
+    ];
+    server.setHandler(scriptedModel(searches, 1));
+    const t = await invokeOperation(demo, 'llm.chat', { question: '天中直流的稳定限额和安控措施是什么？' });
+    expect(t.stop_reason).toBe('answered');
+    expect(t.regulations.sort()).toEqual(['angui_2024', 'wengui_2024']);
+    expect(t.tool_calls.map((c) => `${c.name}:${(c.arguments as { reg_id: string }).reg_id}`)).toEqual([
+      'smart_search:wengui_2024',
+      'smart_search:angui_2024',
+      'read_page_range:angui_2024',
+    ]);
+    // The system prompt carries the library from metadata (info.json keywords and scope).
+    const system = server.chatRequests()[0].body.messages[0].content as string;
+    expect(system).toMatch(/\*\*angui_2024\*\*: 安全自动装置调度运行管理规定/);
+    expect(system).toMatch(/\*\*wengui_2024\*\*: 特高压互联电网稳定及无功电压调度运行规定/);
+    expect(system).toContain('天中直流');
+
+    for (const s of searches) {
+      const top = (await invokeOperation(demo, 'search.smart_search', s)).results[0];
+      expect(t.citations).toContainEqual(expect.objectContaining({ reg_id: s.reg_id, page_num: top.page_num, title: top.title }));
+    }
+    const cited = (reg: string) => t.citations.filter((c) => c.reg_id === reg);
+    expect(cited('wengui_2024').some((c) => /天中直流/.test(c.snippet ?? ''))).toBe(true);
+    expect(cited('angui_2024').some((c) => /天中直流/.test(c.snippet ?? '') && /安控|切机/.test(c.snippet ?? ''))).toBe(true);
+    // the page read is the angui hit's page, and it really holds that article
+    const read = await invokeOperation(demo, 'regulations.read', { reg_id: 'angui_2024', start: cited('angui_2024')[0].page_num });
+    expect(read.pages[0].text).toContain(cited('angui_2024')[0].label ?? '天中直流');
   });
 });
