@@ -322,8 +322,15 @@ export class LlmClient {
     const contentType = response.headers.get('content-type') ?? '';
     if (!contentType.includes('text/event-stream')) {
       // Some gateways ignore stream=true; accept a plain completion.
-      control.dispose();
-      const data = JSON.parse(await response.text()) as WireCompletion;
+      let data: WireCompletion;
+      try {
+        data = JSON.parse(await response.text()) as WireCompletion;
+      } catch {
+        if (req.signal?.aborted) throw cancelledError();
+        throw this.fail('bad_response', '大模型服务返回的既不是流式数据也不是 JSON', { attempts });
+      } finally {
+        control.dispose();
+      }
       const choice = data.choices?.[0];
       if (!choice?.message) throw this.fail('bad_response', '大模型回复缺少 choices[0].message', { attempts });
       if (choice.message.content) onDelta(choice.message.content);

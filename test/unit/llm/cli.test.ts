@@ -20,7 +20,7 @@ let server: FakeLlmServer;
 let dataDir: string;
 
 /** Async spawn: the fake server lives in this process and must keep answering. */
-function gridcode(args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function gridcode(args: string[], env: Record<string, string | undefined>, input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const childEnv = { ...process.env, ...env };
     for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
@@ -30,6 +30,7 @@ function gridcode(args: string[], env: Record<string, string | undefined>): Prom
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input ?? '');
   });
 }
 
@@ -80,6 +81,23 @@ describe('gridcode chat', () => {
     expect(t.citations).toEqual([expect.objectContaining({ reg_id: 'daidian_test', label: '第二条', page_num: 1 })]);
     expect(t.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant']);
     expect(r.stdout).not.toContain(KEY);
+  });
+
+  it('without a question reads questions from stdin and keeps the conversation', async () => {
+    let turn = 0;
+    server.setHandler(() => reply.stream([`回答${++turn}`]));
+    const r = await gridcode(['chat'], withKey(), '第一个问题\n\n第二个问题\nexit\n第三个问题\n');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('回答1');
+    expect(r.stdout).toContain('回答2');
+    const requests = server.chatRequests();
+    expect(requests).toHaveLength(2);
+    const second = (requests[1].body.messages as { role: string; content: string }[]).slice(1);
+    expect(second).toEqual([
+      { role: 'user', content: '第一个问题' },
+      { role: 'assistant', content: '回答1' },
+      { role: 'user', content: '第二个问题' },
+    ]);
   });
 
   it('without a key fails clearly (exit 1) and status says no key', async () => {

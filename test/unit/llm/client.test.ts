@@ -75,6 +75,21 @@ describe('chat completions', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('waits as long as Retry-After says (within retryMaxMs)', async () => {
+    server.enqueue(reply.status(429, { error: { message: 'slow down' } }, { 'Retry-After': '1' }), reply.content('ok'));
+    const started = Date.now();
+    await client({ retryBaseMs: 1, retryMaxMs: 5000 }).chat({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('backs off exponentially between retries', async () => {
+    server.enqueue(reply.status(503), reply.status(502), reply.content('ok'));
+    const started = Date.now();
+    const out = await client({ retryBaseMs: 100, retryMaxMs: 5000 }).chat({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+    expect(out.attempts).toBe(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290); // 100 + 200
+  });
+
   it('gives up after the bounded retries on 500 with a clear error', async () => {
     server.setHandler(() => reply.status(500, { error: { message: 'upstream exploded' } }));
     const e = await failure(client({ maxRetries: 2 }).chat({ model: 'm', messages: [{ role: 'user', content: 'x' }] }));
@@ -149,6 +164,20 @@ describe('streaming', () => {
     expect(out.message.tool_calls).toHaveLength(1);
     expect(JSON.parse(out.message.tool_calls![0].function.arguments)).toEqual({ query: '母线失压', reg_id: 'all' });
     expect(server.requests[0].body).toMatchObject({ stream: true });
+  });
+
+  it('is cancelled mid-stream by the caller signal', async () => {
+    server.enqueue(reply.stream(['a', 'b', 'c', 'd'], { chunkDelayMs: 200 }));
+    const abort = new AbortController();
+    const deltas: string[] = [];
+    const e = await failure(
+      client().chatStream({ model: 'm', messages: [{ role: 'user', content: 'x' }], signal: abort.signal }, (d) => {
+        deltas.push(d);
+        abort.abort();
+      }),
+    );
+    expect(e.code).toBe('CANCELLED');
+    expect(deltas).toEqual(['a']);
   });
 
   it('times out a stream that goes idle', async () => {
