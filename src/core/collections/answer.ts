@@ -39,11 +39,11 @@ const NUM = '[一二三四五六七八九十百零两〇\\d]+';
 const STEP_RE = new RegExp(`第\\s*(${NUM})\\s*(?:步|个步骤|条)`);
 const STEP_RE2 = new RegExp(`(?:步骤|step)\\s*(${NUM})`, 'i');
 
-const TIME_RE = /多久|多长时间|多少时间|几分钟|几个?小时|多少分钟|多少小时|耗时|时长|用时|要煮多|蒸多|炖多|烤多|什么时候|时间/;
+const TIME_RE = /多久|多长时间|多少时间|几分钟|几个?小时|多少分钟|多少小时|耗时|时长|用时|要煮多|蒸多|炖多|烤多|焖多|炸多|时间/;
 const TOOLS_RE = /工具|器具|用具|厨具|设备|什么锅|哪种锅|啥锅|用锅|烤箱|微波炉|电饭煲|高压锅|砂锅|蒸锅|需要.*锅|用什么.*(?:做|煮|蒸|烤)/;
 const INGREDIENTS_RE =
   /原料|材料|食材|配料|用料|调料|佐料|主料|辅料|需要什么|需要哪些|准备什么|准备哪些|要准备|放什么|加什么|放哪些|多少克|多少g|几克|用量|放多少|加多少|要多少|几个|几片|几勺|几根|几瓣|分量|份量|买什么/i;
-const STEPS_RE = /步骤|怎么做|做法|流程|怎么弄|怎么操作|如何做|怎样做|先做|先干|然后|接下来|下一步|上一步|最后一步|第一步|具体操作/;
+const STEPS_RE = /什么时候|何时|哪一步|步骤|怎么做|做法|流程|怎么弄|怎么操作|如何做|怎样做|先做|先干|然后|接下来|下一步|上一步|最后一步|第一步|具体操作/;
 
 /** Follow-up classification (seed 003 classify_query): ingredients / steps / time / tools / general. */
 export function classifyQuery(question: string): ClassifiedQuery {
@@ -163,10 +163,45 @@ function mentionedIngredient(doc: ParsedDocument, question: string): string | nu
   if (best) return best;
   // names only mentioned in steps (e.g. 冰糖 in 加入 15g 冰糖): query tokens present in the document text
   const all = doc.blocks.map((b) => b.text).join('\n');
-  for (const t of segmentForSearch(question)) {
-    if (t.length >= 2 && !/原料|材料|多少|需要|食材|用量|调料|放|加/.test(t) && all.includes(t) && (!best || t.length > best.length)) best = t;
+  for (const t of subjectTokens(doc, question)) {
+    if (!/原料|材料|食材|用量|调料|配料|用料/.test(t) && all.includes(t) && (!best || t.length > best.length)) best = t;
   }
   return best;
+}
+
+/** Question words and particles: never what a follow-up is about. */
+const QUESTION_WORDS =
+  /什么时候|什么|怎么样|怎么|怎样|如何|为什么|为啥|多少|多久|多长|哪些|哪个|哪一步|哪种|是不是|需要|应该|可以|能不能|一下|这道菜|这道|这个|那个|请问|第[一二三四五六七八九十\d]+步|步骤|大概|一般|准备|材料|原料|原材料|食材|配料|用料|调料|工具|东西|时间|用量|分量|份量|呢|吗|吧|啊|呀|的|了|是|要|得|还|再|就|都|该|几/g;
+const WEAK_CHARS = new Set([...'放加用做有在和与或把被给让个次下上']);
+
+/**
+ * What a follow-up asks about, as substrings found in the document itself (`油放多少` -> 油,
+ * `鸡翅要划几刀` -> 划, 刀): character matching, because jieba joins unusual pairs (油放, 要划).
+ * The document's own title and question words are not subjects.
+ */
+function subjectTokens(doc: ParsedDocument, question: string): string[] {
+  const text = doc.blocks.map((b) => b.text).join('\n');
+  let q = question.normalize('NFKC').toLowerCase();
+  for (const t of [doc.title, ...segmentForSearch(doc.title)].filter((t) => t.length >= 2).sort((a, b) => b.length - a.length)) q = q.split(t).join(' ');
+  const runs = q.replace(QUESTION_WORDS, ' ').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const out: string[] = [];
+  for (const run of runs) {
+    const chars = [...run];
+    let i = 0;
+    while (i < chars.length) {
+      let found = '';
+      for (let j = chars.length; j > i; j--) {
+        const sub = chars.slice(i, j).join('');
+        if (text.includes(sub)) {
+          found = sub;
+          break;
+        }
+      }
+      if (found && !(found.length === 1 && WEAK_CHARS.has(found))) out.push(found);
+      i += Math.max(1, [...found].length);
+    }
+  }
+  return [...new Set(out)];
 }
 
 /**
@@ -218,6 +253,12 @@ export function answerFollowUp(
       return l1(`**《${title}》第 ${n} 步**${s.group ? `（${s.group}）` : ''}：${s.text}${s.notes.length ? '\n' + s.notes.map((x) => `- ${x}`).join('\n') : ''}`, [
         { block: 'steps', heading: s.group ?? '操作', text: s.text },
       ], n);
+    }
+    // 花生米什么时候放: the steps that mention what is asked about
+    const terms = subjectTokens(doc, question);
+    const matching = terms.length ? doc.steps.filter((s) => terms.some((t) => s.text.includes(t) || s.notes.some((n) => n.includes(t)))) : [];
+    if (matching.length && matching.length < doc.steps.length) {
+      return l1(matching.map(stepLine).join('\n'), matching.map((s) => ({ block: 'steps' as const, heading: s.group ?? '操作', text: s.text })), matching.length === 1 ? matching[0].n : null);
     }
     return l1(`**《${title}》的步骤**\n\n${doc.steps.map(stepLine).join('\n')}`, doc.steps.map((s) => ({ block: 'steps' as const, heading: '操作', text: s.text })));
   }
@@ -277,7 +318,7 @@ export function answerFollowUp(
   }
 
   // general: the best-matching sentences of intro/extras, else of the whole document
-  const tokens = [...new Set(segmentForSearch(question))].filter((t) => !/^(这道|这个|菜|做)$/.test(t));
+  const tokens = subjectTokens(doc, question);
   const rank = (kinds: BlockKind[] | 'all') =>
     blockEvidence(doc, kinds)
       .flatMap(({ block, lines }) =>
@@ -296,7 +337,7 @@ function layer2Search(
   question: string,
   l2: (markdown: string, evidence: EvidenceLine[], found: boolean) => RoutedAnswer,
   missing: string,
-  tokens = [...new Set(segmentForSearch(question))],
+  tokens = subjectTokens(doc, question),
 ): RoutedAnswer {
   const scored = blockEvidence(doc, 'all')
     .flatMap(({ block, lines }) =>

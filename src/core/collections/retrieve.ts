@@ -91,7 +91,7 @@ function bigrams(s: string): string[] {
 
 /**
  * How strongly the asked-about thing names a document title, 0..1. Exact title = 1; the title
- * inside the question (`南派红烧肉的配料表`) 0.6..0.9; the question inside a longer title
+ * inside the question (`南派红烧肉配料表`) 0.1..0.9 by the share of the question it makes up; the question inside a longer title
  * (`红烧肉` in 南派红烧肉, `鸡` in 口水鸡) 0.5..0.9 by how much of the title it covers, so several
  * such titles score alike and the decision becomes "ambiguous"; otherwise character-bigram Dice.
  */
@@ -100,7 +100,8 @@ export function titleScore(core: string, title: string): number {
   if (core === title) return 1;
   const cl = [...core].length;
   const tl = [...title].length;
-  if (tl >= 2 && core.includes(title)) return 0.6 + 0.3 * (tl / cl);
+  // a title inside a long description mentions the dish rather than naming it: weight by share
+  if (tl >= 2 && core.includes(title)) return 0.1 + 0.8 * (tl / cl);
   if (title.includes(core)) return 0.5 + 0.4 * (cl / tl);
   const a = bigrams(core);
   const b = new Set(bigrams(title));
@@ -143,6 +144,16 @@ export function titlesNamedIn(ctx: AppContext, coll: CollectionRow, question: st
     .titles.filter((t) => [...t.norm].length >= 2 && q.includes(t.norm))
     .sort((a, b) => b.norm.length - a.norm.length)
     .map((t) => ({ docId: t.docId, title: t.title }));
+}
+
+/** Documents whose titles the (core of the) question matches, best first (title score >= min). */
+export function titleMatches(ctx: AppContext, coll: CollectionRow, question: string): { docId: number; title: string; score: number }[] {
+  const core = questionCore(question);
+  if (!core) return [];
+  return collectionCache(ctx, coll)
+    .titles.map((t) => ({ docId: t.docId, title: t.title, score: titleScore(core, t.norm) }))
+    .filter((x) => x.score >= ctx.config.collections.minTitleScore)
+    .sort((a, b) => b.score - a.score);
 }
 
 export async function retrieveState(ctx: AppContext, coll: CollectionRow, question: string): Promise<RetrievalState> {

@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { normalizeText } from '../text/normalize';
 import { parseChineseNumber } from '../text/chinese-numbers';
 import { answerFollowUp, classifyQuery, formatAutoAnswer, type EvidenceLine, type Intent, type Layer } from './answer';
-import { questionCore, retrieveState, titlesNamedIn, type ParentScore, type RetrievalState } from './retrieve';
+import { questionCore, retrieveState, titleMatches, titlesNamedIn, type ParentScore, type RetrievalState } from './retrieve';
 import { getDoc, requireCollection, type CollectionRow, type StoredDoc } from './store';
 import { writeLog, type LogBase } from './logs';
 
@@ -287,9 +287,11 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     const named = titlesNamedIn(ctx, coll, question).filter((t) => t.docId !== state.doc_id && !(state.title ?? '').includes(t.title));
     const classified = classifyQuery(question);
     const core = questionCore(question);
-    // `鸡怎么做` while locked on 可乐鸡翅 names a subject of its own: a new question, not a follow-up
-    const asksNewDish =
-      classified.intent === 'steps' && classified.step === null && !classified.relativeStep && core.length >= 1 && core !== normalizeText(state.title ?? '');
+    // `鸡怎么做` while locked on 可乐鸡翅: the subject matches other titles at least as well as the
+    // locked one, so it is a new question (here: ambiguous), not a follow-up about 可乐鸡翅
+    const matches = core && core !== normalizeText(state.title ?? '') ? titleMatches(ctx, coll, question) : [];
+    const currentScore = matches.find((m) => m.docId === state.doc_id)?.score ?? 0;
+    const asksNewDish = matches.length > 0 && matches[0].docId !== state.doc_id && matches[0].score >= 0.5 && matches[0].score >= currentScore;
     if (!current) {
       Object.assign(state, EMPTY_STATE);
       await runRetrieval(question);
