@@ -1,0 +1,217 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { GridError } from '../common/errors';
+import type { FromWorker, ModelSpec, ToWorker } from './protocol';
+
+/**
+ * Worker entry: electron-vite emits `embed-worker.js` beside the bundled main; from source
+ * (tsx, vitest) a tiny .mjs bootstrap registers tsx and imports worker.ts.
+ */
+export function workerEntry(): URL {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const compiled = path.join(here, 'embed-worker.js');
+  if (fs.existsSync(compiled)) return pathToFileURL(compiled);
+  const bootstrap = path.join(here, 'worker-bootstrap.mjs');
+  if (fs.existsSync(bootstrap)) return pathToFileURL(bootstrap);
+  throw new GridError('INTERNAL', `找不到嵌入 worker：${compiled} 或 ${bootstrap} 都不存在（构建缺少 embed-worker 入口）`);
+}
+
+interface Pending {
+  resolve: (v: Float32Array[]) => void;
+  reject: (e: Error) => void;
+  count: number;
+}
+
+interface Load {
+  promise: Promise<number>;
+  resolve: (ms: number) => void;
+  reject: (e: Error) => void;
+  refs: number;
+  done: boolean;
+}
+
+/**
+ * The process's single embedding worker. onnxruntime-node 1.21 keeps a process-global N-API
+ * reference, so two threads using it at once abort the whole process (microsoft/onnxruntime#24486):
+ * every embedder (several contexts, an import probe) shares this one thread, which loads each
+ * model once. Do not import onnxruntime-node or @huggingface/transformers on the main thread
+ * while it runs. The thread is never restarted: after a worker that loaded the addon exits, a new
+ * one fails with "Module did not self-register". So closing an embedder unloads its model and
+ * the idle thread stays parked, unref'd, so it never keeps a process alive.
+ */
+class EmbedHost {
+  private worker: Worker;
+  private pending = new Map<number, Pending>();
+  private loads = new Map<string, Load>();
+  private nextId = 1;
+  private clients = 0;
+  dead: Error | null = null;
+
+  constructor() {
+    this.worker = new Worker(workerEntry());
+    this.worker.unref();
+    this.worker.on('message', (msg: FromWorker) => this.onMessage(msg));
+    this.worker.on('error', (e) => this.die(`嵌入 worker 出错：${e.message}`));
+    this.worker.on('exit', (code) => this.die(`嵌入 worker 已退出（代码 ${code}）`));
+  }
+
+  acquire(): void {
+    this.clients++;
+  }
+
+  load(key: string, spec: ModelSpec): Promise<number> {
+    const existing = this.loads.get(key);
+    if (existing) {
+      existing.refs++;
+      return existing.promise;
+    }
+    let resolve!: (ms: number) => void;
+    let reject!: (e: Error) => void;
+    const promise = new Promise<number>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    promise.catch(() => {});
+    this.loads.set(key, { promise, resolve, reject, refs: 1, done: false });
+    this.send({ type: 'load', key, spec });
+    return promise;
+  }
+
+  embed(key: string, texts: string[]): Promise<Float32Array[]> {
+    if (this.dead) return Promise.reject(this.dead);
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject, count: texts.length });
+      this.send({ type: 'embed', id, key, texts });
+    });
+  }
+
+  /** Drops one client's use of a model; the model is unloaded when its last client goes. */
+  release(key: string): void {
+    const load = this.loads.get(key);
+    if (load && --load.refs === 0) {
+      this.loads.delete(key);
+      if (!this.dead) this.send({ type: 'unload', key });
+    }
+    this.clients--;
+    this.settle();
+  }
+
+  /** Models loaded right now (tests and status). */
+  loadedModels(): number {
+    return this.loads.size;
+  }
+
+  async terminate(): Promise<void> {
+    this.dead ??= new GridError('CANCELLED', '嵌入 worker 已关闭');
+    await this.worker.terminate();
+  }
+
+  private send(msg: ToWorker): void {
+    this.worker.postMessage(msg);
+    this.settle();
+  }
+
+  /** Referenced only while a load or an embed is outstanding, so idle never keeps a process alive. */
+  private settle(): void {
+    const busy = this.pending.size > 0 || [...this.loads.values()].some((l) => !l.done);
+    if (busy) this.worker.ref();
+    else this.worker.unref();
+  }
+
+  private onMessage(msg: FromWorker): void {
+    if (msg.type === 'loaded' || msg.type === 'load-error') {
+      const load = this.loads.get(msg.key);
+      if (load) {
+        load.done = true;
+        if (msg.type === 'loaded') load.resolve(msg.loadMs);
+        else {
+          // forget failed loads so a later reload (files fixed) tries again
+          this.loads.delete(msg.key);
+          load.reject(new Error(msg.message));
+        }
+      }
+    } else {
+      const p = this.pending.get(msg.id);
+      if (p) {
+        this.pending.delete(msg.id);
+        if (msg.type === 'error') p.reject(new GridError('INTERNAL', `嵌入失败：${msg.message}`));
+        else {
+          const out: Float32Array[] = [];
+          for (let i = 0; i < p.count; i++) out.push(msg.data.slice(i * msg.dims, (i + 1) * msg.dims));
+          p.resolve(out);
+        }
+      }
+    }
+    this.settle();
+  }
+
+  private die(message: string): void {
+    if (!this.dead) this.dead = new GridError('MODEL_MISSING', message);
+    if (host === this) host = null;
+    for (const p of this.pending.values()) p.reject(this.dead);
+    this.pending.clear();
+    for (const l of this.loads.values()) l.reject(this.dead);
+  }
+}
+
+let host: EmbedHost | null = null;
+
+/** Ends the shared worker (process shutdown). A process cannot start another one afterwards. */
+export async function shutdownEmbedWorker(): Promise<void> {
+  const h = host;
+  host = null;
+  if (h) await h.terminate();
+}
+
+/** Number of models the shared worker holds (0 when none or no worker). */
+export function loadedModelCount(): number {
+  return host && !host.dead ? host.loadedModels() : 0;
+}
+
+function acquireHost(): EmbedHost {
+  if (!host || host.dead) host = new EmbedHost();
+  host.acquire();
+  return host;
+}
+
+/** One embedder's handle on a model loaded in the shared worker. */
+export class WorkerClient {
+  private readonly host: EmbedHost;
+  private readonly key: string;
+  private dead: Error | null = null;
+  private closed = false;
+  /** Resolves with the model load time (0 when another client had loaded it already). */
+  readonly ready: Promise<number>;
+
+  constructor(spec: ModelSpec, label: string) {
+    this.host = acquireHost();
+    this.key = JSON.stringify(spec);
+    this.ready = this.host.load(this.key, spec).catch((e: Error) => {
+      this.dead ??= new GridError('MODEL_MISSING', `嵌入模型 ${label} 加载失败：${e.message}`);
+      throw this.dead;
+    });
+    this.ready.catch(() => {});
+  }
+
+  /** Why this client can no longer embed (load failure, worker crash, closed), or null. */
+  failure(): Error | null {
+    return this.dead ?? (this.host.dead && !this.closed ? this.host.dead : null);
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    await this.ready;
+    const failure = this.failure();
+    if (failure) throw failure;
+    return this.host.embed(this.key, texts);
+  }
+
+  async terminate(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.dead ??= new GridError('CANCELLED', '嵌入模型已关闭');
+    this.host.release(this.key);
+  }
+}

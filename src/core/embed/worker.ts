@@ -1,0 +1,69 @@
+/**
+ * Embedding worker (worker_threads): the one thread per process that runs transformers.js on
+ * onnxruntime-node, so tokenising and inference never block the main thread (CLI, MCP, browser
+ * shell, Electron main). One thread for all models because onnxruntime-node 1.21 keeps a
+ * process-global N-API reference: two isolates using it at once abort the process
+ * (microsoft/onnxruntime#24486). Imports nothing from the rest of core so electron-vite can
+ * bundle it as a small sibling file `embed-worker.js`.
+ */
+import { parentPort } from 'node:worker_threads';
+import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import type { FromWorker, ModelSpec, ToWorker } from './protocol';
+
+const port = parentPort!;
+const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
+
+// Local files only, always: the app must never reach for the network.
+env.allowRemoteModels = false;
+env.allowLocalModels = true;
+env.useBrowserCache = false;
+env.useFSCache = false;
+
+const models = new Map<string, { spec: ModelSpec; extractor: FeatureExtractionPipeline }>();
+
+async function load(key: string, spec: ModelSpec): Promise<void> {
+  if (models.has(key)) return post({ type: 'loaded', key, loadMs: 0 });
+  const started = performance.now();
+  try {
+    // localModelPath is global to transformers.js; safe because messages are handled one at a time
+    env.localModelPath = spec.modelRoot.endsWith('/') ? spec.modelRoot : `${spec.modelRoot}/`;
+    const extractor = (await pipeline('feature-extraction', spec.folder, {
+      dtype: spec.dtype as 'fp32',
+      local_files_only: true,
+    })) as FeatureExtractionPipeline;
+    models.set(key, { spec, extractor });
+    post({ type: 'loaded', key, loadMs: performance.now() - started });
+  } catch (e) {
+    post({ type: 'load-error', key, message: (e as Error).message ?? String(e) });
+  }
+}
+
+async function embed(id: number, key: string, texts: string[]): Promise<void> {
+  const model = models.get(key);
+  if (!model) return post({ type: 'error', id, message: '模型未加载' });
+  try {
+    const out = await model.extractor(texts, { pooling: model.spec.pooling, normalize: model.spec.normalize });
+    const dims = out.dims[out.dims.length - 1];
+    // own buffer so it can be transferred without another copy
+    const data = Float32Array.from(out.data as Float32Array);
+    post({ type: 'result', id, dims, data }, [data.buffer]);
+  } catch (e) {
+    post({ type: 'error', id, message: (e as Error).message ?? String(e) });
+  }
+}
+
+async function unload(key: string): Promise<void> {
+  const model = models.get(key);
+  models.delete(key);
+  await model?.extractor.dispose().catch(() => {});
+}
+
+// One message at a time: batches are already sized by the caller and ORT uses all cores per run.
+let chain = Promise.resolve();
+port.on('message', (msg: ToWorker) => {
+  chain = chain.then(() => {
+    if (msg.type === 'load') return load(msg.key, msg.spec);
+    if (msg.type === 'embed') return embed(msg.id, msg.key, msg.texts);
+    if (msg.type === 'unload') return unload(msg.key);
+  });
+});
