@@ -217,7 +217,7 @@ export class LlmClient {
   }
 
   private body(req: ChatRequest, stream: boolean): string {
-    const payload: Record<string, unknown> = { model: req.model, messages: req.messages, stream };
+    const payload: Record<string, unknown> = { model: req.model, messages: req.messages.map(toWireMessage), stream };
     if (req.tools?.length) payload.tools = req.tools;
     if (req.temperature !== undefined) payload.temperature = req.temperature;
     if (req.maxTokens !== undefined) payload.max_tokens = req.maxTokens;
@@ -437,6 +437,17 @@ export class LlmClient {
     }
     return [...rows].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((r) => r.embedding as number[]);
   }
+}
+
+/**
+ * The wire shape: `content` is never null (some compatible gateways reject null next to
+ * tool_calls) and tool messages carry only tool_call_id (`name` stays in our transcript).
+ */
+function toWireMessage(m: ChatMessage): Record<string, unknown> {
+  const wire: Record<string, unknown> = { role: m.role, content: m.content ?? '' };
+  if (m.tool_calls?.length) wire.tool_calls = m.tool_calls;
+  if (m.role === 'tool') wire.tool_call_id = m.tool_call_id;
+  return wire;
 }
 
 function normaliseToolCall(call: ToolCall, index: number): ToolCall {

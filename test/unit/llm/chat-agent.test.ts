@@ -66,7 +66,12 @@ afterAll(async () => {
 afterEach(() => server.reset());
 
 type ToolMsg = { role: string; name?: string; content: string; tool_call_id?: string };
-const toolMessages = (req: RecordedRequest): ToolMsg[] => (req.body.messages as ToolMsg[]).filter((m) => m.role === 'tool');
+/** Tool messages on the wire carry only tool_call_id; the name comes from the assistant's call. */
+const toolMessages = (req: RecordedRequest): ToolMsg[] => {
+  const messages = req.body.messages as (ToolMsg & { tool_calls?: { id: string; function: { name: string } }[] })[];
+  const names = new Map(messages.flatMap((m) => m.tool_calls ?? []).map((c) => [c.id, c.function.name]));
+  return messages.filter((m) => m.role === 'tool').map((m) => ({ ...m, name: names.get(m.tool_call_id ?? '') }));
+};
 
 /**
  * A scripted "model": searches each regulation, reads the page of one hit, then answers
@@ -133,6 +138,11 @@ describe('chat agent', () => {
     const last = server.chatRequests().at(-1)!;
     const calls = (last.body.messages as { tool_calls?: { id: string }[] }[]).flatMap((m) => m.tool_calls ?? []).map((c) => c.id);
     expect(toolMessages(last).map((m) => m.tool_call_id)).toEqual(calls);
+    // wire shape: no null content next to tool_calls, no `name` on tool messages
+    for (const m of last.body.messages as Record<string, unknown>[]) {
+      expect(typeof m.content).toBe('string');
+      if (m.role === 'tool') expect(Object.keys(m).sort()).toEqual(['content', 'role', 'tool_call_id']);
+    }
   });
 
   it('streams the answer as progress deltas', async () => {
