@@ -1,10 +1,464 @@
-import { EmptyState, ScreenHeader } from '../components/common';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import Markdown from 'react-markdown';
+import { api, getBridge, type ApiOutput } from '../api/client';
+import { isCancelled, toApiError } from '../api/errors';
+import { ConfirmDialog, EmptyState, ErrorBox, ProgressBar, ScreenHeader, Spinner, formatDate, useAsync, useToast } from '../components/common';
 
-export function CollectionsScreen(_props: Record<string, unknown>) {
+type Collection = ApiOutput<'collections.list'>['collections'][number];
+type AskOut = ApiOutput<'collections.ask'>;
+
+interface Message {
+  id: number;
+  question: string;
+  out?: AskOut;
+  error?: unknown;
+  /** shown instead of the raw question when the user clicked a candidate chip */
+  display?: string;
+}
+
+const FOLLOW_UPS = ['需要哪些原料？', '第一步是什么？', '要多久？', '需要什么工具？'];
+const INTENT_LABEL: Record<string, string> = { ingredients: '原料', steps: '步骤', time: '时间', tools: '工具', general: '综合' };
+const KIND_LABEL: Record<AskOut['kind'], string> = { answer: '已锁定文档', candidates: '需要选择', low_evidence: '证据不足', follow_up: '追问' };
+
+let msgSeq = 0;
+
+/** The bundled demo recipes live next to the demo home (resources/recipes). */
+async function demoRecipesFolder(): Promise<string | null> {
+  try {
+    const demo = await api('devices.demo_home', {});
+    const sep = demo.file.includes('\\') ? '\\' : '/';
+    const parts = demo.file.split(sep);
+    return parts.slice(0, -2).concat('recipes').join(sep);
+  } catch {
+    return null;
+  }
+}
+
+export function CollectionsScreen() {
+  const list = useAsync(() => api('collections.list', {}).then((r) => r.collections), []);
+  const [active, setActive] = useState<string | null>(null);
+  const [toast, showToast] = useToast();
+  const [confirm, setConfirm] = useState<Collection | null>(null);
+
+  useEffect(() => {
+    if (!active && list.data?.length) setActive(list.data[0].name);
+    if (active && list.data && !list.data.some((c) => c.name === active)) setActive(list.data[0]?.name ?? null);
+  }, [list.data, active]);
+
   return (
     <div className="screen">
-      <ScreenHeader title="Collections" />
-      <EmptyState title="即将推出" />
+      <ScreenHeader title="文集问答" subtitle="导入一个文件夹（Markdown/TXT），然后像聊天一样提问；锁定文档后可以继续追问原料、步骤、时间、工具" />
+      <div className="coll-layout">
+        <div className="coll-side">
+          <section className="card" aria-label="文集列表">
+            <h3>文集</h3>
+            {list.loading && !list.data ? (
+              <Spinner />
+            ) : list.error ? (
+              <ErrorBox error={list.error} onRetry={list.reload} />
+            ) : !list.data?.length ? (
+              <div className="muted small">还没有文集，请在下方导入文件夹。</div>
+            ) : (
+              <ul className="coll-list">
+                {list.data.map((c) => (
+                  <li key={c.name} className={c.name === active ? 'active' : undefined}>
+                    <button type="button" className="coll-item" aria-pressed={c.name === active} onClick={() => setActive(c.name)}>
+                      <b>{c.name}</b>
+                      <span className="muted small">
+                        {c.documents} 篇文档 · {c.chunks} 个片段 · 更新于 {formatDate(c.updated_at)}
+                      </span>
+                    </button>
+                    <button type="button" className="btn small ghost danger" aria-label={`删除文集 ${c.name}`} onClick={() => setConfirm(c)}>
+                      删除
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          <ImportCollection
+            onDone={(name, summary) => {
+              showToast(summary);
+              list.reload();
+              setActive(name);
+            }}
+          />
+        </div>
+        <div className="coll-main">
+          {active ? (
+            <Chat key={active} collection={active} />
+          ) : (
+            <EmptyState title="选择或导入一个文集开始提问" />
+          )}
+        </div>
+      </div>
+      {confirm ? (
+        <ConfirmDialog
+          title="删除文集"
+          confirmLabel="删除"
+          danger
+          onCancel={() => setConfirm(null)}
+          onConfirm={() => {
+            const c = confirm;
+            setConfirm(null);
+            api('collections.delete', { name: c.name }).then(
+              () => {
+                showToast(`已删除文集「${c.name}」`);
+                list.reload();
+              },
+              (e: unknown) => showToast(`删除失败：${toApiError(e).message}`),
+            );
+          }}
+        >
+          将删除文集「{confirm.name}」的索引和问答会话，原文件夹不受影响。
+        </ConfirmDialog>
+      ) : null}
+      {toast}
     </div>
+  );
+}
+
+function ImportCollection({ onDone }: { onDone: (name: string, summary: string) => void }) {
+  const [folder, setFolder] = useState('');
+  const [name, setName] = useState('');
+  const [progress, setProgress] = useState<{ stage: string; done: number; total: number; item?: string } | null>(null);
+  const [error, setError] = useState<unknown>(undefined);
+  const abortRef = useRef<AbortController | null>(null);
+  const electron = !!getBridge().pickFiles;
+  const running = !!abortRef.current && !!progress;
+
+  const run = async (dir: string, nm: string) => {
+    setError(undefined);
+    const controller = new AbortController();
+    abortRef.current = controller;
+    setProgress({ stage: '准备中', done: 0, total: 0 });
+    try {
+      const out = await api('collections.import', { folder: dir, name: nm }, { signal: controller.signal, onProgress: (ev) => setProgress(ev) });
+      onDone(
+        out.collection,
+        `已导入文集「${out.collection}」：${out.documents} 篇文档（新增 ${out.added}，更新 ${out.updated}，未变 ${out.unchanged}${out.skipped.length ? `，跳过 ${out.skipped.length}` : ''}）`,
+      );
+      setFolder('');
+      setName('');
+    } catch (e) {
+      if (!isCancelled(e)) setError(e);
+    } finally {
+      abortRef.current = null;
+      setProgress(null);
+    }
+  };
+
+  const pick = async () => {
+    const [dir] = (await getBridge().pickFiles?.({ directory: true })) ?? [];
+    if (dir) {
+      setFolder(dir);
+      if (!name) setName(dir.split(/[\\/]/).filter(Boolean).pop() ?? '');
+    }
+  };
+
+  return (
+    <section className="card" aria-label="导入文集">
+      <h3>导入文件夹</h3>
+      <form
+        className="coll-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (folder.trim() && name.trim()) void run(folder.trim(), name.trim());
+        }}
+      >
+        <label className="field">
+          <span>文件夹路径</span>
+          <div className="row">
+            <input className="input grow" aria-label="文件夹路径" placeholder="/path/to/folder" value={folder} onChange={(e) => setFolder(e.target.value)} />
+            {electron ? (
+              <button type="button" className="btn" onClick={() => void pick()}>
+                选择…
+              </button>
+            ) : null}
+          </div>
+        </label>
+        <label className="field">
+          <span>文集名称</span>
+          <input className="input" aria-label="文集名称" placeholder="如：菜谱" value={name} onChange={(e) => setName(e.target.value)} maxLength={64} />
+        </label>
+        <div className="row">
+          <button type="submit" className="btn primary" disabled={running || !folder.trim() || !name.trim()}>
+            导入
+          </button>
+          <button
+            type="button"
+            className="btn"
+            disabled={running}
+            onClick={async () => {
+              const dir = await demoRecipesFolder();
+              if (dir) void run(dir, '示例菜谱');
+              else setError(new Error('找不到内置示例菜谱'));
+            }}
+          >
+            导入内置示例菜谱
+          </button>
+          {running ? (
+            <button type="button" className="btn danger" onClick={() => abortRef.current?.abort()}>
+              取消
+            </button>
+          ) : null}
+        </div>
+      </form>
+      {progress ? (
+        <div className="coll-progress">
+          <ProgressBar value={progress.done} max={progress.total || 1} label="文集导入进度" />
+          <div className="small muted">
+            {progress.stage} {progress.total ? `${progress.done}/${progress.total}` : ''} {progress.item ?? ''}
+          </div>
+        </div>
+      ) : null}
+      {error ? <ErrorBox title="导入失败" error={error} /> : null}
+    </section>
+  );
+}
+
+function Chat({ collection }: { collection: string }) {
+  const [messages, setMessages] = useState<Message[]>([]);
+  const [sessionId, setSessionId] = useState<string | undefined>(undefined);
+  const [question, setQuestion] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [why, setWhy] = useState<AskOut | null>(null);
+  const endRef = useRef<HTMLDivElement>(null);
+
+  const ask = useCallback(
+    async (q: string, display?: string) => {
+      const text = q.trim();
+      if (!text || busy) return;
+      const id = ++msgSeq;
+      setMessages((m) => [...m, { id, question: text, display }]);
+      setQuestion('');
+      setBusy(true);
+      try {
+        const out = await api('collections.ask', { collection, question: text, ...(sessionId ? { session_id: sessionId } : {}) });
+        setSessionId(out.session_id);
+        setMessages((m) => m.map((x) => (x.id === id ? { ...x, out } : x)));
+      } catch (e) {
+        setMessages((m) => m.map((x) => (x.id === id ? { ...x, error: e } : x)));
+      } finally {
+        setBusy(false);
+      }
+    },
+    [busy, collection, sessionId],
+  );
+
+  useEffect(() => {
+    endRef.current?.scrollIntoView({ block: 'end' });
+  }, [messages]);
+
+  const last = [...messages].reverse().find((m) => m.out)?.out;
+  const lock = last?.lock;
+
+  return (
+    <section className="chat card" aria-label="问答">
+      <div className="row chat-head">
+        <div className="grow">
+          <b>{collection}</b>
+          {lock?.state === 'locked' ? (
+            <span className="pill ok" aria-label="锁定状态">
+              已锁定：{lock.title}
+            </span>
+          ) : lock?.state === 'pending' ? (
+            <span className="pill warn" aria-label="锁定状态">
+              等待选择
+            </span>
+          ) : null}
+        </div>
+        <button
+          type="button"
+          className="btn small"
+          disabled={!messages.length || busy}
+          onClick={() => {
+            setMessages([]);
+            setSessionId(undefined);
+            setWhy(null);
+          }}
+        >
+          新会话
+        </button>
+      </div>
+      <div className="chat-msgs" role="log" aria-label="问答记录">
+        {messages.length === 0 ? (
+          <EmptyState title={`向「${collection}」提问`}>例如：红烧肉怎么做？ 鸡怎么做？</EmptyState>
+        ) : (
+          messages.map((m, i) => (
+            <div key={m.id} className="turn">
+              <div className="bubble user">{m.display ?? m.question}</div>
+              {m.error ? (
+                <ErrorBox title="提问失败" error={m.error} />
+              ) : !m.out ? (
+                <Spinner label="检索中…" />
+              ) : (
+                <Answer out={m.out} latest={i === messages.length - 1} busy={busy} onAsk={ask} onWhy={() => setWhy(m.out!)} />
+              )}
+            </div>
+          ))
+        )}
+        <div ref={endRef} />
+      </div>
+      <form
+        className="row chat-input"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void ask(question);
+        }}
+      >
+        <input className="input big grow" aria-label="问题" placeholder="输入问题，回车发送" value={question} onChange={(e) => setQuestion(e.target.value)} maxLength={2000} />
+        <button type="submit" className="btn primary" disabled={busy || !question.trim()}>
+          发送
+        </button>
+      </form>
+      {why ? <WhyDrawer out={why} onClose={() => setWhy(null)} /> : null}
+    </section>
+  );
+}
+
+function Answer({ out, latest, busy, onAsk, onWhy }: { out: AskOut; latest: boolean; busy: boolean; onAsk: (q: string, display?: string) => void; onWhy: () => void }) {
+  return (
+    <div className={`bubble bot kind-${out.kind}`} role="article" aria-label="回答">
+      <div className="row small">
+        <span className={`pill ${out.kind === 'low_evidence' ? 'err' : out.kind === 'candidates' ? 'warn' : 'ok'}`}>{KIND_LABEL[out.kind]}</span>
+        {out.route ? <span className="muted">追问：{INTENT_LABEL[out.route.intent] ?? out.route.intent}</span> : null}
+        {out.switched ? <span className="muted">已切换文档</span> : null}
+        {out.session_expired ? <span className="muted">上个会话已过期，已重新开始</span> : null}
+        <span className="grow" />
+        <button type="button" className="btn small ghost" onClick={onWhy} aria-label="为什么是这个回答">
+          为什么？
+        </button>
+      </div>
+      {out.kind === 'candidates' ? (
+        <>
+          <div>{out.clarify_question}</div>
+          <div className="row" role="group" aria-label="候选文档">
+            {out.candidates.map((c) => (
+              <button key={c.option_id} type="button" className="chip option" disabled={!latest || busy} onClick={() => onAsk(c.option_id, c.title)} title={c.rel_path}>
+                {c.option_id}. {c.title}
+              </button>
+            ))}
+          </div>
+        </>
+      ) : out.answer ? (
+        <div className="markdown">
+          <Markdown>{out.answer}</Markdown>
+        </div>
+      ) : (
+        <div className="muted">{out.clarify_question ?? '没有找到答案'}</div>
+      )}
+      {out.kind === 'low_evidence' && out.clarify_question && out.answer ? <div className="muted small">{out.clarify_question}</div> : null}
+      {latest && out.lock.state === 'locked' ? (
+        <div className="row follow" role="group" aria-label="继续追问">
+          {FOLLOW_UPS.map((f) => (
+            <button key={f} type="button" className="chip" disabled={busy} onClick={() => onAsk(f)}>
+              {f}
+            </button>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function WhyDrawer({ out, onClose }: { out: AskOut; onClose: () => void }) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
+  return (
+    <aside className="drawer" role="dialog" aria-label="回答依据">
+      <div className="row">
+        <h3 className="grow" style={{ margin: 0 }}>
+          回答依据
+        </h3>
+        <button type="button" className="btn small" onClick={onClose}>
+          关闭
+        </button>
+      </div>
+      <dl className="kv compact">
+        <dt>问题</dt>
+        <dd>{out.question}</dd>
+        <dt>结论</dt>
+        <dd>
+          {KIND_LABEL[out.kind]}
+          {out.decision ? `（${out.decision === 'locked' ? '锁定' : out.decision === 'ambiguous' ? '歧义' : '证据不足'}）` : ''}
+        </dd>
+        <dt>锁定文档</dt>
+        <dd>{out.lock.title ?? '—'}</dd>
+        <dt>轮次</dt>
+        <dd>{out.turn}</dd>
+        <dt>追踪 ID</dt>
+        <dd className="mono small">{out.trace_id}</dd>
+      </dl>
+      {out.route ? (
+        <>
+          <h3>追问路由</h3>
+          <dl className="kv compact">
+            <dt>意图</dt>
+            <dd>{INTENT_LABEL[out.route.intent] ?? out.route.intent}</dd>
+            <dt>层级</dt>
+            <dd>{out.route.layer === 'layer1' ? '第一层（意图对应的段落）' : '第二层（扩展到全部证据）'}</dd>
+            <dt>段落</dt>
+            <dd>{out.route.blocks.join('、') || '—'}</dd>
+            <dt>找到</dt>
+            <dd>{out.route.found ? '是' : '否'}{out.route.escalated ? '（已升级）' : ''}</dd>
+          </dl>
+        </>
+      ) : null}
+      {out.retrieval ? (
+        <>
+          <h3>检索</h3>
+          <div className="small">
+            核心词「{out.retrieval.core}」 · 分词 {out.retrieval.tokens.join(' / ')} · 列表 {out.retrieval.lists.join(' + ')}
+          </div>
+          <div className="small muted">{out.retrieval.reason}</div>
+          <table className="data compact" aria-label="候选文档得分">
+            <thead>
+              <tr>
+                <th>文档</th>
+                <th>综合</th>
+                <th>RRF</th>
+                <th>最佳片段</th>
+                <th>覆盖</th>
+                <th>标题</th>
+              </tr>
+            </thead>
+            <tbody>
+              {out.retrieval.parents.map((p) => (
+                <tr key={p.doc_id} className={p.doc_id === out.lock.doc_id ? 'selected' : undefined}>
+                  <td title={p.rel_path}>
+                    {p.title}
+                    {p.passes_coverage ? '' : <span className="muted small">（未达覆盖阈值）</span>}
+                  </td>
+                  <td className="mono">{p.overall_score.toFixed(3)}</td>
+                  <td className="mono">{p.rrf_sum.toFixed(3)}</td>
+                  <td className="mono">{p.max_chunk_score.toFixed(2)}</td>
+                  <td className="mono">
+                    {p.coverage}/{p.total_chunks}
+                  </td>
+                  <td className="mono">{p.title_score.toFixed(2)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : null}
+      {out.evidence.length ? (
+        <>
+          <h3>使用的证据</h3>
+          <ul className="evidence">
+            {out.evidence.map((e, i) => (
+              <li key={i}>
+                <div className="muted small">{e.heading}</div>
+                <div>{e.text}</div>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </aside>
   );
 }
