@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { defineOperation } from '../api/operation';
 import { schemaVersions } from '../store/migrations';
 import { projectRoot } from '../common/paths';
+import { GridError } from '../common/errors';
+import { CONFIG_FILE_NAME, configSchema, saveConfig } from '../config';
 
 const require = createRequire(import.meta.url);
 
@@ -77,6 +79,41 @@ export const appOperations = {
         search_mode: model.state === 'ready' ? ('hybrid' as const) : ('lexical' as const),
         config_warning: ctx.configWarning ?? null,
       };
+    },
+  }),
+  // Settings screen (renderer): read and change <data-dir>/config.json; the running context picks it up at once.
+  'app.config': defineOperation({
+    name: 'app.config',
+    summary: '读取当前配置（阈值、LLM 开关等） / Read the effective configuration',
+    input: z.object({}).strict(),
+    output: z.object({ config: configSchema, file: z.string(), warning: z.string().nullable() }),
+    handler: (ctx) => ({ config: ctx.config, file: path.join(ctx.dataDir, CONFIG_FILE_NAME), warning: ctx.configWarning ?? null }),
+  }),
+  'app.update_config': defineOperation({
+    name: 'app.update_config',
+    summary: '修改配置的部分字段并保存到 config.json / Patch configuration sections and save config.json',
+    input: z
+      .object({
+        patch: z.record(z.string(), z.record(z.string(), z.unknown())).describe('{ 分区: { 字段: 值 } }，如 {"llm": {"enabled": true}}'),
+      })
+      .strict(),
+    output: z.object({ config: configSchema, file: z.string() }),
+    handler: (ctx, input) => {
+      const current = ctx.config as unknown as Record<string, Record<string, unknown>>;
+      const merged: Record<string, Record<string, unknown>> = { ...current };
+      for (const [section, fields] of Object.entries(input.patch)) {
+        if (!(section in current)) throw new GridError('INVALID_INPUT', `patch.${section}: 没有这个配置分区`);
+        merged[section] = { ...current[section], ...fields };
+      }
+      const parsed = configSchema.safeParse(merged);
+      if (!parsed.success) {
+        const why = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+        throw new GridError('INVALID_INPUT', `配置无效，未保存 — ${why}`);
+      }
+      saveConfig(ctx.dataDir, parsed.data);
+      ctx.config = parsed.data;
+      ctx.configWarning = undefined;
+      return { config: parsed.data, file: path.join(ctx.dataDir, CONFIG_FILE_NAME) };
     },
   }),
 };
