@@ -4,6 +4,7 @@ import { invokeOperation } from '../../core/api/invoke';
 import type { ApiOutput } from '../../core/api/table';
 import type { ProgressEvent } from '../../core/api/operation';
 import type { AppContext } from '../../core/context';
+import { toErrorPayload } from '../../core/common/errors';
 import { globalOptions, printJson, runOperation, withContext } from '../runtime';
 
 type Transcript = ApiOutput<'llm.chat'>;
@@ -54,30 +55,44 @@ export function registerLlmCommands(program: Command): void {
     .option('--max-steps <n>', '最多工具调用轮数 / max tool rounds', (v) => Number.parseInt(v, 10))
     .action(async (parts: string[], opts: { maxSteps?: number }, cmd: Command) => {
       const json = !!globalOptions(cmd).json;
-      const abort = new AbortController();
-      const onSigint = () => abort.abort();
-      process.once('SIGINT', onSigint);
+      // Ctrl-C cancels the running turn (the request and any tool call), not the whole session.
+      let current: AbortController | null = null;
+      const onSigint = () => current?.abort();
+      process.on('SIGINT', onSigint);
       try {
         await withContext(cmd, async (ctx) => {
           const question = parts.join(' ').trim();
           if (question) {
-            await chatTurn(ctx, question, [], { json, maxSteps: opts.maxSteps, signal: abort.signal });
+            current = new AbortController();
+            await chatTurn(ctx, question, [], { json, maxSteps: opts.maxSteps, signal: current.signal });
             return;
           }
           // Interactive: keeps the conversation so follow-up questions have context.
           const history: { role: 'user' | 'assistant'; content: string }[] = [];
-          const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: process.stdin.isTTY });
-          if (process.stdin.isTTY) process.stderr.write('GridCode 规程助手（输入 exit 退出）\n');
+          const tty = !!process.stdin.isTTY;
+          const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: tty });
+          rl.on('SIGINT', () => (current ? current.abort() : rl.close()));
+          if (tty) process.stderr.write('GridCode 规程助手（输入 exit 退出，Ctrl-C 取消当前回答）\n');
           rl.setPrompt('> ');
-          if (process.stdin.isTTY) rl.prompt();
+          if (tty) rl.prompt();
           for await (const line of rl) {
             const q = line.trim();
             if (q === 'exit' || q === 'quit' || q === '退出') break;
             if (q) {
-              const t = await chatTurn(ctx, q, history, { json, maxSteps: opts.maxSteps, signal: abort.signal });
-              history.push({ role: 'user', content: q }, { role: 'assistant', content: t.answer });
+              current = new AbortController();
+              try {
+                const t = await chatTurn(ctx, q, history, { json, maxSteps: opts.maxSteps, signal: current.signal });
+                history.push({ role: 'user', content: q }, { role: 'assistant', content: t.answer });
+              } catch (e) {
+                // one failed turn (cancelled, service error) does not end the conversation
+                const p = toErrorPayload(e);
+                process.stderr.write(`\n错误 [${p.code}]: ${p.message}\n`);
+                if (p.code === 'LLM_UNAVAILABLE' && /DASHSCOPE_API_KEY/.test(p.message)) throw e;
+              } finally {
+                current = null;
+              }
             }
-            if (process.stdin.isTTY) rl.prompt();
+            if (tty) rl.prompt();
           }
           rl.close();
         });

@@ -100,6 +100,16 @@ describe('gridcode chat', () => {
     ]);
   });
 
+  it('a failed turn is reported and the conversation goes on', async () => {
+    server.enqueue(reply.status(400, { error: { message: 'bad request' } }), reply.stream(['第二轮回答']));
+    const r = await gridcode(['chat'], withKey(), '坏问题\n好问题\n');
+    expect(r.stderr).toMatch(/错误 \[LLM_UNAVAILABLE\]: 大模型服务返回 HTTP 400/);
+    expect(r.stdout).toContain('第二轮回答');
+    expect(r.code).toBe(0);
+    // the failed turn is not part of the history
+    expect((server.chatRequests()[1].body.messages as { role: string }[]).map((m) => m.role)).toEqual(['system', 'user']);
+  });
+
   it('without a key fails clearly (exit 1) and status says no key', async () => {
     const r = await gridcode(['chat', '你好'], noKey);
     expect(r.code).toBe(1);
