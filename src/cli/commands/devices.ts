@@ -8,6 +8,7 @@ import { globalOptions, printJson, runOperation, withContext } from '../runtime'
 
 interface DevicesOpts {
   devices?: string;
+  llm?: boolean;
   state?: string;
   yaml?: boolean;
   json?: boolean;
@@ -40,13 +41,14 @@ export function registerDeviceCommands(program: Command): void {
     .option('--devices <file>', '设备文件（JSON；默认演示家庭）')
     .option('--state <file>', '会话状态文件：读取并写回，使“把它关了”跨调用生效')
     .option('--yaml', '只输出注入 system prompt 的 YAML')
+    .option('--llm', '用大模型解析命令（需 DASHSCOPE_API_KEY；失败时回退到规则解析，meta.parser 会注明）')
     .option('--json', '输出 [{command, ir, selected, candidates, clarification, meta}]')
     .action(async (utterance: string, opts: DevicesOpts, cmd: Command) => {
       note(opts.devices);
       const json = opts.json || globalOptions(cmd).json;
       const state = opts.state ? readState(path.resolve(opts.state)) : undefined;
       const out = await withContext(cmd, (ctx) =>
-        invokeOperation(ctx, 'devices.retrieve', { utterance, devices: opts.devices, ...(state ? { state } : {}) } as never),
+        invokeOperation(ctx, 'devices.retrieve', { utterance, devices: opts.devices, ...(opts.llm ? { llm: true } : {}), ...(state ? { state } : {}) } as never),
       );
       if (opts.state) {
         const file = path.resolve(opts.state);
@@ -58,6 +60,8 @@ export function registerDeviceCommands(program: Command): void {
       if (json) return printJson(out.results);
       if (opts.yaml) return void process.stdout.write(out.yaml.endsWith('\n') ? out.yaml : out.yaml + '\n');
       const lines: string[] = [];
+      const first = out.results[0]?.meta as { parser?: string; parser_error?: string } | undefined;
+      if (first?.parser && first.parser !== 'rules') lines.push(`解析器: ${first.parser === 'llm' ? '大模型' : first.parser === 'rules-fallback' ? `规则（大模型不可用：${first.parser_error ?? ''}）` : first.parser}`);
       out.results.forEach((r, i) => {
         const c = r.command;
         lines.push(`命令 ${i + 1}: ${c.a}  房间=${c.s ?? '-'} 名称=${c.n ?? '-'} 类型=${c.t ?? '-'} 量词=${c.q}${c.c ? ` 数量=${c.c}` : ''}${c.ref ? ' 指代=上文' : ''}`);

@@ -12,6 +12,8 @@ import { buildCommandPrompt, parseCommandArray, parseRules } from './parser';
 import { retrieve, selectedEntities, type RetrieveOptions } from './retrieve';
 import { conversationStateSchema, emptyState, type Home } from './types';
 import { TYPES } from './lexicon';
+import { createLlmCommandParser } from '../llm/command-parser';
+import { llmAvailable } from '../llm/client';
 
 /** The bundled demo home (resources/homes/demo-home.json): used when --devices is omitted. */
 export function demoHomePath(ctx: AppContext): string {
@@ -128,6 +130,8 @@ export const deviceOperations = {
         state: conversationStateSchema.optional(),
         /** An LLM reply to use instead of the rule parser (JSON command array). */
         llm_reply: z.string().optional(),
+        /** Parse with the LLM (DashScope) when a key is configured; default: config llm.enabled. Falls back to rules. */
+        llm: z.boolean().optional(),
       })
       .strict(),
     output: z.object({ devices_file: z.string(), demo: z.boolean(), results: z.array(retrievalResultSchema), yaml: z.string(), state: conversationStateSchema }),
@@ -135,6 +139,14 @@ export const deviceOperations = {
       const { home, file, demo } = loadHome(ctx, input.devices);
       const state = input.state ? structuredClone(input.state) : emptyState();
       const options: RetrieveOptions = { config: ctx.config.devices, embed: embedOf(ctx) };
+      const useLlm = input.llm ?? ctx.config.llm.enabled;
+      if (useLlm && input.llm_reply === undefined) {
+        if (llmAvailable(ctx)) options.parseCommands = createLlmCommandParser(ctx);
+        else
+          options.parseCommands = async () => {
+            throw new Error('未配置大模型密钥（DASHSCOPE_API_KEY），使用规则解析');
+          };
+      }
       if (input.llm_reply !== undefined) {
         const reply = input.llm_reply;
         options.parseCommands = async () => {

@@ -144,6 +144,14 @@ export function entityNames(e: Entity): string[] {
   return [e.name, ...e.nicknames];
 }
 
+const normCache = new Map<string, string>();
+/** Matching key: normalised, no whitespace. Memoised: called per entity per command on hot paths. */
 export function norm(s: string): string {
-  return normalizeText(s).replace(/\s+/g, '');
+  let v = normCache.get(s);
+  if (v === undefined) {
+    v = normalizeText(s).replace(/\s+/g, '');
+    if (normCache.size > 50_000) normCache.clear();
+    normCache.set(s, v);
+  }
+  return v;
 }

@@ -92,12 +92,16 @@ function nameEvidence(index: HomeIndex, e: Entity, hint: string, hintKey: string
   return { score: best, reason };
 }
 
-function roomInclude(index: HomeIndex, e: Entity, rooms: string[], meta: RetrievalMeta): { hit: boolean; viaName: boolean } {
+/** The asked room is not one of the home's rooms (次卧 in a home with only 卧室). */
+function roomsUnknown(index: HomeIndex, rooms: string[]): boolean {
+  return rooms.every((r) => !index.homeRooms.has(norm(r)) && ![...index.homeRooms].some((h) => roomMatches(h, r)));
+}
+
+function roomInclude(index: HomeIndex, e: Entity, rooms: string[], meta: RetrievalMeta, askedUnknown: boolean): { hit: boolean; viaName: boolean } {
   if (!rooms.length) return { hit: false, viaName: false };
   if (rooms.some((r) => roomMatches(e.room, r))) return { hit: true, viaName: false };
   const info = index.info.get(e.id)!;
   // seed 000: the name's room word counts only when the room field can't be trusted or the asked room is unknown
-  const askedUnknown = rooms.every((r) => !index.homeRooms.has(norm(r)) && ![...index.homeRooms].some((h) => roomMatches(h, r)));
   if (info.trust === 'ok' && !askedUnknown) return { hit: false, viaName: false };
   if (info.nameRooms.length > 1) {
     if (info.nameRooms.some((nr) => rooms.some((r) => roomMatches(nr, r)))) meta.uncertain_room_names.push(e.id);
@@ -246,8 +250,9 @@ export function retrieveCommand(
   let pool = index.entities.filter((e) => !excluded(index, e, ir.scope_exclude));
   const roomHit = new Map<string, boolean>();
   if (ir.scope_include.length) {
+    const askedUnknown = roomsUnknown(index, ir.scope_include);
     const inScope = pool.filter((e) => {
-      const r = roomInclude(index, e, ir.scope_include, meta);
+      const r = roomInclude(index, e, ir.scope_include, meta, askedUnknown);
       if (r.hit) {
         roomHit.set(e.id, r.viaName);
         if (r.viaName) meta.name_room_fallback.push(e.id);
@@ -323,7 +328,7 @@ export function retrieveCommand(
       for (const c of cands) if (c.cap < cfg.capabilityMin) c.score *= 0.5;
     }
   }
-  cands.sort((a, b) => b.score - a.score || a.entity.id.localeCompare(b.entity.id));
+  cands.sort((a, b) => b.score - a.score || (a.entity.id < b.entity.id ? -1 : a.entity.id > b.entity.id ? 1 : 0));
 
   // 4. gating
   if (!cands.length) {
