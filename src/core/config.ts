@@ -93,6 +93,8 @@ export const configSchema = z.object({
       minEvidence: z.number().min(0).max(1).default(0.5),
       /** Title similarity below this does not enter the title ranking. */
       minTitleScore: z.number().min(0).max(1).default(0.3),
+      /** Longer answers (a huge document's sections) are cut here, pointing to the source file. */
+      maxAnswerChars: z.number().int().positive().default(8000),
       /** Files above this size are skipped with a reason (bytes). */
       maxFileBytes: z.number().int().positive().default(32 * 1024 * 1024),
       /** JSONL logs (retrieval / lock / evidence / generation); null = off. Relative paths are under the data dir. */

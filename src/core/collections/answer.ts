@@ -85,7 +85,7 @@ function stepLine(s: RecipeStep): string {
 }
 
 /** The full structured answer for a locked document (seed 003 format_auto_answer). */
-export function formatAutoAnswer(doc: ParsedDocument, source?: string): string {
+export function formatAutoAnswer(doc: ParsedDocument, source?: string, maxChars = Infinity): string {
   const out: string[] = [`# ${doc.title}`];
   const meta = [doc.difficulty ? `难度：${stars(doc.difficulty)}` : '', doc.calories ? `预估卡路里：${doc.calories}` : '']
     .filter(Boolean)
@@ -124,8 +124,13 @@ export function formatAutoAnswer(doc: ParsedDocument, source?: string): string {
       out.push(`## ${b.heading}`, b.text.trim());
     }
   }
-  if (source) out.push(`> 来源：${source}`);
-  return out.join('\n\n');
+  let text = out.join('\n\n');
+  if (text.length > maxChars) {
+    // never cut inside a surrogate pair or leave a half list item: cut at the last line end
+    const cut = text.lastIndexOf('\n', maxChars);
+    text = `${text.slice(0, cut > maxChars / 2 ? cut : maxChars)}\n\n……（内容过长，只显示前 ${maxChars} 个字符，完整内容请查看来源文件）`;
+  }
+  return source ? `${text}\n\n> 来源：${source}` : text;
 }
 
 function firstParagraph(text: string): string {

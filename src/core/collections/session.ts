@@ -180,7 +180,7 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
 
   const fullAnswer = (doc: StoredDoc) => {
     const classified = classifyQuery(question);
-    let answer = formatAutoAnswer(doc.parsed, doc.rel_path);
+    let answer = formatAutoAnswer(doc.parsed, doc.rel_path, ctx.config.collections.maxAnswerChars);
     // a first question that asks something specific (原料, 第三步, 多久) gets that part first
     const specific = classified.intent !== 'general' && !(classified.intent === 'steps' && classified.step === null && !classified.relativeStep);
     if (specific) {
@@ -309,7 +309,8 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
         result.switched = result.kind !== 'low_evidence' && (state.lock_state !== 'locked' || state.doc_id !== before);
       } else {
         result.kind = 'follow_up';
-        result.answer = routed.markdown;
+        const max = ctx.config.collections.maxAnswerChars;
+        result.answer = routed.markdown.length > max ? `${routed.markdown.slice(0, max)}\n\n……（内容过长，已截断）` : routed.markdown;
         state.last_intent = routed.intent;
         setRoute(routed);
       }

@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseDocument } from '../../../src/core/collections/parse';
+import { chunkDocument, splitText } from '../../../src/core/collections/chunk';
+import { classifyQuery, formatAutoAnswer } from '../../../src/core/collections/answer';
+import { questionCore } from '../../../src/core/collections/retrieve';
+import { hasShared, sharedPath } from '../../helpers';
+
+const fixtures = path.resolve(__dirname, '../../fixtures/collections');
+const demo = path.resolve(__dirname, '../../../resources/recipes');
+
+describe('recipe parsing', () => {
+  it('turns a howtocook-shaped recipe into blocks, ingredients with quantities, tools and ordered steps', () => {
+    const doc = parseDocument(fs.readFileSync(path.join(demo, 'dishes/meat/红烧肉.md'), 'utf8'), '红烧肉.md');
+    expect(doc.title).toBe('红烧肉');
+    expect(doc.heading).toBe('红烧肉的做法');
+    expect(doc.kind).toBe('recipe');
+    expect(doc.difficulty).toBe(3);
+    expect(doc.blocks.map((b) => b.kind)).toEqual(['intro', 'ingredients', 'calculation', 'steps', 'extras']);
+    expect(doc.ingredients.find((i) => i.name === '五花肉')?.quantity).toBe('800g（带皮，肥瘦相间）');
+    expect(doc.ingredients.find((i) => i.name === '冰糖')?.quantity).toBe('30g');
+    expect(doc.tools).toEqual(['砂锅（或厚底铁锅）', '炒锅']);
+    expect(doc.steps).toHaveLength(8);
+    expect(doc.steps[2]).toMatchObject({ n: 3, group: null });
+    expect(doc.steps[2].text).toContain('炒糖色');
+  });
+
+  it('numbers steps continuously across ### groups and keeps alternatives and indented notes inside their step', () => {
+    const doc = parseDocument(fs.readFileSync(path.join(fixtures, 'mixed/分组蒸蛋.md'), 'utf8'), '分组蒸蛋.md');
+    expect(doc.steps.map((s) => [s.n, s.group])).toEqual([
+      [1, '准备'],
+      [2, '准备'],
+      [3, '蒸制'],
+      [4, '蒸制'],
+      [5, '蒸制'],
+    ]);
+    expect(doc.steps[1].notes).toEqual(['水温约 40 度，太烫会把蛋液烫熟']);
+    // "2. 蒸制方式（二选一）" followed by 1./2. alternatives: one step with two notes, then 3. continues as step 5
+    expect(doc.steps[3].notes).toEqual(['1. 中火蒸 10 分钟', '2. 大火蒸 6 分钟，每 2 分钟开一次盖']);
+    expect(doc.steps[4].text).toBe('出锅淋香油');
+    expect(doc.tools).toEqual(['蒸锅', '碗']);
+    // quantities from 计算 in both "名 量" and "名：量" forms
+    expect(doc.ingredients.slice(0, 3)).toEqual([
+      { name: '鸡蛋', quantity: '2 个' },
+      { name: '盐', quantity: '2g' },
+      { name: '温水', quantity: '150ml' },
+    ]);
+    // comments and images never reach the text
+    expect(doc.blocks.map((b) => b.text).join('\n')).not.toMatch(/测试夹具|x\.jpg/);
+  });
+
+  it('splits a non-recipe document into sections by heading', () => {
+    const doc = parseDocument(fs.readFileSync(path.join(fixtures, 'mixed/sub/值班交接规程.txt'), 'utf8'), '值班交接规程.txt');
+    expect(doc.kind).toBe('document');
+    expect(doc.title).toBe('值班交接规程');
+    expect(doc.blocks.map((b) => [b.kind, b.heading])).toEqual([
+      ['intro', '简介'],
+      ['section', '交接内容'],
+      ['steps', '交接步骤'],
+      ['extras', '注意事项'],
+    ]);
+    expect(doc.steps.map((s) => s.text)).toEqual(['接班人员提前 15 分钟到岗', '双方共同查看运行日志', '核对工作票与操作票', '双方签字确认后交接完成']);
+  });
+
+  it('uses the file name as title when a text has no heading', () => {
+    const doc = parseDocument('只有一段文字，没有标题。', '无标题笔记.txt');
+    expect(doc.title).toBe('无标题笔记');
+    expect(doc.blocks).toHaveLength(1);
+  });
+
+  it.skipIf(!hasShared('data', 'howtocook'))('parses every shared howtocook recipe with steps', () => {
+    const root = sharedPath('data', 'howtocook', 'dishes');
+    const files: string[] = [];
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const f = path.join(d, e.name);
+        if (e.isDirectory()) walk(f);
+        else if (f.endsWith('.md')) files.push(f);
+      }
+    };
+    walk(root);
+    expect(files.length).toBeGreaterThan(300);
+    const withoutSteps = files.filter((f) => parseDocument(fs.readFileSync(f, 'utf8'), path.basename(f)).steps.length === 0);
+    expect(withoutSteps).toEqual([]);
+  });
+});
+
+describe('chunks', () => {
+  it('starts with a title card and cuts sections into pieces no longer than the limit (hard cut for one huge line)', () => {
+    const doc = parseDocument(fs.readFileSync(path.join(demo, 'dishes/meat/红烧肉.md'), 'utf8'), '红烧肉.md');
+    const chunks = chunkDocument(doc, 120);
+    expect(chunks[0]).toMatchObject({ ord: 0, blockKind: 'title' });
+    expect(chunks[0].text.split('\n')[0]).toBe('红烧肉');
+    expect(chunks.every((c) => c.text.length <= 120)).toBe(true);
+    expect(new Set(chunks.map((c) => c.blockKind))).toEqual(new Set(['title', 'intro', 'ingredients', 'calculation', 'steps', 'extras']));
+    const pieces = splitText('字'.repeat(1000), 300);
+    expect(pieces.map((p) => p.length)).toEqual([300, 300, 300, 100]);
+  });
+});
+
+describe('question handling', () => {
+  it('reduces questions to what they are about', () => {
+    expect(questionCore('红烧肉怎么做')).toBe('红烧肉');
+    expect(questionCore('做红烧肉需要什么原料')).toBe('红烧肉');
+    expect(questionCore('请问宫保鸡丁的做法是什么？')).toBe('宫保鸡丁');
+    expect(questionCore('红烧')).toBe('红烧');
+    expect(questionCore('鸡怎么做')).toBe('鸡');
+  });
+
+  it('classifies follow-ups into ingredients / steps / time / tools / general', () => {
+    expect(classifyQuery('需要哪些原料？')).toMatchObject({ intent: 'ingredients' });
+    expect(classifyQuery('冰糖放多少')).toMatchObject({ intent: 'ingredients' });
+    expect(classifyQuery('第三步是什么？')).toEqual({ intent: 'steps', step: 3, relativeStep: null });
+    expect(classifyQuery('第12步')).toMatchObject({ intent: 'steps', step: 12 });
+    expect(classifyQuery('下一步呢')).toMatchObject({ intent: 'steps', relativeStep: 1 });
+    expect(classifyQuery('要多久？')).toMatchObject({ intent: 'time' });
+    expect(classifyQuery('需要什么锅')).toMatchObject({ intent: 'tools' });
+    expect(classifyQuery('为什么要用开水')).toMatchObject({ intent: 'general' });
+  });
+
+  it('builds the full answer only from the document blocks', () => {
+    const doc = parseDocument(fs.readFileSync(path.join(demo, 'dishes/meat/可乐鸡翅.md'), 'utf8'), '可乐鸡翅.md');
+    const md = formatAutoAnswer(doc, 'dishes/meat/可乐鸡翅.md');
+    expect(md).toMatch(/^# 可乐鸡翅/);
+    expect(md).toContain('- 鸡翅中：10 个（约 500g）');
+    expect(md).toContain('## 步骤\n\n1. 鸡翅两面各划两刀');
+    expect(md).toContain('6. 开盖大火收汁');
+    expect(md).not.toContain('Pull request');
+    expect(md).toContain('> 来源：dishes/meat/可乐鸡翅.md');
+    const cut = formatAutoAnswer(doc, undefined, 200);
+    expect(cut.length).toBeLessThan(300);
+    expect(cut).toContain('内容过长');
+  });
+});

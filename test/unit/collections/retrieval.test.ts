@@ -1,0 +1,121 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invokeOperation } from '../../../src/core/api/invoke';
+import { aggregateParents, rrfFuse } from '../../../src/core/search/fusion';
+import { titleGuard, titleScore } from '../../../src/core/collections/retrieve';
+import { tempContext } from '../../helpers';
+
+const demo = path.resolve(__dirname, '../../../resources/recipes');
+
+describe('seed 003 formulas through the shared fusion code (hand-computed)', () => {
+  const k = 60;
+  // the shape collections feed in: a lexical list and a title list of chunk keys `<doc>#<ord>`
+  const lists = {
+    lexical: [
+      { key: '1#1', parent: '1', rank: 1 },
+      { key: '2#3', parent: '2', rank: 2 },
+      { key: '1#2', parent: '1', rank: 3 },
+    ],
+    title: [{ key: '1#0', parent: '1', rank: 1 }],
+  };
+  const fused = rrfFuse(lists, k);
+  const score: Record<string, number> = { '1#0': 1, '1#1': 0.8, '1#2': 0.5, '2#3': 0.6 };
+  const totals: Record<string, number> = { '1': 6, '2': 20 };
+  const parents = aggregateParents(
+    fused.map((c) => ({ ...c, score: score[c.key] })),
+    (p) => totals[p],
+    { rrfK: k, lists: 2, coverageCap: 3, rrfWeight: 0.7, coverageThreshold: 0.5 },
+  );
+
+  it('rrf_sum = Σ 1/(k+rank), max_chunk_score, coverage, coverage_ratio, overall = 0.7·rrf_norm + 0.3·max_norm', () => {
+    const p1 = parents.find((p) => p.parent === '1')!;
+    // chunks 1#0 (title rank 1) 1/61, 1#1 (lexical rank 1) 1/61, 1#2 (lexical rank 3) 1/63
+    expect(p1.rrf_sum).toBeCloseTo(1 / 61 + 1 / 61 + 1 / 63, 10);
+    expect(p1.max_chunk_score).toBe(1);
+    expect(p1.coverage).toBe(3);
+    expect(p1.total_chunks).toBe(6);
+    // 3 hit chunks of min(6, cap 3) countable ones
+    expect(p1.coverage_ratio).toBe(1);
+    // rrf_norm = coverage_ratio · mean(rrf of counted chunks) / (lists/(k+1)) = (2/61 + 1/63)/3 / (2/61) = 0.494709
+    expect(p1.rrf_norm).toBeCloseTo((2 / 61 + 1 / 63) / 3 / (2 / 61), 10);
+    expect(p1.overall_score).toBeCloseTo(0.7 * 0.4947090 + 0.3 * 1, 6);
+    expect(p1.passes_coverage).toBe(true);
+  });
+
+  it('does not favour a long document for its size: 1 hit of 20 chunks counts as 1 of cap 3', () => {
+    const p2 = parents.find((p) => p.parent === '2')!;
+    expect(p2.rrf_sum).toBeCloseTo(1 / 62, 10);
+    expect(p2.coverage).toBe(1);
+    expect(p2.total_chunks).toBe(20);
+    // seed 003's raw coverage/total_chunks would give 0.05; the cap makes it 1/3 — and a 1-chunk parent with
+    // its one chunk hit would reach 1: size alone neither wins nor loses
+    expect(p2.coverage_ratio).toBeCloseTo(1 / 3, 10);
+    expect(p2.passes_coverage).toBe(false);
+    expect(p2.overall_score).toBeCloseTo(0.7 * ((1 / 3) * (1 / 62)) / (2 / 61) + 0.3 * 0.6, 6);
+    expect(parents[0].parent).toBe('1');
+  });
+
+  it('scores title matches: exact 1, contained in a longer title by share, description mentions weakly', () => {
+    expect(titleScore('红烧肉', '红烧肉')).toBe(1);
+    expect(titleScore('红烧肉', '南派红烧肉')).toBeCloseTo(0.5 + 0.4 * (3 / 5), 10);
+    expect(titleScore('鸡', '口水鸡')).toBeCloseTo(0.5 + 0.4 / 3, 10);
+    expect(titleScore('鸡', '黄焖鸡')).toBe(titleScore('鸡', '口水鸡'));
+    expect(titleScore('南派红烧肉配料表', '南派红烧肉')).toBeCloseTo(0.1 + 0.8 * (5 / 8), 10);
+    expect(titleScore('今天股市行情', '红烧肉')).toBe(0);
+  });
+
+  it('title guard: a unique exact title locks; equally matching titles make it ambiguous', () => {
+    const locked = titleGuard({ state: 'ambiguous', parents: ['1', '2'], reason: 'x' }, parents, new Map([[2, 1], [1, 0.7]]), 0.92);
+    expect(locked).toMatchObject({ state: 'locked', parents: ['2'] });
+    const amb = titleGuard({ state: 'locked', parents: ['1'], reason: 'x' }, parents, new Map([[1, 0.63], [2, 0.63]]), 0.92);
+    expect(amb).toMatchObject({ state: 'ambiguous', byTitle: true });
+    expect(amb.parents.sort()).toEqual(['1', '2']);
+  });
+});
+
+describe('decisions on the demo recipe collection (real SQLite, jieba, FTS5)', () => {
+  const ctx = tempContext();
+  beforeAll(async () => {
+    await invokeOperation(ctx, 'collections.import', { folder: demo, name: 'recipes' });
+  });
+  afterAll(() => ctx.cleanup());
+
+  it('红烧肉怎么做 -> locked on 红烧肉 with the structured answer', async () => {
+    const out = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '红烧肉怎么做' });
+    expect(out.decision).toBe('locked');
+    expect(out.kind).toBe('answer');
+    expect(out.lock).toMatchObject({ state: 'locked', title: '红烧肉' });
+    expect(out.answer).toContain('## 原料和用量');
+    expect(out.answer).toContain('- 五花肉：800g');
+    expect(out.answer).toMatch(/## 步骤\n\n1\. 五花肉切成 3cm 见方的块/);
+    const top = out.retrieval!.parents[0];
+    expect(top).toMatchObject({ title: '红烧肉', title_score: 1, passes_coverage: true });
+    expect(top.overall_score).toBeGreaterThanOrEqual(ctx.config.search.tMin);
+    expect(out.retrieval!.lists).toEqual(expect.arrayContaining(['lexical', 'title']));
+  });
+
+  it('鸡怎么做 -> ambiguous with numbered candidates, all chicken dishes', async () => {
+    const out = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '鸡怎么做' });
+    expect(out.decision).toBe('ambiguous');
+    expect(out.kind).toBe('candidates');
+    expect(out.lock.state).toBe('pending');
+    expect(out.candidates.length).toBeGreaterThanOrEqual(3);
+    expect(out.candidates.map((c) => c.option_id)).toEqual(out.candidates.map((_, i) => String(i + 1)));
+    for (const c of out.candidates) expect(c.title).toContain('鸡');
+    expect(out.clarify_question).toMatch(/哪一个/);
+  });
+
+  it('an unrelated question -> LOW_EVIDENCE with a clarify question', async () => {
+    const out = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '今天股市行情如何？' });
+    expect(out.decision).toBe('low_evidence');
+    expect(out.code).toBe('LOW_EVIDENCE');
+    expect(out.lock.state).toBe('none');
+    expect(out.clarify_question).toBeTruthy();
+    expect(out.answer).toMatch(/^LOW_EVIDENCE/);
+  });
+
+  it('FTS syntax and odd characters in a question are just text', async () => {
+    const out = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '"红烧肉" AND( NEAR * -:' });
+    expect(out.lock.title).toBe('红烧肉');
+  });
+});

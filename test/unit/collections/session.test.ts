@@ -1,0 +1,207 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invokeOperation } from '../../../src/core/api/invoke';
+import { apiTable } from '../../../src/core/api/table';
+import { createAppContext } from '../../../src/core/context';
+import { askCollection, parseSelection } from '../../../src/core/collections/session';
+import { rotateIfNeeded } from '../../../src/core/collections/logs';
+import { saveConfig, defaultConfig } from '../../../src/core/config';
+import { tempContext, tempDir } from '../../helpers';
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '../../..');
+const demo = path.join(root, 'resources/recipes');
+
+describe('sessions on the demo recipe collection', () => {
+  const ctx = tempContext();
+  const ask = (question: string, session_id?: string) => invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question, session_id });
+  beforeAll(async () => {
+    await invokeOperation(ctx, 'collections.import', { folder: demo, name: 'recipes' });
+  });
+  afterAll(() => ctx.cleanup());
+
+  it('selects a candidate by option id and by 第二个', async () => {
+    const first = await ask('鸡怎么做');
+    expect(first.lock.state).toBe('pending');
+    const byId = await ask(first.candidates[2].option_id, first.session_id);
+    expect(byId.selected).toBe(true);
+    expect(byId.lock).toMatchObject({ state: 'locked', doc_id: first.candidates[2].doc_id });
+    expect(byId.answer).toContain(`# ${first.candidates[2].title}`);
+
+    const again = await ask('鸡怎么做');
+    const second = await ask('第二个', again.session_id);
+    expect(second.lock).toMatchObject({ state: 'locked', title: again.candidates[1].title });
+    expect(second.turn).toBe(2);
+    expect(second.answer).toContain('## 步骤');
+  });
+
+  it('parses selections without mistaking questions for them', () => {
+    const c = [1, 2, 3].map((i) => ({ option_id: String(i), doc_id: i * 10, title: ['黄焖鸡', '口水鸡', '宫保鸡丁'][i - 1], rel_path: '', overall_score: 0.5 }));
+    expect(parseSelection('第二个', c)?.doc_id).toBe(20);
+    expect(parseSelection('3', c)?.doc_id).toBe(30);
+    expect(parseSelection('选1', c)?.doc_id).toBe(10);
+    expect(parseSelection('最后一个', c)?.doc_id).toBe(30);
+    expect(parseSelection('要口水鸡', c)?.doc_id).toBe(20);
+    expect(parseSelection('第五个', c)).toBeNull();
+    expect(parseSelection('需要哪些原料', c)).toBeNull();
+  });
+
+  it('asks to choose first when a follow-up comes before a selection', async () => {
+    const first = await ask('鸡怎么做');
+    const out = await ask('需要哪些原料？', first.session_id);
+    expect(out.kind).toBe('candidates');
+    expect(out.lock.state).toBe('pending');
+    expect(out.candidates).toEqual(first.candidates);
+  });
+
+  it('routes follow-ups to the intent blocks (layer1): ingredients, step 3, time, tools, next step', async () => {
+    const s = (await ask('红烧肉怎么做')).session_id;
+    const ing = await ask('需要哪些原料？', s);
+    expect(ing).toMatchObject({ kind: 'follow_up', route: { intent: 'ingredients', layer: 'layer1', escalated: false } });
+    expect(ing.answer).toContain('五花肉：800g');
+    const step3 = await ask('第三步是什么？', s);
+    expect(step3.route).toMatchObject({ intent: 'steps', layer: 'layer1', step: 3 });
+    expect(step3.answer).toContain('放入冰糖，小火炒至冰糖融化');
+    const next = await ask('下一步呢', s);
+    expect(next.route?.step).toBe(4);
+    expect(next.answer).toContain('裹上糖色');
+    const time = await ask('要多久？', s);
+    expect(time.route).toMatchObject({ intent: 'time', layer: 'layer1' });
+    expect(time.answer).toContain('1.5 小时');
+    const tools = await ask('需要什么锅', s);
+    expect(tools.route).toMatchObject({ intent: 'tools', layer: 'layer1' });
+    expect(tools.answer).toContain('砂锅');
+    const none = await ask('第二十步是什么', s);
+    expect(none.route).toMatchObject({ intent: 'steps', found: false });
+    expect(none.answer).toContain('共有 8 步');
+    expect(none.lock.title).toBe('红烧肉');
+  });
+
+  it('escalates to layer2 when the intent blocks lack the answer', async () => {
+    const s = (await ask('可乐鸡翅怎么做')).session_id;
+    // 油 is not in the ingredient list; step 2 says 不粘锅放少许油
+    const oil = await ask('油放多少', s);
+    expect(oil.route).toMatchObject({ intent: 'ingredients', layer: 'layer2', escalated: true, found: true });
+    expect(oil.answer).toContain('少许油');
+    expect(oil.evidence.some((e) => e.block === 'steps')).toBe(true);
+    // a general question only the steps answer
+    const cuts = await ask('鸡翅要划几刀', s);
+    expect(cuts.route).toMatchObject({ intent: 'general', layer: 'layer2' });
+    expect(cuts.answer).toContain('划两刀');
+  });
+
+  it('switches documents when the user asks about another one, and keeps the lock otherwise', async () => {
+    const s = (await ask('红烧肉怎么做')).session_id;
+    const wings = await ask('换成鸡翅呢？', s);
+    expect(wings.switched).toBe(true);
+    expect(wings.lock.title).toBe('可乐鸡翅');
+    expect(wings.answer).toContain('# 可乐鸡翅');
+    const ing = await ask('需要哪些原料？', s);
+    expect(ing.answer).toContain('鸡翅中');
+    const named = await ask('那宫保鸡丁呢', s);
+    expect(named.lock.title).toBe('宫保鸡丁');
+    const chicken = await ask('鸡怎么做', s);
+    expect(chicken.lock.state).toBe('pending');
+    const stock = await ask('今天股市行情如何', (await ask('红烧肉怎么做')).session_id);
+    expect(stock.code).toBe('LOW_EVIDENCE');
+    expect(stock.lock.title).toBe('红烧肉');
+  });
+
+  it('expires idle sessions (config.sessions.idleMinutes)', async () => {
+    const first = await askCollection(ctx, { collection: 'recipes', question: '红烧肉怎么做' }, new Date('2026-01-01T10:00:00Z'));
+    const later = new Date(Date.parse('2026-01-01T10:00:00Z') + (ctx.config.sessions.idleMinutes + 1) * 60_000);
+    const out = await askCollection(ctx, { collection: 'recipes', question: '需要哪些原料？', session_id: first.session_id }, later);
+    expect(out.session_expired).toBe(true);
+    expect(out.turn).toBe(1);
+    expect(out.kind).not.toBe('follow_up');
+    const info = await invokeOperation(ctx, 'collections.session', { session_id: first.session_id });
+    expect(info.collection).toBe('recipes');
+  });
+
+  it('rejects a session of another collection and an unknown collection with clear errors', async () => {
+    await invokeOperation(ctx, 'collections.import', { folder: path.join(root, 'test/fixtures/collections/mixed'), name: 'mixed' });
+    const s = (await ask('红烧肉怎么做')).session_id;
+    await expect(invokeOperation(ctx, 'collections.ask', { collection: 'mixed', question: '交接步骤', session_id: s })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    await expect(invokeOperation(ctx, 'collections.ask', { collection: 'nope', question: '红烧肉' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining('recipes'),
+    });
+    await expect(invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('is exposed to agents as the MCP tool ask_collection', () => {
+    expect(apiTable['collections.ask'].mcp).toBe('ask_collection');
+  });
+});
+
+describe('persistence across processes', () => {
+  it('a session started by one CLI process continues in another (same data dir)', async () => {
+    const dir = tempDir();
+    const cli = (...args: string[]) => run(process.execPath, [path.join(root, 'bin/gridcode.mjs'), '--data-dir', dir, '--json', ...args], { cwd: root });
+    try {
+      const imported = JSON.parse((await cli('collection', 'import', demo, '--name', 'recipes')).stdout);
+      expect(imported.documents).toBe(10);
+      const first = JSON.parse((await cli('ask', '鸡怎么做', '--collection', 'recipes')).stdout);
+      expect(first.lock.state).toBe('pending');
+      const second = JSON.parse((await cli('ask', '第二个', '--collection', 'recipes', '--session', first.session_id)).stdout);
+      expect(second.turn).toBe(2);
+      expect(second.lock).toMatchObject({ state: 'locked', title: first.candidates[1].title });
+      // and a third context in this process sees the same state
+      const ctx = createAppContext({ dataDir: dir });
+      try {
+        const third = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '第一步是什么', session_id: first.session_id });
+        expect(third.turn).toBe(3);
+        expect(third.route).toMatchObject({ intent: 'steps', step: 1 });
+        const listed = await invokeOperation(ctx, 'collections.list', {});
+        expect(listed.collections[0]).toMatchObject({ name: 'recipes', documents: 10, sessions: 1 });
+      } finally {
+        await ctx.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('logs', () => {
+  it('writes JSONL retrieval / lock / evidence / generation logs with trace_id, session_id, turn when configured', async () => {
+    const dir = tempDir();
+    const config = defaultConfig();
+    config.collections.logs = { retrieval: 'logs/retrieval.jsonl', lock: 'logs/lock.jsonl', evidence: 'logs/evidence.jsonl', generation: 'logs/generation.jsonl', maxBytes: 1_000_000, keep: 2 };
+    saveConfig(dir, config);
+    const ctx = createAppContext({ dataDir: dir });
+    try {
+      await invokeOperation(ctx, 'collections.import', { folder: demo, name: 'recipes' });
+      const a = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '红烧肉怎么做' });
+      await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '需要哪些原料', session_id: a.session_id });
+      const read = (f: string) => fs.readFileSync(path.join(dir, 'logs', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const retrieval = read('retrieval.jsonl');
+      expect(retrieval[0]).toMatchObject({ kind: 'retrieval', trace_id: a.trace_id, session_id: a.session_id, turn: 1, decision: 'locked' });
+      expect(read('lock.jsonl')[0]).toMatchObject({ to: { state: 'locked', title: '红烧肉' } });
+      expect(read('evidence.jsonl').at(-1)).toMatchObject({ turn: 2, intent: 'ingredients', layer: 'layer1' });
+      expect(read('generation.jsonl').map((g) => g.turn)).toEqual([1, 2]);
+    } finally {
+      await ctx.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is off by default and rotates by size', () => {
+    expect(defaultConfig().collections.logs.retrieval).toBeNull();
+    const dir = tempDir();
+    const file = path.join(dir, 'x.jsonl');
+    fs.writeFileSync(file, 'a'.repeat(100));
+    expect(rotateIfNeeded(file, 50, 2)).toBe(true);
+    expect(fs.existsSync(`${file}.1`)).toBe(true);
+    fs.writeFileSync(file, 'b'.repeat(100));
+    rotateIfNeeded(file, 50, 2);
+    expect(fs.readFileSync(`${file}.2`, 'utf8')).toBe('a'.repeat(100));
+    expect(fs.readFileSync(`${file}.1`, 'utf8')).toBe('b'.repeat(100));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
