@@ -105,9 +105,17 @@ export function registerLlmCommands(program: Command): void {
   llm
     .command('status')
     .description('显示是否已配置大模型密钥与所用模型（不显示密钥） / show LLM configuration (never the key)')
-    .action(async (_opts, cmd: Command) => {
-      await runOperation(cmd, 'llm.status', {}, (s) =>
-        [s.message, `接口地址: ${s.base_url}`, `解析模型: ${s.parse_model}  对话模型: ${s.chat_model}  嵌入模型: ${s.embed_model}`].join('\n'),
+    .option('--check', '实际调用一次模型测试连接 / make one tiny call to test the connection')
+    .action(async (opts: { check?: boolean }, cmd: Command) => {
+      await runOperation(cmd, 'llm.status', { check: !!opts.check }, (s) =>
+        [
+          s.message,
+          `接口地址: ${s.base_url}`,
+          `解析模型: ${s.parse_model}  对话模型: ${s.chat_model}  嵌入模型: ${s.embed_model}`,
+          s.check ? (s.check.ok ? `连接正常（${s.check.latency_ms} ms）` : `连接失败：${s.check.error}`) : '',
+        ]
+          .filter(Boolean)
+          .join('\n'),
       );
     });
   llm

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineOperation } from '../api/operation';
-import { GridError } from '../common/errors';
-import { llmAvailable, noKeyError, resolveLlmSettings } from './client';
+import type { AppContext } from '../context';
+import { GridError, toErrorPayload } from '../common/errors';
+import { configureLlm, createLlmClient, currentLlmSettings, llmAvailable, noKeyError, resolveLlmSettings } from './client';
 import { describeKeySource, redactSecrets } from './redact';
 import { runChatAgent } from './agent';
 import { enrichMetadataWithLlm } from './metadata';
@@ -65,32 +66,80 @@ const enrichOutcomeSchema = z.object({
   message: z.string().nullable(),
 });
 
+const llmStatusSchema = z.object({
+  available: z.boolean(),
+  key_source: z.enum(['app', 'env']).nullable(),
+  base_url: z.string(),
+  parse_model: z.string(),
+  chat_model: z.string(),
+  embed_model: z.string(),
+  message: z.string(),
+  /** Present when the caller asked to test the connection. */
+  check: z
+    .object({ ok: z.boolean(), latency_ms: z.number().int(), error: z.string().nullable() })
+    .optional(),
+});
+
+function llmStatus(ctx: AppContext): z.input<typeof llmStatusSchema> {
+  const settings = resolveLlmSettings(ctx);
+  return {
+    available: settings.apiKey !== null,
+    key_source: settings.keySource,
+    base_url: redactSecrets(settings.baseUrl, [settings.apiKey]),
+    parse_model: ctx.config.llm.parseModel,
+    chat_model: ctx.config.llm.chatModel,
+    embed_model: ctx.config.llm.embedModel,
+    message: describeKeySource(settings.keySource),
+  };
+}
+
+/** One tiny completion: proves key, endpoint and model work (settings screen "测试连接"). */
+async function checkConnection(ctx: AppContext, signal: AbortSignal): Promise<{ ok: boolean; latency_ms: number; error: string | null }> {
+  const started = Date.now();
+  try {
+    const client = createLlmClient(ctx, { maxRetries: 0 });
+    await client.chat({ model: ctx.config.llm.parseModel, messages: [{ role: 'user', content: '你好' }], maxTokens: 1, signal });
+    return { ok: true, latency_ms: Date.now() - started, error: null };
+  } catch (e) {
+    return { ok: false, latency_ms: Date.now() - started, error: toErrorPayload(e).message };
+  }
+}
+
 /** API operations of the llm engine (see src/core/api/table.ts). */
 export const llmOperations = {
   'llm.status': defineOperation({
     name: 'llm.status',
-    summary: '大模型状态：是否已配置密钥、接口地址与模型（不返回密钥） / LLM status: key configured?, endpoint, models (never the key)',
-    input: z.object({}).strict(),
-    output: z.object({
-      available: z.boolean(),
-      key_source: z.enum(['app', 'env']).nullable(),
-      base_url: z.string(),
-      parse_model: z.string(),
-      chat_model: z.string(),
-      embed_model: z.string(),
-      message: z.string(),
-    }),
-    handler: (ctx) => {
-      const settings = resolveLlmSettings(ctx);
-      return {
-        available: settings.apiKey !== null,
-        key_source: settings.keySource,
-        base_url: redactSecrets(settings.baseUrl, [settings.apiKey]),
-        parse_model: ctx.config.llm.parseModel,
-        chat_model: ctx.config.llm.chatModel,
-        embed_model: ctx.config.llm.embedModel,
-        message: describeKeySource(settings.keySource),
-      };
+    summary: '大模型状态：是否已配置密钥、接口地址与模型（不返回密钥），可测试连接 / LLM status (never the key), optional connection check',
+    input: z.object({ check: z.boolean().default(false).describe('实际调用一次模型测试连接 / make one tiny call') }).strict(),
+    output: llmStatusSchema,
+    handler: async (ctx, input, run) => {
+      const status = llmStatus(ctx);
+      if (input.check && status.available) status.check = await checkConnection(ctx, run.signal);
+      return status;
+    },
+  }),
+
+  'llm.configure': defineOperation({
+    name: 'llm.configure',
+    summary: '设置大模型密钥/接口地址（本进程生效，由应用外壳安全保存；null 清除） / Set the LLM key or endpoint for this process',
+    input: z
+      .object({
+        api_key: z.string().trim().min(8, '密钥过短').max(400).nullable().optional(),
+        base_url: z
+          .string()
+          .trim()
+          .regex(/^https?:\/\/\S+$/, '接口地址应以 http:// 或 https:// 开头')
+          .nullable()
+          .optional(),
+      })
+      .strict(),
+    output: llmStatusSchema,
+    handler: (ctx, input) => {
+      const next = currentLlmSettings(ctx);
+      if (input.api_key !== undefined) next.apiKey = input.api_key;
+      if (input.base_url !== undefined) next.baseUrl = input.base_url;
+      configureLlm(ctx, next, { notify: true });
+      return llmStatus(ctx);
     },
   }),
 

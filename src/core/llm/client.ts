@@ -74,9 +74,26 @@ export interface LlmSettings {
 
 const SETTINGS_CACHE_KEY = 'llm.settings';
 
+type SettingsListener = (ctx: AppContext, settings: LlmSettings) => void;
+const settingsListeners = new Set<SettingsListener>();
+
+/**
+ * The Electron main process subscribes here to persist a key set through `llm.configure`
+ * with safeStorage (core never touches Electron). Returns the unsubscribe function.
+ */
+export function onLlmSettingsChanged(listener: SettingsListener): () => void {
+  settingsListeners.add(listener);
+  return () => settingsListeners.delete(listener);
+}
+
 /** The Electron shell (or a test) passes the stored key in; core never reads safeStorage itself. */
-export function configureLlm(ctx: AppContext, settings: LlmSettings): void {
+export function configureLlm(ctx: AppContext, settings: LlmSettings, options: { notify?: boolean } = {}): void {
   ctx.cache.set(SETTINGS_CACHE_KEY, { ...settings });
+  if (options.notify) for (const listener of settingsListeners) listener(ctx, { ...settings });
+}
+
+export function currentLlmSettings(ctx: AppContext): LlmSettings {
+  return { ...((ctx.cache.get(SETTINGS_CACHE_KEY) as LlmSettings | undefined) ?? {}) };
 }
 
 export interface ResolvedLlmSettings {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { configureLlm } from '../../../src/core/llm/client';
+import { configureLlm, onLlmSettingsChanged } from '../../../src/core/llm/client';
 import { buildChatSystemPrompt, formatRegulationList } from '../../../src/core/llm/prompts';
 import { citedSources } from '../../../src/core/llm/agent';
 import type { ProgressEvent } from '../../../src/core/api/operation';
@@ -207,6 +207,40 @@ describe('chat agent', () => {
     const status = await invokeOperation(ctx, 'llm.status', {});
     expect(status).toMatchObject({ available: true, key_source: 'app', base_url: server.baseUrl });
     expect(JSON.stringify(status)).not.toContain(KEY);
+  });
+
+  it('llm.status --check makes one tiny call and reports the failure reason', async () => {
+    server.enqueue(reply.content('好'));
+    const ok = await invokeOperation(ctx, 'llm.status', { check: true });
+    expect(ok.check).toMatchObject({ ok: true, error: null });
+    expect(server.requests[0].body).toMatchObject({ max_tokens: 1, model: ctx.config.llm.parseModel });
+    server.enqueue(reply.status(401, { error: { message: `Incorrect API key ${KEY}` } }));
+    const bad = await invokeOperation(ctx, 'llm.status', { check: true });
+    expect(bad.check?.ok).toBe(false);
+    expect(bad.check?.error).toMatch(/HTTP 401/);
+    expect(JSON.stringify(bad)).not.toContain(KEY);
+  });
+
+  it('llm.configure sets and clears the app key for the process and notifies the shell', async () => {
+    const saved = process.env.DASHSCOPE_API_KEY;
+    delete process.env.DASHSCOPE_API_KEY;
+    const c = tempContext();
+    const seen: (string | null | undefined)[] = [];
+    const off = onLlmSettingsChanged((_ctx, s) => seen.push(s.apiKey));
+    try {
+      expect((await invokeOperation(c, 'llm.status', {})).available).toBe(false);
+      const on = await invokeOperation(c, 'llm.configure', { api_key: 'sk-typed-in-settings-123', base_url: server.baseUrl });
+      expect(on).toMatchObject({ available: true, key_source: 'app', base_url: server.baseUrl });
+      expect(JSON.stringify(on)).not.toContain('sk-typed-in-settings-123');
+      const cleared = await invokeOperation(c, 'llm.configure', { api_key: null });
+      expect(cleared).toMatchObject({ available: false, base_url: server.baseUrl });
+      expect(seen).toEqual(['sk-typed-in-settings-123', null]);
+      await expect(invokeOperation(c, 'llm.configure', { base_url: 'ftp://x' })).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('base_url') });
+    } finally {
+      off();
+      if (saved !== undefined) process.env.DASHSCOPE_API_KEY = saved;
+      await c.cleanup();
+    }
   });
 
   it('redacts the key from transcripts and errors', async () => {
