@@ -223,6 +223,11 @@ export async function runChatAgent(ctx: AppContext, options: ChatAgentOptions): 
       answer = reply.content?.trim() ?? '';
       stopReason = 'answered';
       if (!answer) answer = '（大模型没有给出回答）';
+      if (result.finishReason === 'length') {
+        const note = '\n（回答达到长度上限，已被截断）';
+        answer += note;
+        emit({ type: 'delta', text: note, step });
+      }
       break;
     }
     for (const call of reply.tool_calls) {
