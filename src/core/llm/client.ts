@@ -372,6 +372,11 @@ export class LlmClient {
       } catch {
         throw this.fail('bad_response', `大模型流式回复中有无法解析的数据：${truncate(data, 120)}`, { attempts });
       }
+      const streamError = (chunk as { error?: { message?: string; code?: string } }).error;
+      if (streamError) {
+        // Some gateways report failures inside the stream after HTTP 200.
+        throw this.fail('http', `大模型流式回复报错：${describeErrorBody(JSON.stringify({ error: streamError }))}`, { attempts });
+      }
       if (chunk.usage) usage = chunk.usage;
       const choice = chunk.choices?.[0];
       if (!choice) return;

@@ -180,6 +180,13 @@ describe('streaming', () => {
     expect(deltas).toEqual(['a']);
   });
 
+  it('reports an error event inside a stream', async () => {
+    server.enqueue(reply.raw('data: {"choices":[{"index":0,"delta":{"content":"半"}}]}\n\ndata: {"error":{"code":"DataInspectionFailed","message":"内容审核未通过"}}\n\n', 200, { 'Content-Type': 'text/event-stream' }));
+    const e = await failure(client().chatStream({ model: 'm', messages: [{ role: 'user', content: 'x' }] }, () => {}));
+    expect(e.code).toBe('LLM_UNAVAILABLE');
+    expect(e.message).toMatch(/DataInspectionFailed: 内容审核未通过/);
+  });
+
   it('times out a stream that goes idle', async () => {
     server.enqueue(reply.stream(['a', 'b'], { chunkDelayMs: 800 }));
     const e = await failure(client({ timeoutMs: 300 }).chatStream({ model: 'm', messages: [{ role: 'user', content: 'x' }] }, () => {}));
