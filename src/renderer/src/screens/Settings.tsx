@@ -1,5 +1,10 @@
+import { useEffect, useRef, useState } from 'react';
 import { useAppInfo } from '../App';
-import { ErrorBox, ScreenHeader, Spinner } from '../components/common';
+import { api, getBridge, type ApiOutput } from '../api/client';
+import { isCancelled, toApiError } from '../api/errors';
+import { ErrorBox, ProgressBar, ScreenHeader, Spinner, useAsync, useToast } from '../components/common';
+
+type Config = ApiOutput<'app.config'>['config'];
 
 function modelLabel(state: 'ready' | 'missing' | 'error'): string {
   if (state === 'ready') return '嵌入模型已就绪';
@@ -9,9 +14,10 @@ function modelLabel(state: 'ready' | 'missing' | 'error'): string {
 
 export function SettingsScreen() {
   const { info, error, refresh } = useAppInfo();
+  const [toast, showToast] = useToast();
   return (
     <div className="screen">
-      <ScreenHeader title="设置" subtitle="数据位置、嵌入模型、在线解析与检索阈值" />
+      <ScreenHeader title="设置" subtitle="数据位置、嵌入模型、在线大模型与检索阈值" />
       <section className="card" aria-labelledby="app-info-title">
         <h2 id="app-info-title">应用信息</h2>
         {info ? (
@@ -63,6 +69,310 @@ export function SettingsScreen() {
           </div>
         ) : null}
       </section>
+      <ModelsSection onChanged={refresh} toast={showToast} />
+      <LlmSection />
+      <ConfigSection toast={showToast} onSaved={refresh} />
+      {toast}
     </div>
+  );
+}
+
+function ModelsSection({ onChanged, toast }: { onChanged: () => void; toast: (m: string) => void }) {
+  const models = useAsync(() => api('models.list', {}), []);
+  const [folder, setFolder] = useState('');
+  const [progress, setProgress] = useState<{ stage: string; done: number; total: number; item?: string } | null>(null);
+  const [error, setError] = useState<unknown>(undefined);
+  const abortRef = useRef<AbortController | null>(null);
+  const electron = !!getBridge().pickFiles;
+
+  const runImport = async (dir: string) => {
+    setError(undefined);
+    const controller = new AbortController();
+    abortRef.current = controller;
+    setProgress({ stage: '准备中', done: 0, total: 0 });
+    try {
+      const out = await api('models.import', { folder: dir }, { signal: controller.signal, onProgress: (ev) => setProgress(ev) });
+      toast(`已导入模型 ${out.model.id}（${out.files} 个文件）`);
+      setFolder('');
+      models.reload();
+      onChanged();
+    } catch (e) {
+      if (!isCancelled(e)) setError(e);
+    } finally {
+      abortRef.current = null;
+      setProgress(null);
+    }
+  };
+
+  const select = async (id: string | null) => {
+    try {
+      const st = await api('models.select', { id });
+      toast(st.message);
+      models.reload();
+      onChanged();
+    } catch (e) {
+      toast(`切换失败：${toApiError(e).message}`);
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby="models-title">
+      <h2 id="models-title">嵌入模型</h2>
+      <p className="muted small" style={{ marginTop: 0 }}>
+        语义检索需要本地嵌入模型（完全离线运行）。没有模型时，检索自动退化为关键词检索。可在联网的电脑上运行
+        <code> npm run models:pull </code>下载后，把模型文件夹拷贝过来导入。
+      </p>
+      {models.loading && !models.data ? (
+        <Spinner />
+      ) : models.error ? (
+        <ErrorBox error={models.error} onRetry={models.reload} />
+      ) : models.data ? (
+        models.data.models.length === 0 ? (
+          <div className="muted">模型清单为空</div>
+        ) : (
+          <table className="data compact" aria-label="模型列表">
+            <thead>
+              <tr>
+                <th>模型</th>
+                <th>维度</th>
+                <th>状态</th>
+                <th>位置</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {models.data.models.map((m) => (
+                <tr key={`${m.location}:${m.id}`} className={m.active ? 'selected' : undefined}>
+                  <td>
+                    <code>{m.id}</code>
+                    {m.default ? <span className="pill small-pill">默认</span> : null}
+                    {m.description ? <div className="muted small">{m.description}</div> : null}
+                    {m.problem ? <div className="small job-error">{m.problem}</div> : null}
+                  </td>
+                  <td>{m.dims}</td>
+                  <td>
+                    <span className={`pill ${m.active ? 'ok' : m.state === 'installed' ? '' : m.state === 'error' ? 'err' : 'warn'}`}>
+                      {m.active ? '使用中' : m.state === 'installed' ? '已安装' : m.state === 'error' ? '损坏' : '未安装'}
+                    </span>
+                  </td>
+                  <td className="small">{m.location === 'bundled' ? '随应用' : '数据目录'}</td>
+                  <td>
+                    {m.state === 'installed' && !m.active ? (
+                      <button type="button" className="btn small" onClick={() => void select(m.id)}>
+                        使用此模型
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      ) : null}
+      <form
+        className="row"
+        style={{ marginTop: 12 }}
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (folder.trim()) void runImport(folder.trim());
+        }}
+      >
+        <input className="input grow" aria-label="模型文件夹路径" placeholder="模型文件夹路径（含 config.json、tokenizer.json、onnx/）" value={folder} onChange={(e) => setFolder(e.target.value)} />
+        {electron ? (
+          <button
+            type="button"
+            className="btn"
+            onClick={async () => {
+              const [dir] = (await getBridge().pickFiles?.({ directory: true })) ?? [];
+              if (dir) setFolder(dir);
+            }}
+          >
+            选择…
+          </button>
+        ) : null}
+        <button type="submit" className="btn primary" disabled={!!progress || !folder.trim()}>
+          导入模型
+        </button>
+        {progress ? (
+          <button type="button" className="btn danger" onClick={() => abortRef.current?.abort()}>
+            取消
+          </button>
+        ) : null}
+      </form>
+      {progress ? (
+        <div className="coll-progress">
+          <ProgressBar value={progress.done} max={progress.total || 1} label="模型导入进度" />
+          <div className="small muted">
+            {progress.stage} {progress.total ? `${progress.done}/${progress.total}` : ''} {progress.item ?? ''}
+          </div>
+        </div>
+      ) : null}
+      {error ? <ErrorBox title="模型导入失败" error={error} /> : null}
+    </section>
+  );
+}
+
+function LlmSection() {
+  const status = useAsync(() => api('llm.status', {}), []);
+  const browser = getBridge().platform === 'browser';
+  return (
+    <section className="card" aria-labelledby="llm-title">
+      <h2 id="llm-title">在线大模型（DashScope）</h2>
+      {status.loading && !status.data ? (
+        <Spinner />
+      ) : status.error ? (
+        <ErrorBox error={status.error} onRetry={status.reload} />
+      ) : status.data ? (
+        <dl className="kv">
+          <dt>API 密钥</dt>
+          <dd>
+            <span className={`pill ${status.data.available ? 'ok' : 'warn'}`} aria-label="密钥状态">
+              {status.data.available ? `已配置（${status.data.key_source === 'env' ? '环境变量' : '应用内保存'}）` : '未配置'}
+            </span>
+            <div className="muted small">{status.data.message}</div>
+            <div className="muted small">
+              {browser
+                ? '浏览器版只能通过启动服务时的环境变量 DASHSCOPE_API_KEY 提供密钥；密钥不会发送到界面。'
+                : '桌面版的密钥用系统加密存储保存，保存后不会再显示。'}
+            </div>
+          </dd>
+          <dt>接口地址</dt>
+          <dd>
+            <code className="path">{status.data.base_url}</code>
+          </dd>
+          <dt>模型</dt>
+          <dd className="small">
+            解析 {status.data.parse_model} · 问答 {status.data.chat_model} · 向量 {status.data.embed_model}
+          </dd>
+        </dl>
+      ) : null}
+    </section>
+  );
+}
+
+interface FieldSpec {
+  section: keyof Config;
+  key: string;
+  label: string;
+  hint: string;
+  min: number;
+  max?: number;
+  step: number;
+}
+
+const FIELDS: FieldSpec[] = [
+  { section: 'search', key: 'topK', label: '返回条数', hint: '每次检索返回的结果数', min: 1, max: 200, step: 1 },
+  { section: 'search', key: 'tMin', label: '最低综合分 t_min', hint: '低于此分数判为证据不足', min: 0, max: 1, step: 0.01 },
+  { section: 'search', key: 'ambiguityRatio', label: '歧义比例', hint: '第二名/第一名高于此值判为有歧义', min: 0, max: 1, step: 0.01 },
+  { section: 'search', key: 'coverageThreshold', label: '覆盖度阈值', hint: '候选需覆盖的查询词比例', min: 0, max: 1, step: 0.05 },
+  { section: 'search', key: 'rrfWeight', label: 'RRF 权重', hint: '综合分中排名融合所占比重', min: 0, max: 1, step: 0.05 },
+  { section: 'devices', key: 'epsilon', label: '设备澄清间隔 ε', hint: '前两名得分差低于此值时请用户澄清', min: 0, max: 1, step: 0.01 },
+];
+
+function ConfigSection({ toast, onSaved }: { toast: (m: string) => void; onSaved: () => void }) {
+  const cfg = useAsync(() => api('app.config', {}), []);
+  const [draft, setDraft] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+
+  useEffect(() => {
+    if (!cfg.data) return;
+    const d: Record<string, string> = {};
+    for (const f of FIELDS) d[`${String(f.section)}.${f.key}`] = String((cfg.data.config[f.section] as Record<string, unknown>)[f.key]);
+    setDraft(d);
+  }, [cfg.data]);
+
+  const save = async (patch: Record<string, Record<string, unknown>>, message: string) => {
+    setSaving(true);
+    setError(undefined);
+    try {
+      const out = await api('app.update_config', { patch });
+      cfg.setData({ config: out.config, file: out.file, warning: null });
+      toast(message);
+      onSaved();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (cfg.loading && !cfg.data) return <Spinner />;
+  if (cfg.error) return <ErrorBox title="无法读取配置" error={cfg.error} onRetry={cfg.reload} />;
+  if (!cfg.data) return null;
+  const config = cfg.data.config;
+
+  const submitThresholds = () => {
+    const patch: Record<string, Record<string, unknown>> = {};
+    for (const f of FIELDS) {
+      const raw = draft[`${String(f.section)}.${f.key}`];
+      const n = Number(raw);
+      if (raw === '' || !Number.isFinite(n)) {
+        setError(new Error(`「${f.label}」不是有效数字：${raw}`));
+        return;
+      }
+      (patch[f.section as string] ??= {})[f.key] = n;
+    }
+    void save(patch, '检索阈值已保存');
+  };
+
+  return (
+    <section className="card" aria-labelledby="config-title">
+      <h2 id="config-title">解析与检索</h2>
+      <div className="muted small" style={{ marginBottom: 10 }}>
+        保存到 <code>{cfg.data.file}</code>，立即生效。
+      </div>
+      <label className="switch-row">
+        <input
+          type="checkbox"
+          role="switch"
+          aria-label="使用大模型解析设备指令"
+          checked={config.llm.enabled}
+          disabled={saving}
+          onChange={(e) => void save({ llm: { enabled: e.target.checked } }, e.target.checked ? '已开启大模型解析' : '已关闭大模型解析')}
+        />
+        <span>
+          使用大模型解析设备指令
+          <span className="muted small">（需要 DashScope 密钥；超时或失败时自动回退到规则解析）</span>
+        </span>
+      </label>
+      <form
+        className="thresholds"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submitThresholds();
+        }}
+      >
+        {FIELDS.map((f) => {
+          const id = `${String(f.section)}.${f.key}`;
+          return (
+            <label key={id} className="field">
+              <span>
+                {f.label} <span className="muted small">{f.hint}</span>
+              </span>
+              <input
+                className="input"
+                type="number"
+                aria-label={f.label}
+                min={f.min}
+                max={f.max}
+                step={f.step}
+                value={draft[id] ?? ''}
+                onChange={(e) => setDraft((d) => ({ ...d, [id]: e.target.value }))}
+              />
+            </label>
+          );
+        })}
+        <div className="row">
+          <button type="submit" className="btn primary" disabled={saving}>
+            保存阈值
+          </button>
+          <button type="button" className="btn" disabled={saving} onClick={() => cfg.reload()}>
+            还原
+          </button>
+        </div>
+      </form>
+      {error ? <ErrorBox title="未保存" error={error} /> : null}
+    </section>
   );
 }
