@@ -199,6 +199,8 @@ export function updateInfo(db: Db, regId: string, update: InfoUpdate, source: Re
       JSON.stringify(extra),
       regId,
     );
+    // the search engine indexes title/keywords/scope as the regulation's profile: keep it in step
+    indexRegulation(db, regId);
     return getRegulation(db, regId);
   })();
 }
