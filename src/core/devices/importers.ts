@@ -144,7 +144,8 @@ export function importHomeAssistant(raw: unknown, warnings: string[]): unknown {
     const domain = entityId.split('.')[0];
     const dev = str(reg.device_id) ? haDevices.get(reg.device_id as string) : undefined;
     const name =
-      str(reg.name) ?? str(attrs.friendly_name) ?? str(dev?.name_by_user) ?? str(dev?.name) ?? str(reg.original_name) ?? entityId;
+      // what the user typed wins: entity rename, then device rename, then HA's generated names
+      str(reg.name) ?? str(dev?.name_by_user) ?? str(attrs.friendly_name) ?? str(dev?.name) ?? str(reg.original_name) ?? entityId;
     const areaId = str(reg.area_id) ?? str(dev?.area_id);
     const room = areaId ? (areas.get(areaId) ?? areaId) : null;
     if (domain === 'scene') {

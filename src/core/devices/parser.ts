@@ -113,10 +113,12 @@ interface Partial {
   c: number | null;
   ref: boolean;
   setValue: string | null;
+  /** n came from leftover text, not from a known name/subtype (有点暗) */
+  residual: boolean;
 }
 
 function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): Partial {
-  const p: Partial = { a: null, s: [], n: null, t: null, q: 'one', c: null, ref: false, setValue: null };
+  const p: Partial = { a: null, s: [], n: null, t: null, q: 'one', c: null, ref: false, setValue: null, residual: false };
   let s = raw;
   // names (already masked as single private-use characters)
   for (const [ch, name] of masked) {
@@ -174,6 +176,11 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   // 所有设备 / 全部电器: no type restriction at all
   s = s.replace(/设备|电器|东西/g, ' ');
+  const any = takeAll(s, /随便|随意|任意|任何/);
+  if (any.found.length) {
+    p.q = 'any';
+    s = any.rest;
+  }
   const all = takeAll(s, QUANT_ALL);
   if (all.found.length) {
     p.q = 'all';
@@ -205,7 +212,10 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     // what is left after removing everything known may still be a name hint (小米插座2号)
     const residual = s.replace(PARTICLES, ' ').replace(/[\s\d%％.]+/g, ' ').trim();
     const longest = residual.split(' ').sort((a, b) => b.length - a.length)[0] ?? '';
-    if (Array.from(longest).length >= 2) p.n = longest;
+    if (Array.from(longest).length >= 2) {
+      p.n = longest;
+      p.residual = true;
+    }
   }
   if (p.a === '调节') p.a = p.setValue === '%' && (p.t === 'light' || !p.t) ? '调亮度' : p.setValue === '度' ? '调温度' : '调节';
   return p;
@@ -239,7 +249,9 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
     const ex = text.match(EXCEPT);
     if (ex && ex.index !== undefined) {
       const after = text.slice(ex.index + ex[0].length);
-      const end = after.match(EXCEPT_END);
+      let end = after.match(EXCEPT_END);
+      // 关掉所有灯除了卧室: the except span runs to the end of the clause
+      if ((!end || end.index === 0) && findWords(after, index.roomWords).length) end = Object.assign([''], { index: after.length }) as RegExpMatchArray;
       if (end && end.index !== undefined && end.index > 0) {
         const inner = after.slice(0, end.index);
         except = findWords(inner, index.roomWords).map((r) => r.word);
@@ -258,6 +270,10 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
       }
       if (sub[i].q === 'one' && sub[i + 1].q === 'all') sub[i].q = 'all';
     }
+    // 打开客厅的灯和窗帘: a later piece without a room stays in the room of the piece before it
+    for (let i = 1; i < sub.length; i++) {
+      if (!sub[i].s.length && sub[i - 1].s.length && !sub[i].ref && !(sub[i].n && !index.subtypeWords.includes(sub[i].n!))) sub[i].s = [...sub[i - 1].s];
+    }
     // a joined piece that is only a room+nothing merges with its neighbour's action
     for (let i = 1; i < sub.length; i++) if (!sub[i].a) sub[i].a = sub[i - 1].a;
     for (let i = sub.length - 2; i >= 0; i--) if (!sub[i].a) sub[i].a = sub[i + 1].a;
@@ -268,6 +284,15 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
       }
     }
     parts.push(...sub);
+  }
+  // 客厅有点暗，把吊灯打开: a verbless remark that only names a room sets the room of what follows
+  for (let i = parts.length - 2; i >= 0; i--) {
+    const p = parts[i];
+    const next = parts[i + 1];
+    if (!p.a && p.s.length && !p.t && !p.ref && (!p.n || p.residual) && next.a && !next.s.length) {
+      next.s = p.s;
+      parts.splice(i, 1);
+    }
   }
   // a verb-only clause (…然后关掉) applies to the previous target; a target-only clause takes the next verb
   const merged: Partial[] = [];

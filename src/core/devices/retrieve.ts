@@ -3,7 +3,7 @@ import { homophoneKey } from '../text/pinyin';
 import { capabilityScore, confidentAction, type SimilarityFn } from './capability';
 import { norm } from './home';
 import { indexHome, roomMatches, type HomeIndex } from './index';
-import { SENSOR_FOR, SUBTYPES, TYPE_LABELS } from './lexicon';
+import { ROOM_ALIASES, SENSOR_FOR, SUBTYPES, TYPE_LABELS } from './lexicon';
 import { commandToIR, parseRules } from './parser';
 import {
   UNKNOWN_ACTION,
@@ -95,6 +95,15 @@ function nameEvidence(index: HomeIndex, e: Entity, hint: string, hintKey: string
 /** The asked room is not one of the home's rooms (次卧 in a home with only 卧室). */
 function roomsUnknown(index: HomeIndex, rooms: string[]): boolean {
   return rooms.every((r) => !index.homeRooms.has(norm(r)) && ![...index.homeRooms].some((h) => roomMatches(h, r)));
+}
+
+/** Entities whose room is the broader room an unknown word belongs to (主卧/次卧 -> 卧室). */
+function roomAliasPool(index: HomeIndex, pool: Entity[], rooms: string[]): Entity[] {
+  const broader = Object.entries(ROOM_ALIASES)
+    .filter(([, list]) => rooms.some((r) => list.includes(norm(r))))
+    .map(([room]) => room);
+  if (!broader.length) return [];
+  return pool.filter((e) => broader.some((b) => roomMatches(e.room, b) && norm(e.room!) === b));
 }
 
 function roomInclude(index: HomeIndex, e: Entity, rooms: string[], meta: RetrievalMeta, askedUnknown: boolean): { hit: boolean; viaName: boolean } {
@@ -249,6 +258,8 @@ export function retrieveCommand(
   // 1. scope
   let pool = index.entities.filter((e) => !excluded(index, e, ir.scope_exclude));
   const roomHit = new Map<string, boolean>();
+  let aliasPool: Entity[] | null = null;
+  let scopeAskedUnknown = false;
   if (ir.scope_include.length) {
     const askedUnknown = roomsUnknown(index, ir.scope_include);
     const inScope = pool.filter((e) => {
@@ -260,7 +271,14 @@ export function retrieveCommand(
       return r.hit;
     });
     if (inScope.length) pool = inScope;
-    else meta.scope_fallback = 'include_empty';
+    else if (askedUnknown && (aliasPool = roomAliasPool(index, pool, ir.scope_include)).length) {
+      // 主卧 in a home that only has 卧室: the room the word is a kind of
+      pool = aliasPool;
+      aliasPool = null;
+      for (const e of pool) roomHit.set(e.id, false);
+      meta.room_alias = true;
+    } else meta.scope_fallback = 'include_empty';
+    scopeAskedUnknown = askedUnknown;
   }
 
   // 2. recall
@@ -305,6 +323,20 @@ export function retrieveCommand(
     ir.name_hint = null;
     cands = recall(pool);
     ir.name_hint = saved;
+  }
+  if (!cands.length && scopeAskedUnknown && !meta.room_alias) {
+    // 次卧 matched a name (次卧台灯) but not what was asked (空调): try the room 次卧 is a kind of
+    const alias = roomAliasPool(index, index.entities.filter((e) => !excluded(index, e, ir.scope_exclude)), ir.scope_include);
+    if (alias.length) {
+      roomHit.clear();
+      for (const e of alias) roomHit.set(e.id, false);
+      const again = recall(alias);
+      if (again.length) {
+        cands = again;
+        meta.room_alias = true;
+        meta.name_room_fallback = [];
+      }
+    }
   }
   if (!cands.length && ir.scope_include.length && meta.scope_fallback === null) {
     // the room exists but nothing in it fits: never return empty because of include alone

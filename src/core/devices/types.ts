@@ -184,6 +184,8 @@ export interface RetrievalMeta {
   groups_collapsed: string[];
   vector: boolean;
   resolved_pending?: boolean;
+  /** The asked room is unknown to the home and was read as the broader room (主卧 -> 卧室). */
+  room_alias?: boolean;
 }
 
 export interface RetrievalResult {

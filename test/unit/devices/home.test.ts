@@ -67,7 +67,7 @@ describe('importers', () => {
     const { home, format, warnings } = loadHomeFile(path.join(fixtures, 'ha-export.json'));
     expect(format).toBe('home-assistant');
     const byId = new Map(home.devices.map((d) => [d.id, d]));
-    expect(byId.get('light.yeelight_lamp')).toMatchObject({ name: 'Yeelight Lamp', room: '客厅', category: 'light' });
+    expect(byId.get('light.yeelight_lamp')).toMatchObject({ name: '老伙计', room: '客厅', category: 'light' });
     expect(byId.get('light.yeelight_lamp')!.commands.map((c) => c.description)).toContain('调亮度');
     expect(byId.get('climate.gree_ac')).toMatchObject({ name: '卧室空调', room: '卧室', category: 'airConditioner' });
     expect(byId.get('sensor.bedroom_temperature')).toMatchObject({ category: 'temperatureSensor', attributes: { temperature: 27.4 } });
