@@ -36,7 +36,7 @@ export const configSchema = z.object({
       /** units longer than this are split into overlapping chunks for indexing (characters) */
       chunkChars: z.number().int().positive().default(1000),
       /** query tokens found in more than this share of items are dropped (no signal, slow) */
-      maxDfRatio: z.number().min(0).max(1).default(0.25),
+      maxDfRatio: z.number().min(0).max(1).default(0.05),
       /** chunk candidates per ranked list before fusion */
       candidates: z.number().int().positive().default(100),
       /** auto selection: first-pass hits looked at */
@@ -93,6 +93,8 @@ export const configSchema = z.object({
       minEvidence: z.number().min(0).max(1).default(0.5),
       /** Title similarity below this does not enter the title ranking. */
       minTitleScore: z.number().min(0).max(1).default(0.3),
+      /** Cosine below this gives a chunk no evidence (vectors still rank): unrelated texts reach 0.5-0.7 with small models. */
+      vectorEvidenceFloor: z.number().min(0).max(1).default(0.75),
       /** Longer answers (a huge document's sections) are cut here, pointing to the source file. */
       maxAnswerChars: z.number().int().positive().default(8000),
       /** Files above this size are skipped with a reason (bytes). */

@@ -211,8 +211,10 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
         const k = keys.get(h.id);
         if (!k) continue;
         ranked.push({ key: k.key, parent: k.parent, rank: ranked.length + 1 });
-        // cosine is absolute evidence too, but lexical/title evidence wins when higher
-        evidence.set(k.key, Math.max(evidence.get(k.key) ?? 0, Math.max(0, h.score)));
+        // cosine ranks always; it counts as evidence only above the floor (a nearest neighbour
+        // of an unrelated question is still "close" in absolute terms with small models)
+        const vecEvidence = h.score >= cfg.vectorEvidenceFloor ? h.score : 0;
+        evidence.set(k.key, Math.max(evidence.get(k.key) ?? 0, vecEvidence));
       }
       if (ranked.length) lists.vector = ranked;
     }

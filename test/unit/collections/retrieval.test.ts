@@ -119,3 +119,26 @@ describe('decisions on the demo recipe collection (real SQLite, jieba, FTS5)', (
     expect(out.lock.title).toBe('红烧肉');
   });
 });
+
+describe('hybrid retrieval with an embedding model installed', () => {
+  it('embeds chunks after the import and adds a vector list without changing the title decisions', async () => {
+    const { testModelsDir } = await import('../../fixtures/model');
+    const ctx = tempContext({ modelsDir: testModelsDir() });
+    try {
+      const out = await invokeOperation(ctx, 'collections.import', { folder: demo, name: 'recipes' });
+      expect(out.vectors).toBe(out.chunks);
+      // a re-import embeds nothing new
+      expect((await invokeOperation(ctx, 'collections.import', { folder: demo, name: 'recipes' })).vectors).toBe(0);
+      const locked = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '红烧肉怎么做' });
+      expect(locked.retrieval!.lists).toEqual(['lexical', 'title', 'vector']);
+      expect(locked.lock.title).toBe('红烧肉');
+      const amb = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '鸡怎么做' });
+      expect(amb.decision).toBe('ambiguous');
+      // vectors always return neighbours; below the evidence floor they must not turn noise into candidates
+      const stock = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '今天股市行情如何' });
+      expect(stock.code).toBe('LOW_EVIDENCE');
+    } finally {
+      await ctx.cleanup();
+    }
+  }, 120_000);
+});
