@@ -68,7 +68,9 @@ export function capabilityScore(entity: Entity, action: string, similarity: Simi
     const lexical = actionSimilarity(action, c.description);
     const acts = descriptionActions(c.description);
     if (lexical === 0 && (OPPOSITES[action] ?? []).some((o) => acts.includes(o))) continue;
-    const s = similarity === actionSimilarity ? lexical : Math.max(lexical, similarity(action, c.description));
+    // embeddings only speak for descriptions our vocabulary cannot read: 读取温度 is known to be
+    // 查询, so a close vector must not turn it into 打开
+    const s = similarity === actionSimilarity || acts.length ? lexical : Math.max(lexical, similarity(action, c.description));
     if (s > best) best = s;
   }
   return best;

@@ -311,12 +311,15 @@ export function retrieveCommand(
         nameScore,
         reasons,
         cap: 0,
-        score: w.name * nameScore + w.type * (typeHit ? 1 : 0) + w.room * (roomHit.has(e.id) ? 1 : 0) + w.vector * Math.max(0, vec),
+        // the vector channel recalls names lexical matching missed; it does not re-rank lexical name/type matches
+        score: w.name * nameScore + w.type * (typeHit ? 1 : 0) + w.room * (roomHit.has(e.id) ? 1 : 0) + (hint && nameScore === 0 ? w.vector * Math.max(0, vec) : 0),
       });
     }
     return out;
   };
   let cands = recall(pool);
+  // a name that was heard beats anything an embedding thinks is similar
+  if (hint && cands.some((c) => c.nameScore > 0)) cands = cands.filter((c) => c.nameScore > 0);
   if (!cands.length && hint && ir.type_hint) {
     // a name hint that matches nothing (小米灯) still says the type
     const saved = ir.name_hint;

@@ -132,3 +132,25 @@ describe('CLI: gridcode devices …', () => {
     expect(b.err).toContain('$[0].commands[0].description');
   });
 });
+
+describe('with the (tiny, real ONNX) embedding model installed', () => {
+  it('adds vector signals without changing exact-name or capability decisions; lint runs the embedding rule', async () => {
+    const { testModelsDir } = await import('../../fixtures/model');
+    const ctx = tempContext({ modelsDir: testModelsDir() });
+    try {
+      const out = await invokeOperation(ctx, 'devices.retrieve', { utterance: '打开老伙计' });
+      expect(out.results[0].meta.vector).toBe(true);
+      expect(out.results[0].selected.map((s) => s.id)).toEqual(['lamp-1']);
+      const sensor = await invokeOperation(ctx, 'devices.retrieve', { utterance: '打开客厅温度传感器' });
+      expect(sensor.results[0].selected).toEqual([]);
+      const off = await invokeOperation(ctx, 'devices.retrieve', { utterance: '关闭入户门锁' });
+      expect(off.results[0].selected).toEqual([]); // a lock has 锁上/解锁, never 关闭-as-打开
+      const cases = await invokeOperation(ctx, 'devices.test', { cases: demoCases });
+      expect(cases.accuracy).toBeGreaterThanOrEqual(0.95);
+      const lint = await invokeOperation(ctx, 'devices.lint', {});
+      expect(lint.issues.length).toBeGreaterThan(0);
+    } finally {
+      await ctx.cleanup();
+    }
+  });
+});
