@@ -93,6 +93,8 @@ export const configSchema = z.object({
       minEvidence: z.number().min(0).max(1).default(0.5),
       /** Title similarity below this does not enter the title ranking. */
       minTitleScore: z.number().min(0).max(1).default(0.3),
+      /** Sessions idle longer than this are deleted (expired ones are kept until then so a returning user is told). */
+      sessionRetentionDays: z.number().positive().default(30),
       /** Cosine below this gives a chunk no evidence (vectors still rank): unrelated texts reach 0.5-0.7 with small models. */
       vectorEvidenceFloor: z.number().min(0).max(1).default(0.75),
       /** Longer answers (a huge document's sections) are cut here, pointing to the source file. */

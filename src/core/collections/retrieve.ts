@@ -12,6 +12,11 @@ import { chunkKey } from './search-bridge';
  * BM25 over jieba tokens, document titles, vectors when a model is installed) -> RRF (k from
  * config.search.rrfK) -> parent aggregation (rrf_sum, max_chunk_score, coverage, coverage_ratio,
  * overall_score) -> locked / ambiguous / low_evidence. Only the title list is collection-specific.
+ *
+ * Document size: every chunk carries its document title in the index's title field, so a question
+ * naming the document hits all of its chunks, and coverage_ratio = hits / min(total_chunks,
+ * config.collections.coverageCap): a 3-chunk recipe and a 300-chunk manual both reach 1 with 3
+ * relevant chunks, and extra hits in a long document earn nothing (see fusion.ts, retrieval.test.ts).
  */
 
 export type RetrievalDecision = 'locked' | 'ambiguous' | 'low_evidence';

@@ -144,6 +144,11 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
   const coll = requireCollection(ctx.db, input.collection);
   const sessionId = input.session_id?.trim() || newSessionId();
   const loaded = loadSession(ctx, coll, sessionId, now);
+  if (!loaded.exists) {
+    // new session: a cheap moment to drop long-abandoned ones (indexed by primary key scan of a small table)
+    const cutoff = new Date(now.getTime() - ctx.config.collections.sessionRetentionDays * 86_400_000).toISOString();
+    ctx.db.prepare('DELETE FROM coll_sessions WHERE updated_at < ?').run(cutoff);
+  }
   const state = loaded.state;
   const turn = loaded.turn + 1;
   const base: LogBase = { trace_id: crypto.randomUUID(), session_id: sessionId, turn, collection: coll.name };
@@ -363,6 +368,11 @@ export function sessionInfo(ctx: AppContext, sessionId: string, reset = false, n
     return sessionInfo(ctx, sessionId, false, now);
   }
   const loaded = loadSession(ctx, coll, sessionId, now);
+  if (!loaded.exists) {
+    // new session: a cheap moment to drop long-abandoned ones (indexed by primary key scan of a small table)
+    const cutoff = new Date(now.getTime() - ctx.config.collections.sessionRetentionDays * 86_400_000).toISOString();
+    ctx.db.prepare('DELETE FROM coll_sessions WHERE updated_at < ?').run(cutoff);
+  }
   const idleMs = ctx.config.sessions.idleMinutes * 60_000;
   return {
     session_id: sessionId,

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { apiTable } from '../../../src/core/api/table';
+import { mcpOperations } from '../../../src/mcp/server';
 import { createAppContext } from '../../../src/core/context';
 import { askCollection, parseSelection } from '../../../src/core/collections/session';
 import { rotateIfNeeded } from '../../../src/core/collections/logs';
@@ -136,6 +137,7 @@ describe('sessions on the demo recipe collection', () => {
 
   it('is exposed to agents as the MCP tool ask_collection', () => {
     expect(apiTable['collections.ask'].mcp).toBe('ask_collection');
+    expect(mcpOperations().find((t) => t.tool === 'ask_collection')?.name).toBe('collections.ask');
   });
 });
 
