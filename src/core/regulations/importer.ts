@@ -97,9 +97,12 @@ export async function parseFile(
 function resolveRegId(ctx: AppContext, abs: string, hash: string, explicit?: string): string {
   if (explicit) return validateRegId(explicit);
   const base = slugFromFileName(abs);
+  // imported earlier under its disambiguated id (the base id was taken then): keep that id
+  const alt = disambiguate(base, abs);
+  if (findRegulation(ctx.db, alt)?.extra.source_path === abs) return alt;
   const existing = findRegulation(ctx.db, base);
   if (!existing || existing.extra.source_path === abs || existing.source_hash === hash) return base;
-  return disambiguate(base, abs);
+  return alt;
 }
 
 export interface ImportOptions {

@@ -100,6 +100,13 @@ describe('import Markdown / TXT', () => {
     // re-importing the folder maps each file to the same id again
     const again = await invokeOperation(ctx, 'regulations.import', { paths: [dir] });
     expect(again.filter((r) => r.status === 'unchanged').map((r) => r.reg_id).sort()).toEqual(ok);
+    // the disambiguated file keeps its id even after the plain id is freed
+    const alt = ok.find((id) => id!.startsWith('dianlifa-'))!;
+    const altFile = results.find((r) => r.reg_id === alt)!.file;
+    await invokeOperation(ctx, 'regulations.delete', { reg_id: 'dianlifa' });
+    fs.appendFileSync(altFile, '\n第九十九条 新增条文。\n');
+    const [changed] = await invokeOperation(ctx, 'regulations.import', { paths: [altFile] });
+    expect(changed).toMatchObject({ reg_id: alt, status: 'replaced' });
   });
 
   it('rejects empty, binary-garbage, too-large and unsupported files and stores nothing', async () => {
