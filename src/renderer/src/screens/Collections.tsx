@@ -222,7 +222,7 @@ function Chat({ collection }: { collection: string }) {
   const [sessionId, setSessionId] = useState<string | undefined>(undefined);
   const [question, setQuestion] = useState('');
   const [busy, setBusy] = useState(false);
-  const [why, setWhy] = useState<AskOut | null>(null);
+  const [why, setWhy] = useState<{ out: AskOut; previous?: AskOut } | null>(null);
   const endRef = useRef<HTMLDivElement>(null);
 
   const ask = useCallback(
@@ -293,7 +293,7 @@ function Chat({ collection }: { collection: string }) {
               ) : !m.out ? (
                 <Spinner label="检索中…" />
               ) : (
-                <Answer out={m.out} latest={i === messages.length - 1} busy={busy} onAsk={ask} onWhy={() => setWhy(m.out!)} />
+                <Answer out={m.out} latest={i === messages.length - 1} busy={busy} onAsk={ask} onWhy={() => setWhy({ out: m.out!, previous: messages.slice(0, i).reverse().find((p) => p.out)?.out })} />
               )}
             </div>
           ))
@@ -312,7 +312,7 @@ function Chat({ collection }: { collection: string }) {
           发送
         </button>
       </form>
-      {why ? <WhyDrawer out={why} onClose={() => setWhy(null)} /> : null}
+      {why ? <WhyDrawer out={why.out} previous={why.previous} onClose={() => setWhy(null)} /> : null}
     </section>
   );
 }
@@ -362,7 +362,10 @@ function Answer({ out, latest, busy, onAsk, onWhy }: { out: AskOut; latest: bool
   );
 }
 
-function WhyDrawer({ out, onClose }: { out: AskOut; onClose: () => void }) {
+function WhyDrawer({ out, previous, onClose }: { out: AskOut; previous?: AskOut; onClose: () => void }) {
+  // a pick from the candidate chips has no retrieval of its own: explain it with the turn that offered them
+  const picked = out.selected && previous?.kind === 'candidates' ? previous : undefined;
+  const retrieval = out.retrieval ?? picked?.retrieval ?? null;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
     window.addEventListener('keydown', onKey);
@@ -390,6 +393,12 @@ function WhyDrawer({ out, onClose }: { out: AskOut; onClose: () => void }) {
         <dd>{out.lock.title ?? '—'}</dd>
         <dt>轮次</dt>
         <dd>{out.turn}</dd>
+        {out.selected ? (
+          <>
+            <dt>来源</dt>
+            <dd>您从上一轮的候选中选择了「{out.lock.title}」</dd>
+          </>
+        ) : null}
         <dt>追踪 ID</dt>
         <dd className="mono small">{out.trace_id}</dd>
       </dl>
@@ -408,13 +417,13 @@ function WhyDrawer({ out, onClose }: { out: AskOut; onClose: () => void }) {
           </dl>
         </>
       ) : null}
-      {out.retrieval ? (
+      {retrieval ? (
         <>
-          <h3>检索</h3>
+          <h3>{picked ? `检索（上一轮：「${picked.question}」）` : '检索'}</h3>
           <div className="small">
-            核心词「{out.retrieval.core}」 · 分词 {out.retrieval.tokens.join(' / ')} · 列表 {out.retrieval.lists.join(' + ')}
+            核心词「{retrieval.core}」 · 分词 {retrieval.tokens.join(' / ')} · 列表 {retrieval.lists.join(' + ')}
           </div>
-          <div className="small muted">{out.retrieval.reason}</div>
+          <div className="small muted">{retrieval.reason}</div>
           <table className="data compact" aria-label="候选文档得分">
             <thead>
               <tr>
@@ -427,7 +436,7 @@ function WhyDrawer({ out, onClose }: { out: AskOut; onClose: () => void }) {
               </tr>
             </thead>
             <tbody>
-              {out.retrieval.parents.map((p) => (
+              {retrieval.parents.map((p) => (
                 <tr key={p.doc_id} className={p.doc_id === out.lock.doc_id ? 'selected' : undefined}>
                   <td title={p.rel_path}>
                     {p.title}

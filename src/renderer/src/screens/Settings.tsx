@@ -338,6 +338,8 @@ function ConfigSection({ toast, onSaved }: { toast: (m: string) => void; onSaved
       </label>
       <form
         className="thresholds"
+        // the engine validates and answers in Chinese naming the field; the browser bubble would not
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           submitThresholds();

@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { openScreen, screenshot } from './helpers';
+
+test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+test('devices: clarification answered by clicking, then 把它关了 resolves the reference; YAML copies', async ({ page }) => {
+  await page.goto('/');
+  await openScreen(page, '设备上下文');
+  await expect(page.getByRole('tab', { name: /设备列表/ })).toBeVisible();
+
+  const input = page.getByRole('textbox', { name: '指令' });
+  await input.fill('打开台灯');
+  await input.press('Enter');
+  const first = page.getByRole('group', { name: '「打开台灯」的检索结果' });
+  const clarify = first.getByRole('group', { name: '澄清' });
+  await expect(clarify).toContainText('哪一个');
+  await clarify.getByRole('button', { name: /书房台灯/ }).click();
+
+  const answer = page.getByRole('group', { name: '「书房台灯」的检索结果' });
+  await expect(answer.getByLabel('选中的设备')).toContainText('书房台灯');
+  await expect(page.getByLabel('上一轮提到的设备')).toContainText('书房台灯');
+
+  await input.fill('把它关了');
+  await input.press('Enter');
+  const ref = page.getByRole('group', { name: '「把它关了」的检索结果' });
+  await expect(ref).toContainText('关闭');
+  await expect(ref).toContainText('指代');
+  await expect(ref.getByLabel('选中的设备')).toContainText('书房台灯');
+  await expect(ref.getByRole('table', { name: '候选设备' })).toContainText('书房台灯');
+
+  const yaml = page.getByRole('region', { name: '注入的 YAML' });
+  await expect(yaml.getByLabel('YAML 内容')).toContainText('st-desk-lamp');
+  await yaml.getByRole('button', { name: '复制 YAML' }).click();
+  await expect(page.getByRole('status').filter({ hasText: '已复制 YAML' })).toBeVisible();
+  const copied = await page.evaluate<string>('navigator.clipboard.readText()');
+  expect(copied).toContain('id: st-desk-lamp');
+  expect(copied).toBe(await yaml.getByLabel('YAML 内容').innerText());
+  await screenshot(page, 'devices');
+
+  // reset clears the conversation state
+  await page.getByRole('region', { name: '对话状态' }).getByRole('button', { name: '重置对话' }).click();
+  await expect(page.getByRole('log', { name: '对话记录' })).toContainText('输入一句话试试');
+});
+
+test('devices: table filters and the naming lint shows the demo home planted issues', async ({ page }) => {
+  await page.goto('/#/devices');
+  await page.getByRole('tab', { name: /设备列表/ }).click();
+  const table = page.getByRole('table', { name: '设备' });
+  await page.getByRole('combobox', { name: '按房间筛选' }).selectOption('书房');
+  await expect(table).toContainText('书房台灯');
+  await expect(table).not.toContainText('卧室台灯');
+  await page.getByRole('combobox', { name: '按类型筛选' }).selectOption('light');
+  await expect(table).not.toContainText('小叮当');
+
+  await page.getByRole('tab', { name: '命名检查' }).click();
+  const lint = page.getByRole('region', { name: '命名检查' });
+  await expect(lint.getByRole('listitem', { name: /读音相同：.*小丁当.*小叮当|读音相同：.*小叮当.*小丁当/ })).toBeVisible();
+  await expect(lint.getByRole('listitem', { name: /名称像指令/ })).toContainText('忽略之前的指令');
+  await expect(lint.getByRole('listitem', { name: /同房间重名/ })).toBeVisible();
+  await expect(lint.getByRole('listitem', { name: /缺少房间/ })).toBeVisible();
+  await screenshot(page, 'devices-lint');
+});

@@ -1,0 +1,48 @@
+import { expect, test } from '@playwright/test';
+import { FIXTURE_TITLE, ensureFixtureRegulation, expectPage, openScreen, pageBox, screenshot } from './helpers';
+
+test('reader: open from the library, flip with the keyboard, jump by TOC, remember the page', async ({ page, request }) => {
+  await ensureFixtureRegulation(request);
+  await page.goto('/');
+  await openScreen(page, '规程库');
+  await page.getByRole('button', { name: `阅读 ${FIXTURE_TITLE}` }).click();
+
+  await expectPage(page, 1);
+  await expect(page.getByRole('region', { name: '第 1 页' })).toContainText('第一条');
+  const toc = page.getByRole('tree', { name: '目录' });
+  await expect(toc.getByRole('treeitem', { selected: true })).toHaveAccessibleName(/第.章/);
+
+  await page.keyboard.press('ArrowRight');
+  await expectPage(page, 2);
+  await page.keyboard.press('PageDown');
+  await expectPage(page, 3);
+  await expect(page.getByRole('region', { name: '第 3 页' })).toContainText('附则');
+  await page.keyboard.press('PageUp');
+  await expectPage(page, 2);
+  await page.keyboard.press('ArrowLeft');
+  await expectPage(page, 1);
+
+  // TOC click jumps; the selected TOC entry follows the page
+  await toc.getByRole('button', { name: /第五章 附则/ }).click();
+  await expectPage(page, 3);
+  await expect(toc.getByRole('treeitem', { selected: true })).toHaveAccessibleName('第五章 附则');
+  await toc.getByRole('button', { name: /第三章 母线失压处理/ }).click();
+  const chapter3 = await pageBox(page).inputValue();
+  await expect(page.getByRole('region', { name: `第 ${chapter3} 页` })).toContainText('母线失压');
+
+  // page box and buttons
+  await pageBox(page).fill('3');
+  await pageBox(page).press('Enter');
+  await expectPage(page, 3);
+  await page.getByRole('button', { name: '上一页' }).click();
+  await expectPage(page, 2);
+  await page.getByRole('button', { name: '放大' }).click();
+  await expect(page.getByLabel('缩放比例')).toHaveText('110%');
+  await screenshot(page, 'reader');
+
+  // last position is remembered per regulation
+  await openScreen(page, '规程库');
+  await page.getByRole('button', { name: `阅读 ${FIXTURE_TITLE}` }).click();
+  await expectPage(page, 2);
+  await page.getByRole('button', { name: '缩小' }).click();
+});
