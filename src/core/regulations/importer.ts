@@ -49,7 +49,19 @@ export function collectFiles(paths: string[]): { files: string[]; missing: Impor
       missing.push({ file: p, reg_id: null, status: 'failed', error: `路径「${p}」不存在`, error_code: 'NOT_FOUND' });
       continue;
     }
-    if (stat.isDirectory()) walk(abs);
+    if (stat.isDirectory()) {
+      const before = files.length;
+      walk(abs);
+      if (files.length === before) {
+        missing.push({
+          file: p,
+          reg_id: null,
+          status: 'failed',
+          error: `文件夹「${p}」中没有可导入的文件（支持 ${SUPPORTED_EXTENSIONS.join(' ')}）`,
+          error_code: 'NOT_FOUND',
+        });
+      }
+    }
     else if (SUPPORTED_EXTENSIONS.includes(path.extname(abs).toLowerCase())) files.push(abs);
     else {
       missing.push({

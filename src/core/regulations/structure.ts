@@ -255,8 +255,8 @@ export function parseFlowText(
     titleFromFirstHeading: options.markdown,
   });
   let docTitle = title;
-  if (!docTitle && !options.markdown) {
-    // a TXT statute usually opens with its title line
+  if (!docTitle) {
+    // a TXT / DOCX statute usually opens with its title line
     const first = blocks.find((b) => b.type === 'unit' || b.type === 'heading');
     if (first && first.type === 'unit' && first.kind === 'paragraph' && first.text.length === 1 && first.text[0].length <= 60 && !SENTENCE_END_RE.test(first.text[0])) {
       docTitle = first.text[0];

@@ -98,7 +98,7 @@ describe('DOCX import', () => {
   it('turns Word headings into TOC entries and finds articles and tables', async () => {
     const file = await makeDocx(path.join(dir, '运维办法.docx'));
     const [res] = await invokeOperation(ctx, 'regulations.import', { paths: [file] });
-    expect(res).toMatchObject({ status: 'imported', reg_id: 'yunweibanfa' });
+    expect(res).toMatchObject({ status: 'imported', reg_id: 'yunweibanfa', title: '变电站运维管理办法' });
     const toc = await invokeOperation(ctx, 'regulations.toc', { reg_id: 'yunweibanfa' });
     expect(toc.toc.map((t) => `${t.level}:${t.title}`)).toEqual(['1:第一章 总则', '1:第二章 巡视管理', '2:第一节 例行巡视']);
     const units = unitsOf('yunweibanfa');

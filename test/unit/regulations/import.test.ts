@@ -115,9 +115,13 @@ describe('import Markdown / TXT', () => {
     const garbage = writeFile(dir, 'garbage.md', Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 7919) % 256)));
     const big = writeFile(dir, 'big.md', lawMarkdown('大文件', 20, 20));
     const odd = writeFile(dir, 'x.xls', 'a,b');
+    const emptyDir = path.join(dir, 'nothing-here');
+    fs.mkdirSync(emptyDir);
     ctx.config.import.maxFileBytes = 10_000;
-    const results = await invokeOperation(ctx, 'regulations.import', { paths: [empty, blank, garbage, big, odd] });
-    expect(results.map((r) => r.status)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
+    const results = await invokeOperation(ctx, 'regulations.import', { paths: [empty, blank, garbage, big, odd, emptyDir, path.join(dir, 'missing.md')] });
+    expect(results.map((r) => r.status)).toEqual(Array(7).fill('failed'));
+    expect(results.find((r) => r.file === emptyDir)!.error).toContain('没有可导入的文件');
+    expect(results.find((r) => r.file.endsWith('missing.md'))!.error).toContain('不存在');
     const byFile = Object.fromEntries(results.map((r) => [path.basename(r.file), r]));
     expect(byFile['empty.txt'].error).toContain('为空');
     expect(byFile['blank.md'].error).toContain('没有可导入的正文');
