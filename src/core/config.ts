@@ -90,7 +90,7 @@ export const configSchema = z.object({
       /** Hit chunks of one document that count for coverage (a long document gains nothing beyond). */
       coverageCap: z.number().int().positive().default(3),
       /** Best chunk evidence (query-term share / title match / cosine) below this = low evidence. */
-      minEvidence: z.number().min(0).max(1).default(0.5),
+      minEvidence: z.number().min(0).max(1).default(0.6),
       /** Title similarity below this does not enter the title ranking. */
       minTitleScore: z.number().min(0).max(1).default(0.3),
       /** Sessions idle longer than this are deleted (expired ones are kept until then so a returning user is told). */

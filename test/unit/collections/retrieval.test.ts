@@ -115,8 +115,10 @@ describe('decisions on the demo recipe collection (real SQLite, jieba, FTS5)', (
   });
 
   it('FTS syntax and odd characters in a question are just text', async () => {
-    const out = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '"红烧肉" AND( NEAR * -:' });
+    const out = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '"红烧肉"*:(-' });
     expect(out.lock.title).toBe('红烧肉');
+    const ops = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: 'AND( NEAR * -: OR "' });
+    expect(ops.code).toBe('LOW_EVIDENCE');
   });
 });
 
