@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import type { Db } from '../store/db';
 import { aggregateParents, decide, rrfFuse, type ChunkScore, type Decision, type ParentHit, type RankedHit } from './fusion';
-import { documentFrequencies, idfOf, itemTokens, lexicalSearch, termEvidence, type LexicalResult } from './lexical';
+import { documentFrequencies, idfOf, itemTokens, lexicalSearch, stats, termEvidence, type LexicalResult } from './lexical';
 import { cosineFor, loadMatrix, vectorTopK } from './vectors';
 import { queryTokens } from '../text/segment';
 
@@ -22,6 +22,8 @@ export interface EngineQuery {
   expansion?: string[];
   /** Reuse a lexical result already computed for the same query and scopes (auto selection). */
   lexical?: LexicalResult;
+  /** Extra ranked lists of parent keys (e.g. passages of similar known questions), fused like the others. */
+  parentLists?: Record<string, string[]>;
   /** Optional label for clarify questions. */
   label?: (parent: string) => string;
 }
@@ -94,6 +96,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
   }
 
   const tokens = queryTokens(q.query);
+  const df = documentFrequencies(ctx.db, tokens);
   const lists: Record<string, RankedHit[]> = {};
   const info = new Map<string, ChunkInfo>();
   const touch = (row: ItemRow): ChunkInfo => {
@@ -108,7 +111,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
 
   let lexical: LexicalResult = { tokens, dropped: [], hits: [] };
   if (mode !== 'vector') {
-    lexical = q.lexical ?? lexicalSearch(ctx.db, { corpus: q.corpus, scopes: q.scopes, tokens, k: cfg.candidates }, { maxDfRatio: cfg.maxDfRatio });
+    lexical = q.lexical ?? lexicalSearch(ctx.db, { corpus: q.corpus, scopes: q.scopes, tokens, k: cfg.candidates }, { maxDfRatio: cfg.maxDfRatio, df });
     lists.lexical = lexical.hits.map((h) => ({ key: String(h.id), parent: h.parent, rank: h.rank }));
     for (const h of lexical.hits) {
       const c = touch({ id: h.id, key: h.key, parent: h.parent, scope: h.scope, title: h.title });
@@ -124,6 +127,20 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
           c.expansion_rank = h.rank;
         }
       }
+    }
+  }
+  if (q.parentLists) {
+    const first = ctx.db.prepare('SELECT id, key, parent, scope, title FROM search_items WHERE corpus = ? AND parent = ? ORDER BY id LIMIT 1');
+    const allowed = q.scopes ? new Set(q.scopes) : null;
+    for (const [name, parents] of Object.entries(q.parentLists)) {
+      const hits: RankedHit[] = [];
+      for (const p of parents) {
+        const row = first.get(q.corpus, p) as ItemRow | undefined;
+        if (!row || (allowed && !allowed.has(row.scope))) continue;
+        touch(row);
+        hits.push({ key: String(row.id), parent: row.parent, rank: hits.length + 1 });
+      }
+      if (hits.length) lists[name] = hits;
     }
   }
   if (matrix && queryVec) {
@@ -142,8 +159,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
 
   // absolute evidence for every candidate, whichever list found it
   const ids = [...info.values()].map((c) => c.id);
-  const df = documentFrequencies(ctx.db, tokens);
-  const total = (ctx.db.prepare('SELECT COUNT(*) AS n FROM search_items').get() as { n: number }).n || 1;
+  const total = stats(ctx.db).total || 1;
   const qIdf = new Map(tokens.map((t) => [t, idfOf(df.get(t) ?? 0, total)]));
   const toks = itemTokens(ctx.db, ids);
   const cos = matrix && queryVec ? cosineFor(matrix, queryVec, ids.filter((id) => info.get(String(id))!.cosine === null)) : new Map<number, number>();

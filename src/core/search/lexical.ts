@@ -171,13 +171,13 @@ export function removeItems(db: Db, corpus: string, filter: { scope?: string; ke
   return db.inTransaction ? run() : db.transaction(run)();
 }
 
-interface IndexStats {
+export interface IndexStats {
   total: number;
   corpora: number;
 }
 
 /** Item count and corpus count, cached per (db, data version) — cheap enough to call per query. */
-function stats(db: Db): IndexStats {
+export function stats(db: Db): IndexStats {
   const version = db.pragma('data_version', { simple: true }) as number;
   const key = `${version}:${totalChanges(db)}`;
   const cached = statsCache.get(db);
@@ -225,6 +225,8 @@ export function termEvidence(queryIdf: Map<string, number>, present: Set<string>
 export interface LexicalOptions {
   /** Tokens in more than this share of all items are dropped when others remain. */
   maxDfRatio?: number;
+  /** document frequencies already looked up for these tokens */
+  df?: Map<string, number>;
 }
 
 /**
@@ -234,8 +236,8 @@ export interface LexicalOptions {
 export function lexicalSearch(db: Db, q: LexicalQuery, options: LexicalOptions = {}): LexicalResult {
   const tokens = q.tokens ? [...new Set(q.tokens)] : queryTokens(q.query ?? '');
   const st = stats(db);
-  const df = documentFrequencies(db, tokens);
-  const maxDf = (options.maxDfRatio ?? 0.25) * st.total;
+  const df = options.df ?? documentFrequencies(db, tokens);
+  const maxDf = (options.maxDfRatio ?? 0.05) * st.total;
   let used = tokens.filter((t) => (df.get(t) ?? 0) > 0);
   const dropped: string[] = [];
   if (st.total > 1000) {
@@ -260,12 +262,13 @@ export function lexicalSearch(db: Db, q: LexicalQuery, options: LexicalOptions =
     filters.push(`tags : (${corpora.map((c) => quoteTerm(corpusTag(c))).join(' OR ')})`);
   }
   const match = [...filters, `{title body} : (${terms})`].join(' AND ');
+  // FTS5 ranks and limits on its own (inner query); only the k survivors are joined to items
   const rows = db
     .prepare(
-      `SELECT f.rowid AS id, f.rank AS score, f.body AS body, f.title AS ttl,
-              i.corpus, i.scope, i.key, i.parent, i.title
-         FROM search_fts f JOIN search_items i ON i.id = f.rowid
-        WHERE search_fts MATCH ? ORDER BY f.rank LIMIT ?`,
+      `SELECT f.id, f.score, f.body, f.ttl, i.corpus, i.scope, i.key, i.parent, i.title
+         FROM (SELECT rowid AS id, rank AS score, body, title AS ttl FROM search_fts
+                WHERE search_fts MATCH ? ORDER BY rank LIMIT ?) f
+         JOIN search_items i ON i.id = f.id ORDER BY f.score`,
     )
     .all(match, q.k) as {
     id: number;

@@ -81,6 +81,8 @@ export interface SmartSearchInput {
 export interface SmartSearchOptions {
   /** learned query expansion (question word -> statute words); set by eval, or a resource */
   expand?: (tokens: string[]) => string[];
+  /** extra ranked lists of unit ids (e.g. passages of similar known questions) */
+  parentLists?: (query: string) => Record<string, string[]>;
 }
 
 /** All regulations (cached per index version: 3k+ laws would otherwise cost a query each time). */
@@ -105,7 +107,12 @@ function resolveExplicit(regs: RegInfo[], ids: string[]): string[] {
 }
 
 /** Auto selection (reg_id null): profile match + first-pass distribution; see file comment. */
-export function selectRegulations(ctx: AppContext, tokens: string[], regs: RegInfo[]): { selection: Selection; firstPass: LexicalResult } {
+export function selectRegulations(
+  ctx: AppContext,
+  tokens: string[],
+  regs: RegInfo[],
+  learned: string[] = [],
+): { selection: Selection; firstPass: LexicalResult } {
   const cfg = ctx.config.search;
   const titleOf = new Map(regs.map((r) => [r.reg_id, r.title]));
   const firstPass = lexicalSearch(ctx.db, { corpus: REG_CORPUS, tokens, k: Math.max(cfg.autoFirstPass, cfg.candidates) }, { maxDfRatio: cfg.maxDfRatio });
@@ -116,6 +123,17 @@ export function selectRegulations(ctx: AppContext, tokens: string[], regs: RegIn
     const m = (h.evidence * h.evidence) / (cfg.rrfK + h.rank);
     mass.set(h.scope, (mass.get(h.scope) ?? 0) + m);
     massTotal += m;
+  }
+  // regulations of passages a learned list (e.g. similar known questions) points at count like first-pass hits
+  if (learned.length) {
+    const regOf = ctx.db.prepare('SELECT reg_id FROM reg_units WHERE id = ?');
+    learned.slice(0, cfg.autoFirstPass).forEach((unitId, i) => {
+      const r = regOf.get(Number(unitId)) as { reg_id: string } | undefined;
+      if (!r) return;
+      const m = 1 / (cfg.rrfK + i + 1);
+      mass.set(r.reg_id, (mass.get(r.reg_id) ?? 0) + m);
+      massTotal += m;
+    });
   }
   const profile = lexicalSearch(ctx.db, { corpus: REG_PROFILE_CORPUS, tokens, k: 50 }, { maxDfRatio: 1 });
   const prof = new Map<string, number>();
@@ -228,6 +246,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
   const regs = listRegs(ctx);
   const tokens = queryTokens(query);
   const raw = input.reg_id;
+  const extraLists = options.parentLists?.(query);
   let selection: Selection;
   let firstPass: LexicalResult | undefined;
   if (raw === 'all') {
@@ -238,7 +257,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     const ids = resolveExplicit(regs, raw);
     selection = { mode: 'list', selected: ids, fallback_all: false, reasons: [], summary: `检索指定的 ${ids.length} 部规程` };
   } else {
-    const auto = selectRegulations(ctx, tokens, regs);
+    const auto = selectRegulations(ctx, tokens, regs, extraLists ? Object.values(extraLists).flat() : []);
     selection = auto.selection;
     firstPass = auto.firstPass;
   }
@@ -260,7 +279,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     const u = unit(parent);
     return u ? `${u.title} ${u.label ?? u.section_path}`.trim() : parent;
   };
-  const engine = await searchEngine(ctx, { corpus: REG_CORPUS, scopes, query, mode: input.mode ?? 'hybrid', expansion, lexical: reuse, label });
+  const engine = await searchEngine(ctx, { corpus: REG_CORPUS, scopes, query, mode: input.mode ?? 'hybrid', expansion, lexical: reuse, label, parentLists: extraLists });
 
   const results: SmartResult[] = [];
   for (const p of engine.parents) {

@@ -1,0 +1,120 @@
+/**
+ * Search latency over the full imported laws corpus (the STARD eval's cached data dir; imported
+ * on first use): p50/p95 over 200 varied queries (lay questions, short keyword queries, single
+ * terms), lexical and auto selection, hybrid when a model is installed; index size; and the
+ * brute-force cosine scan over 140k vectors of the test model's dims (32) and of a typical
+ * sentence model (384/512) to justify exact search without sqlite-vec.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createAppContext } from '../src/core/context';
+import { projectRoot, sharedDir } from '../src/core/common/paths';
+import { smartSearch } from '../src/core/search/regsearch';
+import { vectorTopK, type VectorMatrix } from '../src/core/search/vectors';
+import { segment } from '../src/core/text/segment';
+import { ensureImported } from '../eval/stard.eval';
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+/** Deterministic PRNG so every run uses the same 200 queries. */
+function rng(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x / 2 ** 32;
+  };
+}
+
+function vectorScan(dims: number, n = 140_000, queries = 20): { ms: number } {
+  const rand = rng(dims);
+  const data = new Float32Array(n * dims);
+  for (let i = 0; i < data.length; i++) data[i] = rand() - 0.5;
+  for (let r = 0; r < n; r++) {
+    let s = 0;
+    for (let d = 0; d < dims; d++) s += data[r * dims + d] ** 2;
+    const norm = Math.sqrt(s);
+    for (let d = 0; d < dims; d++) data[r * dims + d] /= norm;
+  }
+  const m: VectorMatrix = { corpus: 'bench', modelId: 'bench', dims, version: 0, ids: Int32Array.from({ length: n }, (_, i) => i), scopes: [], byScope: new Map(), data };
+  const times: number[] = [];
+  for (let q = 0; q < queries; q++) {
+    const v = new Float32Array(dims).map(() => rand() - 0.5);
+    const t = performance.now();
+    vectorTopK(m, v, 100);
+    times.push(performance.now() - t);
+  }
+  return { ms: pct(times, 50) };
+}
+
+export default async function bench(): Promise<void> {
+  const laws = path.join(sharedDir(), 'data', 'laws');
+  const train = path.join(sharedDir(), 'data', 'stard', 'train.jsonl');
+  if (!fs.existsSync(laws) || !fs.existsSync(train)) {
+    console.log(`[skip] 缺少共享数据 ${laws}`);
+    return;
+  }
+  const dataDir = process.env.GRIDCODE_EVAL_DATA_DIR ?? path.join(projectRoot(), '.cache', 'eval', 'stard');
+  const ctx = createAppContext({ dataDir });
+  try {
+    await ensureImported(ctx, laws);
+    const rand = rng(42);
+    const questions = fs
+      .readFileSync(train, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { question: string }).question);
+    const units = ctx.db.prepare('SELECT text FROM reg_units WHERE id % 97 = 0 LIMIT 2000').all() as { text: string }[];
+    const queries: string[] = [];
+    for (let i = 0; i < 100; i++) queries.push(questions[Math.floor(rand() * questions.length)]);
+    for (let i = 0; i < 70; i++) {
+      const words = segment(units[Math.floor(rand() * units.length)].text).filter((w) => w.length > 1);
+      const start = Math.floor(rand() * Math.max(1, words.length - 3));
+      queries.push(words.slice(start, start + 2 + Math.floor(rand() * 3)).join(' ') || '合同');
+    }
+    const terms = ['离婚', '配偶', '工伤', '劳动合同', '个体工商户', '交通事故 赔偿', '借款 利息', '继承', '房屋租赁', '消费者 退货', '商标', '专利', '税收', '行政复议', '拘役', '醉驾', '未成年人', '抚养费', '物业费', '宅基地', '公司 股东', '破产', '拆迁 补偿', '网络 个人信息', '食品安全', '环境污染', '合同 违约金', '诉讼时效', '遗嘱', '保险'];
+    queries.push(...terms);
+    const n = (ctx.db.prepare('SELECT COUNT(*) AS n FROM search_items').get() as { n: number }).n;
+    const regs = (ctx.db.prepare('SELECT COUNT(*) AS n FROM regulations').get() as { n: number }).n;
+    console.log(`语料: ${regs} 部法规, ${n} 个索引片段; 查询 ${queries.length} 条（100 问句 + 70 关键词组 + 30 单词）`);
+    await smartSearch(ctx, { query: '热身', reg_id: 'all', mode: 'lexical' });
+    const runs: [string, 'all' | null, 'lexical' | 'hybrid'][] = [
+      ['lexical · all', 'all', 'lexical'],
+      ['lexical · auto', null, 'lexical'],
+    ];
+    if (ctx.embedder().available()) runs.push(['hybrid · all', 'all', 'hybrid'], ['hybrid · auto', null, 'hybrid']);
+    else console.log(`hybrid: 跳过（${ctx.embedder().status().message}）`);
+    for (const [name, regId, mode] of runs) {
+      const times: number[] = [];
+      for (const q of queries) {
+        const t = performance.now();
+        await smartSearch(ctx, { query: q, reg_id: regId, mode, top_k: 10 });
+        times.push(performance.now() - t);
+      }
+      const p50 = pct(times, 50);
+      const p95 = pct(times, 95);
+      const target = mode === 'lexical' ? `  目标 p50<=30 (${(p50 / 30).toFixed(2)}x) p95<=100 (${(p95 / 100).toFixed(2)}x)` : '';
+      console.log(`${name.padEnd(16)} p50 ${p50.toFixed(1)} ms  p95 ${p95.toFixed(1)} ms  max ${Math.max(...times).toFixed(1)} ms${target}`);
+    }
+    let sizes = '';
+    try {
+      const rows = ctx.db
+        .prepare("SELECT name, SUM(pgsize) AS bytes FROM dbstat WHERE name LIKE 'search_%' GROUP BY name ORDER BY bytes DESC")
+        .all() as { name: string; bytes: number }[];
+      const total = rows.reduce((s, r) => s + r.bytes, 0);
+      sizes = `检索索引 ${(total / 2 ** 20).toFixed(1)} MiB (${rows.slice(0, 4).map((r) => `${r.name} ${(r.bytes / 2 ** 20).toFixed(1)}`).join(', ')})`;
+    } catch {
+      sizes = '检索索引大小: dbstat 不可用';
+    }
+    const file = fs.statSync(path.join(dataDir, 'gridcode.sqlite')).size;
+    console.log(`${sizes}; 数据库文件 ${(file / 2 ** 20).toFixed(1)} MiB`);
+    for (const dims of [32, 384, 512]) {
+      const { ms } = vectorScan(dims);
+      console.log(`向量暴力检索 140k x ${dims} 维 top-100: p50 ${ms.toFixed(1)} ms`);
+    }
+  } finally {
+    await ctx.close();
+  }
+}

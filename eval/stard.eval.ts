@@ -1,0 +1,252 @@
+/**
+ * STARD evaluation (`npm run eval -- stard [--folds 5] [--limit N]`).
+ *
+ * Imports ../shared/data/laws once into a cached data dir (.cache/eval/stard, reused when present)
+ * through the regulation importer's API op, then runs ../shared/data/stard/train.jsonl: each
+ * question names its relevant articles as law title + article label (中华人民共和国民法典第五十四条;
+ * titles match with and without the 中华人民共和国 prefix). Prints Recall@10, Recall@100, MRR@10 for
+ * lexical-only, vector-only and hybrid (when a model is installed), auto vs all regulation selection,
+ * and the learned question->statute model (translation expansion + known-question memory) with
+ * HELD-OUT numbers by k-fold cross-validation on train.jsonl only (the model for fold i is fitted
+ * on the other folds; the evaluated questions never contribute to it).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createAppContext, type AppContext } from '../src/core/context';
+import { invokeOperation } from '../src/core/api/invoke';
+import { projectRoot, sharedDir } from '../src/core/common/paths';
+import { smartSearch, type SmartSearchOptions } from '../src/core/search/regsearch';
+import { documentFrequencies, idfOf } from '../src/core/search/lexical';
+import { QaMemory, TranslationModel, type TrainPair } from '../src/core/search/learn';
+import type { SearchMode } from '../src/core/search/engine';
+
+interface Question {
+  id: number;
+  question: string;
+  relevant: string[];
+  gold: number[];
+}
+
+const ARTICLE = /^(.*?)(第[零〇一二三四五六七八九十百千万]+条(?:之[一二三四五六七八九十]+)?)$/;
+
+export function normTitle(t: string): string {
+  return t
+    .normalize('NFKC')
+    .replace(/\s+/g, '')
+    .replace(/[（(]\d{4}-\d{2}-\d{2}[)）]$/, '')
+    .replace(/^中华人民共和国/, '')
+    .replace(/《中华人民共和国/g, '《');
+}
+
+function firstHeadings(root: string): Map<string, Set<string>> {
+  // law files of a multi-part code (民法典/总则.md) carry the code's name in their first heading
+  const out = new Map<string, Set<string>>();
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (e.name.endsWith('.md')) {
+        const head = fs.readFileSync(full, 'utf8').slice(0, 400);
+        const m = /^#\s+(.+)$/m.exec(head);
+        if (!m) continue;
+        let set = out.get(e.name);
+        if (!set) out.set(e.name, (set = new Set()));
+        set.add(m[1].trim());
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
+
+export async function ensureImported(ctx: AppContext, laws: string): Promise<void> {
+  const n = (ctx.db.prepare('SELECT COUNT(*) AS n FROM regulations').get() as { n: number }).n;
+  if (n > 0) {
+    console.log(`复用已导入的法规库: ${n} 部 (${ctx.dataDir})`);
+    return;
+  }
+  console.log(`导入 ${laws} -> ${ctx.dataDir} ...`);
+  const t = performance.now();
+  let last = 0;
+  const res = await invokeOperation(ctx, 'regulations.import', { paths: [laws] }, {
+    progress: (e) => {
+      if (e.done - last >= 500 || e.done === e.total) {
+        last = e.done;
+        process.stderr.write(`  ${e.stage} ${e.done}/${e.total}\n`);
+      }
+    },
+  });
+  const ok = res.filter((r) => r.status !== 'failed').length;
+  console.log(`导入完成: ${ok} 成功, ${res.length - ok} 失败, ${((performance.now() - t) / 1000).toFixed(1)} s`);
+}
+
+function resolveGold(ctx: AppContext, laws: string, questions: Omit<Question, 'gold'>[]): Question[] {
+  const heads = firstHeadings(laws);
+  const regs = ctx.db.prepare('SELECT reg_id, title, source_file FROM regulations').all() as { reg_id: string; title: string; source_file: string }[];
+  const titlesByReg = new Map<string, Set<string>>();
+  for (const r of regs) {
+    const set = new Set([normTitle(r.title)]);
+    for (const h of heads.get(path.basename(r.source_file)) ?? []) set.add(normTitle(h));
+    titlesByReg.set(r.reg_id, set);
+  }
+  const byKey = new Map<string, number[]>();
+  const units = ctx.db.prepare("SELECT id, reg_id, label FROM reg_units WHERE label IS NOT NULL AND label LIKE '第%条%'").all() as { id: number; reg_id: string; label: string }[];
+  for (const u of units) {
+    for (const t of titlesByReg.get(u.reg_id) ?? []) {
+      const key = `${t}|${u.label}`;
+      const list = byKey.get(key) ?? [];
+      list.push(u.id);
+      byKey.set(key, list);
+    }
+  }
+  return questions.map((q) => {
+    const gold = new Set<number>();
+    for (const rel of q.relevant) {
+      const m = ARTICLE.exec(rel.trim());
+      if (!m) continue;
+      for (const id of byKey.get(`${normTitle(m[1])}|${m[2]}`) ?? []) gold.add(id);
+    }
+    return { ...q, gold: [...gold] };
+  });
+}
+
+interface Metrics {
+  r10: number;
+  r100: number;
+  mrr10: number;
+  regs: number;
+  ms: number;
+  n: number;
+}
+
+async function run(
+  ctx: AppContext,
+  qs: Question[],
+  mode: SearchMode,
+  regId: 'all' | null,
+  options: (q: Question) => SmartSearchOptions = () => ({}),
+): Promise<Metrics> {
+  let r10 = 0;
+  let r100 = 0;
+  let mrr = 0;
+  let regs = 0;
+  let ms = 0;
+  for (const q of qs) {
+    const t = performance.now();
+    const out = await smartSearch(ctx, { query: q.question, reg_id: regId, top_k: 100, mode }, options(q));
+    ms += performance.now() - t;
+    regs += out.selected_regs.length;
+    const ids = out.results.map((r) => r.unit_id);
+    const gold = new Set(q.gold);
+    const hit = (k: number) => ids.slice(0, k).filter((id) => gold.has(id)).length / gold.size;
+    r10 += hit(10);
+    r100 += hit(100);
+    const first = ids.slice(0, 10).findIndex((id) => gold.has(id));
+    if (first >= 0) mrr += 1 / (first + 1);
+  }
+  const n = qs.length || 1;
+  return { r10: r10 / n, r100: r100 / n, mrr10: mrr / n, regs: regs / n, ms: ms / n, n: qs.length };
+}
+
+function row(name: string, m: Metrics): string {
+  return `${name.padEnd(38)} R@10 ${m.r10.toFixed(4)}  R@100 ${m.r100.toFixed(4)}  MRR@10 ${m.mrr10.toFixed(4)}  规程数 ${m.regs.toFixed(1).padStart(7)}  ${m.ms.toFixed(1)} ms/问`;
+}
+
+export default async function stard(args: string[]): Promise<void> {
+  const laws = path.join(sharedDir(), 'data', 'laws');
+  const trainFile = path.join(sharedDir(), 'data', 'stard', 'train.jsonl');
+  if (!fs.existsSync(laws) || !fs.existsSync(trainFile)) {
+    console.log(`[skip] 缺少共享数据: ${laws} 或 ${trainFile}（可设置 GRIDCODE_SHARED_DIR）`);
+    return;
+  }
+  const opt = (name: string, def: number) => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 ? Number(args[i + 1]) : def;
+  };
+  const folds = opt('folds', 5);
+  const limit = opt('limit', 0);
+  const dataDir = process.env.GRIDCODE_EVAL_DATA_DIR ?? path.join(projectRoot(), '.cache', 'eval', 'stard');
+  const ctx = createAppContext({ dataDir });
+  try {
+    await ensureImported(ctx, laws);
+    const raw = fs
+      .readFileSync(trainFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as Omit<Question, 'gold'>);
+    const resolved = resolveGold(ctx, laws, raw);
+    let qs = resolved.filter((q) => q.gold.length > 0);
+    console.log(`问题 ${raw.length} 条，其中 ${qs.length} 条的相关条文能在法规库中定位（${raw.length - qs.length} 条无法定位，不计入）`);
+    if (limit > 0) qs = qs.slice(0, limit);
+    const hasModel = ctx.embedder().available();
+
+    console.log('\n-- 无学习（直接检索）--');
+    console.log(row('lexical · all', await run(ctx, qs, 'lexical', 'all')));
+    console.log(row('lexical · auto', await run(ctx, qs, 'lexical', null)));
+    if (hasModel) {
+      console.log(row('vector · all', await run(ctx, qs, 'vector', 'all')));
+      console.log(row('hybrid · all', await run(ctx, qs, 'hybrid', 'all')));
+      console.log(row('hybrid · auto', await run(ctx, qs, 'hybrid', null)));
+    } else {
+      console.log(`vector / hybrid: 跳过（${ctx.embedder().status().message}）`);
+    }
+
+    // k-fold: fold = id mod k; the model evaluated on fold i is fitted on the other folds only
+    const total = (ctx.db.prepare('SELECT COUNT(*) AS n FROM search_items').get() as { n: number }).n;
+    const dfCache = new Map<string, number>();
+    const idf = (t: string) => {
+      let d = dfCache.get(t);
+      if (d === undefined) {
+        d = documentFrequencies(ctx.db, [t]).get(t) ?? 0;
+        dfCache.set(t, d);
+      }
+      return idfOf(d, total);
+    };
+    const unitText = ctx.db.prepare('SELECT text FROM reg_units WHERE id = ?');
+    const pairOf = (q: Question): TrainPair => ({
+      question: q.question,
+      passages: q.gold.map((id) => ({ id, text: (unitText.get(id) as { text: string }).text })),
+    });
+    const foldOf = (q: Question) => q.id % folds;
+    const models = new Map<number, { tm: TranslationModel; qa: QaMemory }>();
+    const t0 = performance.now();
+    for (let f = 0; f < folds; f++) {
+      const train = resolved.filter((q) => q.gold.length > 0 && foldOf(q) !== f).map(pairOf);
+      models.set(f, { tm: TranslationModel.learn(train, idf), qa: new QaMemory(train, idf) });
+    }
+    console.log(`\n-- 学习问句→法条关联（${folds} 折交叉验证，留出折上的结果；拟合 ${((performance.now() - t0) / 1000).toFixed(1)} s）--`);
+    const expandOnly = (q: Question): SmartSearchOptions => {
+      const m = models.get(foldOf(q))!;
+      return { expand: (tokens) => m.tm.expand(tokens, 10) };
+    };
+    const learned = (q: Question): SmartSearchOptions => {
+      const m = models.get(foldOf(q))!;
+      return {
+        expand: (tokens) => m.tm.expand(tokens, 10),
+        parentLists: (query) => ({ qa: m.qa.nearest(query, 100).map((x) => String(x.id)) }),
+      };
+    };
+    const lexAll = await run(ctx, qs, 'lexical', 'all', expandOnly);
+    console.log(row('lexical + 翻译扩展 · all', lexAll));
+    const fullAll = await run(ctx, qs, 'lexical', 'all', learned);
+    console.log(row('lexical + 翻译扩展 + 已知问句 · all', fullAll));
+    const fullAuto = await run(ctx, qs, 'lexical', null, learned);
+    console.log(row('lexical + 翻译扩展 + 已知问句 · auto', fullAuto));
+    console.log(`auto/all Recall@100 = ${(fullAuto.r100 / (fullAll.r100 || 1)).toFixed(4)}（目标 >= 0.98）；auto 平均检索 ${fullAuto.regs.toFixed(1)} 部规程（all = ${fullAll.regs.toFixed(0)}）`);
+    if (hasModel) console.log(row('hybrid + 学习 · all', await run(ctx, qs, 'hybrid', 'all', learned)));
+    if (args.includes('--auto-grid')) {
+      const base = { ...ctx.config.search };
+      for (const keep of [0.1, 0.2, 0.3]) {
+        for (const minMass of [0.6, 0.75, 0.9]) {
+          ctx.config.search.autoKeepRatio = keep;
+          ctx.config.search.autoMinMass = minMass;
+          const m = await run(ctx, qs, 'lexical', null, learned);
+          console.log(row(`auto keep ${keep} minMass ${minMass}`, m), ` auto/all ${(m.r100 / (fullAll.r100 || 1)).toFixed(4)}`);
+        }
+      }
+      Object.assign(ctx.config.search, base);
+    }
+  } finally {
+    await ctx.close();
+  }
+}

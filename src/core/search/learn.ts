@@ -1,0 +1,117 @@
+import { queryTokens, segmentForSearch } from '../text/segment';
+
+/**
+ * Learning from (question, relevant passage) pairs, for lay questions that do not use the
+ * statute's words (`老公` vs `配偶`):
+ * - TranslationModel: question word -> passage word associations (a translation model for
+ *   retrieval, used as query expansion): for each pair every question token w "translates" to the
+ *   passage tokens v; score(w->v) = co(w,v) / (count(w) + α) · idf(v), kept when co >= minCo.
+ * - QaMemory: the training questions themselves, attached to their passages; a new question
+ *   close to known questions points at their passages (document expansion by past questions).
+ * Both are plain in-memory tables built from pairs only, so evaluations can refit them per fold.
+ */
+
+export interface TrainPair {
+  question: string;
+  /** passage ids (e.g. reg_units.id) with their text */
+  passages: { id: number; text: string }[];
+}
+
+export interface TranslationOptions {
+  minCo?: number;
+  alpha?: number;
+  /** passage tokens per pair considered (most specific first by idf) */
+  maxPassageTokens?: number;
+}
+
+export class TranslationModel {
+  private readonly table = new Map<string, Map<string, number>>();
+
+  private constructor(private readonly idf: (t: string) => number) {}
+
+  /** `idf` gives the corpus idf of a token (unknown tokens: high idf). */
+  static learn(pairs: TrainPair[], idf: (t: string) => number, o: TranslationOptions = {}): TranslationModel {
+    const minCo = o.minCo ?? 2;
+    const alpha = o.alpha ?? 1;
+    const maxP = o.maxPassageTokens ?? 40;
+    const model = new TranslationModel(idf);
+    const co = new Map<string, Map<string, number>>();
+    const count = new Map<string, number>();
+    for (const pair of pairs) {
+      const q = new Set(queryTokens(pair.question));
+      const p = new Set<string>();
+      for (const passage of pair.passages) for (const t of segmentForSearch(passage.text)) p.add(t);
+      const pTop = [...p].filter((t) => t.length > 1).sort((a, b) => idf(b) - idf(a)).slice(0, maxP);
+      for (const w of q) {
+        count.set(w, (count.get(w) ?? 0) + 1);
+        let row = co.get(w);
+        if (!row) co.set(w, (row = new Map()));
+        for (const v of pTop) if (v !== w) row.set(v, (row.get(v) ?? 0) + 1);
+      }
+    }
+    for (const [w, row] of co) {
+      const n = count.get(w) ?? 0;
+      const out = new Map<string, number>();
+      for (const [v, c] of row) if (c >= minCo) out.set(v, (c / (n + alpha)) * idf(v));
+      if (out.size) model.table.set(w, out);
+    }
+    return model;
+  }
+
+  get size(): number {
+    return this.table.size;
+  }
+
+  /** Up to `max` passage-side words for the query tokens, best first, excluding the tokens themselves. */
+  expand(tokens: string[], max = 10): string[] {
+    const score = new Map<string, number>();
+    const own = new Set(tokens);
+    for (const w of own) {
+      const row = this.table.get(w);
+      if (!row) continue;
+      // rarer question words carry more topic
+      const weight = Math.min(1, this.idf(w) / 8);
+      for (const [v, s] of row) if (!own.has(v)) score.set(v, (score.get(v) ?? 0) + weight * s);
+    }
+    return [...score.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, max)
+      .map(([v]) => v);
+  }
+}
+
+export class QaMemory {
+  private readonly entries: { tokens: Map<string, number>; norm: number; passages: number[] }[] = [];
+
+  constructor(pairs: TrainPair[], private readonly idf: (t: string) => number) {
+    for (const p of pairs) {
+      const tokens = new Map<string, number>();
+      for (const t of queryTokens(p.question)) tokens.set(t, idf(t));
+      const norm = Math.sqrt([...tokens.values()].reduce((s, w) => s + w * w, 0)) || 1;
+      this.entries.push({ tokens, norm, passages: p.passages.map((x) => x.id) });
+    }
+  }
+
+  /** Passages of the most similar known questions (tf-idf cosine), summed per passage, best first. */
+  nearest(question: string, k = 100, neighbours = 20): { id: number; score: number }[] {
+    const q = new Map<string, number>();
+    for (const t of queryTokens(question)) q.set(t, this.idf(t));
+    const qn = Math.sqrt([...q.values()].reduce((s, w) => s + w * w, 0)) || 1;
+    const sims: { sim: number; passages: number[] }[] = [];
+    for (const e of this.entries) {
+      let dot = 0;
+      for (const [t, w] of q) {
+        const v = e.tokens.get(t);
+        if (v) dot += w * v;
+      }
+      if (dot > 0) sims.push({ sim: dot / (qn * e.norm), passages: e.passages });
+    }
+    sims.sort((a, b) => b.sim - a.sim);
+    const score = new Map<number, number>();
+    for (const s of sims.slice(0, neighbours)) for (const id of s.passages) score.set(id, (score.get(id) ?? 0) + s.sim * s.sim);
+    return [...score.entries()]
+      .map(([id, s]) => ({ id, score: s }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, k);
+  }
+}
