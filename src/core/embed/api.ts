@@ -101,6 +101,7 @@ export const modelOperations = {
           cache_hits: z.number().int(),
           cache_misses: z.number().int(),
           load_ms: z.number().nullable(),
+          worker_ms: z.number(),
         })
         .nullable(),
     }),

@@ -25,6 +25,8 @@ export interface EmbedStats {
   cache_misses: number;
   /** Worker start + model load time, null until loaded. */
   load_ms: number | null;
+  /** Time this embedder's batches spent inside the worker (tokenise + run + pool). */
+  worker_ms: number;
 }
 
 export interface LocalEmbedder extends Embedder {
@@ -96,8 +98,9 @@ export function resolveModel(db: Db | undefined, modelsDir: string, dataDir: str
   return first ?? { model: null, status: missingStatus() };
 }
 
+/** sha256 of kind + NUL + prefixed text (one-shot crypto.hash: half the cost of createHash for short texts). */
 function textHash(kind: EmbedKind, prefixed: string): string {
-  return crypto.createHash('sha256').update(kind).update('\u0000').update(prefixed).digest('hex');
+  return crypto.hash('sha256', `${kind}\u0000${prefixed}`, 'hex');
 }
 
 function toBlob(v: Float32Array): Buffer {
@@ -118,7 +121,7 @@ export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
   const batchSize = Math.max(1, options.batchSize);
   const useCache = options.cache !== false;
   let resolution = resolveModel(db, modelsDir, dataDir);
-  const stats: EmbedStats = { worker_calls: 0, texts_embedded: 0, cache_hits: 0, cache_misses: 0, load_ms: null };
+  const stats: EmbedStats = { worker_calls: 0, texts_embedded: 0, cache_hits: 0, cache_misses: 0, load_ms: null, worker_ms: 0 };
 
   let client: WorkerClient | null = null;
 
@@ -199,7 +202,9 @@ export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
         const todo = [...missing.entries()].sort((a, b) => a[1].length - b[1].length);
         const batches: [string, string][][] = [];
         for (let i = 0; i < todo.length; i += batchSize) batches.push(todo.slice(i, i + batchSize));
+        const workBefore = worker.workerMs();
         const results = await Promise.all(batches.map((b) => worker.embed(b.map(([, t]) => t))));
+        stats.worker_ms += worker.workerMs() - workBefore;
         stats.worker_calls += batches.length;
         const got = results[0]?.[0]?.length;
         if (got !== model.dims) {
@@ -211,8 +216,14 @@ export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
         for (const [h, v] of fresh) found.set(h, v);
         if (useCache) insertMany(modelId, fresh);
       }
-      // each caller gets its own copy (duplicates in the input must not share a buffer)
-      return hashes.map((h) => found.get(h)!.slice());
+      // every returned vector is its own array (duplicates in the input get copies)
+      const handed = new Set<string>();
+      return hashes.map((h) => {
+        const v = found.get(h)!;
+        if (handed.has(h)) return v.slice();
+        handed.add(h);
+        return v;
+      });
     },
 
     async reload(): Promise<ModelStatus> {

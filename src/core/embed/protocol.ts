@@ -16,5 +16,5 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'loaded'; key: string; loadMs: number }
   | { type: 'load-error'; key: string; message: string }
-  | { type: 'result'; id: number; dims: number; data: Float32Array }
+  | { type: 'result'; id: number; dims: number; data: Float32Array; /** time spent in the worker */ ms: number }
   | { type: 'error'; id: number; message: string };

@@ -48,6 +48,8 @@ class EmbedHost {
   private nextId = 1;
   private clients = 0;
   dead: Error | null = null;
+  /** Milliseconds the worker spent embedding (tokenise + run + pool), summed. */
+  workMs = 0;
 
   constructor() {
     this.worker = new Worker(workerEntry());
@@ -139,6 +141,7 @@ class EmbedHost {
         this.pending.delete(msg.id);
         if (msg.type === 'error') p.reject(new GridError('INTERNAL', `嵌入失败：${msg.message}`));
         else {
+          this.workMs += msg.ms;
           const out: Float32Array[] = [];
           for (let i = 0; i < p.count; i++) out.push(msg.data.slice(i * msg.dims, (i + 1) * msg.dims));
           p.resolve(out);
@@ -199,6 +202,11 @@ export class WorkerClient {
   /** Why this client can no longer embed (load failure, worker crash, closed), or null. */
   failure(): Error | null {
     return this.dead ?? (this.host.dead && !this.closed ? this.host.dead : null);
+  }
+
+  /** Milliseconds the shared worker has spent embedding (all clients). */
+  workerMs(): number {
+    return this.host.workMs;
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {

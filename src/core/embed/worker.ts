@@ -9,6 +9,7 @@
 import { parentPort } from 'node:worker_threads';
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import type { FromWorker, ModelSpec, ToWorker } from './protocol';
+import { poolHidden } from './pooling';
 
 const port = parentPort!;
 const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
@@ -18,6 +19,13 @@ env.allowRemoteModels = false;
 env.allowLocalModels = true;
 env.useBrowserCache = false;
 env.useFSCache = false;
+
+function sessionOptions(): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  if (process.env.GRIDCODE_EMBED_THREADS) o.intraOpNumThreads = Number(process.env.GRIDCODE_EMBED_THREADS);
+  if (process.env.GRIDCODE_EMBED_SPIN === '0') o.extra = { session: { intra_op: { allow_spinning: '0' } } };
+  return o;
+}
 
 const models = new Map<string, { spec: ModelSpec; extractor: FeatureExtractionPipeline }>();
 
@@ -30,7 +38,8 @@ async function load(key: string, spec: ModelSpec): Promise<void> {
     const extractor = (await pipeline('feature-extraction', spec.folder, {
       dtype: spec.dtype as 'fp32',
       local_files_only: true,
-    })) as FeatureExtractionPipeline;
+      session_options: sessionOptions(),
+    } as Parameters<typeof pipeline>[2])) as FeatureExtractionPipeline;
     models.set(key, { spec, extractor });
     post({ type: 'loaded', key, loadMs: performance.now() - started });
   } catch (e) {
@@ -41,12 +50,18 @@ async function load(key: string, spec: ModelSpec): Promise<void> {
 async function embed(id: number, key: string, texts: string[]): Promise<void> {
   const model = models.get(key);
   if (!model) return post({ type: 'error', id, message: '模型未加载' });
+  const started = performance.now();
   try {
-    const out = await model.extractor(texts, { pooling: model.spec.pooling, normalize: model.spec.normalize });
-    const dims = out.dims[out.dims.length - 1];
-    // own buffer so it can be transferred without another copy
-    const data = Float32Array.from(out.data as Float32Array);
-    post({ type: 'result', id, dims, data }, [data.buffer]);
+    // The pipeline's own steps (tokenizer, model forward), our pooling: see pooling.ts for why.
+    const { extractor, spec } = model;
+    const inputs = extractor.tokenizer(texts, { padding: true, truncation: true });
+    const outputs = (await extractor.model(inputs)) as Record<string, { dims: number[]; data: Float32Array } | undefined>;
+    const hidden = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.logits;
+    if (!hidden || hidden.dims.length !== 3) throw new Error('模型输出缺少 last_hidden_state [batch, seq, dims]');
+    const [batch, seq, dims] = hidden.dims;
+    const mask = (inputs.attention_mask as { data: BigInt64Array }).data;
+    const data = poolHidden(hidden.data, mask, batch, seq, dims, spec.pooling, spec.normalize);
+    post({ type: 'result', id, dims, data, ms: performance.now() - started }, [data.buffer as ArrayBuffer]);
   } catch (e) {
     post({ type: 'error', id, message: (e as Error).message ?? String(e) });
   }
