@@ -65,7 +65,7 @@ function description(intro: string, title: string): string | null {
   return `${s.slice(0, 40)}的那道菜怎么做？`;
 }
 
-function buildItems(root: string, limit: number): Item[] {
+export function buildItems(root: string, limit: number): Item[] {
   const items: Item[] = [];
   const files = listDocumentFiles(root).filter((f) => !f.includes(`${path.sep}template${path.sep}`));
   const parsedAll = files.map((file) => parseDocument(fs.readFileSync(file, 'utf8'), path.basename(file)));

@@ -88,7 +88,7 @@ export const configSchema = z.object({
       /** Candidates shown when a question is ambiguous. */
       topParents: z.number().int().positive().default(5),
       /** Hit chunks of one document that count for coverage (a long document gains nothing beyond). */
-      coverageCap: z.number().int().positive().default(3),
+      coverageCap: z.number().int().positive().default(2),
       /** Best chunk evidence (query-term share / title match / cosine) below this = low evidence. */
       minEvidence: z.number().min(0).max(1).default(0.6),
       /** Title similarity below this does not enter the title ranking. */

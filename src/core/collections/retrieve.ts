@@ -15,7 +15,7 @@ import { chunkKey } from './search-bridge';
  *
  * Document size: every chunk carries its document title in the index's title field, so a question
  * naming the document hits all of its chunks, and coverage_ratio = hits / min(total_chunks,
- * config.collections.coverageCap): a 3-chunk recipe and a 300-chunk manual both reach 1 with 3
+ * config.collections.coverageCap, 2): a 2-chunk note and a 300-chunk manual both reach 1 with 2
  * relevant chunks, and extra hits in a long document earn nothing (see fusion.ts, retrieval.test.ts).
  */
 
