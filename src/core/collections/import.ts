@@ -93,6 +93,10 @@ export function importCollection(
   }
   const cfg = ctx.config.collections;
   const files = listDocumentFiles(root);
+  // an empty (or unmounted) folder must not silently empty an existing collection
+  if (files.length === 0) {
+    throw new GridError('INVALID_INPUT', `folder: 文件夹中没有可导入的 ${DOC_EXTENSIONS.join('/')} 文件: ${root}${existing ? `（集合 ${name} 保持不变）` : ''}`);
+  }
   const known = new Map<string, string>();
   if (existing) {
     for (const r of ctx.db.prepare('SELECT rel_path, source_hash FROM coll_docs WHERE collection_id = ?').all(existing.id) as {

@@ -133,7 +133,15 @@ describe('collection import', () => {
     await invokeOperation(ctx, 'collections.import', { folder, name: 'r' });
     const other = tempDir('gridcode-other-');
     cleanups.push(() => fs.rmSync(other, { recursive: true, force: true }));
+    fs.writeFileSync(path.join(other, 'a.md'), '# 另一个\n\n内容。\n');
     await expect(invokeOperation(ctx, 'collections.import', { folder: other, name: 'r' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    const empty = tempDir('gridcode-empty-');
+    cleanups.push(() => fs.rmSync(empty, { recursive: true, force: true }));
+    await expect(invokeOperation(ctx, 'collections.import', { folder: empty, name: 'e' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('没有可导入'),
+    });
+    expect((await invokeOperation(ctx, 'collections.list', {})).collections.map((c) => c.name)).toEqual(['r']);
   });
 
   it('lists and deletes a collection with its index and sessions', async () => {

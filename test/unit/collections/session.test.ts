@@ -120,6 +120,15 @@ describe('sessions on the demo recipe collection', () => {
     expect(out.kind).not.toBe('follow_up');
     const info = await invokeOperation(ctx, 'collections.session', { session_id: first.session_id });
     expect(info.collection).toBe('recipes');
+    const live = await ask('红烧肉怎么做');
+    expect(await invokeOperation(ctx, 'collections.session', { session_id: live.session_id })).toMatchObject({
+      turn: 1,
+      expired: false,
+      lock: { state: 'locked', title: '红烧肉' },
+    });
+    const reset = await invokeOperation(ctx, 'collections.session', { session_id: live.session_id, reset: true });
+    expect(reset).toMatchObject({ turn: 0, lock: { state: 'none', doc_id: null } });
+    await expect(invokeOperation(ctx, 'collections.session', { session_id: 'no-such' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('rejects a session of another collection and an unknown collection with clear errors', async () => {
