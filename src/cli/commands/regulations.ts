@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { globalOptions, runOperation, withContext } from '../runtime';
+import { runOperation, withContext } from '../runtime';
 import { renderTable } from '../format';
 import { GridError } from '../../core/common/errors';
 
@@ -11,7 +11,7 @@ function parsePage(value: string, name: string): number {
   return n;
 }
 
-type ImportRow = { file: string; reg_id: string | null; status: string; title?: string; total_pages?: number; error?: string };
+type ImportRow = { file: string; reg_id: string | null; status: string; title?: string; total_pages?: number; error?: string; warning?: string };
 
 function renderImport(results: ImportRow[]): string {
   const count = (s: string) => results.filter((r) => r.status === s).length;
@@ -22,7 +22,10 @@ function renderImport(results: ImportRow[]): string {
     { header: '页数', value: (r) => r.total_pages ?? '' },
     { header: '文件', value: (r) => r.file, max: 50 },
   ]);
-  const errors = results.filter((r) => r.status === 'failed').map((r) => `  ✗ ${r.error}`);
+  const errors = [
+    ...results.filter((r) => r.status === 'failed').map((r) => `  ✗ ${r.error}`),
+    ...results.filter((r) => r.warning).map((r) => `  ! ${r.reg_id}: ${r.warning}`),
+  ];
   return [
     results.length > 30 ? '' : table,
     `共 ${results.length} 个文件：导入 ${count('imported')}，更新 ${count('replaced')}，未变化 ${count('unchanged')}，失败 ${count('failed')}`,
@@ -166,6 +169,5 @@ export function registerRegulationCommands(program: Command): void {
       await withContext(cmd, async (ctx) => {
         await runMcpServer(ctx);
       });
-      void globalOptions;
     });
 }

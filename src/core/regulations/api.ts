@@ -18,6 +18,7 @@ const importResultSchema = z.object({
   total_pages: z.number().int().optional(),
   error: z.string().optional(),
   error_code: z.string().optional(),
+  warning: z.string().optional(),
 });
 
 const infoUpdateFields = {

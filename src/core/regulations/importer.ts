@@ -25,6 +25,7 @@ export interface ImportFileResult {
   total_pages?: number;
   error?: string;
   error_code?: string;
+  warning?: string;
 }
 
 /** Files and folders (recursively, sorted) -> the files to import; unknown paths become failures. */
@@ -180,9 +181,15 @@ export async function importPaths(
         },
         multi ? undefined : progress,
       );
-      results.push({ file: display, reg_id: id, status: existing ? 'replaced' : 'imported', title: doc.title, total_pages: doc.pages.length });
-      // embeddings after commit: the regulation is already complete and lexically searchable
-      await indexRegulationVectors(ctx, id, run.progress);
+      const result: ImportFileResult = { file: display, reg_id: id, status: existing ? 'replaced' : 'imported', title: doc.title, total_pages: doc.pages.length };
+      results.push(result);
+      // embeddings after commit: the regulation is already complete and lexically searchable,
+      // so a vector failure is a warning, not a failed import
+      try {
+        await indexRegulationVectors(ctx, id, run.progress);
+      } catch (e) {
+        result.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
+      }
     } catch (e) {
       const err = toErrorPayload(e);
       results.push({ file: display, reg_id: regId, status: 'failed', error: err.message, error_code: err.code });

@@ -113,19 +113,22 @@ describe('import Markdown / TXT', () => {
     const empty = writeFile(dir, 'empty.txt', '');
     const blank = writeFile(dir, 'blank.md', '---\ntitle: x\n---\n\n   \n');
     const garbage = writeFile(dir, 'garbage.md', Buffer.from(Array.from({ length: 4000 }, (_, i) => (i * 7919) % 256)));
+    // binary without NUL bytes (fails both UTF-8 and GB18030)
+    const noNul = writeFile(dir, 'nonul.md', Buffer.from(Array.from({ length: 4000 }, (_, i) => 1 + ((i * 2654435761) >>> 7) % 255)));
     const big = writeFile(dir, 'big.md', lawMarkdown('大文件', 20, 20));
     const odd = writeFile(dir, 'x.xls', 'a,b');
     const emptyDir = path.join(dir, 'nothing-here');
     fs.mkdirSync(emptyDir);
     ctx.config.import.maxFileBytes = 10_000;
-    const results = await invokeOperation(ctx, 'regulations.import', { paths: [empty, blank, garbage, big, odd, emptyDir, path.join(dir, 'missing.md')] });
-    expect(results.map((r) => r.status)).toEqual(Array(7).fill('failed'));
+    const results = await invokeOperation(ctx, 'regulations.import', { paths: [empty, blank, garbage, noNul, big, odd, emptyDir, path.join(dir, 'missing.md')] });
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill('failed'));
     expect(results.find((r) => r.file === emptyDir)!.error).toContain('没有可导入的文件');
     expect(results.find((r) => r.file.endsWith('missing.md'))!.error).toContain('不存在');
     const byFile = Object.fromEntries(results.map((r) => [path.basename(r.file), r]));
     expect(byFile['empty.txt'].error).toContain('为空');
     expect(byFile['blank.md'].error).toContain('没有可导入的正文');
     expect(byFile['garbage.md'].error).toMatch(/garbage\.md.*(二进制|乱码|不是有效的文本)/);
+    expect(byFile['nonul.md'].error).toMatch(/nonul\.md.*(二进制|乱码|不是有效的文本)/);
     expect(byFile['big.md']).toMatchObject({ error_code: 'TOO_LARGE', error: expect.stringContaining('过大') });
     expect(byFile['x.xls']).toMatchObject({ error_code: 'UNSUPPORTED_FORMAT' });
     expect((ctx.db.prepare('SELECT COUNT(*) AS n FROM regulations').get() as { n: number }).n).toBe(0);
