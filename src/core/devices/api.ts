@@ -27,7 +27,7 @@ export function loadHome(ctx: AppContext, file?: string): { home: Home; format: 
   const key = `devices.home:${f}:${stat?.mtimeMs ?? 0}:${stat?.size ?? 0}`;
   let hit = ctx.cache.get(key) as ReturnType<typeof loadHomeFile> | undefined;
   if (!hit) {
-    hit = loadHomeFile(f);
+    hit = loadHomeFile(f, { maxBytes: ctx.config.import.maxFileBytes });
     ctx.cache.set(key, hit);
   }
   return { ...hit, file: f, demo: !file };

@@ -125,8 +125,12 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
 }
 
 /** Reads and normalises a home file (JSON). Never throws a raw SyntaxError. */
-export function loadHomeFile(file: string): { home: Home; format: HomeFormat; warnings: string[] } {
+export function loadHomeFile(file: string, options: { maxBytes?: number } = {}): { home: Home; format: HomeFormat; warnings: string[] } {
   if (!fs.existsSync(file)) throw new GridError('NOT_FOUND', `设备文件不存在：${file}`);
+  const size = fs.statSync(file).size;
+  if (options.maxBytes && size > options.maxBytes) {
+    throw new GridError('TOO_LARGE', `设备文件 ${file} 太大（${size} 字节，上限 ${options.maxBytes} 字节）`);
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(fs.readFileSync(file, 'utf8').replace(/^\ufeff/, ''));

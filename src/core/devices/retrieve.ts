@@ -1,5 +1,6 @@
 import { defaultConfig, type AppConfig } from '../config';
 import { homophoneKey } from '../text/pinyin';
+import { parseChineseNumber } from '../text/chinese-numbers';
 import { capabilityScore, confidentAction, type SimilarityFn } from './capability';
 import { norm } from './home';
 import { indexHome, roomMatches, type HomeIndex } from './index';
@@ -494,6 +495,23 @@ export async function retrieve(text: string, home: Home, state: ConversationStat
     commands = parseRules(text, index);
   }
   state.turn += 1;
+  // 第二个 / 最后一个: an ordinal answer to the open clarification
+  const ordinal = state.pending ? text.match(/^\s*(?:就|要)?(?:第\s*([一二两三四五六七八九十\d]+)\s*[个盏台只项]?|(最后)一?[个盏台只项]?)/) : null;
+  if (ordinal && state.pending) {
+    const k = ordinal[2] ? state.pending.options.length : parseChineseNumber(ordinal[1]) ?? 0;
+    const id = state.pending.options[k - 1];
+    const e = id ? index.byId.get(id) : undefined;
+    if (e) {
+      const command = state.pending.command;
+      const meta = newMeta(parser, false);
+      meta.mode = 'pending';
+      meta.resolved_pending = true;
+      const s: Scored = { entity: e, score: 1, nameScore: 0, cap: 1, reasons: ['clarification_answer'] };
+      const r: RetrievalResult = { command, ir: commandToIR(command), selected: [toSelected(s)], candidates: [toSelected(s)], clarification: null, meta };
+      remember(state, r);
+      return [r];
+    }
+  }
   const results: RetrievalResult[] = [];
   for (const cmd of commands) {
     const pending = commands.length === 1 ? resolvePending(index, state, cmd, cfg) : null;

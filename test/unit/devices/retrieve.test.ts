@@ -213,6 +213,16 @@ describe('references across turns', () => {
     expect(r.clarification?.question).toBeTruthy();
   });
 
+  it('an ordinal answer (第二个) picks the option shown at that position', async () => {
+    const state = emptyState();
+    const [q] = await retrieve('打开台灯', home, state);
+    const second = q.clarification!.options[1].id;
+    const [r] = await retrieve('第二个', home, state);
+    expect(ids(r)).toEqual([second]);
+    expect(state.pending).toBeNull();
+    expect(state.last_mentioned[0].id).toBe(second);
+  });
+
   it('an answer to a clarification picks the option', async () => {
     const state = emptyState();
     await retrieve('打开台灯', home, state);
