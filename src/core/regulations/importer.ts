@@ -186,7 +186,11 @@ export async function importPaths(
       // embeddings after commit: the regulation is already complete and lexically searchable,
       // so a vector failure is a warning, not a failed import
       try {
-        await indexRegulationVectors(ctx, id, run.progress);
+        // in a folder import, keep one bar (files) and show the embedding step as its message
+        const vectorProgress: typeof run.progress = multi
+          ? (e) => run.progress({ stage: '导入规程', done: i, total, item: label, message: `${e.stage} ${e.done}/${e.total}` })
+          : run.progress;
+        await indexRegulationVectors(ctx, id, vectorProgress);
       } catch (e) {
         result.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
       }
