@@ -78,6 +78,7 @@ const QUESTION_PARTS: RegExp[] = [
   /^(做|制作|烹饪)(?=.)/g,
   /(呢|吗|呀|啊|吧|嘛|哦|的)$/g,
   /(是什么|是啥|有哪些|有什么|需要什么|需要哪些)$/g,
+  /(要|需要|得|该)?(放|加|用|准备|买)(些)?(什么|哪些|啥|多少)$/g,
 ];
 
 export function questionCore(question: string): string {

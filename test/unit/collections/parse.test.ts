@@ -106,6 +106,8 @@ describe('question handling', () => {
     expect(questionCore('请问宫保鸡丁的做法是什么？')).toBe('宫保鸡丁');
     expect(questionCore('红烧')).toBe('红烧');
     expect(questionCore('鸡怎么做')).toBe('鸡');
+    expect(questionCore('可乐鸡翅要放什么调料？')).toBe('可乐鸡翅');
+    expect(questionCore('如何做麻婆豆腐')).toBe('麻婆豆腐');
   });
 
   it('classifies follow-ups into ingredients / steps / time / tools / general', () => {

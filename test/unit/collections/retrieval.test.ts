@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { aggregateParents, rrfFuse } from '../../../src/core/search/fusion';
 import { titleGuard, titleScore } from '../../../src/core/collections/retrieve';
-import { tempContext } from '../../helpers';
+import { hasShared, sharedPath, tempContext } from '../../helpers';
 
 const demo = path.resolve(__dirname, '../../../resources/recipes');
 
@@ -143,4 +143,23 @@ describe('hybrid retrieval with an embedding model installed', () => {
       await ctx.cleanup();
     }
   }, 120_000);
+});
+
+describe.skipIf(!hasShared('data', 'howtocook'))('the shared howtocook collection (369 real recipes)', () => {
+  const ctx = tempContext();
+  beforeAll(async () => {
+    await invokeOperation(ctx, 'collections.import', { folder: sharedPath('data', 'howtocook'), name: 'howtocook' });
+  }, 120_000);
+  afterAll(() => ctx.cleanup());
+
+  it('locks exact titles and lists the four 红烧肉 recipes for the bare 红烧肉', async () => {
+    const wings = await invokeOperation(ctx, 'collections.ask', { collection: 'howtocook', question: '可乐鸡翅怎么做' });
+    expect(wings.lock.title).toBe('可乐鸡翅');
+    expect(wings.answer).toContain('- 可乐：500ml');
+    const pork = await invokeOperation(ctx, 'collections.ask', { collection: 'howtocook', question: '红烧肉怎么做' });
+    expect(pork.decision).toBe('ambiguous');
+    expect(pork.candidates.map((c) => c.title).sort()).toEqual(['南派红烧肉', '徽派红烧肉', '湖南家常红烧肉', '简易红烧肉'].sort());
+    const pick = await invokeOperation(ctx, 'collections.ask', { collection: 'howtocook', question: '第二个', session_id: pork.session_id });
+    expect(pick.lock.title).toBe(pork.candidates[1].title);
+  });
 });
