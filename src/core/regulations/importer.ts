@@ -179,7 +179,8 @@ export async function importPaths(
           isDemo: options.isDemo,
           keep: existing ? { description: existing.description, keywords: existing.keywords, scope: existing.scope, extra: existing.extra } : null,
         },
-        multi ? undefined : progress,
+        // PDF pages were already counted while extracting; text formats count while writing
+        multi || doc.format === 'pdf' ? undefined : progress,
       );
       const result: ImportFileResult = { file: display, reg_id: id, status: existing ? 'replaced' : 'imported', title: doc.title, total_pages: doc.pages.length };
       results.push(result);
