@@ -243,8 +243,14 @@ export function retrieveCommand(
   const sim = options.vector?.similarity;
 
   // references resolve through the conversation state (seed 004)
+  let last = ir.references.length ? state.last_mentioned.map((m) => index.byId.get(m.id)).filter((e): e is Entity => !!e) : [];
+  if (last.length && (ir.name_hint || ir.type_hint)) {
+    // 关掉那个台灯: the reference narrows to what fits; if nothing fits it is a fresh request
+    const nk = ir.name_hint ? norm(ir.name_hint) : null;
+    last = last.filter((e) => (!ir.type_hint || e.category === ir.type_hint) && (!nk || index.info.get(e.id)!.keys.some((k) => k.includes(nk))));
+    if (!last.length) ir.references = [];
+  }
   if (ir.references.length) {
-    const last = state.last_mentioned.map((m) => index.byId.get(m.id)).filter((e): e is Entity => !!e);
     if (!last.length) {
       meta.mode = 'clarify';
       return result([], [], { question: `您说的“${cmd.n ?? '它'}”指的是哪个设备？`, options: [] });
@@ -415,9 +421,11 @@ function remember(state: ConversationState, r: RetrievalResult): void {
 }
 
 /** 书房的 / 卧室那个: an answer to an open clarification picks one of its options. */
-function resolvePending(index: HomeIndex, state: ConversationState, cmd: Command, cfg: DevicesConfig): RetrievalResult | null {
+function resolvePending(index: HomeIndex, state: ConversationState, cmd: Command): RetrievalResult | null {
   const pending = state.pending;
   if (!pending || (cmd.a !== UNKNOWN_ACTION && cmd.a !== pending.command.a) || (!cmd.s && !cmd.n)) return null;
+  // 打开卧室的灯 is a new request, not an answer (an answer has no verb, or no type of its own)
+  if (cmd.a !== UNKNOWN_ACTION && cmd.t) return null;
   const options = pending.options.map((id) => index.byId.get(id)).filter((e): e is Entity => !!e);
   const rooms = cmd.s ? cmd.s.split('、') : [];
   const picked = options.filter((e) => {
@@ -431,7 +439,6 @@ function resolvePending(index: HomeIndex, state: ConversationState, cmd: Command
   meta.mode = 'pending';
   meta.resolved_pending = true;
   const s: Scored = { entity: picked[0], score: 1, nameScore: 0, cap: 1, reasons: ['clarification_answer'] };
-  void cfg;
   return { command, ir: commandToIR(command), selected: [toSelected(s)], candidates: [toSelected(s)], clarification: null, meta };
 }
 
@@ -514,7 +521,7 @@ export async function retrieve(text: string, home: Home, state: ConversationStat
   }
   const results: RetrievalResult[] = [];
   for (const cmd of commands) {
-    const pending = commands.length === 1 ? resolvePending(index, state, cmd, cfg) : null;
+    const pending = commands.length === 1 ? resolvePending(index, state, cmd) : null;
     let r: RetrievalResult;
     if (pending) r = pending;
     else {
