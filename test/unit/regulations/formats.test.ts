@@ -41,8 +41,10 @@ const unitsOf = (regId: string) =>
 describe('PDF import', () => {
   it('uses the PDF outline as TOC with page numbers and keeps one page per physical page', async () => {
     const file = await makePdf(path.join(dir, 'with-outline.pdf'), { sections: SECTIONS, outline: true, title: '安控规定' });
-    const [res] = await invokeOperation(ctx, 'regulations.import', { paths: [file] });
+    const events: { done: number; total: number }[] = [];
+    const [res] = await invokeOperation(ctx, 'regulations.import', { paths: [file] }, { progress: (e) => events.push(e) });
     expect(res).toMatchObject({ status: 'imported', reg_id: 'with-outline', title: '安控规定', total_pages: 3 });
+    expect(events.map((e) => `${e.done}/${e.total}`)).toEqual(['1/3', '2/3', '3/3']);
     const toc = await invokeOperation(ctx, 'regulations.toc', { reg_id: 'with-outline' });
     expect(toc.toc.map((t) => [t.title, t.page_num])).toEqual([
       ['第一章 总则', 1],
