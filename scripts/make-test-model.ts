@@ -232,10 +232,47 @@ function isCurrent(modelsDir: string): boolean {
   }
 }
 
-/** Writes the model unless an up-to-date copy is already there. Safe to call from several processes. */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Writes the model unless an up-to-date copy is already there. Several test runs share one
+ * checkout, so writers take an exclusive lock file and readers wait for it.
+ */
 export function ensureTestModel(modelsDir = defaultTestModelsDir, options: { force?: boolean } = {}): GeneratedModel {
   const result = { modelsDir, modelDir: path.join(modelsDir, TEST_MODEL_ID), id: TEST_MODEL_ID, dims: TEST_MODEL_DIMS };
   if (!options.force && isCurrent(modelsDir)) return result;
+  fs.mkdirSync(modelsDir, { recursive: true });
+  const lock = path.join(modelsDir, '.generating.lock');
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      fs.closeSync(fs.openSync(lock, 'wx'));
+      break;
+    } catch {
+      // another process is generating: wait for it, or take over a lock left by a crash
+      if (!options.force && isCurrent(modelsDir) && !fs.existsSync(lock)) return result;
+      const stale = (() => {
+        try {
+          return Date.now() - fs.statSync(lock).mtimeMs > 60_000;
+        } catch {
+          return false;
+        }
+      })();
+      if (stale || Date.now() > deadline) fs.rmSync(lock, { force: true });
+      else sleepSync(100);
+    }
+  }
+  try {
+    if (!options.force && isCurrent(modelsDir)) return result;
+    return generate(modelsDir, result);
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
+}
+
+function generate(modelsDir: string, result: GeneratedModel): GeneratedModel {
 
   // Build in a temp sibling and rename, so a concurrent reader never sees half-written files.
   fs.mkdirSync(modelsDir, { recursive: true });

@@ -3,7 +3,7 @@ import type { Db } from '../store/db';
 import { getSetting } from '../store/db';
 import { GridError, isGridError } from '../common/errors';
 import type { EmbedKind, Embedder, ModelStatus } from './types';
-import { checkInstalled, listModels, type LocatedModel } from './manifest';
+import { checkInstalled, listModels, onnxFileOf, type LocatedModel } from './manifest';
 import { WorkerClient } from './worker-client';
 
 export interface EmbedderOptions {
@@ -33,7 +33,7 @@ export interface LocalEmbedder extends Embedder {
   stats(): EmbedStats;
   /** The model in use (null when none is installed). */
   model(): LocatedModel | null;
-  /** The `model_id` written to embedding_cache (id + file hash, so replaced files never reuse stale vectors). */
+  /** The `model_id` written to embedding_cache: `<id>@<onnx sha256[:12] or dtype>:<pooling>`, so replaced files or a changed pooling never reuse stale vectors. */
   cacheModelId(): string | null;
   /** Re-reads manifests and files (after models.import); stops a worker bound to a different model. */
   reload(): Promise<ModelStatus>;
@@ -128,8 +128,9 @@ export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
   const cacheModelId = (): string | null => {
     const m = resolution.model;
     if (!m) return null;
-    const onnx = m.files.find((f) => f.path.endsWith('.onnx') && f.sha256);
-    return onnx?.sha256 ? `${m.id}@${onnx.sha256.slice(0, 12)}` : m.id;
+    // files and pooling change the vectors: either change gives a new cache namespace
+    const onnx = m.files.find((f) => f.path === onnxFileOf(m) && f.sha256) ?? m.files.find((f) => f.path.endsWith('.onnx') && f.sha256);
+    return `${m.id}@${onnx?.sha256 ? onnx.sha256.slice(0, 12) : m.dtype}:${m.pooling}${m.normalize ? '' : ':raw'}`;
   };
 
   const status = (): ModelStatus => {

@@ -101,17 +101,17 @@ describe('embedder on the generated model', () => {
     }
   });
 
-  it('matches mean pooling + normalisation computed by hand from a raw onnxruntime-node session', async () => {
+  it('matches mean (and cls) pooling + normalisation computed by hand from a raw onnxruntime-node session', async () => {
     const vocab = (JSON.parse(fs.readFileSync(path.join(testModelDir(), 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> } }).model.vocab;
     const queryPrefix = embedder.model()!.query_prefix;
     expect(queryPrefix.length).toBeGreaterThan(0);
 
     // independent tokenisation (the texts are all CJK/full-width punctuation: one token per character),
     // raw onnxruntime-node session and hand pooling in a separate process
-    const reference = (texts: string[]): Float32Array[] => {
+    const reference = (texts: string[], pooling: 'mean' | 'cls' = 'mean'): Float32Array[] => {
       const seqs = texts.map((t) => [vocab['[CLS]'], ...[...t].map((c) => vocab[c] ?? vocab['[UNK]']), vocab['[SEP]']]);
       const run = spawnSync(process.execPath, [path.join(__dirname, 'raw-onnx.mjs')], {
-        input: JSON.stringify({ model: path.join(testModelDir(), 'onnx', 'model.onnx'), seqs }),
+        input: JSON.stringify({ model: path.join(testModelDir(), 'onnx', 'model.onnx'), seqs, pooling }),
         encoding: 'utf8',
       });
       expect(run.status, run.stderr).toBe(0);
@@ -127,6 +127,25 @@ describe('embedder on the generated model', () => {
       expect(Math.hypot(...passages[i])).toBeCloseTo(1, 5);
       expect(maxAbsDiff(passages[i], refPassages[i])).toBeLessThan(1e-5);
       expect(maxAbsDiff(queries[i], refQueries[i])).toBeLessThan(1e-5);
+    }
+
+    // cls pooling (what bge uses): the same model registered with pooling 'cls'
+    const clsDir = tempDir('gridcode-cls-models-');
+    fs.cpSync(testModelsDir(), clsDir, { recursive: true });
+    const manifestFile = path.join(clsDir, 'manifest.json');
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+    manifest.models[0].pooling = 'cls';
+    fs.writeFileSync(manifestFile, JSON.stringify(manifest));
+    const cls = createEmbedder({ db: ctx.db, modelsDir: clsDir, dataDir: ctx.dataDir, batchSize: 32, cache: false });
+    try {
+      const clsVectors = await cls.embed(texts, 'passage');
+      const refCls = reference(texts, 'cls');
+      for (let i = 0; i < texts.length; i++) {
+        expect(maxAbsDiff(clsVectors[i], refCls[i])).toBeLessThan(1e-5);
+        expect(maxAbsDiff(clsVectors[i], passages[i])).toBeGreaterThan(1e-3);
+      }
+    } finally {
+      await cls.close();
     }
   });
 
