@@ -91,6 +91,8 @@ export const configSchema = z.object({
       coverageCap: z.number().int().positive().default(2),
       /** Best chunk evidence (query-term share / title match / cosine) below this = low evidence. */
       minEvidence: z.number().min(0).max(1).default(0.6),
+      /** When titles make a question ambiguous, titles scoring >= best × this are listed as candidates. */
+      candidateTitleRatio: z.number().min(0).max(1).default(0.85),
       /** Title similarity below this does not enter the title ranking. */
       minTitleScore: z.number().min(0).max(1).default(0.3),
       /** Sessions idle longer than this are deleted (expired ones are kept until then so a returning user is told). */

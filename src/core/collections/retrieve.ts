@@ -261,6 +261,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
     hits,
     titleScores,
     search.ambiguityRatio,
+    cfg.candidateTitleRatio,
   );
   const parents = hits.slice(0, Math.max(cfg.topParents, 10)).map(toScore);
   const byParent = new Map(hits.map((h) => [h.parent, h]));
@@ -305,6 +306,7 @@ export function titleGuard(
   hits: ParentHit[],
   titleScores: Map<number, number>,
   ratio: number,
+  listRatio = ratio,
 ): GuardedDecision {
   if (titleScores.size === 0) return decision;
   const best = Math.max(...titleScores.values());
@@ -318,9 +320,13 @@ export function titleGuard(
   if (close.length < 2) return decision;
   if (decision.state === 'locked' && !close.includes(decision.parents[0])) return decision;
   if (decision.state === 'low_evidence' && best < 0.5) return decision;
-  // several titles fit equally: list them, best overall first
+  // several titles fit equally: list them (and the slightly longer ones naming the same thing,
+  // 湖南家常红烧肉 next to 南派红烧肉), best title first, then best overall
   const order = new Map(hits.map((h, i) => [h.parent, i]));
-  const parents = close.sort((a, b) => (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9));
+  const listed = [...titleScores].filter(([, s]) => s >= best * listRatio).map(([id]) => String(id));
+  const parents = listed.sort(
+    (a, b) => titleScores.get(Number(b))! - titleScores.get(Number(a))! || (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9),
+  );
   return {
     state: 'ambiguous',
     parents,
