@@ -10,7 +10,7 @@ type Hit = SearchOutput['results'][number];
 type Scope = 'auto' | 'pick' | 'all';
 
 /** Short enough to feel instant, long enough to skip most intermediate keystrokes. */
-const DEBOUNCE_MS = 120;
+const DEBOUNCE_MS = 50;
 
 // kept across visits so coming back from the reader shows the same search
 const memory: { query: string; scope: Scope; picked: string[]; result: SearchOutput | null } = {
@@ -285,7 +285,7 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
       ) : result && result.results.length === 0 ? (
         <EmptyState title={`没有找到与「${result.query}」相关的内容`}>{decision?.clarify ?? '换个说法，或改用“全部”范围再试。'}</EmptyState>
       ) : result ? (
-        <div className={`results${loading ? ' stale' : ''}`} onKeyDown={onResultsKey} aria-label="检索结果" role="region" aria-busy={loading}>
+        <div className={`results${loading ? ' stale' : ''}`} onKeyDown={onResultsKey} aria-label="检索结果" role="region" aria-busy={loading} data-query={result.query}>
           {groups.map((g) => (
             <section key={g.reg_id} className="result-group" aria-label={g.title}>
               <h2>
