@@ -1,10 +1,13 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { defineOperation } from '../api/operation';
 import { GridError } from '../common/errors';
 import { importPaths } from './importer';
 import { enrichRegulations, exportInfo, importInfo } from './metadata';
 import { loadDemoRegulations } from './demo';
-import { deleteRegulation, getRegulation, getToc, listRegulations, readPages, updateInfo } from './store';
+import { deleteRegulation, findRegulation, getRegulation, getToc, listRegulations, readPages, updateInfo } from './store';
 import { pageSchema, regulationInfoSchema, tocEntrySchema } from './types';
 import { validateRegId } from './slug';
 
@@ -93,6 +96,28 @@ export const regulationOperations = {
       const pages = readPages(ctx.db, input.reg_id, input.start, end, ctx.config.reader.maxPages);
       const info = getRegulation(ctx.db, input.reg_id);
       return { reg_id: info.reg_id, title: info.title, total_pages: info.total_pages, start: input.start, end: pages.at(-1)?.page_num ?? end, pages };
+    },
+  }),
+  // The reader renders PDF pages with pdf.js from the original bytes; text pages stay the fallback.
+  'regulations.source': defineOperation({
+    name: 'regulations.source',
+    summary: '读取规程原始文件（供阅读器用 pdf.js 显示原版页面） / The original file bytes of a regulation (base64), for the reader',
+    input: z.object({ reg_id: regIdField }).strict(),
+    output: z.object({ reg_id: z.string(), format: z.string(), file_name: z.string(), bytes: z.number().int(), data_base64: z.string() }),
+    handler: (ctx, input) => {
+      const reg = findRegulation(ctx.db, input.reg_id);
+      if (!reg) throw new GridError('NOT_FOUND', `未找到规程「${input.reg_id}」`);
+      const file = reg.extra.source_path;
+      if (!file || !fs.existsSync(file)) {
+        throw new GridError('NOT_FOUND', `规程「${reg.title}」的原文件${file ? `「${file}」` : ''}已不存在，只能显示文本`);
+      }
+      const size = fs.statSync(file).size;
+      if (size > ctx.config.import.maxFileBytes) throw new GridError('TOO_LARGE', `原文件「${path.basename(file)}」过大，只能显示文本`);
+      const data = fs.readFileSync(file);
+      if (crypto.createHash('sha256').update(data).digest('hex') !== reg.source_hash) {
+        throw new GridError('CONFLICT', `原文件「${path.basename(file)}」在导入后被修改过，与库中文本不一致，只能显示文本`);
+      }
+      return { reg_id: reg.reg_id, format: reg.format, file_name: path.basename(file), bytes: size, data_base64: data.toString('base64') };
     },
   }),
   'regulations.delete': defineOperation({
