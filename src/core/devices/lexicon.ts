@@ -71,7 +71,6 @@ export const TYPES: Record<string, string[]> = {
   cooker: ['电饭煲', '电饭锅'],
   rangeHood: ['油烟机', '抽油烟机'],
   camera: ['摄像头', '监控'],
-  fridge: [],
   temperatureSensor: ['温度传感器', '温度计', '温湿度计'],
   humiditySensor: ['湿度传感器', '湿度计'],
   lightSensor: ['光照传感器', '光线传感器', '光感'],

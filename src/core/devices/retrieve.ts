@@ -144,15 +144,19 @@ function optionLabel(e: Entity): string {
 
 function clarify(cmd: Command, ir: QueryIR, list: Scored[], max: number): Clarification {
   const label = ir.name_hint ?? (ir.type_hint ? (TYPE_LABELS[ir.type_hint] ?? ir.type_hint) : '设备');
-  const rooms = new Set(list.map((s) => s.entity.room));
+  const rooms = new Set(list.map((s) => s.entity.room).filter(Boolean));
   const action = cmd.a === UNKNOWN_ACTION ? '操作' : cmd.a;
   const question =
-    rooms.size > 1 && list.every((s) => s.entity.room)
+    rooms.size > 1
       ? `您要${action}哪个房间的${label}？`
       : `您要${action}哪一个${label}？`;
+  // one option per room first, so 打开灯 offers 客厅/卧室/书房… rather than six lamps of one room
+  const seen = new Set<string | null>();
+  const firstPerRoom = list.filter((s) => (seen.has(s.entity.room) ? false : (seen.add(s.entity.room), true)));
+  const ordered = [...firstPerRoom, ...list.filter((s) => !firstPerRoom.includes(s))];
   return {
     question,
-    options: list.slice(0, max).map((s) => ({ id: s.entity.id, kind: s.entity.kind, name: s.entity.name, room: s.entity.room, label: optionLabel(s.entity) })),
+    options: ordered.slice(0, max).map((s) => ({ id: s.entity.id, kind: s.entity.kind, name: s.entity.name, room: s.entity.room, label: optionLabel(s.entity) })),
   };
 }
 
@@ -253,13 +257,18 @@ export function retrieveCommand(
   if (ir.references.length) {
     if (!last.length) {
       meta.mode = 'clarify';
-      return result([], [], { question: `您说的“${cmd.n ?? '它'}”指的是哪个设备？`, options: [] });
+      return result([], [], { question: `您要${action === UNKNOWN_ACTION ? '操作' : action}的是哪个设备？`, options: [] });
     }
     const scored = last.map((e) => ({ entity: e, score: 1, nameScore: 0, cap: action === UNKNOWN_ACTION ? 1 : capabilityScore(e, action, sim), reasons: ['reference'] }));
     const kept = scored.filter((s) => !confident || s.cap >= cfg.capabilityMin);
     meta.capability_filtered = scored.filter((s) => !kept.includes(s)).map((s) => s.entity.id);
     meta.mode = 'reference';
     return result(kept, scored, null);
+  }
+
+  if (action === UNKNOWN_ACTION && !ir.name_hint && !ir.type_hint && !ir.scope_include.length && !ir.scope_exclude.length && ir.quantifier === 'one') {
+    meta.mode = 'none';
+    return result([], [], { question: '没有听懂要控制哪个设备，请换个说法（例如“打开客厅的灯”）。', options: [] });
   }
 
   // 1. scope
@@ -421,11 +430,18 @@ function remember(state: ConversationState, r: RetrievalResult): void {
 }
 
 /** 书房的 / 卧室那个: an answer to an open clarification picks one of its options. */
-function resolvePending(index: HomeIndex, state: ConversationState, cmd: Command): RetrievalResult | null {
+function resolvePending(index: HomeIndex, state: ConversationState, cmd: Command, cfg: DevicesConfig): RetrievalResult | null {
   const pending = state.pending;
   if (!pending || (cmd.a !== UNKNOWN_ACTION && cmd.a !== pending.command.a) || (!cmd.s && !cmd.n)) return null;
   // 打开卧室的灯 is a new request, not an answer (an answer has no verb, or no type of its own)
   if (cmd.a !== UNKNOWN_ACTION && cmd.t) return null;
+  const asked = pending.command;
+  if (cmd.s && !asked.s && asked.t && !asked.n && !cmd.n) {
+    // 打开灯 -> 哪个房间？ -> 卧室的: the original request, now with the room (every match in it)
+    const r = retrieveCommand({ ...asked, s: cmd.s }, index, state, { config: cfg, parser: 'rules' });
+    r.meta.resolved_pending = true;
+    return r;
+  }
   const options = pending.options.map((id) => index.byId.get(id)).filter((e): e is Entity => !!e);
   const rooms = cmd.s ? cmd.s.split('、') : [];
   const picked = options.filter((e) => {
@@ -521,7 +537,7 @@ export async function retrieve(text: string, home: Home, state: ConversationStat
   }
   const results: RetrievalResult[] = [];
   for (const cmd of commands) {
-    const pending = commands.length === 1 ? resolvePending(index, state, cmd) : null;
+    const pending = commands.length === 1 ? resolvePending(index, state, cmd, cfg) : null;
     let r: RetrievalResult;
     if (pending) r = pending;
     else {
