@@ -20,11 +20,10 @@ env.allowLocalModels = true;
 env.useBrowserCache = false;
 env.useFSCache = false;
 
+/** GRIDCODE_EMBED_THREADS caps ONNX Runtime's intra-op threads (default: one per core), e.g. on a busy laptop. */
 function sessionOptions(): Record<string, unknown> {
-  const o: Record<string, unknown> = {};
-  if (process.env.GRIDCODE_EMBED_THREADS) o.intraOpNumThreads = Number(process.env.GRIDCODE_EMBED_THREADS);
-  if (process.env.GRIDCODE_EMBED_SPIN === '0') o.extra = { session: { intra_op: { allow_spinning: '0' } } };
-  return o;
+  const threads = Number(process.env.GRIDCODE_EMBED_THREADS);
+  return Number.isInteger(threads) && threads > 0 ? { intraOpNumThreads: threads } : {};
 }
 
 const models = new Map<string, { spec: ModelSpec; extractor: FeatureExtractionPipeline }>();

@@ -133,3 +133,40 @@ describe('models CLI', () => {
     expect(bad.stderr).toContain('模型文件夹不存在');
   });
 });
+
+describe('manifests', () => {
+  it('a broken user manifest gives an error status naming the file instead of crashing', async () => {
+    const ctx = tempContext({ modelsDir: testModelsDir() });
+    try {
+      fs.mkdirSync(path.join(ctx.dataDir, 'models'), { recursive: true });
+      fs.writeFileSync(path.join(ctx.dataDir, 'models', 'manifest.json'), '{"models": [{"id": "x"');
+      const s = await (ctx.embedder() as LocalEmbedder).reload();
+      expect(s.state).toBe('error');
+      expect(s.message).toContain(path.join(ctx.dataDir, 'models', 'manifest.json'));
+      await expect(invokeOperation(ctx, 'models.list', {})).rejects.toMatchObject({ code: 'BAD_FILE' });
+      const info = await invokeOperation(ctx, 'app.info', {});
+      expect(info.search_mode).toBe('lexical');
+    } finally {
+      await ctx.cleanup();
+    }
+  });
+
+  it('a user-imported model with a bundled id overrides the bundled entry but keeps it the default', async () => {
+    const bundled = tempDir('gridcode-models-');
+    const manifest = JSON.parse(fs.readFileSync(path.join(testModelsDir(), 'manifest.json'), 'utf8'));
+    // bundled manifest lists the model, but the install folder does not have its files
+    fs.writeFileSync(path.join(bundled, 'manifest.json'), JSON.stringify(manifest));
+    const ctx = tempContext({ modelsDir: bundled });
+    try {
+      expect(ctx.embedder().status().state).toBe('missing');
+      const out = await invokeOperation(ctx, 'models.import', { folder: testModelDir(), id: TEST_MODEL_ID });
+      // the bundled entry's settings (query prefix, default flag) carry over to the imported copy
+      expect(out.model).toMatchObject({ id: TEST_MODEL_ID, location: 'user', default: true, query_prefix: manifest.models[0].query_prefix });
+      expect(out.status).toMatchObject({ state: 'ready', model_id: TEST_MODEL_ID });
+      const list = await invokeOperation(ctx, 'models.list', {});
+      expect(list.models).toHaveLength(1);
+    } finally {
+      await ctx.cleanup();
+    }
+  });
+});
