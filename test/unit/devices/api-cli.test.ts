@@ -53,6 +53,16 @@ describe('demo home and case file', () => {
     expect(out.accuracy).toBeGreaterThanOrEqual(0.95);
   });
 
+  it('a second, differently named home (主卧/次卧/客餐厅) runs its own case file at >= 95%', async () => {
+    const out = await invokeOperation(ctx, 'devices.test', {
+      cases: path.join(root, 'test/fixtures/devices/apartment-cases.yaml'),
+      devices: path.join(root, 'test/fixtures/devices/apartment.json'),
+    });
+    if (out.failures.length) console.warn('failing apartment cases:', out.failures.map((f) => `${f.utterance} ${f.reason}`));
+    expect(out.total).toBeGreaterThanOrEqual(15);
+    expect(out.accuracy).toBeGreaterThanOrEqual(0.95);
+  });
+
   it('devices.parse and devices.load go through the API table', async () => {
     const p = await invokeOperation(ctx, 'devices.parse', { utterance: '打开客厅灯然后关闭卧室空调' });
     expect(p.commands).toHaveLength(2);
