@@ -162,6 +162,19 @@ describe('embedder on the generated model', () => {
     expect(cosine(a, b)).toBeGreaterThan(cosine(a, c) + 0.2);
   });
 
+  it('handles empty, very long (truncated to the model window), mixed and unknown-character texts', async () => {
+    const long = '变电站母线失压处理'.repeat(400); // 3600 characters, model window 512 tokens
+    const vectors = await embedder.embed(['', long, 'ABC 110kV 主变', '😀😀'], 'passage');
+    expect(vectors).toHaveLength(4);
+    for (const v of vectors) {
+      expect(v).toHaveLength(TEST_MODEL_DIMS);
+      expect(v.every(Number.isFinite)).toBe(true);
+      expect(Math.hypot(...v)).toBeCloseTo(1, 5);
+    }
+    expect(await embedder.embed([], 'query')).toEqual([]);
+    await expect(embedder.embed(['x'], 'bogus' as never)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
   it('caches vectors in SQLite: re-embedding the same texts never reaches the worker, also from a new embedder', async () => {
     const texts = ['缓存测试一', '缓存测试二', '缓存测试三', '缓存测试一'];
     const before = embedder.stats();
