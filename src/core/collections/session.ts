@@ -294,7 +294,10 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     const core = questionCore(question);
     // `鸡怎么做` while locked on 可乐鸡翅: the subject matches other titles at least as well as the
     // locked one, so it is a new question (here: ambiguous), not a follow-up about 可乐鸡翅
-    const matches = core && core !== normalizeText(state.title ?? '') ? titleMatches(ctx, coll, question) : [];
+    // (only for 怎么做-type or general questions: 焖多久 / 放多少盐 are about the locked document
+    // even when a word of them appears in other titles, e.g. 焖 in 黄焖鸡)
+    const howOrGeneral = (classified.intent === 'steps' && classified.step === null && !classified.relativeStep) || classified.intent === 'general';
+    const matches = howOrGeneral && core && core !== normalizeText(state.title ?? '') ? titleMatches(ctx, coll, question) : [];
     const currentScore = matches.find((m) => m.docId === state.doc_id)?.score ?? 0;
     const asksNewDish = matches.length > 0 && matches[0].docId !== state.doc_id && matches[0].score >= 0.5 && matches[0].score >= currentScore;
     if (!current) {

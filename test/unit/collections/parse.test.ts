@@ -108,6 +108,9 @@ describe('question handling', () => {
     expect(questionCore('鸡怎么做')).toBe('鸡');
     expect(questionCore('可乐鸡翅要放什么调料？')).toBe('可乐鸡翅');
     expect(questionCore('如何做麻婆豆腐')).toBe('麻婆豆腐');
+    expect(questionCore('红烧肉第三步是什么？')).toBe('红烧肉');
+    expect(questionCore('红烧肉要多久')).toBe('红烧肉');
+    expect(questionCore('可乐鸡翅需要什么锅')).toBe('可乐鸡翅');
   });
 
   it('classifies follow-ups into ingredients / steps / time / tools / general', () => {

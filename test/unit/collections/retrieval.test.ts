@@ -94,6 +94,17 @@ describe('decisions on the demo recipe collection (real SQLite, jieba, FTS5)', (
     expect(out.retrieval!.lists).toEqual(expect.arrayContaining(['lexical', 'title']));
   });
 
+  it('a first question that names the dish and asks one thing gets that part first', async () => {
+    const step = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '红烧肉第三步是什么' });
+    expect(step.lock.title).toBe('红烧肉');
+    expect(step.route).toMatchObject({ intent: 'steps', step: 3 });
+    expect(step.answer).toMatch(/^\*\*《红烧肉》第 3 步\*\*/);
+    expect(step.answer).toContain('## 步骤');
+    const pot = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '可乐鸡翅需要什么锅' });
+    expect(pot.lock.title).toBe('可乐鸡翅');
+    expect(pot.route?.intent).toBe('tools');
+  });
+
   it('鸡怎么做 -> ambiguous with numbered candidates, all chicken dishes', async () => {
     const out = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '鸡怎么做' });
     expect(out.decision).toBe('ambiguous');
