@@ -2,7 +2,7 @@ import { defaultConfig } from '../config';
 import { homophoneKey } from '../text/pinyin';
 import { norm } from './home';
 import { findWords, indexHome, roomMatches } from './index';
-import { BARE_TYPE_WORDS, ROOM_ALIASES } from './lexicon';
+import { BARE_TYPE_WORDS, ROOM_ALIASES, SUBTYPES, TYPE_LABELS } from './lexicon';
 import type { Entity, Home } from './types';
 import type { DevicesConfig } from './retrieve';
 
@@ -37,6 +37,13 @@ function editDistance(a: string[], b: string[]): number {
   return dp[a.length][b.length];
 }
 
+/** 儿童房恐龙造型小夜灯带遥控器版 -> 儿童房小夜灯: room + the most specific kind word in the name. */
+function shortName(e: Entity): string {
+  const n = norm(e.name);
+  const sub = Object.keys(SUBTYPES).filter((w) => n.includes(w)).sort((a, b) => b.length - a.length)[0];
+  return `${e.room ?? ''}${sub ?? TYPE_LABELS[e.category] ?? '设备'}`;
+}
+
 function label(e: Entity): string {
   return e.room ? `「${e.name}」（${e.room}）` : `「${e.name}」`;
 }
@@ -59,11 +66,11 @@ export async function lintHome(
   for (const e of entities) {
     const n = norm(e.name);
     if (INSTRUCTION.test(e.name)) {
-      push('instruction_like', 'error', [e], `${label(e)} 的名称像一条指令，可能被当作提示注入`, '改成描述设备本身的短名称，例如「客厅落地灯」');
+      push('instruction_like', 'error', [e], `${label(e)} 的名称像一条指令，可能被当作提示注入`, `改成描述设备本身的短名称，例如「${shortName(e)}」`);
     }
     const len = Array.from(n).length;
     if (len > cfg.lintMaxNameChars) {
-      push('too_long', 'warning', [e], `${label(e)} 的名称有 ${len} 个字，语音里难以完整说出`, `缩短到 ${cfg.lintMaxNameChars} 个字以内，保留房间和类型，例如「${e.room ?? ''}${Array.from(n).slice(0, 4).join('')}」`);
+      push('too_long', 'warning', [e], `${label(e)} 的名称有 ${len} 个字，语音里难以完整说出`, `缩短到 ${cfg.lintMaxNameChars} 个字以内，保留房间和类型，例如「${shortName(e)}」`);
     }
     // a bare 冰箱 is fine when it is the only one; 灯 among 40 lights is unfindable
     if (BARE_TYPE_WORDS.has(n) && (n.length <= 1 || index.home.devices.some((o) => o.id !== e.id && o.category === e.category))) {
@@ -75,7 +82,9 @@ export async function lintHome(
     if (e.room) {
       const words = findWords(n, index.roomWords).map((m) => m.word);
       const other = words.filter((w) => !roomMatches(e.room, w) && !roomMatches(w, e.room!) && !(ROOM_ALIASES[w] ?? []).includes(e.room!));
-      if (other.length) {
+      if (other.length && index.info.get(e.id)?.trust === 'unknown') {
+        push('room_in_name', 'warning', [e], `${label(e)} 的房间字段「${e.room}」不是真实房间，名称表明它在「${other[0]}」`, `把房间字段改为「${other[0]}」`);
+      } else if (other.length) {
         push('room_in_name', 'warning', [e], `${label(e)} 的名称含有其他房间「${other.join('、')}」，与房间字段「${e.room}」不一致`, `若设备已搬到${e.room}，改名为「${n.replace(other[0], e.room)}」；否则把房间字段改为「${other[0]}」`);
       }
     }
