@@ -180,10 +180,11 @@ export default async function stard(args: string[]): Promise<void> {
     if (limit > 0) qs = qs.slice(0, limit);
     const hasModel = ctx.embedder().available();
 
+    const gridOnly = args.includes('--grid-only');
     console.log('\n-- 无学习（直接检索）--');
-    console.log(row('lexical · all', await run(ctx, qs, 'lexical', 'all')));
-    console.log(row('lexical · auto', await run(ctx, qs, 'lexical', null)));
-    if (hasModel) {
+    if (!gridOnly) console.log(row('lexical · all', await run(ctx, qs, 'lexical', 'all')));
+    if (!gridOnly) console.log(row('lexical · auto', await run(ctx, qs, 'lexical', null)));
+    if (hasModel && !gridOnly) {
       console.log(row('vector · all', await run(ctx, qs, 'vector', 'all')));
       console.log(row('hybrid · all', await run(ctx, qs, 'hybrid', 'all')));
       console.log(row('hybrid · auto', await run(ctx, qs, 'hybrid', null)));
@@ -226,22 +227,21 @@ export default async function stard(args: string[]): Promise<void> {
         parentLists: (query) => ({ qa: m.qa.nearest(query, 100).map((x) => String(x.id)) }),
       };
     };
-    const lexAll = await run(ctx, qs, 'lexical', 'all', expandOnly);
-    console.log(row('lexical + 翻译扩展 · all', lexAll));
+    if (!gridOnly) console.log(row('lexical + 翻译扩展 · all', await run(ctx, qs, 'lexical', 'all', expandOnly)));
     const fullAll = await run(ctx, qs, 'lexical', 'all', learned);
     console.log(row('lexical + 翻译扩展 + 已知问句 · all', fullAll));
-    const fullAuto = await run(ctx, qs, 'lexical', null, learned);
+    const fullAuto = gridOnly ? fullAll : await run(ctx, qs, 'lexical', null, learned);
     console.log(row('lexical + 翻译扩展 + 已知问句 · auto', fullAuto));
     console.log(`auto/all Recall@100 = ${(fullAuto.r100 / (fullAll.r100 || 1)).toFixed(4)}（目标 >= 0.98）；auto 平均检索 ${fullAuto.regs.toFixed(1)} 部规程（all = ${fullAll.regs.toFixed(0)}）`);
     if (hasModel) console.log(row('hybrid + 学习 · all', await run(ctx, qs, 'hybrid', 'all', learned)));
-    if (args.includes('--auto-grid')) {
+    if (args.includes('--auto-grid') || gridOnly) {
       const base = { ...ctx.config.search };
-      for (const keep of [0.1, 0.2, 0.3]) {
-        for (const minMass of [0.6, 0.75, 0.9]) {
+      for (const keep of [0.02, 0.05]) {
+        for (const mass of [0.6, 0.7, 0.8, 0.9]) {
           ctx.config.search.autoKeepRatio = keep;
-          ctx.config.search.autoMinMass = minMass;
+          ctx.config.search.autoMass = mass;
           const m = await run(ctx, qs, 'lexical', null, learned);
-          console.log(row(`auto keep ${keep} minMass ${minMass}`, m), ` auto/all ${(m.r100 / (fullAll.r100 || 1)).toFixed(4)}`);
+          console.log(row(`auto keep ${keep} mass ${mass}`, m), ` auto/all ${(m.r100 / (fullAll.r100 || 1)).toFixed(4)}`);
         }
       }
       Object.assign(ctx.config.search, base);

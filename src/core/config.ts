@@ -41,10 +41,12 @@ export const configSchema = z.object({
       candidates: z.number().int().positive().default(100),
       /** auto selection: first-pass hits looked at */
       autoFirstPass: z.number().int().positive().default(100),
-      /** auto selection: regulations scoring below this share of the best are left out */
-      autoKeepRatio: z.number().min(0).max(1).default(0.3),
-      /** auto selection: the selection must hold this share of the first-pass evidence, else all */
-      autoMinMass: z.number().min(0).max(1).default(0.6),
+      /** auto selection: regulations scoring below this share of the best never join the selection */
+      autoKeepRatio: z.number().min(0).max(1).default(0.05),
+      /** auto selection: the selected regulations must hold this share of the evidence, else all are searched */
+      autoMass: z.number().min(0).max(1).default(0.8),
+      /** auto selection: selecting more than this share of all regulations = unsure, search all */
+      autoMaxShare: z.number().min(0).max(1).default(0.5),
     })
     .prefault({}),
   devices: z

@@ -170,13 +170,22 @@ export function selectRegulations(
     summary: `自动选择不确定（${why}），检索全部 ${all.length} 部规程`,
   });
   if (ranked.length === 0) return { selection: fallback('没有任何规程匹配'), firstPass };
+  // smallest set of best-scoring regulations that holds autoMass of the evidence ("nucleus"),
+  // ignoring long tails below autoKeepRatio of the winner
   const top = ranked[0][1].s;
-  const kept = ranked.filter(([, v]) => v.s >= cfg.autoKeepRatio * top);
-  const keptMass = kept.reduce((s, [, v]) => s + v.fp, 0);
-  if (massTotal > 0 && keptMass < cfg.autoMinMass) {
-    return { selection: fallback(`胜出规程只占初检命中的 ${(keptMass * 100).toFixed(0)}%`), firstPass };
+  const kept: typeof ranked = [];
+  let held = 0;
+  for (const entry of ranked) {
+    if (held >= cfg.autoMass) break;
+    if (entry[1].s < cfg.autoKeepRatio * top && held > 0) {
+      // the rest is a tail of weak regulations: if the winners hold too little, we are unsure
+      break;
+    }
+    kept.push(entry);
+    held += entry[1].s;
   }
-  if (kept.length >= all.length) return { selection: fallback('各规程得分接近'), firstPass };
+  if (held < cfg.autoMass) return { selection: fallback(`领先规程只占证据的 ${(held * 100).toFixed(0)}%`), firstPass };
+  if (kept.length > cfg.autoMaxShare * all.length) return { selection: fallback('证据分散在多数规程中'), firstPass };
   const selected = kept.map(([id]) => id);
   return {
     selection: {

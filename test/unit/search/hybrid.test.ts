@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invokeOperation } from '../../../src/core/api/invoke';
+import { indexRegulationVectors, REG_CORPUS } from '../../../src/core/search/indexer';
+import { loadMatrix } from '../../../src/core/search/vectors';
+import { tempContext } from '../../helpers';
+import { testModelsDir, TEST_MODEL_DIMS } from '../../fixtures/model';
+import { ANGUI, WENGUI, insertRegulation } from './fixtures';
+
+// The generated test model (random weights, real ONNX + tokenizer): checks the hybrid mechanics, not quality.
+const ctx = tempContext({ modelsDir: testModelsDir() });
+afterAll(() => ctx.cleanup());
+
+beforeAll(async () => {
+  for (const r of [ANGUI, WENGUI]) {
+    insertRegulation(ctx.db, r);
+    await indexRegulationVectors(ctx, r.reg_id);
+  }
+}, 120_000);
+
+describe('hybrid search with an installed model', () => {
+  it('stores one vector per unit chunk and loads them as one matrix', () => {
+    expect(ctx.embedder().available()).toBe(true);
+    const modelId = ctx.embedder().status().model_id!;
+    const m = loadMatrix(ctx.db, ctx.cache, REG_CORPUS, modelId)!;
+    expect(m.dims).toBe(TEST_MODEL_DIMS);
+    expect(m.ids.length).toBe(ANGUI.units.length + WENGUI.units.length);
+  });
+
+  it('fuses lexical and vector ranks (hybrid) and can run vector-only', async () => {
+    const h = await invokeOperation(ctx, 'search.smart_search', { query: '母线失压', reg_id: 'all', top_k: 8 });
+    expect(h.mode).toBe('hybrid');
+    expect(h.lexical_only).toBe(false);
+    const top = h.results.find((r) => r.article === '第九条' && r.reg_id === 'angui_2024')!;
+    expect(top.reasons.lexical_rank).toBe(1);
+    expect(top.reasons.vector_rank).not.toBeNull();
+    expect(h.results.some((r) => r.reasons.lexical_rank === null && r.reasons.vector_rank !== null)).toBe(true);
+    const v = await invokeOperation(ctx, 'search.smart_search', { query: '母线失压', reg_id: 'all', mode: 'vector', top_k: 8 });
+    expect(v.mode).toBe('vector');
+    expect(v.results.length).toBe(8);
+    for (const r of v.results) expect(r.reasons.lexical_rank).toBeNull();
+  });
+});
