@@ -41,10 +41,6 @@ const STATIONS = [
 const DEVICE_TYPES = ['稳控装置主站', '稳控装置子站', '稳控装置执行站', '低频低压减载装置', '失步解列装置', '过载联切装置', '直流功率调制装置', '备用电源自投装置'] as const;
 const MAKERS = ['南瑞继保', '南瑞科技', '许继电气', '四方继保', '国电南自', '长园深瑞'] as const;
 const MODELS = ['PCS-992', 'SCS-500E', 'WAFS-600', 'CSS-100BE', 'PSS-880', 'RCS-992A'] as const;
-const FUNCTIONS = [
-  '天中直流双极闭锁切机', '天中直流单极闭锁切机', '哈南站主变过载联切', '豫北—南阳线路N-2切负荷', '晋东南—南阳—荆门特高压失步解列',
-  '敦煌—酒泉断面过载切机', '直流功率紧急提升', '母线失压切负荷', '低频减载第一轮', '低压减载第二轮', '电厂送出线路N-1切机', '新能源汇集站过电压切机',
-] as const;
 const STRAPS = ['总功能压板', '切机出口压板', '切负荷出口压板', '通道A投入压板', '通道B投入压板', '检修状态压板', '直流闭锁判别压板', '远方操作压板'] as const;
 
 // ---------------------------------------------------------------- angui_2024 prose
@@ -315,24 +311,35 @@ interface Table {
   widths: number[]; // relative column widths for the PDF
 }
 
+const FUNCTIONS_BY_TYPE: Record<(typeof DEVICE_TYPES)[number], readonly string[]> = {
+  稳控装置主站: ['天中直流双极闭锁切机', '天中直流单极闭锁切机', '晋东南—南阳—荆门特高压N-2切机'],
+  稳控装置子站: ['豫北—南阳线路N-2切负荷', '哈南—敦煌双回N-2切机', '天中直流闭锁信息转发'],
+  稳控装置执行站: ['电厂切机执行', '新能源汇集站切机执行', '母线失压切负荷执行'],
+  低频低压减载装置: ['低频减载第一轮', '低频减载特殊轮', '低压减载第二轮'],
+  失步解列装置: ['晋东南—南阳—荆门特高压失步解列', '哈南—敦煌750kV失步解列'],
+  过载联切装置: ['哈南站主变过载联切', '敦煌—酒泉断面过载切机', '电厂送出线路N-1切机'],
+  直流功率调制装置: ['直流功率紧急提升', '直流功率紧急回降'],
+  备用电源自投装置: ['站用电备自投', '母线失压备自投'],
+};
+
 function deviceLedger(): Table {
   const r = rng(2024);
   const rows: string[][] = [];
   let n = 1;
   for (const station of STATIONS) {
-    const count = 3 + Math.floor(r() * 4);
-    for (let i = 0; i < count; i++) {
-      const type = pick(r, DEVICE_TYPES);
-      const set = i % 2 === 0 ? 'A套' : 'B套';
-      rows.push([
-        String(n++),
-        station,
-        `${type}${set}`,
-        `${pick(r, MAKERS)} ${pick(r, MODELS)}`,
-        pick(r, FUNCTIONS),
-        pick(r, ['国调', '国调', '分中心', '省调']),
-        `20${String(10 + Math.floor(r() * 14)).padStart(2, '0')}-${String(1 + Math.floor(r() * 12)).padStart(2, '0')}`,
-      ]);
+    const kinds = 2 + Math.floor(r() * 3);
+    const converter = station.includes('换流站');
+    for (let k = 0; k < kinds; k++) {
+      const type = k === 0 && converter ? '稳控装置主站' : k === 0 && station.includes('电厂') ? '稳控装置执行站' : pick(r, DEVICE_TYPES);
+      const fn = pick(r, FUNCTIONS_BY_TYPE[type]);
+      const maker = pick(r, MAKERS);
+      const model = pick(r, MODELS);
+      const year = `20${String(10 + Math.floor(r() * 14)).padStart(2, '0')}-${String(1 + Math.floor(r() * 12)).padStart(2, '0')}`;
+      const owner = station.includes('1000kV') || converter ? '国调' : pick(r, ['国调', '分中心', '省调']);
+      // protection-grade devices come in A/B pairs with the same function
+      for (const set of type.startsWith('稳控') || type === '失步解列装置' ? ['A套', 'B套'] : ['']) {
+        rows.push([String(n++), station, `${type}${set}`, `${maker} ${model}`, fn, owner, year]);
+      }
     }
   }
   return {
@@ -621,10 +628,13 @@ function drawTable(doc: PDFKit.PDFDocument, t: Table, width: number): void {
   const row = (cells: string[], bold = false) => {
     const y = doc.y;
     let x = x0;
-    doc.fontSize(bold ? 9 : 8.5);
     cells.forEach((c, i) => {
       doc.rect(x, y, cols[i], rowH).lineWidth(0.5).stroke();
-      doc.text(c, x + 3, y + 4, { width: cols[i] - 6, height: rowH - 4, lineBreak: false, ellipsis: true });
+      // shrink long cells to fit their column instead of running into the next one
+      let size = bold ? 9 : 8.5;
+      doc.fontSize(size);
+      while (size > 5.5 && doc.widthOfString(c) > cols[i] - 6) doc.fontSize((size -= 0.5));
+      doc.text(c, x + 3, y + 4 + (8.5 - Math.min(size, 8.5)) / 2, { width: cols[i] - 6, lineBreak: false });
       x += cols[i];
     });
     doc.x = x0;
