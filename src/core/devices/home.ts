@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { GridError } from '../common/errors';
 import { normalizeText, stripControlChars } from '../text/normalize';
-import { inferCategory } from './lexicon';
+import { UNKNOWN_ROOM, inferCategory } from './lexicon';
 import { homeFileSchema, type CommandSpec, type Entity, type Home } from './types';
 import { importHomeAssistant, importSmartThings, isHomeAssistantExport, isSmartThingsExport } from './importers';
 
@@ -119,7 +119,7 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
       description: s.description,
     };
   });
-  const rooms = [...new Set([...(file.rooms ?? []), ...devices.map((d) => d.room).filter((r): r is string => !!r)])];
+  const rooms = [...new Set([...(file.rooms ?? []), ...devices.map((d) => d.room).filter((r): r is string => !!r)])].filter((r) => !UNKNOWN_ROOM.test(r));
   if (devices.length === 0) warnings.push(`${source} 中没有设备`);
   return { home: { name: file.name, rooms, devices, groups, scenes }, format, warnings };
 }

@@ -1,6 +1,6 @@
 import { homophoneKey } from '../text/pinyin';
 import { allEntities, entityNames, norm } from './home';
-import { ROOM_ALIASES, ROOM_WORDS, SUBTYPES, TYPES, longestFirst } from './lexicon';
+import { ROOM_ALIASES, ROOM_WORDS, SUBTYPES, TYPES, UNKNOWN_ROOM, longestFirst } from './lexicon';
 import type { Entity, Home } from './types';
 
 /** Why a room field cannot be trusted; only then does the room word inside the name count (seed 000). */
@@ -40,7 +40,6 @@ export interface HomeIndex {
   groupsOf: Map<string, Entity[]>;
 }
 
-const UNKNOWN_ROOM = /未分配|未知|默认|unassigned|default|unknown/i;
 
 export function roomMatches(room: string | null | undefined, want: string): boolean {
   if (!room) return false;

@@ -174,3 +174,6 @@ export const TYPE_LABELS: Record<string, string> = {
 export function longestFirst(words: Iterable<string>): string[] {
   return [...new Set(words)].filter(Boolean).sort((a, b) => b.length - a.length);
 }
+
+/** Room fields that mean "no room" (HA/SmartThings defaults): never a real room. */
+export const UNKNOWN_ROOM = /未分配|未知|默认|unassigned|default|unknown|no room/i;
