@@ -269,7 +269,14 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     }
   };
 
-  if (state.lock_state === 'pending' && state.candidates.length) {
+  const bareChoice = isBareChoice(question);
+  if (bareChoice && !(state.lock_state === 'pending' && state.candidates.length)) {
+    // `第二个` with nothing to choose from: say so instead of searching for the words
+    result.kind = 'low_evidence';
+    result.code = 'LOW_EVIDENCE';
+    result.clarify_question = state.lock_state === 'locked' ? `当前已锁定「${state.title}」，没有待选择的候选。想问哪道菜（哪篇文档）？` : '当前没有待选择的候选。请先提问，例如「红烧肉怎么做」。';
+    result.answer = `LOW_EVIDENCE：${result.clarify_question}`;
+  } else if (state.lock_state === 'pending' && state.candidates.length) {
     const chosen = parseSelection(question, state.candidates);
     if (chosen) {
       const doc = getDoc(ctx.db, chosen.doc_id);
@@ -342,6 +349,12 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     answer_chars: result.answer?.length ?? 0,
   });
   return result;
+}
+
+/** `2`, `第二个`, `选3`, `最后一个`: a choice among candidates and nothing else. */
+function isBareChoice(question: string): boolean {
+  const q = normalizeText(question).replace(/[\s，。！？,.!?]/g, '');
+  return /^(?:我)?(?:选|选择|要|就)?(?:第)?[一二三四五六七八九十两\d]{1,2}(?:个|号|项)?(?:吧|呢)?$/.test(q) || /^(?:选|要|就)?最后(?:一个|那个)(?:吧)?$/.test(q);
 }
 
 /** Does the text name something of its own (not only question words like 需要哪些原料)? */

@@ -50,6 +50,15 @@ describe('sessions on the demo recipe collection', () => {
     expect(parseSelection('需要哪些原料', c)).toBeNull();
   });
 
+  it('answers a bare choice with nothing to choose from with a clarification, keeping the lock', async () => {
+    const fresh = await ask('第二个');
+    expect(fresh).toMatchObject({ code: 'LOW_EVIDENCE', decision: null, lock: { state: 'none' } });
+    expect(fresh.clarify_question).toMatch(/没有待选择的候选/);
+    const locked = await ask('第二个', (await ask('红烧肉怎么做')).session_id);
+    expect(locked.lock.title).toBe('红烧肉');
+    expect(locked.clarify_question).toContain('红烧肉');
+  });
+
   it('asks to choose first when a follow-up comes before a selection', async () => {
     const first = await ask('鸡怎么做');
     const out = await ask('需要哪些原料？', first.session_id);
