@@ -504,15 +504,9 @@ function reactiveDevices(): Table {
 }
 
 // ---------------------------------------------------------------- Markdown (wengui)
-function mdTable(t: Table, chunk = 24): string {
-  const out: string[] = [];
-  for (let i = 0; i < t.rows.length; i += chunk) {
-    out.push(`**${t.caption}${i ? '（续）' : ''}**`, '');
-    out.push(`| ${t.headers.join(' | ')} |`, `|${t.headers.map(() => ' --- ').join('|')}|`);
-    for (const row of t.rows.slice(i, i + chunk)) out.push(`| ${row.join(' | ')} |`);
-    out.push('');
-  }
-  return out.join('\n');
+/** One captioned pipe table; the importer repeats the header row on every page the table spans. */
+function mdTable(t: Table): string {
+  return [`### ${t.caption}`, '', `| ${t.headers.join(' | ')} |`, `|${t.headers.map(() => ' --- ').join('|')}|`, ...t.rows.map((row) => `| ${row.join(' | ')} |`), ''].join('\n');
 }
 
 function makeWengui(): string {

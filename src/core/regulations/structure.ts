@@ -93,6 +93,12 @@ function clauseLabel(p: string): string | null {
   return m ? m[1].replace(/．/g, '.') : null;
 }
 
+/** Header + separator rows when `raw` is (or starts with) a Markdown pipe table. */
+function tableHeader(raw: string[]): [string, string] | null {
+  const [a, b] = raw.map((l) => l.trim());
+  return a?.startsWith('|') && b && /^\|?\s*:?-{3,}/.test(b) ? [raw[0], raw[1]] : null;
+}
+
 export interface BlockOptions {
   markdown: boolean;
   /** Paragraph units longer than this are split at line boundaries (articles never are). */
@@ -158,7 +164,13 @@ export function buildBlocks(lines: Line[], options: BlockOptions): { blocks: Blo
     if (cur && (cur.kind === 'article' || cur.kind === 'clause' || paragraphOpen)) {
       const size = cur.text.reduce((n, t) => n + t.length, 0);
       if (cur.kind === 'paragraph' && size + p.length > options.maxParagraphChars) {
-        // long running prose: start another paragraph unit
+        // long running prose: start another paragraph unit; a split Markdown table repeats its header
+        const header = tableHeader(cur.raw);
+        if (header && /^\|/.test(trimmed)) {
+          current = { type: 'unit', kind: 'paragraph', label: null, text: [plain(header[0]), p], raw: [...header, line], page, sectionPath: cur.sectionPath };
+          blocks.push(current);
+          continue;
+        }
       } else {
         cur.text.push(p);
         cur.raw.push(line);

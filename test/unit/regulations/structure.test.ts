@@ -82,3 +82,15 @@ describe('virtual pages', () => {
     expect(doc.units.find((u) => u.label === '第二条')!.page_num).toBe(a1.page_num + 1);
   });
 });
+
+describe('Markdown tables', () => {
+  it('repeat their header when a long table is split into several units/pages', () => {
+    const rows = Array.from({ length: 60 }, (_, i) => `| 站点${i} | 稳控装置A套 | 投入 |`);
+    const doc = md(['# 表格', '', '## 附录A 台账', '', '| 厂站 | 装置 | 状态 |', '| --- | --- | --- |', ...rows].join('\n'), 800);
+    const tableUnits = doc.units.filter((u) => u.text.includes('站点'));
+    expect(tableUnits.length).toBeGreaterThan(1);
+    for (const u of tableUnits) expect(u.text.startsWith('| 厂站 | 装置 | 状态 |')).toBe(true);
+    for (const p of doc.pages.filter((pg) => pg.text.includes('站点'))) expect(p.text).toMatch(/\| 厂站 \| 装置 \| 状态 \|\n\| --- \| --- \| --- \|/);
+    expect(doc.units.map((u) => u.text).join('\n').match(/站点\d+ /g)).toHaveLength(60);
+  });
+});
