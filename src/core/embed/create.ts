@@ -178,7 +178,8 @@ export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
       if (texts.length === 0) return [];
       const prefix = kind === 'query' ? model.query_prefix : model.passage_prefix;
       const prefixed = texts.map((t) => prefix + t);
-      const hashes = prefixed.map((t) => textHash(kind, t));
+      // cache keys; without the cache the text itself is key enough for de-duplication
+      const hashes = useCache ? prefixed.map((t) => textHash(kind, t)) : prefixed;
       const modelId = cacheModelId()!;
 
       const found = new Map<string, Float32Array>();
