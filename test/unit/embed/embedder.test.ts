@@ -252,6 +252,26 @@ describe('missing or damaged models', () => {
     }
   });
 
+  it('a file transformers.js needs but the folder lacks fails the load locally, never falling back to the hub', async () => {
+    const dir = copyModelsDir();
+    const manifestFile = path.join(dir, 'manifest.json');
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+    manifest.models[0].files = manifest.models[0].files.filter((f: { path: string }) => f.path !== 'tokenizer_config.json');
+    fs.writeFileSync(manifestFile, JSON.stringify(manifest));
+    fs.rmSync(path.join(dir, TEST_MODEL_ID, 'tokenizer_config.json'));
+    const ctx = tempContext({ modelsDir: dir });
+    try {
+      const e = ctx.embedder();
+      expect(e.status().state).toBe('ready'); // not listed, so not checked up front
+      const err = await e.embed(['母线'], 'passage').catch((x: unknown) => x as { code: string; message: string });
+      expect(err).toMatchObject({ code: 'MODEL_MISSING' });
+      expect(err.message).toMatch(/tokenizer_config\.json|local/i);
+      expect(e.status().state).toBe('error');
+    } finally {
+      await ctx.cleanup();
+    }
+  });
+
   it('an ONNX file that does not load turns the status to error instead of hanging', async () => {
     const dir = copyModelsDir();
     const manifestFile = path.join(dir, 'manifest.json');
