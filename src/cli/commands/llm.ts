@@ -20,7 +20,7 @@ async function chatTurn(
   ctx: AppContext,
   question: string,
   history: { role: 'user' | 'assistant'; content: string }[],
-  options: { json: boolean; maxSteps?: number; signal: AbortSignal },
+  options: { json: boolean; maxSteps?: number; regIds?: string[]; signal: AbortSignal },
 ): Promise<Transcript> {
   let streamed = false;
   const progress = (e: ProgressEvent) => {
@@ -37,7 +37,7 @@ async function chatTurn(
   const transcript = await invokeOperation(
     ctx,
     'llm.chat',
-    { question, history, stream: !options.json, max_steps: options.maxSteps },
+    { question, history, stream: !options.json, max_steps: options.maxSteps, reg_ids: options.regIds },
     { progress, signal: options.signal },
   );
   if (options.json) printJson(transcript);
@@ -53,7 +53,8 @@ export function registerLlmCommands(program: Command): void {
     .command('chat [question...]')
     .description('规程问答助手：自动选择规程检索、引用条款作答（需 DASHSCOPE_API_KEY；不带问题进入对话） / regulation assistant')
     .option('--max-steps <n>', '最多工具调用轮数 / max tool rounds', (v) => Number.parseInt(v, 10))
-    .action(async (parts: string[], opts: { maxSteps?: number }, cmd: Command) => {
+    .option('-r, --reg <reg_id>', '只在指定规程中检索，可多次指定 / restrict to a regulation (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .action(async (parts: string[], opts: { maxSteps?: number; reg?: string[] }, cmd: Command) => {
       const json = !!globalOptions(cmd).json;
       // Ctrl-C cancels the running turn (the request and any tool call), not the whole session.
       let current: AbortController | null = null;
@@ -64,7 +65,7 @@ export function registerLlmCommands(program: Command): void {
           const question = parts.join(' ').trim();
           if (question) {
             current = new AbortController();
-            await chatTurn(ctx, question, [], { json, maxSteps: opts.maxSteps, signal: current.signal });
+            await chatTurn(ctx, question, [], { json, maxSteps: opts.maxSteps, regIds: opts.reg, signal: current.signal });
             return;
           }
           // Interactive: keeps the conversation so follow-up questions have context.
@@ -81,7 +82,7 @@ export function registerLlmCommands(program: Command): void {
             if (q) {
               current = new AbortController();
               try {
-                const t = await chatTurn(ctx, q, history, { json, maxSteps: opts.maxSteps, signal: current.signal });
+                const t = await chatTurn(ctx, q, history, { json, maxSteps: opts.maxSteps, regIds: opts.reg, signal: current.signal });
                 history.push({ role: 'user', content: q }, { role: 'assistant', content: t.answer });
               } catch (e) {
                 // one failed turn (cancelled, service error) does not end the conversation

@@ -31,6 +31,8 @@ export interface ToolCallRecord {
   error: string | null;
   /** Sources (page + article) the call returned. */
   sources: number;
+  /** Same call as an earlier round: answered from that result, not run again. */
+  cached: boolean;
 }
 
 export interface ChatTranscript {
@@ -63,6 +65,8 @@ export interface ChatAgentOptions {
   signal?: AbortSignal;
   maxSteps?: number;
   model?: string;
+  /** Restrict the assistant to these regulations (CLI `-r`); tool calls are kept inside them. */
+  regIds?: string[];
 }
 
 /** list_regulations output, whatever its envelope ({regulations:[…]} or […]). */
@@ -199,9 +203,15 @@ export async function runChatAgent(ctx: AppContext, options: ChatAgentOptions): 
   let regulations: RegulationSummary[] = [];
   if (listTool) regulations = asRegulationSummaries(await invokeOperation(ctx, listTool.operation as ApiName, {}, { signal: options.signal }));
   const titles = new Map(regulations.map((r) => [r.reg_id, r.title]));
+  const allowed = options.regIds?.length ? [...new Set(options.regIds)] : null;
+  if (allowed) {
+    const missing = allowed.filter((id) => !titles.has(id));
+    if (missing.length) throw new GridError('NOT_FOUND', `未找到规程「${missing.join('、')}」，可用：${[...titles.keys()].join('、') || '（规程库为空）'}`);
+    regulations = regulations.filter((r) => allowed.includes(r.reg_id));
+  }
 
   const messages: ChatMessage[] = [
-    { role: 'system', content: buildChatSystemPrompt(regulations) },
+    { role: 'system', content: buildChatSystemPrompt(regulations, { restricted: !!allowed }) },
     ...(options.history ?? []).map((m) => ({ role: m.role, content: m.content })),
     { role: 'user', content: options.question },
   ];
@@ -210,6 +220,7 @@ export async function runChatAgent(ctx: AppContext, options: ChatAgentOptions): 
   let answer = '';
   let stopReason: ChatTranscript['stop_reason'] = 'max_steps';
   let steps = 0;
+  const callCache = new Map<string, ToolOutcome>();
 
   for (let step = 1; step <= maxSteps; step++) {
     steps = step;
@@ -231,8 +242,18 @@ export async function runChatAgent(ctx: AppContext, options: ChatAgentOptions): 
       break;
     }
     for (const call of reply.tool_calls) {
-      const outcome = await executeToolCall(ctx, tools, call, titles, options.signal);
-      records.push({ step, id: call.id, name: call.function.name, operation: outcome.operation, arguments: outcome.args, ok: outcome.ok, error: outcome.error, sources: outcome.sources.length });
+      const outcome = await executeToolCall(ctx, tools, call, titles, { signal: options.signal, allowed, cache: callCache });
+      records.push({
+        step,
+        id: call.id,
+        name: call.function.name,
+        operation: outcome.operation,
+        arguments: outcome.args,
+        ok: outcome.ok,
+        error: outcome.error,
+        sources: outcome.sources.length,
+        cached: outcome.cached,
+      });
       sources.push(...outcome.sources);
       emit({ type: 'tool_call', name: call.function.name, arguments: outcome.args, step });
       emit({ type: 'tool_result', name: call.function.name, ok: outcome.ok, error: outcome.error, step });
@@ -266,33 +287,73 @@ export async function runChatAgent(ctx: AppContext, options: ChatAgentOptions): 
   };
 }
 
+interface ToolOutcome {
+  operation: string | null;
+  args: unknown;
+  ok: boolean;
+  error: string | null;
+  content: string;
+  sources: Citation[];
+  cached: boolean;
+}
+
+/**
+ * Keeps a call inside the regulations the user restricted the chat to: searches are narrowed,
+ * reads of other regulations are refused. Returns the effective arguments or an error.
+ */
+export function scopeToolArgs(tool: string, args: unknown, allowed: string[] | null): { args: unknown } | { error: string } {
+  if (!allowed || !args || typeof args !== 'object' || Array.isArray(args)) return { args };
+  const a = { ...(args as Record<string, unknown>) };
+  if (tool === 'smart_search') {
+    const wanted = Array.isArray(a.reg_id) ? a.reg_id : typeof a.reg_id === 'string' && a.reg_id !== 'all' ? [a.reg_id] : [];
+    const inside = wanted.filter((id): id is string => typeof id === 'string' && allowed.includes(id));
+    const scope = inside.length ? inside : allowed;
+    a.reg_id = scope.length === 1 ? scope[0] : scope;
+    return { args: a };
+  }
+  if ((tool === 'get_toc' || tool === 'read_page_range') && typeof a.reg_id === 'string' && !allowed.includes(a.reg_id)) {
+    return { error: `规程 ${a.reg_id} 不在本次限定的检索范围（${allowed.join('、')}）内` };
+  }
+  return { args: a };
+}
+
 async function executeToolCall(
   ctx: AppContext,
   tools: AgentTool[],
   call: ToolCall,
   titles: Map<string, string>,
-  signal?: AbortSignal,
-): Promise<{ operation: string | null; args: unknown; ok: boolean; error: string | null; content: string; sources: Citation[] }> {
+  options: { signal?: AbortSignal; allowed: string[] | null; cache: Map<string, ToolOutcome> },
+): Promise<ToolOutcome> {
   const tool = tools.find((t) => t.name === call.function.name);
-  const fail = (operation: string | null, args: unknown, error: string) => ({
+  const fail = (operation: string | null, args: unknown, error: string): ToolOutcome => ({
     operation,
     args,
     ok: false,
     error,
     content: JSON.stringify({ error }),
-    sources: [] as Citation[],
+    sources: [],
+    cached: false,
   });
   if (!tool) return fail(null, call.function.arguments, `未知工具 ${call.function.name}，可用工具：${tools.map((t) => t.name).join(', ')}`);
-  let args: unknown;
+  let raw: unknown;
   try {
-    args = call.function.arguments.trim() ? JSON.parse(call.function.arguments) : {};
+    raw = call.function.arguments.trim() ? JSON.parse(call.function.arguments) : {};
   } catch {
     return fail(tool.operation, call.function.arguments, `工具参数不是合法 JSON：${call.function.arguments.slice(0, 200)}`);
   }
+  const scoped = scopeToolArgs(tool.name, raw, options.allowed);
+  if ('error' in scoped) return fail(tool.operation, raw, scoped.error);
+  const args = scoped.args;
+  // Models sometimes repeat a call verbatim; answer it from the earlier result.
+  const key = `${tool.name}\u0000${JSON.stringify(args)}`;
+  const earlier = options.cache.get(key);
+  if (earlier) return { ...earlier, cached: true };
   try {
-    const result = await invokeOperation(ctx, tool.operation as ApiName, args, { signal });
+    const result = await invokeOperation(ctx, tool.operation as ApiName, args, { signal: options.signal });
     const found = tool.name === 'smart_search' || tool.name === 'read_page_range' ? collectSources(result, titles) : [];
-    return { operation: tool.operation, args, ok: true, error: null, content: compactForModel(result), sources: found };
+    const outcome: ToolOutcome = { operation: tool.operation, args, ok: true, error: null, content: compactForModel(result), sources: found, cached: false };
+    options.cache.set(key, outcome);
+    return outcome;
   } catch (e) {
     if (e instanceof GridError && e.code === 'CANCELLED') throw e;
     // The model sees the error and can correct its arguments on the next round.

@@ -48,6 +48,7 @@ export const chatTranscriptSchema = z.object({
       ok: z.boolean(),
       error: z.string().nullable(),
       sources: z.number().int(),
+      cached: z.boolean(),
     }),
   ),
   citations: z.array(citationSchema),
@@ -154,6 +155,7 @@ export const llmOperations = {
           .max(40)
           .default([]),
         max_steps: z.number().int().min(1).max(20).optional(),
+        reg_ids: z.array(z.string().min(1)).max(50).optional().describe('只在这些规程中检索 / restrict to these regulations'),
         /** Emit answer text as progress events {stage:'delta', message} while it streams. */
         stream: z.boolean().default(false),
       })
@@ -168,6 +170,7 @@ export const llmOperations = {
         question: input.question,
         history: input.history,
         maxSteps: input.max_steps,
+        regIds: input.reg_ids,
         stream: input.stream,
         signal: run.signal,
         onEvent: (event) => {

@@ -55,8 +55,11 @@ export function formatRegulationList(regulations: RegulationSummary[]): string {
     .join('\n');
 }
 
-export function buildChatSystemPrompt(regulations: RegulationSummary[]): string {
-  return `${ROLE_DEFINITION.replace('{regulation_list}', () => formatRegulationList(regulations))}\n\n${OPERATING_RULES}`;
+export const RESTRICTED_SCOPE_RULE = '用户已限定检索范围：只在上面列出的规程中检索和引用。';
+
+export function buildChatSystemPrompt(regulations: RegulationSummary[], options: { restricted?: boolean } = {}): string {
+  const role = ROLE_DEFINITION.replace('{regulation_list}', () => formatRegulationList(regulations));
+  return [role, options.restricted ? RESTRICTED_SCOPE_RULE : '', OPERATING_RULES].filter(Boolean).join('\n\n');
 }
 
 /** Seed 002 §1.6 METADATA_GENERATION_PROMPT, with the limits spelled out so zod rarely rejects. */

@@ -145,6 +145,38 @@ describe('chat agent', () => {
     }
   });
 
+  it('keeps a restricted chat (-r) inside the chosen regulations', async () => {
+    server.setHandler((req) => {
+      const tools = toolMessages(req);
+      if (!tools.length)
+        return reply.toolCalls([
+          { name: 'smart_search', arguments: { query: '停电申请', reg_id: 'all' } },
+          { name: 'read_page_range', arguments: { reg_id: 'daidian_test', start: 1 } },
+        ]);
+      return reply.content('完成');
+    });
+    const t = await invokeOperation(ctx, 'llm.chat', { question: '停电申请要求？', reg_ids: ['jianxiu_test'] });
+    expect(t.regulations).toEqual(['jianxiu_test']);
+    expect(t.tool_calls[0]).toMatchObject({ ok: true, arguments: { query: '停电申请', reg_id: 'jianxiu_test' } });
+    expect(t.tool_calls[1]).toMatchObject({ ok: false, error: expect.stringContaining('不在本次限定的检索范围') });
+    expect(t.sources.every((x) => x.reg_id === 'jianxiu_test')).toBe(true);
+    expect(t.sources.length).toBeGreaterThan(0);
+    const system = server.chatRequests()[0].body.messages[0].content as string;
+    expect(system).toContain('**jianxiu_test**');
+    expect(system).not.toContain('**daidian_test**');
+    expect(system).toContain('用户已限定检索范围');
+    await expect(invokeOperation(ctx, 'llm.chat', { question: 'x', reg_ids: ['nope_reg'] })).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('nope_reg') });
+  });
+
+  it('answers a verbatim repeated tool call from the earlier result', async () => {
+    const call = { name: 'smart_search', arguments: { query: '带电作业 天气', reg_id: 'daidian_test' } };
+    server.setHandler((req) => (toolMessages(req).length < 2 ? reply.toolCalls([call]) : reply.content('好')));
+    const t = await invokeOperation(ctx, 'llm.chat', { question: '天气要求' });
+    expect(t.tool_calls.map((c) => c.cached)).toEqual([false, true]);
+    const [first, second] = toolMessages(server.chatRequests().at(-1)!);
+    expect(second.content).toBe(first.content);
+  });
+
   it('streams the answer as progress deltas', async () => {
     server.setHandler((req) => (toolMessages(req).length ? reply.stream(['第一段，', '第二段。']) : reply.stream([], { toolCalls: [{ name: 'list_regulations', arguments: {} }] })));
     const events: ProgressEvent[] = [];
