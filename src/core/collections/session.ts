@@ -278,12 +278,19 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     result.answer = `LOW_EVIDENCE：${result.clarify_question}`;
   } else if (state.lock_state === 'pending' && state.candidates.length) {
     const chosen = parseSelection(question, state.candidates);
-    if (chosen) {
-      const doc = getDoc(ctx.db, chosen.doc_id);
-      if (!doc) throw new GridError('NOT_FOUND', `候选文档已不在集合中: ${chosen.title}`);
+    const doc = chosen ? getDoc(ctx.db, chosen.doc_id) : undefined;
+    if (chosen && doc) {
       lockOn(doc);
       result.selected = true;
       fullAnswer(doc);
+    } else if (chosen) {
+      // the collection was re-imported since the candidates were listed: find the document again by title
+      await runRetrieval(chosen.title);
+    } else if (bareChoice) {
+      result.kind = 'candidates';
+      result.candidates = state.candidates;
+      result.clarify_question = `没有这个选项，请回复 1 到 ${state.candidates.length} 之间的编号：`;
+      result.answer = [result.clarify_question, '', ...state.candidates.map((c) => `${c.option_id}. ${c.title}`)].join('\n');
     } else if (!hasOwnSubject(question)) {
       // 需要哪些原料？ while nothing is chosen yet: ask to choose first
       result.kind = 'candidates';
@@ -294,7 +301,15 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
       await runRetrieval(question);
     }
   } else if (state.lock_state === 'locked' && state.doc_id !== null) {
-    const current = getDoc(ctx.db, state.doc_id);
+    let current = getDoc(ctx.db, state.doc_id);
+    if (!current && state.title) {
+      // a re-import replaced the changed file (new id): follow the lock to the document of the same title
+      const same = ctx.db.prepare('SELECT id FROM coll_docs WHERE collection_id = ? AND title = ?').all(coll.id, state.title) as { id: number }[];
+      if (same.length === 1) {
+        current = getDoc(ctx.db, same[0].id);
+        if (current) state.doc_id = current.id;
+      }
+    }
     const target = switchTarget(question);
     const named = titlesNamedIn(ctx, coll, question).filter((t) => t.docId !== state.doc_id && !(state.title ?? '').includes(t.title));
     const classified = classifyQuery(question);

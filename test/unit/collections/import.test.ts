@@ -65,6 +65,18 @@ describe('collection import', () => {
     expect(counts(ctx).items).toBe(third.chunks);
   });
 
+  it('keeps a session locked on a document whose file changed and was re-imported', async () => {
+    const { ctx, folder } = setup();
+    await invokeOperation(ctx, 'collections.import', { folder, name: 'r' });
+    const first = await invokeOperation(ctx, 'collections.ask', { collection: 'r', question: '红烧肉怎么做' });
+    fs.writeFileSync(path.join(folder, 'dishes/meat/红烧肉.md'), fs.readFileSync(path.join(folder, 'dishes/meat/红烧肉.md'), 'utf8').replace('冰糖：30g', '冰糖：35g'));
+    expect((await invokeOperation(ctx, 'collections.import', { folder, name: 'r' })).updated).toBe(1);
+    const next = await invokeOperation(ctx, 'collections.ask', { collection: 'r', question: '冰糖放多少', session_id: first.session_id });
+    expect(next.kind).toBe('follow_up');
+    expect(next.answer).toContain('35g');
+    expect(next.lock.doc_id).not.toBe(first.lock.doc_id);
+  });
+
   it('is one transaction: a failure while writing leaves the previous collection intact', async () => {
     const { ctx, folder } = setup();
     await invokeOperation(ctx, 'collections.import', { folder, name: 'r' });

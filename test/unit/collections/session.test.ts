@@ -33,9 +33,12 @@ describe('sessions on the demo recipe collection', () => {
     expect(byId.answer).toContain(`# ${first.candidates[2].title}`);
 
     const again = await ask('鸡怎么做');
+    const outOfRange = await ask('第九个', again.session_id);
+    expect(outOfRange).toMatchObject({ kind: 'candidates', lock: { state: 'pending' } });
+    expect(outOfRange.clarify_question).toContain(`1 到 ${again.candidates.length}`);
     const second = await ask('第二个', again.session_id);
     expect(second.lock).toMatchObject({ state: 'locked', title: again.candidates[1].title });
-    expect(second.turn).toBe(2);
+    expect(second.turn).toBe(3);
     expect(second.answer).toContain('## 步骤');
   });
 
