@@ -263,7 +263,7 @@ describe('missing or damaged models', () => {
     try {
       const e = ctx.embedder();
       expect(e.status().state).toBe('ready'); // not listed, so not checked up front
-      const err = await e.embed(['母线'], 'passage').catch((x: unknown) => x as { code: string; message: string });
+      const err = (await e.embed(['母线'], 'passage').catch((x: unknown) => x)) as { code: string; message: string };
       expect(err).toMatchObject({ code: 'MODEL_MISSING' });
       expect(err.message).toMatch(/tokenizer_config\.json|local/i);
       expect(e.status().state).toBe('error');
