@@ -61,7 +61,7 @@ describe('browser shell HTTP bridge', () => {
     expect(last.error.message).toContain('surprise');
     const bad = await fetch(new URL('/api/invoke/app.info', server.url), { method: 'POST', body: '{not json', headers: { 'X-GridCode-Token': server.token } });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error.code).toBe('INVALID_INPUT');
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('INVALID_INPUT');
   });
 
   it('stores uploads under the data dir with a sanitised name', async () => {
