@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { FIXTURE_TITLE, ensureFixtureRegulation, expectPage, openScreen, pageBox, screenshot } from './helpers';
+import { FIXTURE_TITLE, ensureFixtureRegulation, expectPage, invoke, openScreen, pageBox, screenshot } from './helpers';
 
 test('reader: open from the library, flip with the keyboard, jump by TOC, remember the page', async ({ page, request }) => {
   await ensureFixtureRegulation(request);
@@ -45,4 +45,28 @@ test('reader: open from the library, flip with the keyboard, jump by TOC, rememb
   await page.getByRole('button', { name: `阅读 ${FIXTURE_TITLE}` }).click();
   await expectPage(page, 2);
   await page.getByRole('button', { name: '缩小' }).click();
+});
+
+test('reader: a PDF regulation shows the original page (canvas + text layer) and a text view', async ({ page, request }) => {
+  await invoke(request, 'regulations.demo_load', {});
+  const regs = await invoke<{ reg_id: string; format: string; title: string; total_pages: number }[]>(request, 'regulations.list', {});
+  const pdf = regs.find((r) => r.format === 'pdf');
+  test.skip(!pdf, 'no PDF regulation in the demo library');
+  await page.goto(`/#/reader/${encodeURIComponent(pdf!.reg_id)}?page=2&hl=${encodeURIComponent('装置')}`);
+  const views = page.getByRole('radiogroup', { name: '页面视图' });
+  await expect(views.getByRole('radio', { name: '原版' })).toHaveAttribute('aria-checked', 'true');
+  const sheet = page.getByRole('region', { name: '第 2 页' });
+  await expect(sheet).toHaveAttribute('data-view', 'original');
+  await expect(sheet.getByRole('img', { name: '第 2 页原版图像' })).toBeVisible();
+  // selectable text layer over the picture, with the search term marked
+  await expect(sheet.locator('.textLayer span').first()).toBeAttached();
+  await expect(sheet.locator('.textLayer mark.hit')).toHaveText('装置');
+  await screenshot(page, 'reader-pdf');
+
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('region', { name: '第 3 页' }).getByRole('img', { name: '第 3 页原版图像' })).toBeVisible();
+  await views.getByRole('radio', { name: '文本' }).click();
+  await expect(page.getByRole('region', { name: '第 3 页' })).toHaveAttribute('data-view', 'text');
+  await expect(page.getByRole('region', { name: '第 3 页' }).locator('p').first()).toBeVisible();
+  await views.getByRole('radio', { name: '原版' }).click();
 });

@@ -2,10 +2,14 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { navigate } from '../router';
 import { ErrorBox, Spinner, useAsync } from '../components/common';
 import { PageText } from '../components/PageText';
+import { PdfPage } from '../components/PdfPage';
+import { closePdf } from '../data/pdf';
+import { toApiError } from '../api/errors';
 import { TocTree, activeEntry } from '../components/TocTree';
 import { PageCache, getRegulation, getToc, recallPage, rememberPage, type PageText as PageData } from '../data/regulations';
 
 const ZOOM_KEY = 'gridcode.reader.zoom';
+const VIEW_KEY = 'gridcode.reader.view';
 const ZOOM_STEPS = [0.8, 0.9, 1, 1.1, 1.25, 1.4, 1.6, 1.8, 2];
 
 function loadZoom(): number {
@@ -76,6 +80,12 @@ function Reader({
   const [pageError, setPageError] = useState<unknown>(undefined);
   const [zoom, setZoom] = useState(loadZoom);
   const [tocOpen, setTocOpen] = useState(true);
+  const isPdf = info.format === 'pdf';
+  // PDFs open on the original page picture; the stored text view stays one click away
+  const [view, setView] = useState<'original' | 'text'>(() => (localStorage.getItem(VIEW_KEY) === 'text' ? 'text' : 'original'));
+  const [pdfError, setPdfError] = useState<string | null>(null);
+  const showPdf = isPdf && view === 'original' && !pdfError;
+  useEffect(() => () => closePdf(info.reg_id), [info.reg_id]);
   const [pageBox, setPageBox] = useState(String(page));
   const viewRef = useRef<HTMLDivElement>(null);
 
@@ -196,6 +206,30 @@ function Reader({
             下一页 ›
           </button>
         </div>
+        {isPdf ? (
+          <div className="segmented" role="radiogroup" aria-label="页面视图">
+            {(
+              [
+                ['original', '原版'],
+                ['text', '文本'],
+              ] as const
+            ).map(([id, label]) => (
+              <button
+                key={id}
+                type="button"
+                role="radio"
+                aria-checked={(id === 'original') === showPdf}
+                onClick={() => {
+                  setView(id);
+                  setPdfError(null);
+                  localStorage.setItem(VIEW_KEY, id);
+                }}
+              >
+                {label}
+              </button>
+            ))}
+          </div>
+        ) : null}
         <div className="row zoom">
           <button type="button" className="btn small" onClick={() => setZoomStep(-1)} aria-label="缩小" disabled={zoom <= ZOOM_STEPS[0]}>
             A−
@@ -240,14 +274,22 @@ function Reader({
               </button>
             </div>
           ) : null}
+          {pdfError ? (
+            <div className="banner warn hl-banner" role="status">
+              无法显示原版页面：{pdfError}（已切换到文本视图）
+            </div>
+          ) : null}
           <article
-            className="page-sheet"
+            className={`page-sheet${showPdf ? ' pdf' : ''}`}
             role="region"
             aria-label={`第 ${page} 页`}
             data-page={page}
-            style={{ fontSize: `${15 * zoom}px` }}
+            data-view={showPdf ? 'original' : 'text'}
+            style={showPdf ? undefined : { fontSize: `${15 * zoom}px` }}
           >
-            {pageError ? (
+            {showPdf ? (
+              <PdfPage regId={info.reg_id} page={page} zoom={zoom} terms={highlightHere} onFailed={(e) => setPdfError(toApiError(e).message)} />
+            ) : pageError ? (
               <ErrorBox title={`无法读取第 ${page} 页`} error={pageError} onRetry={() => setPage((p) => p)} />
             ) : pageData ? (
               <PageText text={pageData.text} terms={highlightHere} hitArticle={hl.page === page ? hl.article : null} />

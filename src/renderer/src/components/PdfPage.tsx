@@ -1,0 +1,121 @@
+/**
+ * One PDF page: canvas for the picture, pdf.js text layer on top for selection and search-term
+ * highlighting. Renders at the zoom level with the device pixel ratio so text stays sharp.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { ErrorBox, Spinner } from './common';
+import { loadPdfJs, openPdf } from '../data/pdf';
+import { termsRegex } from './PageText';
+
+/** CSS width of a page at zoom 1. */
+const BASE_WIDTH = 820;
+
+export function PdfPage({
+  regId,
+  page,
+  zoom,
+  terms,
+  onFailed,
+}: {
+  regId: string;
+  page: number;
+  zoom: number;
+  terms: string[];
+  onFailed: (e: unknown) => void;
+}) {
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const textRef = useRef<HTMLDivElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
+  const [error, setError] = useState<unknown>(undefined);
+  const termKey = terms.join('|');
+
+  useEffect(() => {
+    let cancelled = false;
+    let renderTask: { cancel: () => void; promise: Promise<void> } | null = null;
+    let textLayer: { cancel: () => void } | null = null;
+    setState('loading');
+    (async () => {
+      const [pdfjs, doc] = await Promise.all([loadPdfJs(), openPdf(regId)]);
+      if (cancelled) return;
+      const pdfPage = await doc.getPage(Math.min(page, doc.numPages));
+      if (cancelled) return;
+      const unscaled = pdfPage.getViewport({ scale: 1 });
+      const scale = (BASE_WIDTH / unscaled.width) * zoom;
+      const viewport = pdfPage.getViewport({ scale });
+      const dpr = window.devicePixelRatio || 1;
+      const canvas = canvasRef.current!;
+      canvas.width = Math.floor(viewport.width * dpr);
+      canvas.height = Math.floor(viewport.height * dpr);
+      canvas.style.width = `${Math.floor(viewport.width)}px`;
+      canvas.style.height = `${Math.floor(viewport.height)}px`;
+      const box = boxRef.current!;
+      box.style.width = `${Math.floor(viewport.width)}px`;
+      box.style.height = `${Math.floor(viewport.height)}px`;
+      box.style.setProperty('--total-scale-factor', String(scale));
+      renderTask = pdfPage.render({ canvas, viewport, transform: dpr !== 1 ? [dpr, 0, 0, dpr, 0, 0] : undefined });
+      const container = textRef.current!;
+      container.replaceChildren();
+      const tl = new pdfjs.TextLayer({ textContentSource: pdfPage.streamTextContent(), container, viewport });
+      textLayer = tl;
+      await Promise.all([renderTask.promise, tl.render()]);
+      if (cancelled) return;
+      markTerms(container, terms);
+      setState('ready');
+      container.querySelector<HTMLElement>('mark.hit')?.scrollIntoView({ block: 'center' });
+    })().catch((e: unknown) => {
+      if (cancelled || (e as { name?: string })?.name === 'RenderingCancelledException') return;
+      setError(e);
+      setState('error');
+      onFailed(e);
+    });
+    return () => {
+      cancelled = true;
+      renderTask?.cancel();
+      textLayer?.cancel();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [regId, page, zoom, termKey]);
+
+  return (
+    <div className="pdf-page-wrap" data-state={state}>
+      {state === 'loading' ? <Spinner label={`正在绘制第 ${page} 页…`} /> : null}
+      {state === 'error' ? <ErrorBox title="无法显示原版页面" error={error} /> : null}
+      <div className="pdf-page" ref={boxRef} hidden={state === 'error'}>
+        <canvas ref={canvasRef} role="img" aria-label={`第 ${page} 页原版图像`} />
+        <div className="textLayer" ref={textRef} />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Wraps search terms inside text-layer spans in <mark>: the span keeps its pdf.js geometry, so
+ * the mark lands on the term in the picture. The first mark becomes the scroll target.
+ */
+function markTerms(container: HTMLElement, terms: string[]): void {
+  const re = termsRegex(terms);
+  if (!re) return;
+  let first = true;
+  for (const span of Array.from(container.querySelectorAll<HTMLSpanElement>('span'))) {
+    const text = span.textContent ?? '';
+    if (span.children.length !== 0 || !text) continue;
+    re.lastIndex = 0;
+    if (!re.test(text)) continue;
+    re.lastIndex = 0;
+    const parts: Node[] = [];
+    let last = 0;
+    for (const m of text.matchAll(re)) {
+      const at = m.index ?? 0;
+      if (at > last) parts.push(document.createTextNode(text.slice(last, at)));
+      const mark = document.createElement('mark');
+      mark.className = first ? 'pdf-hl hit' : 'pdf-hl';
+      first = false;
+      mark.textContent = m[0];
+      parts.push(mark);
+      last = at + m[0].length;
+    }
+    if (last < text.length) parts.push(document.createTextNode(text.slice(last)));
+    span.replaceChildren(...parts);
+  }
+}
