@@ -133,6 +133,27 @@ export function registerRegulationCommands(program: Command): void {
       );
     });
 
+  program
+    .command('update-info')
+    .description('修改规程元数据 / edit regulation metadata')
+    .argument('<reg_id>')
+    .option('--title <text>', '标题 / title')
+    .option('--description <text>', '简介 / description')
+    .option('--keywords <list>', '关键词，逗号或顿号分隔 / comma-separated keywords')
+    .option('--scope <text>', '适用范围 / scope')
+    .action(async (regId: string, opts: { title?: string; description?: string; keywords?: string; scope?: string }, cmd: Command) => {
+      const keywords = opts.keywords?.split(/[,，、;；]/).map((k) => k.trim()).filter(Boolean);
+      if (!opts.title && opts.description === undefined && !keywords && opts.scope === undefined) {
+        throw new GridError('INVALID_INPUT', '请至少指定 --title / --description / --keywords / --scope 之一');
+      }
+      await runOperation(
+        cmd,
+        'regulations.update_info',
+        { reg_id: regId, title: opts.title, description: opts.description, keywords, scope: opts.scope, source: 'manual' },
+        (r) => `✓ ${r.reg_id} 元数据已更新\n  简介: ${r.description ?? '-'}\n  关键词: ${r.keywords.join('、') || '-'}\n  适用范围: ${r.scope ?? '-'}`,
+      );
+    });
+
   const info = program.command('info-json').description('导出/导入规程元数据 info.json / export or import info.json metadata');
   info
     .command('export')
