@@ -42,9 +42,9 @@ export const configSchema = z.object({
       /** auto selection: first-pass hits looked at */
       autoFirstPass: z.number().int().positive().default(100),
       /** auto selection: regulations scoring below this share of the best never join the selection */
-      autoKeepRatio: z.number().min(0).max(1).default(0.05),
+      autoKeepRatio: z.number().min(0).max(1).default(0.02),
       /** auto selection: the selected regulations must hold this share of the evidence, else all are searched */
-      autoMass: z.number().min(0).max(1).default(0.8),
+      autoMass: z.number().min(0).max(1).default(0.7),
       /** auto selection: selecting more than this share of all regulations = unsure, search all */
       autoMaxShare: z.number().min(0).max(1).default(0.5),
     })

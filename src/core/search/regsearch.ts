@@ -193,7 +193,10 @@ export function selectRegulations(
       selected,
       fallback_all: false,
       reasons: kept.map(([id, v]) => reasonOf(id, v)),
-      summary: `自动选择 ${selected.length} 部规程：${kept.map(([id]) => titleOf.get(id) ?? id).join('、')}`,
+      summary: `自动选择 ${selected.length} 部规程（占证据 ${(held * 100).toFixed(0)}%）：${kept
+        .slice(0, 5)
+        .map(([id]) => titleOf.get(id) ?? id)
+        .join('、')}${kept.length > 5 ? ' 等' : ''}`,
     },
     firstPass,
   };
