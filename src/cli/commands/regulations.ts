@@ -126,11 +126,13 @@ export function registerRegulationCommands(program: Command): void {
     .option('-a, --all', '处理全部规程 / all regulations')
     .action(async (regId: string | undefined, opts: { all?: boolean }, cmd: Command) => {
       if (!regId && !opts.all) throw new GridError('INVALID_INPUT', '请指定 reg_id 或使用 --all');
-      await runOperation(cmd, 'regulations.enrich', { reg_id: regId, all: opts.all }, (rows) =>
-        rows
-          .map((r) => `✓ ${r.reg_id} ${r.title}\n  简介: ${r.description ?? '-'}\n  关键词: ${r.keywords.join('、') || '-'}\n  适用范围: ${r.scope ?? '-'}`)
-          .join('\n'),
-      );
+      const render = (rows: { reg_id: string; title: string; description: string | null; keywords: string[]; scope: string | null }[]) =>
+        rows.length > 50
+          ? `已为 ${rows.length} 部规程生成元数据`
+          : rows
+              .map((r) => `✓ ${r.reg_id} ${r.title}\n  简介: ${r.description ?? '-'}\n  关键词: ${r.keywords.join('、') || '-'}\n  适用范围: ${r.scope ?? '-'}`)
+              .join('\n');
+      await runOperation(cmd, 'regulations.enrich', { reg_id: regId, all: opts.all }, render, { progress: true });
     });
 
   program

@@ -158,9 +158,9 @@ export const regulationOperations = {
     output: z.array(regulationInfoSchema),
     handler: (ctx, input, run) => {
       if (!input.all && !input.reg_id) throw new GridError('INVALID_INPUT', '请指定 reg_id 或 --all');
-      const infos = enrichRegulations(ctx, input.all ? 'all' : [validateRegId(input.reg_id!)]);
-      run.progress({ stage: '生成元数据', done: infos.length, total: infos.length });
-      return infos;
+      return enrichRegulations(ctx, input.all ? 'all' : [validateRegId(input.reg_id!)], (done, total, regId) =>
+        run.progress({ stage: '生成元数据', done, total, item: regId }),
+      );
     },
   }),
   'regulations.export_info': defineOperation({

@@ -114,9 +114,17 @@ export function enrichRegulation(ctx: AppContext, regId: string): RegulationInfo
   return updateInfo(ctx.db, regId, s, 'auto');
 }
 
-export function enrichRegulations(ctx: AppContext, regIds: string[] | 'all'): RegulationInfo[] {
+export function enrichRegulations(
+  ctx: AppContext,
+  regIds: string[] | 'all',
+  progress?: (done: number, total: number, regId: string) => void,
+): RegulationInfo[] {
   const ids = regIds === 'all' ? listRegulations(ctx.db).map((r) => r.reg_id) : regIds;
-  return ids.map((id) => enrichRegulation(ctx, id));
+  return ids.map((id, i) => {
+    const info = enrichRegulation(ctx, id);
+    progress?.(i + 1, ids.length, id);
+    return info;
+  });
 }
 
 export function infoJsonOf(info: RegulationInfo): InfoJson {
