@@ -5,7 +5,7 @@
 import type { ApiInput, ApiName, ApiOutput } from '../../../core/api/table';
 import type { GridcodeBridge, InvokeOptions, ProgressEventLike } from '../../../preload/api-types';
 import { createHttpBridge, uploadFile } from './http-bridge';
-import { toApiError } from './errors';
+import { ApiError, toApiError } from './errors';
 
 export type { ApiInput, ApiName, ApiOutput, InvokeOptions, ProgressEventLike };
 
@@ -46,7 +46,12 @@ export async function fileToServerPath(
   file: File,
   options: { onProgress?: (loaded: number, total: number) => void; signal?: AbortSignal } = {},
 ): Promise<string> {
-  const electronPath = (file as File & { path?: string }).path;
-  if (isElectron() && electronPath) return electronPath;
+  if (isElectron()) {
+    // Electron >= 32 no longer exposes File.path; a preload may offer pathForFile (webUtils)
+    const bridge = getBridge() as GridcodeBridge & { pathForFile?: (f: File) => string };
+    const p = bridge.pathForFile?.(file) || (file as File & { path?: string }).path;
+    if (p) return p;
+    throw new ApiError('UNSUPPORTED', `无法取得「${file.name}」的文件路径，请使用“选择文件…”按钮导入`);
+  }
   return uploadFile(file, options);
 }

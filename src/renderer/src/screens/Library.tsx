@@ -3,6 +3,7 @@ import { navigate } from '../router';
 import { ConfirmDialog, EmptyState, ErrorBox, ScreenHeader, Spinner, formatDate, useAsync, useToast } from '../components/common';
 import { deleteRegulation, enrichRegulation, listRegulations, recallPage, type RegulationInfo } from '../data/regulations';
 import { toApiError } from '../api/errors';
+import { api } from '../api/client';
 
 const FORMAT_LABEL: Record<string, string> = { pdf: 'PDF', markdown: 'Markdown', text: '文本', docx: 'Word' };
 
@@ -12,6 +13,7 @@ export function LibraryScreen() {
   const [confirm, setConfirm] = useState<RegulationInfo | null>(null);
   const [busy, setBusy] = useState<Record<string, string>>({});
   const [toast, showToast] = useToast();
+  const [demoBusy, setDemoBusy] = useState(false);
 
   const open = (r: RegulationInfo) => navigate('reader', [r.reg_id], { page: recallPage(r.reg_id) ?? 1 });
 
@@ -63,9 +65,31 @@ export function LibraryScreen() {
         <EmptyState
           title="规程库还是空的"
           action={
-            <button type="button" className="btn primary" onClick={() => navigate('import')}>
-              导入 PDF / Markdown / TXT / Word
-            </button>
+            <div className="row">
+              <button type="button" className="btn primary" onClick={() => navigate('import')}>
+                导入 PDF / Markdown / TXT / Word
+              </button>
+              <button
+                type="button"
+                className="btn"
+                disabled={demoBusy}
+                onClick={async () => {
+                  setDemoBusy(true);
+                  try {
+                    const res = await api('regulations.demo_load', {});
+                    const failed = res.filter((r) => r.status === 'failed');
+                    showToast(failed.length ? `部分演示规程载入失败：${failed.map((f) => f.error).join('；')}` : '已载入演示规程');
+                    regs.reload();
+                  } catch (e) {
+                    showToast(`载入失败：${toApiError(e).message}`);
+                  } finally {
+                    setDemoBusy(false);
+                  }
+                }}
+              >
+                {demoBusy ? '正在载入…' : '载入演示规程'}
+              </button>
+            </div>
           }
         >
           导入规程后即可按目录阅读、翻页，并跨规程搜索。
