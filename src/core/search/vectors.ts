@@ -116,31 +116,62 @@ export function vectorTopK(m: VectorMatrix, query: Float32Array, k: number, scop
   if (q.length !== m.dims || k <= 0) return [];
   const dims = m.dims;
   const data = m.data;
-  // a small bounded min-heap would be faster for large k; sorted insertion is fine for k <= 200
-  const topIdx: number[] = [];
-  const topScore: number[] = [];
-  const consider = (row: number) => {
-    let s = 0;
-    const off = row * dims;
-    for (let d = 0; d < dims; d++) s += data[off + d] * q[d];
-    if (topIdx.length < k || s > topScore[topScore.length - 1]) {
-      let pos = topScore.length;
-      while (pos > 0 && topScore[pos - 1] < s) pos--;
-      topScore.splice(pos, 0, s);
-      topIdx.splice(pos, 0, row);
-      if (topIdx.length > k) {
-        topIdx.pop();
-        topScore.pop();
+  // bounded min-heap of (score, row): O(n log k), no allocation per row
+  const heapS = new Float64Array(k);
+  const heapR = new Int32Array(k);
+  let size = 0;
+  const push = (s: number, row: number) => {
+    if (size < k) {
+      let i = size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (heapS[p] <= s) break;
+        heapS[i] = heapS[p];
+        heapR[i] = heapR[p];
+        i = p;
       }
+      heapS[i] = s;
+      heapR[i] = row;
+    } else if (s > heapS[0]) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= size) break;
+        const r = l + 1;
+        const c = r < size && heapS[r] < heapS[l] ? r : l;
+        if (heapS[c] >= s) break;
+        heapS[i] = heapS[c];
+        heapR[i] = heapR[c];
+        i = c;
+      }
+      heapS[i] = s;
+      heapR[i] = row;
     }
   };
+  const dot = (row: number) => {
+    const off = row * dims;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let d = 0;
+    for (; d + 3 < dims; d += 4) {
+      s0 += data[off + d] * q[d];
+      s1 += data[off + d + 1] * q[d + 1];
+      s2 += data[off + d + 2] * q[d + 2];
+      s3 += data[off + d + 3] * q[d + 3];
+    }
+    for (; d < dims; d++) s0 += data[off + d] * q[d];
+    return s0 + s1 + s2 + s3;
+  };
   if (scopes) {
-    for (const s of scopes) for (const row of m.byScope.get(s) ?? []) consider(row);
+    for (const sc of scopes) for (const row of m.byScope.get(sc) ?? []) push(dot(row), row);
   } else {
     const n = m.ids.length;
-    for (let row = 0; row < n; row++) consider(row);
+    for (let row = 0; row < n; row++) push(dot(row), row);
   }
-  return topIdx.map((row, i) => ({ id: m.ids[row], rank: i + 1, score: topScore[i] }));
+  const order = Array.from({ length: size }, (_, i) => i).sort((a, b) => heapS[b] - heapS[a] || heapR[a] - heapR[b]);
+  return order.map((i, rank) => ({ id: m.ids[heapR[i]], rank: rank + 1, score: heapS[i] }));
 }
 
 /** Cosine of the query with specific items (for evidence of items found only lexically). */
