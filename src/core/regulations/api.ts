@@ -1,15 +1,13 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { defineOperation } from '../api/operation';
 import { GridError } from '../common/errors';
 import { importPaths } from './importer';
 import { enrichRegulations, exportInfo, importInfo } from './metadata';
 import { loadDemoRegulations } from './demo';
-import { deleteRegulation, findRegulation, getRegulation, getToc, listRegulations, readPages, updateInfo } from './store';
+import { deleteRegulation, getRegulation, getToc, listRegulations, readPages, updateInfo } from './store';
 import { pageSchema, regulationInfoSchema, tocEntrySchema } from './types';
 import { validateRegId } from './slug';
+import { readSource, removeSourceCopy } from './sources';
 
 const regIdField = z.string().min(1).max(64).describe('规程标识 reg_id，如 angui_2024 / regulation id');
 
@@ -104,21 +102,7 @@ export const regulationOperations = {
     summary: '读取规程原始文件（供阅读器用 pdf.js 显示原版页面） / The original file bytes of a regulation (base64), for the reader',
     input: z.object({ reg_id: regIdField }).strict(),
     output: z.object({ reg_id: z.string(), format: z.string(), file_name: z.string(), bytes: z.number().int(), data_base64: z.string() }),
-    handler: (ctx, input) => {
-      const reg = findRegulation(ctx.db, input.reg_id);
-      if (!reg) throw new GridError('NOT_FOUND', `未找到规程「${input.reg_id}」`);
-      const file = reg.extra.source_path;
-      if (!file || !fs.existsSync(file)) {
-        throw new GridError('NOT_FOUND', `规程「${reg.title}」的原文件${file ? `「${file}」` : ''}已不存在，只能显示文本`);
-      }
-      const size = fs.statSync(file).size;
-      if (size > ctx.config.import.maxFileBytes) throw new GridError('TOO_LARGE', `原文件「${path.basename(file)}」过大，只能显示文本`);
-      const data = fs.readFileSync(file);
-      if (crypto.createHash('sha256').update(data).digest('hex') !== reg.source_hash) {
-        throw new GridError('CONFLICT', `原文件「${path.basename(file)}」在导入后被修改过，与库中文本不一致，只能显示文本`);
-      }
-      return { reg_id: reg.reg_id, format: reg.format, file_name: path.basename(file), bytes: size, data_base64: data.toString('base64') };
-    },
+    handler: (ctx, input) => readSource(ctx, input.reg_id),
   }),
   'regulations.delete': defineOperation({
     name: 'regulations.delete',
@@ -127,6 +111,7 @@ export const regulationOperations = {
     output: z.object({ reg_id: z.string(), deleted: z.boolean() }),
     handler: (ctx, input) => {
       if (!deleteRegulation(ctx.db, input.reg_id)) throw new GridError('NOT_FOUND', `未找到规程「${input.reg_id}」`);
+      removeSourceCopy(ctx, input.reg_id);
       return { reg_id: input.reg_id, deleted: true };
     },
   }),

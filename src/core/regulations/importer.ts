@@ -10,6 +10,7 @@ import { docxToMarkdown } from './docx';
 import { parsePdf } from './pdf';
 import { disambiguate, slugFromFileName, validateRegId } from './slug';
 import { findRegulation, writeRegulation } from './store';
+import { saveSourceCopy, sourceCopyPath } from './sources';
 import { parseFlowText } from './structure';
 import type { ParsedDocument } from './types';
 
@@ -162,6 +163,7 @@ export async function importPaths(
       regId = resolveRegId(ctx, abs, hash, options.id);
       const existing = findRegulation(ctx.db, regId);
       if (existing && existing.source_hash === hash) {
+        if (existing.format === 'pdf' && !fs.existsSync(sourceCopyPath(ctx, regId))) saveSourceCopy(ctx, regId, bytes);
         results.push({ file: display, reg_id: regId, status: 'unchanged', title: existing.title, total_pages: existing.total_pages });
         if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
         continue;
@@ -182,6 +184,14 @@ export async function importPaths(
         // PDF pages were already counted while extracting; text formats count while writing
         multi || doc.format === 'pdf' ? undefined : progress,
       );
+      // after commit: the reader shows original PDF pages from this copy
+      if (doc.format === 'pdf') {
+        try {
+          saveSourceCopy(ctx, id, bytes);
+        } catch (e) {
+          run.progress({ stage: '导入规程', done: i, total, item: label, message: `原文件副本未保存：${(e as Error).message}` });
+        }
+      }
       const result: ImportFileResult = { file: display, reg_id: id, status: existing ? 'replaced' : 'imported', title: doc.title, total_pages: doc.pages.length };
       results.push(result);
       // embeddings after commit: the regulation is already complete and lexically searchable,

@@ -96,6 +96,23 @@ describe('PDF import', () => {
   });
 });
 
+describe('original PDF bytes for the reader', () => {
+  it('keeps a copy in the data dir, serves it after the user deletes the file, removes it on delete', async () => {
+    const file = await makePdf(path.join(dir, 'moved-away.pdf'), { sections: SECTIONS.slice(0, 1), outline: true });
+    const original = fs.readFileSync(file);
+    await invokeOperation(ctx, 'regulations.import', { paths: [file] });
+    fs.rmSync(file);
+    const src = await invokeOperation(ctx, 'regulations.source', { reg_id: 'moved-away' });
+    expect(src).toMatchObject({ format: 'pdf', file_name: 'moved-away.pdf', bytes: original.length });
+    expect(Buffer.from(src.data_base64, 'base64').equals(original)).toBe(true);
+    const copy = path.join(ctx.dataDir, 'sources', 'moved-away.pdf');
+    fs.writeFileSync(copy, Buffer.concat([original, Buffer.from('tampered')]));
+    await expect(invokeOperation(ctx, 'regulations.source', { reg_id: 'moved-away' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await invokeOperation(ctx, 'regulations.delete', { reg_id: 'moved-away' });
+    expect(fs.existsSync(copy)).toBe(false);
+  });
+});
+
 describe('DOCX import', () => {
   it('turns Word headings into TOC entries and finds articles and tables', async () => {
     const file = await makeDocx(path.join(dir, '运维办法.docx'));
