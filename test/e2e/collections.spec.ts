@@ -9,8 +9,10 @@ test('collections: import a folder, ask, pick a candidate, follow up, see why', 
   await form.getByRole('textbox', { name: '文件夹路径' }).fill(path.resolve('resources/recipes'));
   await form.getByRole('textbox', { name: '文集名称' }).fill('菜谱');
   await form.getByRole('button', { name: '导入', exact: true }).click();
-  await expect(page.getByRole('status').filter({ hasText: '已导入文集「菜谱」' })).toBeVisible({ timeout: 30_000 });
-  await page.getByRole('region', { name: '文集列表' }).getByRole('button', { name: /^菜谱/ }).click();
+  const entry = page.getByRole('region', { name: '文集列表' }).getByRole('button', { name: /^菜谱/ });
+  await expect(entry).toContainText(/\d+ 篇文档/, { timeout: 30_000 });
+  await expect(form.getByRole('progressbar')).toHaveCount(0);
+  await entry.click();
 
   const chat = page.getByRole('region', { name: '问答' });
   const q = chat.getByRole('textbox', { name: '问题' });
