@@ -208,7 +208,11 @@ export default async function stard(args: string[]): Promise<void> {
       question: q.question,
       passages: q.gold.map((id) => ({ id, text: (unitText.get(id) as { text: string }).text })),
     });
-    const foldOf = (q: Question) => q.id % folds;
+    // --grouped: all questions whose first relevant article is the same share a fold, so held-out
+    // questions never have a near-duplicate about the same article in training (harder, stricter)
+    const grouped = args.includes('--grouped');
+    const foldOf = (q: Question) => (grouped ? Math.min(...q.gold) % folds : q.id % folds);
+    if (grouped) console.log('按条文分组交叉验证（--grouped）');
     const models = new Map<number, { tm: TranslationModel; qa: QaMemory }>();
     const t0 = performance.now();
     for (let f = 0; f < folds; f++) {

@@ -54,7 +54,8 @@ export const smartSearchOutput = z.object({
   selected_regs: z.array(z.string()),
   selection: z.object({
     mode: z.enum(['one', 'list', 'all', 'auto']),
-    selected: z.array(z.string()),
+    /** number of regulations searched (the ids are in selected_regs) */
+    count: z.number().int(),
     fallback_all: z.boolean(),
     reasons: z.array(selectionReason),
     summary: z.string(),

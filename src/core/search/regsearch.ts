@@ -64,7 +64,7 @@ export interface SmartSearchOutput {
   lexical_only: boolean;
   note: string | null;
   selected_regs: string[];
-  selection: Selection;
+  selection: Omit<Selection, 'selected'> & { count: number };
   decision: { state: 'locked' | 'ambiguous' | 'low_evidence'; clarify?: string; reason: string };
   tokens: string[];
   results: SmartResult[];
@@ -333,7 +333,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     lexical_only: engine.lexical_only,
     note: engine.note,
     selected_regs: selection.selected,
-    selection,
+    selection: { mode: selection.mode, count: selection.selected.length, fallback_all: selection.fallback_all, reasons: selection.reasons, summary: selection.summary },
     decision: { state: d.state, reason: d.reason, ...(d.clarify ? { clarify: d.clarify } : {}) },
     tokens: engine.tokens,
     results,
