@@ -331,7 +331,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     query,
     mode: engine.mode,
     lexical_only: engine.lexical_only,
-    note: engine.note,
+    note: regs.length === 0 ? '尚未导入任何规程（gridcode import <文件或文件夹>，或 gridcode demo load）' : engine.note,
     selected_regs: selection.selected,
     selection: { mode: selection.mode, count: selection.selected.length, fallback_all: selection.fallback_all, reasons: selection.reasons, summary: selection.summary },
     decision: { state: d.state, reason: d.reason, ...(d.clarify ? { clarify: d.clarify } : {}) },
