@@ -84,13 +84,14 @@ export async function parseFile(
   file: string,
   bytes: Buffer,
   onPage?: (done: number, total: number) => void,
+  signal?: AbortSignal,
 ): Promise<ParsedDocument> {
   const label = path.basename(file);
   const ext = path.extname(file).toLowerCase();
   const fallbackTitle = path.basename(file, path.extname(file));
   const pageChars = ctx.config.import.virtualPageChars;
   let doc: ParsedDocument;
-  if (ext === '.pdf') doc = await parsePdf(bytes, label, { fallbackTitle, onPage });
+  if (ext === '.pdf') doc = await parsePdf(bytes, label, { fallbackTitle, onPage, signal });
   else if (ext === '.docx') {
     const md = await docxToMarkdown(bytes, label);
     doc = parseFlowText(md, { format: 'docx', markdown: true, pageChars, fallbackTitle });
@@ -168,7 +169,7 @@ export async function importPaths(
         if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
         continue;
       }
-      const doc = await parseFile(ctx, abs, bytes, progress);
+      const doc = await parseFile(ctx, abs, bytes, progress, run.signal);
       const id = regId;
       writeRegulation(
         ctx.db,
@@ -206,6 +207,7 @@ export async function importPaths(
         result.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
       }
     } catch (e) {
+      if ((e as { code?: string }).code === 'CANCELLED') throw e;
       const err = toErrorPayload(e);
       results.push({ file: display, reg_id: regId, status: 'failed', error: err.message, error_code: err.code });
     }

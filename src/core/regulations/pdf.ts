@@ -156,7 +156,7 @@ async function outlineToc(pdf: PdfDoc): Promise<ParsedToc[]> {
 export async function parsePdf(
   bytes: Buffer,
   fileLabel: string,
-  options: { fallbackTitle: string; onPage?: (done: number, total: number) => void },
+  options: { fallbackTitle: string; onPage?: (done: number, total: number) => void; signal?: AbortSignal },
 ): Promise<ParsedDocument> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const { cMapUrl, standardFontDataUrl } = pdfjsAssets();
@@ -183,6 +183,7 @@ export async function parsePdf(
     if (pdf.numPages === 0) throw new GridError('BAD_FILE', `文件「${fileLabel}」是空 PDF（没有页面）`);
     const pageParas: string[][] = [];
     for (let n = 1; n <= pdf.numPages; n++) {
+      if (options.signal?.aborted) throw new GridError('CANCELLED', `导入已取消（「${fileLabel}」第 ${n} 页）`);
       let page;
       try {
         page = await pdf.getPage(n);

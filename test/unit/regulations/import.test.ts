@@ -164,6 +164,21 @@ describe('import Markdown / TXT', () => {
     await expect(invokeOperation(ctx, 'regulations.import', { paths: [file, two], id: 'x' })).rejects.toMatchObject({ message: expect.stringContaining('单个文件') });
   });
 
+  it('cancelling a folder import stops between files and keeps the finished ones whole', async () => {
+    for (let i = 0; i < 6; i++) writeFile(dir, `c${i}.md`, lawMarkdown(`取消测试${i}`, 2, 3));
+    const abort = new AbortController();
+    const run = invokeOperation(ctx, 'regulations.import', { paths: [dir] }, {
+      signal: abort.signal,
+      progress: (e) => {
+        if (e.total === 6 && e.done >= 2) abort.abort();
+      },
+    });
+    await expect(run).rejects.toMatchObject({ code: 'CANCELLED' });
+    const regs = (ctx.db.prepare('SELECT reg_id FROM regulations ORDER BY reg_id').all() as { reg_id: string }[]).map((r) => r.reg_id);
+    expect(regs).toEqual(['c0', 'c1']);
+    for (const id of regs) expect(articles(id)).toBe(6);
+  });
+
   it('delete removes pages, TOC and units; a second delete is NOT_FOUND', async () => {
     const file = writeFile(dir, 'del.md', lawMarkdown('删除测试', 2, 3));
     await invokeOperation(ctx, 'regulations.import', { paths: [file] });
