@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { openScreen, screenshot } from './helpers';
+import path from 'node:path';
+import { FIXTURE_DIR, openScreen, screenshot } from './helpers';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -62,4 +63,25 @@ test('devices: table filters and the naming lint shows the demo home planted iss
   await expect(lint.getByRole('listitem', { name: /同房间重名/ })).toBeVisible();
   await expect(lint.getByRole('listitem', { name: /缺少房间/ })).toBeVisible();
   await screenshot(page, 'devices-lint');
+});
+
+test('devices: importing a Home Assistant export switches the home; a broken file is refused in Chinese', async ({ page }) => {
+  await page.goto('/#/devices');
+  await expect(page.getByRole('tab', { name: /设备列表/ })).toBeVisible();
+
+  await page.getByLabel('选择设备文件').setInputFiles(path.join(FIXTURE_DIR, 'broken-home.json'));
+  await expect(page.getByRole('alert')).toContainText(/不是有效的 JSON/);
+
+  await page.getByLabel('选择设备文件').setInputFiles(path.join(FIXTURE_DIR, 'ha-states.json'));
+  await expect(page.getByRole('heading', { name: '设备上下文' }).locator('..')).toContainText('home-assistant · 4 个设备');
+  await page.getByRole('tab', { name: /设备列表/ }).click();
+  await expect(page.getByRole('table', { name: '设备' })).toContainText('书桌台灯');
+
+  await page.getByRole('tab', { name: '对话检索' }).click();
+  const input = page.getByRole('textbox', { name: '指令' });
+  await input.fill('打开厨房吸顶灯');
+  await input.press('Enter');
+  await expect(page.getByRole('group', { name: '「打开厨房吸顶灯」的检索结果' }).getByLabel('选中的设备')).toContainText('厨房吸顶灯');
+  await expect(page.getByRole('region', { name: '注入的 YAML' }).getByLabel('YAML 内容')).toContainText('light.kitchen_ceiling');
+  await screenshot(page, 'devices-imported');
 });
