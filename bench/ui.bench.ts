@@ -35,11 +35,12 @@ function report(name: string, xs: number[], target: number): void {
 /**
  * Browser-side helpers, injected as source text: the bench is type-checked for Node (no DOM
  * types) and run by tsx, whose helper names must not leak into page functions.
- * __gcPainted(sel): performance.now() of the first animation frame after `sel` matches.
+ * __gcPainted(sel): performance.now() at the animation frame after the one that painted `sel`
+ * (double rAF: the first frame's paint has happened by then), a conservative paint time.
  */
 const PAGE_HELPERS = `
 window.__gcPainted = (sel) => new Promise((resolve) => {
-  const done = () => requestAnimationFrame(() => resolve(performance.now()));
+  const done = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now())));
   if (document.querySelector(sel)) return done();
   const mo = new MutationObserver(() => {
     if (document.querySelector(sel)) { mo.disconnect(); done(); }
