@@ -46,4 +46,12 @@ test('collections: import a folder, ask, pick a candidate, follow up, see why', 
   await screenshot(page, 'collections');
   await why.getByRole('button', { name: '关闭' }).click();
   await expect(why).toHaveCount(0);
+
+  // the session survives a trip to another screen: a follow-up still applies to the locked recipe
+  await openScreen(page, '设置');
+  await openScreen(page, '文集问答');
+  await expect(chat.getByRole('article', { name: '回答' })).toHaveCount(4);
+  await chat.getByRole('group', { name: '继续追问' }).getByRole('button', { name: '需要哪些原料？' }).click();
+  await expect(answers).toHaveCount(5);
+  await expect(answers.last()).toContainText('鸡腿');
 });

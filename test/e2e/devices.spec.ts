@@ -41,6 +41,12 @@ test('devices: clarification answered by clicking, then 把它关了 resolves th
   expect(copied).toBe(await yaml.getByLabel('YAML 内容').innerText());
   await screenshot(page, 'devices');
 
+  // the conversation survives a trip to another screen
+  await openScreen(page, '规程库');
+  await openScreen(page, '设备上下文');
+  await expect(page.getByRole('group', { name: '「把它关了」的检索结果' })).toBeVisible();
+  await expect(page.getByLabel('上一轮提到的设备')).toContainText('书房台灯');
+
   // reset clears the conversation state
   await page.getByRole('region', { name: '对话状态' }).getByRole('button', { name: '重置对话' }).click();
   await expect(page.getByRole('log', { name: '对话记录' })).toContainText('输入一句话试试');

@@ -45,6 +45,14 @@ test('reader: open from the library, flip with the keyboard, jump by TOC, rememb
   await page.getByRole('button', { name: `阅读 ${FIXTURE_TITLE}` }).click();
   await expectPage(page, 2);
   await page.getByRole('button', { name: '缩小' }).click();
+
+  // "search this regulation" opens the search scoped to it
+  await page.getByRole('button', { name: '在本规程中搜索' }).click();
+  await expect(page.getByRole('radio', { name: '指定' })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByRole('group', { name: '选择规程' }).getByRole('checkbox', { name: FIXTURE_TITLE })).toBeChecked();
+  await page.getByRole('searchbox', { name: '搜索规程' }).fill('接地线');
+  await expect(page.getByRole('region', { name: '检索结果' }).getByRole('region')).toHaveCount(1);
+  await expect(page.getByRole('region', { name: '检索结果' }).getByRole('region', { name: FIXTURE_TITLE })).toBeVisible();
 });
 
 test('reader: a PDF regulation shows the original page (canvas + text layer) and a text view', async ({ page, request }) => {

@@ -69,6 +69,11 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, [route.screen]);
 
+  useEffect(() => {
+    const label = route.screen === 'reader' ? '阅读' : NAV.find((n) => n.id === route.screen)?.label;
+    document.title = label ? `${label} · GridCode 规程助手` : 'GridCode 规程助手';
+  }, [route.screen]);
+
   const ctx = useMemo(() => ({ info, error: infoError, refresh }), [info, infoError, refresh]);
   const active = navTarget(route.screen);
 

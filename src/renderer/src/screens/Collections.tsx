@@ -22,6 +22,9 @@ const KIND_LABEL: Record<AskOut['kind'], string> = { answer: '已锁定文档', 
 
 let msgSeq = 0;
 
+/** Conversations survive switching screens (per collection, for this window's lifetime). */
+const chatMemory = new Map<string, { messages: Message[]; sessionId?: string }>();
+
 /** The bundled demo recipes live next to the demo home (resources/recipes). */
 async function demoRecipesFolder(): Promise<string | null> {
   try {
@@ -218,8 +221,12 @@ function ImportCollection({ onDone }: { onDone: (name: string, summary: string) 
 }
 
 function Chat({ collection }: { collection: string }) {
-  const [messages, setMessages] = useState<Message[]>([]);
-  const [sessionId, setSessionId] = useState<string | undefined>(undefined);
+  // an answer still in flight when the screen was left is dropped rather than spinning forever
+  const [messages, setMessages] = useState<Message[]>(() => (chatMemory.get(collection)?.messages ?? []).filter((m) => m.out || m.error));
+  const [sessionId, setSessionId] = useState<string | undefined>(() => chatMemory.get(collection)?.sessionId);
+  useEffect(() => {
+    chatMemory.set(collection, { messages, sessionId });
+  }, [collection, messages, sessionId]);
   const [question, setQuestion] = useState('');
   const [busy, setBusy] = useState(false);
   const [why, setWhy] = useState<{ out: AskOut; previous?: AskOut } | null>(null);

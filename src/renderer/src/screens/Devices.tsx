@@ -56,13 +56,24 @@ const EXAMPLES = ['打开客厅的灯', '关闭除卧室以外的灯', '打开�
 
 let turnSeq = 0;
 
+/** The loaded home and the conversation survive switching screens (this window's lifetime). */
+const memory: {
+  source: HomeSource | null;
+  turns: Turn[];
+  state: ConversationState | undefined;
+  tab: 'chat' | 'devices' | 'lint';
+} = { source: null, turns: [], state: undefined, tab: 'chat' };
+
 export function DevicesScreen() {
-  const [source, setSource] = useState<HomeSource | null>(null);
+  const [source, setSource] = useState<HomeSource | null>(memory.source);
   const [loadError, setLoadError] = useState<unknown>(undefined);
-  const [loading, setLoading] = useState(true);
-  const [tab, setTab] = useState<'chat' | 'devices' | 'lint'>('chat');
-  const [turns, setTurns] = useState<Turn[]>([]);
-  const [state, setState] = useState<ConversationState | undefined>(undefined);
+  const [loading, setLoading] = useState(!memory.source);
+  const [tab, setTab] = useState<'chat' | 'devices' | 'lint'>(memory.tab);
+  const [turns, setTurns] = useState<Turn[]>(() => memory.turns.filter((t) => t.out || t.error));
+  const [state, setState] = useState<ConversationState | undefined>(memory.state);
+  useEffect(() => {
+    Object.assign(memory, { source, turns, state, tab });
+  }, [source, turns, state, tab]);
   const [utterance, setUtterance] = useState('');
   const [busy, setBusy] = useState(false);
   const [lint, setLint] = useState<{ data?: LintOut; error?: unknown; loading: boolean }>({ loading: false });
@@ -86,7 +97,7 @@ export function DevicesScreen() {
   }, []);
 
   useEffect(() => {
-    void loadDemo();
+    if (!memory.source) void loadDemo();
   }, [loadDemo]);
 
   const loadFile = async (path: string, label: string) => {

@@ -206,6 +206,15 @@ function Reader({
             下一页 ›
           </button>
         </div>
+        <button
+          type="button"
+          className="btn ghost"
+          title="在本规程中搜索"
+          aria-label="在本规程中搜索"
+          onClick={() => navigate('search', [], { scope: 'pick', regs: info.reg_id })}
+        >
+          搜索本规程
+        </button>
         {isPdf ? (
           <div className="segmented" role="radiogroup" aria-label="页面视图">
             {(

@@ -57,8 +57,15 @@ export function openHit(hit: Hit, query: string): void {
 
 export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) {
   const [query, setQuery] = useState(() => routeQuery.get('q') ?? memory.query);
-  const [scope, setScope] = useState<Scope>(memory.scope);
-  const [picked, setPicked] = useState<string[]>(memory.picked);
+  // #/search?scope=pick&regs=a,b (e.g. "search in this regulation" from the reader) wins over memory
+  const [scope, setScope] = useState<Scope>(() => {
+    const sc = routeQuery.get('scope');
+    return sc === 'auto' || sc === 'pick' || sc === 'all' ? (memory.scope = sc) : memory.scope;
+  });
+  const [picked, setPicked] = useState<string[]>(() => {
+    const regs = routeQuery.get('regs');
+    return regs ? (memory.picked = regs.split(',').filter(Boolean)) : memory.picked;
+  });
   const [result, setResult] = useState<SearchOutput | null>(memory.result && memory.result.query === (routeQuery.get('q') ?? memory.query) ? memory.result : null);
   const [error, setError] = useState<unknown>(undefined);
   const [loading, setLoading] = useState(false);
