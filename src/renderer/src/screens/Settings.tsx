@@ -212,9 +212,25 @@ function ModelsSection({ onChanged, toast }: { onChanged: () => void; toast: (m:
   );
 }
 
+/** Electron's main process may offer key storage (safeStorage); the key goes in, never comes back. */
+type KeyBridge = { setApiKey?: (key: string | null) => Promise<void> };
+
 function LlmSection() {
   const status = useAsync(() => api('llm.status', {}), []);
   const browser = getBridge().platform === 'browser';
+  const keyBridge = getBridge() as KeyBridge;
+  const [key, setKey] = useState('');
+  const [keyMsg, setKeyMsg] = useState<string | null>(null);
+  const saveKey = async (value: string | null) => {
+    try {
+      await keyBridge.setApiKey!(value);
+      setKey('');
+      setKeyMsg(value ? '密钥已加密保存' : '密钥已清除');
+      status.reload();
+    } catch (e) {
+      setKeyMsg(`保存失败：${toApiError(e).message}`);
+    }
+  };
   return (
     <section className="card" aria-labelledby="llm-title">
       <h2 id="llm-title">在线大模型（DashScope）</h2>
@@ -235,6 +251,27 @@ function LlmSection() {
                 ? '浏览器版只能通过启动服务时的环境变量 DASHSCOPE_API_KEY 提供密钥；密钥不会发送到界面。'
                 : '桌面版的密钥用系统加密存储保存，保存后不会再显示。'}
             </div>
+            {keyBridge.setApiKey ? (
+              <form
+                className="row"
+                style={{ marginTop: 6 }}
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  if (key.trim()) void saveKey(key.trim());
+                }}
+              >
+                <input className="input grow" type="password" autoComplete="off" aria-label="DashScope API 密钥" placeholder="sk-…" value={key} onChange={(e) => setKey(e.target.value)} />
+                <button type="submit" className="btn primary" disabled={!key.trim()}>
+                  保存密钥
+                </button>
+                {status.data.key_source === 'app' ? (
+                  <button type="button" className="btn danger" onClick={() => void saveKey(null)}>
+                    清除密钥
+                  </button>
+                ) : null}
+                {keyMsg ? <span className="small muted">{keyMsg}</span> : null}
+              </form>
+            ) : null}
           </dd>
           <dt>接口地址</dt>
           <dd>
