@@ -390,7 +390,7 @@ function WhyDrawer({ out, previous, onClose }: { out: AskOut; previous?: AskOut;
       </div>
       <dl className="kv compact">
         <dt>问题</dt>
-        <dd>{out.question}</dd>
+        <dd>{out.selected ? `${out.question}（选择候选）` : out.question}</dd>
         <dt>结论</dt>
         <dd>
           {KIND_LABEL[out.kind]}
