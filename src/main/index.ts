@@ -2,7 +2,8 @@
  * Electron main: one window with the secure defaults, the API table over IPC, native dialogs.
  * Everything else lives in src/core (plain Node) so it is tested without Electron.
  */
-import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, shell } from 'electron';
+import fs from 'node:fs';
 import path from 'node:path';
 import { createAppContext, type AppContext } from '../core/context';
 import { invokeOperation } from '../core/api/invoke';
@@ -10,6 +11,7 @@ import type { ApiName } from '../core/api/table';
 import { toErrorPayload } from '../core/common/errors';
 import { runStartupTasks } from '../core/app/startup';
 import { IPC_CHANNELS } from '../preload/channels';
+import { configureLlm } from '../core/llm/client';
 
 let ctx: AppContext | undefined;
 const running = new Map<string, AbortController>();
@@ -46,7 +48,33 @@ function createWindow(): BrowserWindow {
   return win;
 }
 
+/** The DashScope key lives only in main, encrypted by the OS keychain; core gets it via configureLlm. */
+function apiKeyFile(): string {
+  return path.join(app.getPath('userData'), 'dashscope-key.bin');
+}
+
+function loadStoredApiKey(context: AppContext): void {
+  try {
+    if (!fs.existsSync(apiKeyFile()) || !safeStorage.isEncryptionAvailable()) return;
+    configureLlm(context, { apiKey: safeStorage.decryptString(fs.readFileSync(apiKeyFile())) });
+  } catch {
+    // an unreadable key (keychain changed) is treated as no key; the user can enter it again
+  }
+}
+
+function storeApiKey(context: AppContext, key: string | null): void {
+  const trimmed = key?.trim() || null;
+  if (trimmed === null) {
+    fs.rmSync(apiKeyFile(), { force: true });
+  } else {
+    if (!safeStorage.isEncryptionAvailable()) throw new Error('系统密钥库不可用，无法安全保存密钥');
+    fs.writeFileSync(apiKeyFile(), safeStorage.encryptString(trimmed), { mode: 0o600 });
+  }
+  configureLlm(context, { apiKey: trimmed });
+}
+
 function registerIpc(context: AppContext): void {
+  ipcMain.handle(IPC_CHANNELS.setApiKey, (_event, key: string | null) => storeApiKey(context, typeof key === 'string' ? key : null));
   ipcMain.handle(IPC_CHANNELS.invoke, async (event, requestId: string, name: ApiName, input: unknown) => {
     const abort = new AbortController();
     running.set(requestId, abort);
@@ -83,6 +111,7 @@ app.whenReady().then(async () => {
     process.env.GRIDCODE_MODELS_DIR ??= path.join(process.resourcesPath, 'models');
   }
   ctx = createAppContext({ dataDir: process.env.GRIDCODE_DATA_DIR ?? path.join(app.getPath('userData'), 'data') });
+  loadStoredApiKey(ctx);
   await runStartupTasks(ctx);
   registerIpc(ctx);
   createWindow();

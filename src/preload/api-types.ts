@@ -36,6 +36,13 @@ export interface GridcodeBridge {
   invoke(name: string, input: unknown, options?: InvokeOptions): Promise<unknown>;
   /** Electron only: native open dialog; returns absolute paths. */
   pickFiles?(options: { directory?: boolean; filters?: { name: string; extensions: string[] }[] }): Promise<string[]>;
+  /** Electron only: absolute path of a dropped File (Electron >= 32 hides File.path). */
+  pathForFile?(file: File): string;
+  /**
+   * Electron only: stores the DashScope key encrypted with the OS keychain (safeStorage) in main;
+   * null removes it. The key never comes back to the renderer.
+   */
+  setApiKey?(key: string | null): Promise<void>;
 }
 
 declare global {

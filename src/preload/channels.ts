@@ -4,4 +4,5 @@ export const IPC_CHANNELS = {
   progress: 'gridcode:progress',
   cancel: 'gridcode:cancel',
   pickFiles: 'gridcode:pick-files',
+  setApiKey: 'gridcode:set-api-key',
 } as const;

@@ -2,7 +2,7 @@
  * Sandboxed preload: exposes exactly one typed object, window.gridcode, to the renderer.
  * No Node APIs leak through; every call is an API-table operation validated in main.
  */
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import { IPC_CHANNELS } from './channels';
 import type { GridcodeBridge, InvokeOptions, ProgressEventLike } from './api-types';
 
@@ -33,6 +33,12 @@ const bridge: GridcodeBridge = {
   },
   pickFiles(options) {
     return ipcRenderer.invoke(IPC_CHANNELS.pickFiles, options) as Promise<string[]>;
+  },
+  pathForFile(file: File) {
+    return webUtils.getPathForFile(file);
+  },
+  async setApiKey(key: string | null) {
+    await ipcRenderer.invoke(IPC_CHANNELS.setApiKey, key);
   },
 };
 

@@ -45,6 +45,8 @@ export const appInfoOutput = z.object({
     onnxruntime: z.string().nullable(),
   }),
   data_dir: z.string(),
+  /** bundled demo data (demo home, recipes, regulations) */
+  resources_dir: z.string(),
   schema_version: z.number().int(),
   schema_versions: z.record(z.string(), z.number().int()),
   embedding_model: modelStatusSchema,
@@ -73,6 +75,7 @@ export const appOperations = {
           onnxruntime: packageVersion('onnxruntime-node'),
         },
         data_dir: ctx.dataDir,
+        resources_dir: ctx.resourcesDir,
         schema_version: schema.total,
         schema_versions: schema.domains,
         embedding_model: model,
