@@ -181,10 +181,11 @@ export default async function stard(args: string[]): Promise<void> {
     const hasModel = ctx.embedder().available();
 
     const gridOnly = args.includes('--grid-only');
+    const skipBase = gridOnly || args.includes('--learned-only');
     console.log('\n-- 无学习（直接检索）--');
-    if (!gridOnly) console.log(row('lexical · all', await run(ctx, qs, 'lexical', 'all')));
-    if (!gridOnly) console.log(row('lexical · auto', await run(ctx, qs, 'lexical', null)));
-    if (hasModel && !gridOnly) {
+    if (!skipBase) console.log(row('lexical · all', await run(ctx, qs, 'lexical', 'all')));
+    if (!skipBase) console.log(row('lexical · auto', await run(ctx, qs, 'lexical', null)));
+    if (hasModel && !skipBase) {
       console.log(row('vector · all', await run(ctx, qs, 'vector', 'all')));
       console.log(row('hybrid · all', await run(ctx, qs, 'hybrid', 'all')));
       console.log(row('hybrid · auto', await run(ctx, qs, 'hybrid', null)));
