@@ -221,15 +221,17 @@ export default async function stard(args: string[]): Promise<void> {
       models.set(f, { tm: TranslationModel.learn(train, idf), qa: new QaMemory(train, idf) });
     }
     console.log(`\n-- 学习问句→法条关联（${folds} 折交叉验证，留出折上的结果；拟合 ${((performance.now() - t0) / 1000).toFixed(1)} s）--`);
+    const nExpand = opt('expand', 10);
+    const nNeighbours = opt('neighbours', 20);
     const expandOnly = (q: Question): SmartSearchOptions => {
       const m = models.get(foldOf(q))!;
-      return { expand: (tokens) => m.tm.expand(tokens, 10) };
+      return { expand: (tokens) => m.tm.expand(tokens, nExpand) };
     };
     const learned = (q: Question): SmartSearchOptions => {
       const m = models.get(foldOf(q))!;
       return {
-        expand: (tokens) => m.tm.expand(tokens, 10),
-        parentLists: (query) => ({ qa: m.qa.nearest(query, 100).map((x) => String(x.id)) }),
+        expand: (tokens) => m.tm.expand(tokens, nExpand),
+        parentLists: (query) => ({ qa: m.qa.nearest(query, 100, nNeighbours).map((x) => String(x.id)) }),
       };
     };
     if (!gridOnly) console.log(row('lexical + 翻译扩展 · all', await run(ctx, qs, 'lexical', 'all', expandOnly)));
