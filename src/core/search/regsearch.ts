@@ -115,7 +115,9 @@ export function selectRegulations(
 ): { selection: Selection; firstPass: LexicalResult } {
   const cfg = ctx.config.search;
   const titleOf = new Map(regs.map((r) => [r.reg_id, r.title]));
-  const firstPass = lexicalSearch(ctx.db, { corpus: REG_CORPUS, tokens, k: Math.max(cfg.autoFirstPass, cfg.candidates) }, { maxDfRatio: cfg.maxDfRatio });
+  // deeper than needed for the distribution: the same ranking, filtered to the selected regulations,
+  // is then the restricted lexical list (bm25 uses corpus-wide idf, so filtering = searching them)
+  const firstPass = lexicalSearch(ctx.db, { corpus: REG_CORPUS, tokens, k: Math.max(cfg.autoFirstPass, cfg.candidates * 3) }, { maxDfRatio: cfg.maxDfRatio });
   const mass = new Map<string, number>();
   let massTotal = 0;
   for (const h of firstPass.hits.slice(0, cfg.autoFirstPass)) {
@@ -135,7 +137,7 @@ export function selectRegulations(
       massTotal += m;
     });
   }
-  const profile = lexicalSearch(ctx.db, { corpus: REG_PROFILE_CORPUS, tokens, k: 50 }, { maxDfRatio: 1 });
+  const profile = lexicalSearch(ctx.db, { corpus: REG_PROFILE_CORPUS, tokens, k: 50 }, { maxDfRatio: cfg.maxDfRatio });
   const prof = new Map<string, number>();
   let profTotal = 0;
   for (const h of profile.hits) {
@@ -276,7 +278,15 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
   const searchAll = selection.selected.length === regs.length;
   const scopes = searchAll ? undefined : selection.selected;
   // the auto first pass over everything is exactly the lexical list of an all-regulations search
-  const reuse = searchAll && firstPass ? { ...firstPass, hits: firstPass.hits.slice(0, cfg.candidates) } : undefined;
+  let reuse: LexicalResult | undefined;
+  if (firstPass && searchAll) reuse = { ...firstPass, hits: firstPass.hits.slice(0, cfg.candidates) };
+  else if (firstPass && scopes) {
+    const keep = new Set(scopes);
+    const hits = firstPass.hits.filter((h) => keep.has(h.scope)).slice(0, cfg.candidates);
+    const exhausted = firstPass.hits.length < Math.max(cfg.autoFirstPass, cfg.candidates * 3);
+    // deep enough (or nothing more to find): reuse; otherwise run the restricted query
+    if (hits.length >= cfg.candidates / 2 || exhausted) reuse = { ...firstPass, hits: hits.map((h, i) => ({ ...h, rank: i + 1 })) };
+  }
   const expansion = options.expand ? options.expand(tokens) : undefined;
   const unitStmt = ctx.db.prepare(
     `SELECT u.id, u.reg_id, u.page_num, u.kind, u.label, u.section_path, u.text, r.title
