@@ -59,6 +59,18 @@ describe('smart_search reg_id modes', () => {
     expect(none.decision.clarify).toMatch(/[\u4e00-\u9fa5]/);
   });
 
+  it('an empty library answers with a hint instead of failing', async () => {
+    const empty = tempContext({ modelsDir: tempDir() });
+    try {
+      const out = await invokeOperation(empty, 'search.smart_search', { query: '母线失压' });
+      expect(out.results).toEqual([]);
+      expect(out.note).toMatch(/尚未导入任何规程/);
+      expect(out.decision.state).toBe('low_evidence');
+    } finally {
+      await empty.cleanup();
+    }
+  });
+
   it('unknown reg_id is a clear Chinese error naming the field', async () => {
     await expect(search({ query: '母线', reg_id: 'nope' })).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('reg_id') });
     await expect(search({ query: '   ' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
