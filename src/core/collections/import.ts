@@ -8,6 +8,7 @@ import { parseDocument, type ParsedDocument } from './parse';
 import { chunkDocument, type DocChunk } from './chunk';
 import { corpusOf, findCollection, validateCollectionName } from './store';
 import { indexDocChunks, removeDocIndex } from './search-bridge';
+import { listFilesRecursive } from '../common/files';
 
 export const DOC_EXTENSIONS = ['.md', '.markdown', '.txt'];
 
@@ -39,18 +40,7 @@ interface Candidate {
 
 /** Recursive listing of importable files, sorted so imports are deterministic. Hidden folders are skipped. */
 export function listDocumentFiles(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) walk(full);
-      else if (e.isFile() && DOC_EXTENSIONS.includes(path.extname(e.name).toLowerCase())) out.push(full);
-    }
-  };
-  walk(root);
-  return out;
+  return listFilesRecursive(root, DOC_EXTENSIONS);
 }
 
 /** Bytes -> text, or the reason the file is not a text document (binary, not UTF-8, empty). */

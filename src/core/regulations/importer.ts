@@ -13,6 +13,7 @@ import { findRegulation, writeRegulation } from './store';
 import { saveSourceCopy, sourceCopyPath } from './sources';
 import { parseFlowText } from './structure';
 import type { ParsedDocument } from './types';
+import { listFilesRecursive } from '../common/files';
 
 export const SUPPORTED_EXTENSIONS = ['.pdf', '.md', '.markdown', '.txt', '.docx'];
 
@@ -33,15 +34,7 @@ export interface ImportFileResult {
 export function collectFiles(paths: string[]): { files: string[]; missing: ImportFileResult[] } {
   const files: string[] = [];
   const missing: ImportFileResult[] = [];
-  const walk = (dir: string) => {
-    const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      if (e.name.startsWith('.')) continue;
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) walk(full);
-      else if (e.isFile() && SUPPORTED_EXTENSIONS.includes(path.extname(e.name).toLowerCase())) files.push(full);
-    }
-  };
+  const walk = (dir: string) => files.push(...listFilesRecursive(dir, SUPPORTED_EXTENSIONS));
   for (const p of paths) {
     const abs = path.resolve(p);
     let stat: fs.Stats;
