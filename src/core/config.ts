@@ -47,6 +47,8 @@ export const configSchema = z.object({
       autoMass: z.number().min(0).max(1).default(0.7),
       /** auto selection: selecting more than this share of all regulations = unsure, search all */
       autoMaxShare: z.number().min(0).max(1).default(0.5),
+      /** shipped expansion table is used when the library contains this share of its statute words */
+      expansionCoverage: z.number().min(0).max(1).default(0.5),
     })
     .prefault({}),
   devices: z

@@ -118,7 +118,9 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
       c.lexical_rank = h.rank;
     }
     if (q.expansion?.length) {
-      const extra = q.expansion.filter((t) => !tokens.includes(t));
+      // only words this corpus actually contains (a table learned on one corpus is inert on another)
+      const exDf = documentFrequencies(ctx.db, q.expansion.filter((t) => !tokens.includes(t)));
+      const extra = [...exDf.entries()].filter(([, n]) => n > 0).map(([t]) => t);
       if (extra.length) {
         const ex = lexicalSearch(ctx.db, { corpus: q.corpus, scopes: q.scopes, tokens: [...tokens, ...extra], k: cfg.candidates }, { maxDfRatio: cfg.maxDfRatio });
         lists.expansion = ex.hits.map((h) => ({ key: String(h.id), parent: h.parent, rank: h.rank }));

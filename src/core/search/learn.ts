@@ -11,6 +11,9 @@ import { queryTokens, segmentForSearch } from '../text/segment';
  * Both are plain in-memory tables built from pairs only, so evaluations can refit them per fold.
  */
 
+/** Article numbers and numerals (第一千, 九十九, 第四十条, 12): they name positions, not topics. */
+const NUMBERING = /^(第?[零〇一二三四五六七八九十百千万两\d]+[条款项章节编]?|\d+(\.\d+)*)$/;
+
 export interface TrainPair {
   question: string;
   /** passage ids (e.g. reg_units.id) with their text */
@@ -41,7 +44,7 @@ export class TranslationModel {
       const q = new Set(queryTokens(pair.question));
       const p = new Set<string>();
       for (const passage of pair.passages) for (const t of segmentForSearch(passage.text)) p.add(t);
-      const pTop = [...p].filter((t) => t.length > 1).sort((a, b) => idf(b) - idf(a)).slice(0, maxP);
+      const pTop = [...p].filter((t) => t.length > 1 && !NUMBERING.test(t)).sort((a, b) => idf(b) - idf(a)).slice(0, maxP);
       for (const w of q) {
         count.set(w, (count.get(w) ?? 0) + 1);
         let row = co.get(w);
@@ -55,6 +58,29 @@ export class TranslationModel {
       for (const [v, c] of row) if (c >= minCo) out.set(v, (c / (n + alpha)) * idf(v));
       if (out.size) model.table.set(w, out);
     }
+    return model;
+  }
+
+  /**
+   * Portable table (question word -> [[statute word, score]]), scores with the question word's
+   * weight already applied, best first; `fromTable` restores a model that expands the same way.
+   */
+  toTable(maxPerWord = 10): Record<string, [string, number][]> {
+    const out: Record<string, [string, number][]> = {};
+    for (const [w, row] of this.table) {
+      const weight = Math.min(1, this.idf(w) / 8);
+      out[w] = [...row.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, maxPerWord)
+        .map(([v, sc]) => [v, Math.round(weight * sc * 1000) / 1000]);
+    }
+    return out;
+  }
+
+  static fromTable(table: Record<string, [string, number][]>): TranslationModel {
+    // weights are baked in: a constant idf of 8 makes expand() use them unchanged
+    const model = new TranslationModel(() => 8);
+    for (const [w, row] of Object.entries(table)) model.table.set(w, new Map(row));
     return model;
   }
 

@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { AppContext } from '../context';
+import { TranslationModel } from './learn';
 import { GridError } from '../common/errors';
 import { queryTokens } from '../text/segment';
-import { lexicalSearch, corpusVersion, type LexicalResult } from './lexical';
+import { lexicalSearch, corpusVersion, documentFrequencies, type LexicalResult } from './lexical';
 import { searchEngine, type SearchMode } from './engine';
 import { REG_CORPUS, REG_PROFILE_CORPUS } from './indexer';
 
@@ -79,10 +82,51 @@ export interface SmartSearchInput {
 }
 
 export interface SmartSearchOptions {
-  /** learned query expansion (question word -> statute words); set by eval, or a resource */
-  expand?: (tokens: string[]) => string[];
+  /**
+   * learned query expansion (question word -> statute words). undefined = the shipped table
+   * (resources/search/expansion.json) when present; null = none (evaluations of other models).
+   */
+  expand?: ((tokens: string[]) => string[]) | null;
   /** extra ranked lists of unit ids (e.g. passages of similar known questions) */
   parentLists?: (query: string) => Record<string, string[]>;
+}
+
+/**
+ * The shipped expansion table (scripts/learn-expansion.ts), loaded once per process. Words it
+ * proposes that the library does not contain are ignored, so it is inert on unrelated corpora.
+ */
+export function shippedExpansion(ctx: AppContext): ((tokens: string[]) => string[]) | null {
+  const key = 'search:expansion';
+  let loaded = ctx.cache.get(key) as { model: TranslationModel; maxTerms: number; targets: string[] } | null | undefined;
+  if (loaded === undefined) {
+    loaded = null;
+    const file = path.join(ctx.resourcesDir, 'search', 'expansion.json');
+    try {
+      if (fs.existsSync(file)) {
+        const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { table: Record<string, [string, number][]>; max_terms?: number };
+        const targets = [...new Set(Object.values(data.table).flatMap((row) => row.map(([v]) => v)))];
+        loaded = { model: TranslationModel.fromTable(data.table), maxTerms: data.max_terms ?? 10, targets };
+      }
+    } catch {
+      loaded = null; // a broken resource must not break search
+    }
+    ctx.cache.set(key, loaded);
+  }
+  if (!loaded) return null;
+  // the table applies only to libraries whose vocabulary it covers (laws), not to e.g. grid
+  // regulations that share a few generic words with it; re-checked when the library changes
+  const version = corpusVersion(ctx.db, REG_CORPUS);
+  const gateKey = 'search:expansion:gate';
+  let gate = ctx.cache.get(gateKey) as { version: number; on: boolean } | undefined;
+  if (!gate || gate.version !== version) {
+    const df = documentFrequencies(ctx.db, loaded.targets);
+    const present = [...df.values()].filter((n) => n > 0).length;
+    gate = { version, on: loaded.targets.length > 0 && present / loaded.targets.length >= ctx.config.search.expansionCoverage };
+    ctx.cache.set(gateKey, gate);
+  }
+  if (!gate.on) return null;
+  const { model, maxTerms } = loaded;
+  return (tokens) => model.expand(tokens, maxTerms);
 }
 
 /** All regulations (cached per index version: 3k+ laws would otherwise cost a query each time). */
@@ -287,7 +331,8 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     // deep enough (or nothing more to find): reuse; otherwise run the restricted query
     if (hits.length >= cfg.candidates / 2 || exhausted) reuse = { ...firstPass, hits: hits.map((h, i) => ({ ...h, rank: i + 1 })) };
   }
-  const expansion = options.expand ? options.expand(tokens) : undefined;
+  const expander = options.expand === undefined ? shippedExpansion(ctx) : options.expand;
+  const expansion = expander ? expander(tokens) : undefined;
   const unitStmt = ctx.db.prepare(
     `SELECT u.id, u.reg_id, u.page_num, u.kind, u.label, u.section_path, u.text, r.title
        FROM reg_units u JOIN regulations r ON r.reg_id = u.reg_id WHERE u.id = ?`,

@@ -19,6 +19,18 @@ describe('TranslationModel', () => {
     // 押金 appears in one pair only: below minCo, no association
     expect(tm.expand(['房东'])).toEqual([]);
     expect(tm.expand(['没见过的词'])).toEqual([]);
+    // the portable table expands the same way
+    expect(TranslationModel.fromTable(tm.toTable()).expand(['老公'], 5)).toEqual(ex);
+  });
+
+  it('never proposes article numbers or numerals', () => {
+    const numbered: TrainPair[] = [1, 2, 3].map((i) => ({
+      question: `老公借钱第${i}次`,
+      passages: [{ id: 9, text: '第一千零六十四条 夫妻双方共同签名的债务，属于夫妻共同债务。' }],
+    }));
+    const ex = TranslationModel.learn(numbered, idf).expand(['老公'], 20);
+    expect(ex).toEqual(expect.arrayContaining(['债务', '夫妻']));
+    for (const w of ex) expect(w).not.toMatch(/^第?[零〇一二三四五六七八九十百千万]+条?$/);
   });
 });
 

@@ -1,0 +1,63 @@
+/**
+ * Derives resources/search/expansion.json (question word -> statute words) from STARD's
+ * train.jsonl only: `npx tsx scripts/learn-expansion.ts`. Uses the laws corpus imported by the
+ * STARD eval (.cache/eval/stard, imported on first use) for article texts and idf. Deterministic.
+ * smart_search uses the table as a separate expansion list; words the library does not contain are
+ * ignored, so it only acts on law-like libraries. Held-out numbers come from `npm run eval -- stard`
+ * (k-fold, refitted per fold, never this file).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createAppContext } from '../src/core/context';
+import { projectRoot, sharedDir } from '../src/core/common/paths';
+import { documentFrequencies, idfOf, stats } from '../src/core/search/lexical';
+import { TranslationModel, type TrainPair } from '../src/core/search/learn';
+import { ensureImported, resolveGold, type Question } from '../eval/stard.eval';
+
+const laws = path.join(sharedDir(), 'data', 'laws');
+const stardDir = path.join(sharedDir(), 'data', 'stard');
+const trainFile = path.join(stardDir, 'train.jsonl');
+if (!fs.existsSync(laws) || !fs.existsSync(trainFile)) {
+  console.error(`缺少共享数据: ${laws} 或 ${trainFile}`);
+  process.exit(1);
+}
+const ctx = createAppContext({ dataDir: path.join(projectRoot(), '.cache', 'eval', 'stard') });
+try {
+  await ensureImported(ctx, laws);
+  const raw = fs
+    .readFileSync(trainFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Omit<Question, 'gold'>);
+  const qs = resolveGold(ctx, laws, raw).filter((q) => q.gold.length > 0);
+  const total = stats(ctx.db).total;
+  const df = new Map<string, number>();
+  const idf = (t: string) => {
+    if (!df.has(t)) df.set(t, documentFrequencies(ctx.db, [t]).get(t) ?? 0);
+    return idfOf(df.get(t)!, total);
+  };
+  const unitText = ctx.db.prepare('SELECT text FROM reg_units WHERE id = ?');
+  const pairs: TrainPair[] = qs.map((q) => ({
+    question: q.question,
+    passages: q.gold.map((id) => ({ id, text: (unitText.get(id) as { text: string }).text })),
+  }));
+  const table = TranslationModel.learn(pairs, idf).toTable(10);
+  const words = Object.keys(table).sort();
+  const sorted: Record<string, [string, number][]> = {};
+  for (const w of words) sorted[w] = table[w];
+  const license = fs.readFileSync(path.join(stardDir, 'LICENSE'), 'utf8').trim();
+  const out = {
+    _about: 'GridCode learned query expansion (question word -> statute words), derived by scripts/learn-expansion.ts from STARD train.jsonl only.',
+    _source: 'STARD (THUIR) train.jsonl (../shared/data/stard)',
+    _license: license,
+    max_terms: 10,
+    pairs: pairs.length,
+    table: sorted,
+  };
+  const dest = path.join(projectRoot(), 'resources', 'search', 'expansion.json');
+  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  fs.writeFileSync(dest, JSON.stringify(out, null, 0).replace(/\],"/g, '],\n"') + '\n');
+  console.log(`写出 ${dest}: ${words.length} 个问句词, 来自 ${pairs.length} 个问题`);
+} finally {
+  await ctx.close();
+}
