@@ -122,6 +122,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
       const exDf = documentFrequencies(ctx.db, q.expansion.filter((t) => !tokens.includes(t)));
       const extra = [...exDf.entries()].filter(([, n]) => n > 0).map(([t]) => t);
       if (extra.length) {
+        // query + expansion words (expansion words alone rank worse at the top: R@10 0.40 vs 0.45 held-out)
         const ex = lexicalSearch(ctx.db, { corpus: q.corpus, scopes: q.scopes, tokens: [...tokens, ...extra], k: cfg.candidates }, { maxDfRatio: cfg.maxDfRatio });
         lists.expansion = ex.hits.map((h) => ({ key: String(h.id), parent: h.parent, rank: h.rank }));
         for (const h of ex.hits) {
