@@ -131,7 +131,15 @@ export function registerDeviceCommands(program: Command): void {
     .description('把一句话解析为命令数组 {a,s,n,t,q,c}')
     .argument('<utterance>')
     .option('--devices <file>', '设备文件（JSON；默认演示家庭）')
+    .option('--llm', '用大模型解析（需 DASHSCOPE_API_KEY；失败时回退到规则解析）')
     .action(async (utterance: string, opts: DevicesOpts, cmd: Command) => {
-      await runOperation(cmd, 'devices.parse', { utterance, devices: opts.devices }, (o) => JSON.stringify(o.commands, null, 2));
+      await runOperation(cmd, 'devices.parse', { utterance, devices: opts.devices, ...(opts.llm ? { llm: true } : {}) }, (o) =>
+        [
+          o.parser === 'llm' ? '解析器: 大模型' : o.parser === 'rules-fallback' ? `解析器: 规则（大模型不可用：${o.parser_error ?? ''}）` : '',
+          JSON.stringify(o.commands, null, 2),
+        ]
+          .filter(Boolean)
+          .join('\n'),
+      );
     });
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { runOperation, withContext } from '../runtime';
 import { renderTable } from '../format';
 import { GridError } from '../../core/common/errors';
+import { runLlmEnrich } from './llm';
 
 const STATUS_ZH: Record<string, string> = { imported: '已导入', replaced: '已更新', unchanged: '未变化', failed: '失败' };
 
@@ -121,11 +122,13 @@ export function registerRegulationCommands(program: Command): void {
 
   program
     .command('enrich-metadata')
-    .description('离线生成规程元数据（简介、关键词、适用范围） / generate regulation metadata offline')
+    .description('生成规程元数据（简介、关键词、适用范围；默认离线，--llm 用大模型） / generate regulation metadata (offline, or --llm)')
     .argument('[reg_id]')
     .option('-a, --all', '处理全部规程 / all regulations')
-    .action(async (regId: string | undefined, opts: { all?: boolean }, cmd: Command) => {
+    .option('--llm', '用大模型生成（需 DASHSCOPE_API_KEY；输出无效或失败时回退离线生成） / use the LLM, offline fallback')
+    .action(async (regId: string | undefined, opts: { all?: boolean; llm?: boolean }, cmd: Command) => {
       if (!regId && !opts.all) throw new GridError('INVALID_INPUT', '请指定 reg_id 或使用 --all');
+      if (opts.llm) return runLlmEnrich(cmd, opts.all ? { all: true } : { reg_id: regId });
       const render = (rows: { reg_id: string; title: string; description: string | null; keywords: string[]; scope: string | null }[]) =>
         rows.length > 50
           ? `已为 ${rows.length} 部规程生成元数据`

@@ -12,7 +12,7 @@ import { buildCommandPrompt, parseCommandArray, parseRules } from './parser';
 import { retrieve, selectedEntities, type RetrieveOptions } from './retrieve';
 import { conversationStateSchema, emptyState, type Home } from './types';
 import { TYPES } from './lexicon';
-import { createLlmCommandParser } from '../llm/command-parser';
+import { commandSystemPrompt, createLlmCommandParser, parseCommandsWithLlm } from '../llm/command-parser';
 import { llmAvailable } from '../llm/client';
 
 /** The bundled demo home (resources/homes/demo-home.json): used when --devices is omitted. */
@@ -135,13 +135,13 @@ export const deviceOperations = {
       })
       .strict(),
     output: z.object({ devices_file: z.string(), demo: z.boolean(), results: z.array(retrievalResultSchema), yaml: z.string(), state: conversationStateSchema }),
-    handler: async (ctx, input) => {
+    handler: async (ctx, input, run) => {
       const { home, file, demo } = loadHome(ctx, input.devices);
       const state = input.state ? structuredClone(input.state) : emptyState();
       const options: RetrieveOptions = { config: ctx.config.devices, embed: embedOf(ctx) };
       const useLlm = input.llm ?? ctx.config.llm.enabled;
       if (useLlm && input.llm_reply === undefined) {
-        if (llmAvailable(ctx)) options.parseCommands = createLlmCommandParser(ctx);
+        if (llmAvailable(ctx)) options.parseCommands = createLlmCommandParser(ctx, { signal: run.signal });
         else
           options.parseCommands = async () => {
             throw new Error('未配置大模型密钥（DASHSCOPE_API_KEY），使用规则解析');
@@ -163,13 +163,30 @@ export const deviceOperations = {
   'devices.parse': defineOperation({
     name: 'devices.parse',
     summary: '把一句话解析为命令数组（规则解析），或校验一段 LLM 回复 / Parse an utterance (rules) or an LLM reply into commands',
-    input: z.object({ utterance: z.string().min(1).max(500).optional(), llm_reply: z.string().optional(), devices: devicesInput }).strict(),
-    output: z.object({ parser: z.enum(['rules', 'llm-reply']), commands: z.array(commandOut), prompt: z.string() }),
-    handler: (ctx, input) => {
+    input: z
+      .object({
+        utterance: z.string().min(1).max(500).optional(),
+        llm_reply: z.string().optional(),
+        devices: devicesInput,
+        /** Parse with the LLM (DashScope); invalid, empty or slow replies fall back to the rules. */
+        llm: z.boolean().optional(),
+      })
+      .strict(),
+    output: z.object({
+      parser: z.enum(['rules', 'llm-reply', 'llm', 'rules-fallback']),
+      parser_error: z.string().optional(),
+      commands: z.array(commandOut),
+      prompt: z.string(),
+    }),
+    handler: async (ctx, input, run) => {
       const { home } = loadHome(ctx, input.devices);
       const prompt = buildCommandPrompt(home.rooms, Object.keys(TYPES));
       if (input.llm_reply !== undefined) return { parser: 'llm-reply' as const, commands: parseCommandArray(input.llm_reply), prompt };
       if (!input.utterance) throw new GridError('INVALID_INPUT', '请提供 utterance 或 llm_reply');
+      if (input.llm) {
+        const out = await parseCommandsWithLlm(ctx, input.utterance, home, { signal: run.signal });
+        return { parser: out.parser, commands: out.commands, prompt: commandSystemPrompt(home), ...(out.error ? { parser_error: out.error } : {}) };
+      }
       return { parser: 'rules' as const, commands: parseRules(input.utterance, home), prompt };
     },
   }),

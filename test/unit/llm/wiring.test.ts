@@ -1,8 +1,13 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
+import { createAppContext } from '../../../src/core/context';
+import { projectRoot } from '../../../src/core/common/paths';
 import { configureLlm } from '../../../src/core/llm/client';
 import { reply, startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fake-llm-server';
-import { tempContext } from '../../helpers';
+import { tempContext, tempDir } from '../../helpers';
 
 /** The `llm` option of other engines' operations, end to end on the demo home. */
 const KEY = 'sk-wiring-test-abcdef0123456789';
@@ -62,3 +67,80 @@ describe('devices.retrieve { llm: true }', () => {
     }
   });
 });
+
+describe('devices.parse { llm: true }', () => {
+  it('returns the model commands, or the rules with the reason', async () => {
+    server.enqueue(reply.content('```json\n[{"a":"关闭","s":"卧室","t":"light","q":"all"}]\n```'));
+    const llm = await invokeOperation(ctx, 'devices.parse', { utterance: '关闭卧室所有的灯', llm: true });
+    expect(llm.parser).toBe('llm');
+    expect(llm.commands[0]).toMatchObject({ a: '关闭', s: '卧室', t: 'light', q: 'all' });
+    expect(llm.prompt).toBe(server.requests[0].body.messages[0].content);
+
+    server.enqueue(reply.status(500));
+    server.enqueue(reply.status(500));
+    const fallback = await invokeOperation(ctx, 'devices.parse', { utterance: '关闭卧室所有的灯', llm: true });
+    const rules = await invokeOperation(ctx, 'devices.parse', { utterance: '关闭卧室所有的灯' });
+    expect(fallback.parser).toBe('rules-fallback');
+    expect(fallback.parser_error).toMatch(/HTTP 500/);
+    expect(fallback.commands).toEqual(rules.commands);
+    expect(rules.parser).toBe('rules');
+  });
+});
+
+describe('regulations.enrich { llm: true } and enrich-metadata --llm', () => {
+  const GOOD = {
+    description: '规定安全自动装置的投退操作与参数管理',
+    keywords: ['安控装置', '稳控系统', '压板投退', '故障处理', '天中直流'],
+    scope: '适用于安控装置操作与故障处置问题',
+  };
+
+  it('writes the model metadata through the regulations op', async () => {
+    const lib = tempContext();
+    configureLlm(lib, { apiKey: KEY, baseUrl: server.baseUrl });
+    try {
+      await invokeOperation(lib, 'regulations.demo_load', {});
+      server.enqueue(reply.content(JSON.stringify(GOOD)));
+      const [info] = await invokeOperation(lib, 'regulations.enrich', { reg_id: 'angui_2024', llm: true });
+      expect(info).toMatchObject({ reg_id: 'angui_2024', ...GOOD });
+      expect(server.requests[0].body.messages[1].content).toContain('天中直流');
+    } finally {
+      await lib.cleanup();
+    }
+  });
+
+  it('gridcode enrich-metadata --llm <reg_id> reports which path wrote the metadata', async () => {
+    const dataDir = tempDir();
+    const lib = createAppContext({ dataDir });
+    await invokeOperation(lib, 'regulations.demo_load', {});
+    await lib.close();
+    try {
+      server.setHandler(() => reply.content(JSON.stringify(GOOD)));
+      const ok = await gridcode(dataDir, ['enrich-metadata', '--llm', 'angui_2024']);
+      expect(ok.code).toBe(0);
+      expect(ok.stdout).toContain('angui_2024 元数据已更新（大模型生成）');
+      expect(ok.stdout).toContain('压板投退');
+      server.setHandler(() => reply.content('不是 JSON'));
+      const fb = await gridcode(dataDir, ['--json', 'enrich-metadata', '--llm', '--all']);
+      const out = JSON.parse(fb.stdout);
+      expect(out.results.map((r: { source: string }) => r.source)).toEqual(['offline', 'offline']);
+      expect(out.results[0].message).toMatch(/离线/);
+      expect(fb.stdout + fb.stderr).not.toContain(KEY);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Async spawn: the fake server lives in this process and must keep answering. */
+function gridcode(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const env = { ...process.env, DASHSCOPE_API_KEY: KEY, DASHSCOPE_BASE_URL: server.baseUrl };
+    const child = spawn(process.execPath, [path.join(projectRoot(), 'bin', 'gridcode.mjs'), '--data-dir', dataDir, ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end();
+  });
+}
