@@ -80,6 +80,15 @@ export async function ensureImported(ctx: AppContext, laws: string): Promise<voi
   console.log(`导入完成: ${ok} 成功, ${res.length - ok} 失败, ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
 
+/** train.jsonl -> questions (one JSON object per line). */
+export function readStardQuestions(trainFile: string): Omit<Question, 'gold'>[] {
+  return fs
+    .readFileSync(trainFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Omit<Question, 'gold'>);
+}
+
 export function resolveGold(ctx: AppContext, laws: string, questions: Omit<Question, 'gold'>[]): Question[] {
   const heads = firstHeadings(laws);
   const regs = ctx.db.prepare('SELECT reg_id, title, source_file FROM regulations').all() as { reg_id: string; title: string; source_file: string }[];
@@ -170,11 +179,7 @@ export default async function stard(args: string[]): Promise<void> {
   const ctx = createAppContext({ dataDir });
   try {
     await ensureImported(ctx, laws);
-    const raw = fs
-      .readFileSync(trainFile, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as Omit<Question, 'gold'>);
+    const raw = readStardQuestions(trainFile);
     const resolved = resolveGold(ctx, laws, raw);
     let qs = resolved.filter((q) => q.gold.length > 0);
     console.log(`问题 ${raw.length} 条，其中 ${qs.length} 条的相关条文能在法规库中定位（${raw.length - qs.length} 条无法定位，不计入）`);

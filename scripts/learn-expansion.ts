@@ -12,7 +12,7 @@ import { createAppContext } from '../src/core/context';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
 import { documentFrequencies, idfOf, stats } from '../src/core/search/lexical';
 import { TranslationModel, type TrainPair } from '../src/core/search/learn';
-import { ensureImported, resolveGold, type Question } from '../eval/stard.eval';
+import { ensureImported, readStardQuestions, resolveGold } from '../eval/stard.eval';
 
 const laws = path.join(sharedDir(), 'data', 'laws');
 const stardDir = path.join(sharedDir(), 'data', 'stard');
@@ -24,11 +24,7 @@ if (!fs.existsSync(laws) || !fs.existsSync(trainFile)) {
 const ctx = createAppContext({ dataDir: path.join(projectRoot(), '.cache', 'eval', 'stard') });
 try {
   await ensureImported(ctx, laws);
-  const raw = fs
-    .readFileSync(trainFile, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Omit<Question, 'gold'>);
+  const raw = readStardQuestions(trainFile);
   const qs = resolveGold(ctx, laws, raw).filter((q) => q.gold.length > 0);
   const total = stats(ctx.db).total;
   const df = new Map<string, number>();

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import PDFDocument from 'pdfkit';
+import { mulberry32 } from './lib/prng';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.join(here, '..', 'resources', 'regulations');
@@ -19,16 +20,7 @@ const FONT = '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc';
 const DEMO_NOTE = '【演示材料】本文件由 GridCode 项目为演示编写，单位、站名、设备与数值均为虚构，不具有任何效力，不得用于实际调度运行。';
 
 // ---------------------------------------------------------------- deterministic data
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
 
 const STATIONS = [

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import onnxProto from 'onnx-proto';
+import { mulberry32 } from './lib/prng';
 
 const { onnx } = onnxProto as unknown as { onnx: typeof import('onnx-proto').onnx };
 
@@ -30,17 +31,7 @@ const SEED = 20240611;
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const defaultTestModelsDir = path.resolve(here, '..', 'test', 'fixtures', 'generated', 'models');
 
-/** mulberry32: tiny seeded PRNG so weights are identical on every machine. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 function gaussian(next: () => number): () => number {
   return () => {

@@ -3,7 +3,7 @@ import { createLlmClient, configureLlm, llmAvailable, parseRetryAfter, resolveLl
 import { extractJson } from '../../../src/core/llm/json';
 import { redactSecrets } from '../../../src/core/llm/redact';
 import { toErrorPayload } from '../../../src/core/common/errors';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fake-llm-server';
+import { reply, startFakeLlmServer, startLlmTestEnv, type FakeLlmServer } from '../../fixtures/fake-llm-server';
 import { tempContext } from '../../helpers';
 
 const KEY = 'sk-test-0123456789abcdefSECRET';
@@ -12,9 +12,7 @@ let server: FakeLlmServer;
 let ctx: ReturnType<typeof tempContext>;
 
 beforeAll(async () => {
-  server = await startFakeLlmServer();
-  ctx = tempContext();
-  configureLlm(ctx, { apiKey: KEY, baseUrl: server.baseUrl });
+  ({ server, ctx } = await startLlmTestEnv(KEY));
 });
 afterAll(async () => {
   await server.close();

@@ -4,7 +4,7 @@ import { commandSystemPrompt, createLlmCommandParser, parseCommandsWithLlm } fro
 import { normalizeHome } from '../../../src/core/devices/home';
 import { parseRules } from '../../../src/core/devices/parser';
 import { retrieve } from '../../../src/core/devices/retrieve';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fake-llm-server';
+import { reply, startFakeLlmServer, startLlmTestEnv, type FakeLlmServer } from '../../fixtures/fake-llm-server';
 import { tempContext } from '../../helpers';
 
 const KEY = 'sk-parse-test-abcdef0123456789';
@@ -23,11 +23,7 @@ let server: FakeLlmServer;
 let ctx: ReturnType<typeof tempContext>;
 
 beforeAll(async () => {
-  server = await startFakeLlmServer();
-  ctx = tempContext();
-  configureLlm(ctx, { apiKey: KEY, baseUrl: server.baseUrl });
-  ctx.config.llm.parseTimeoutMs = 300;
-  ctx.config.llm.retryBaseMs = 5;
+  ({ server, ctx } = await startLlmTestEnv(KEY, { parseTimeoutMs: 300, retryBaseMs: 5 }));
 });
 afterAll(async () => {
   await server.close();

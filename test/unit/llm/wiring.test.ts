@@ -6,7 +6,7 @@ import { invokeOperation } from '../../../src/core/api/invoke';
 import { createAppContext } from '../../../src/core/context';
 import { projectRoot } from '../../../src/core/common/paths';
 import { configureLlm } from '../../../src/core/llm/client';
-import { reply, startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fake-llm-server';
+import { reply, startFakeLlmServer, startLlmTestEnv, type FakeLlmServer } from '../../fixtures/fake-llm-server';
 import { tempContext, tempDir } from '../../helpers';
 
 /** The `llm` option of other engines' operations, end to end on the demo home. */
@@ -16,11 +16,7 @@ let server: FakeLlmServer;
 let ctx: ReturnType<typeof tempContext>;
 
 beforeAll(async () => {
-  server = await startFakeLlmServer();
-  ctx = tempContext();
-  configureLlm(ctx, { apiKey: KEY, baseUrl: server.baseUrl });
-  ctx.config.llm.retryBaseMs = 5;
-  ctx.config.llm.parseTimeoutMs = 500;
+  ({ server, ctx } = await startLlmTestEnv(KEY, { retryBaseMs: 5, parseTimeoutMs: 500 }));
 });
 afterAll(async () => {
   await server.close();
