@@ -1,6 +1,6 @@
 import type { Db } from '../store/db';
 import { GridError } from '../common/errors';
-import { indexRegulation, removeRegulationIndex } from '../search/indexer';
+import { indexRegulation, indexRegulationProfile, removeRegulationIndex } from '../search/indexer';
 import type { ParsedDocument, RegulationInfo, TocEntry } from './types';
 
 interface RegulationRow {
@@ -200,7 +200,7 @@ export function updateInfo(db: Db, regId: string, update: InfoUpdate, source: Re
       regId,
     );
     // the search engine indexes title/keywords/scope as the regulation's profile: keep it in step
-    indexRegulation(db, regId);
+    indexRegulationProfile(db, regId);
     return getRegulation(db, regId);
   })();
 }

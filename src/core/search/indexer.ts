@@ -44,7 +44,7 @@ interface UnitRow {
  */
 export function indexRegulation(db: Db, regId: string, options: { chunkChars?: number } = {}): void {
   const maxChars = options.chunkChars ?? defaultConfig().search.chunkChars;
-  removeRegulationIndex(db, regId);
+  removeItems(db, REG_CORPUS, { scope: regId });
   const units = db.prepare('SELECT id, ord, label, section_path, text FROM reg_units WHERE reg_id = ? ORDER BY ord').all(regId) as UnitRow[];
   const items: IndexItem[] = [];
   for (const u of units) {
@@ -54,21 +54,30 @@ export function indexRegulation(db: Db, regId: string, options: { chunkChars?: n
     });
   }
   indexItems(db, REG_CORPUS, items);
+  indexRegulationProfile(db, regId);
+}
+
+/**
+ * Re-indexes only the regulation's profile (title, description, keywords, scope, TOC) used by smart
+ * selection. Metadata edits call this alone: unit chunks do not carry metadata, and rebuilding them
+ * would also drop their vectors (ON DELETE CASCADE) with nothing to re-embed them.
+ */
+export function indexRegulationProfile(db: Db, regId: string): void {
+  removeItems(db, REG_PROFILE_CORPUS, { scope: regId });
   const reg = db.prepare('SELECT title, description, keywords, scope FROM regulations WHERE reg_id = ?').get(regId) as
     | { title: string; description: string | null; keywords: string; scope: string | null }
     | undefined;
-  if (reg) {
-    const toc = (db.prepare('SELECT title FROM reg_toc WHERE reg_id = ? ORDER BY ord').all(regId) as { title: string }[]).map((r) => r.title);
-    let keywords: string[] = [];
-    try {
-      keywords = JSON.parse(reg.keywords) as string[];
-    } catch {
-      keywords = [];
-    }
-    // keywords repeated: they are the curated topic words, so they should outweigh TOC noise
-    const text = [reg.description ?? '', keywords.join(' '), keywords.join(' '), reg.scope ?? '', toc.join('\n')].join('\n');
-    indexItems(db, REG_PROFILE_CORPUS, [{ key: regId, parent: regId, scope: regId, title: reg.title, text }]);
+  if (!reg) return;
+  const toc = (db.prepare('SELECT title FROM reg_toc WHERE reg_id = ? ORDER BY ord').all(regId) as { title: string }[]).map((r) => r.title);
+  let keywords: string[] = [];
+  try {
+    keywords = JSON.parse(reg.keywords) as string[];
+  } catch {
+    keywords = [];
   }
+  // keywords repeated: they are the curated topic words, so they should outweigh TOC noise
+  const text = [reg.description ?? '', keywords.join(' '), keywords.join(' '), reg.scope ?? '', toc.join('\n')].join('\n');
+  indexItems(db, REG_PROFILE_CORPUS, [{ key: regId, parent: regId, scope: regId, title: reg.title, text }]);
 }
 
 export function removeRegulationIndex(db: Db, regId: string): void {

@@ -40,3 +40,20 @@ describe('hybrid search with an installed model', () => {
     for (const r of v.results) expect(r.reasons.lexical_rank).toBeNull();
   });
 });
+
+describe('metadata edits', () => {
+  it('refresh the selection profile without rebuilding unit chunks or dropping their vectors', async () => {
+    const modelId = ctx.embedder().status().model_id!;
+    const itemIds = () =>
+      (ctx.db.prepare("SELECT id FROM search_items WHERE corpus = ? AND scope = 'wengui_2024' ORDER BY id").all(REG_CORPUS) as { id: number }[]).map((r) => r.id);
+    const vectorCount = () =>
+      (ctx.db.prepare('SELECT COUNT(*) AS n FROM search_vectors WHERE model_id = ?').get(modelId) as { n: number }).n;
+    const before = { ids: itemIds(), vectors: vectorCount() };
+    await invokeOperation(ctx, 'regulations.update_info', { reg_id: 'wengui_2024', keywords: ['换流站', '特高压', '稳定限额', '无功电压', '断面'] });
+    expect(itemIds()).toEqual(before.ids);
+    expect(vectorCount()).toBe(before.vectors);
+    // the new keyword reaches smart selection through the profile index
+    const auto = await invokeOperation(ctx, 'search.smart_search', { query: '换流站', reg_id: null });
+    expect(auto.selection.reasons.map((r: { reg_id: string }) => r.reg_id)).toContain('wengui_2024');
+  });
+});
