@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { writeTransaction } from '../store/transaction';
 import fs from 'node:fs';
 import path from 'node:path';
 import { GridError } from '../common/errors';
@@ -134,7 +135,7 @@ export function importCollection(
   let added = 0;
   let updated = 0;
   let removed = 0;
-  db.transaction(() => {
+  writeTransaction(db, () => {
     let collectionId = existing?.id;
     if (collectionId === undefined) {
       collectionId = Number(
@@ -184,7 +185,7 @@ export function importCollection(
       indexDocChunks(db, corpus, { id: docId, title: c.parsed.title }, c.chunks);
     }
     progress({ stage: '写入索引', done: changed.length, total: changed.length });
-  })();
+  });
 
   const counts = db
     .prepare(
@@ -212,12 +213,12 @@ export function deleteCollection(ctx: AppContext, name: string): { collection: s
   if (!row) throw new GridError('NOT_FOUND', `集合不存在: ${name}`);
   const corpus = corpusOf(name);
   let documents = 0;
-  ctx.db.transaction(() => {
+  writeTransaction(ctx.db, () => {
     const ids = ctx.db.prepare('SELECT id FROM coll_docs WHERE collection_id = ?').all(row.id) as { id: number }[];
     documents = ids.length;
     for (const { id } of ids) removeDocIndex(ctx.db, corpus, id);
     ctx.db.prepare('DELETE FROM collections WHERE id = ?').run(row.id);
-  })();
+  });
   ctx.cache.delete(`collections:${name}`);
   return { collection: name, documents };
 }
