@@ -1,6 +1,6 @@
 import type { Db } from '../store/db';
 import type { AppContext } from '../context';
-import type { ProgressSink } from '../api/operation';
+import type { ProgressSink } from '../common/operation';
 import { defaultConfig } from '../config';
 import { indexItems, removeItems, type IndexItem } from './lexical';
 import { itemsMissingVectors, storeVectors } from './vectors';

@@ -1,6 +1,7 @@
-import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, type ApiOutput } from './api/client';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api } from './api/client';
 import { navigate, useRoute, type ScreenId } from './router';
+import { AppInfoContext, type AppInfo, type AppInfoState } from './app-info';
 import { ErrorBox, Spinner } from './components/common';
 import { Icon } from './components/icons';
 import { LibraryScreen } from './screens/Library';
@@ -12,20 +13,6 @@ const SearchScreen = lazy(() => import('./screens/Search').then((m) => ({ defaul
 const DevicesScreen = lazy(() => import('./screens/Devices').then((m) => ({ default: m.DevicesScreen })));
 const CollectionsScreen = lazy(() => import('./screens/Collections').then((m) => ({ default: m.CollectionsScreen })));
 const ImportScreen = lazy(() => import('./screens/Import').then((m) => ({ default: m.ImportScreen })));
-
-type AppInfo = ApiOutput<'app.info'>;
-
-interface AppInfoState {
-  info: AppInfo | undefined;
-  error: unknown;
-  refresh: () => void;
-}
-
-const AppInfoContext = createContext<AppInfoState>({ info: undefined, error: undefined, refresh: () => {} });
-
-export function useAppInfo(): AppInfoState {
-  return useContext(AppInfoContext);
-}
 
 const NAV: { id: ScreenId; label: string; icon: string; hint?: string }[] = [
   { id: 'library', label: '规程库', icon: 'library' },
@@ -74,7 +61,7 @@ export function App() {
     document.title = label ? `${label} · GridCode 规程助手` : 'GridCode 规程助手';
   }, [route.screen]);
 
-  const ctx = useMemo(() => ({ info, error: infoError, refresh }), [info, infoError, refresh]);
+  const ctx = useMemo((): AppInfoState => ({ info, error: infoError, refresh }), [info, infoError, refresh]);
   const active = navTarget(route.screen);
 
   let screen: ReactNode;
