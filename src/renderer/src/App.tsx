@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api } from './api/client';
+import { AppInfoContext, type AppInfo } from './app-info';
 import { navigate, useRoute, type ScreenId } from './router';
-import { AppInfoContext, type AppInfo, type AppInfoState } from './app-info';
 import { ErrorBox, Spinner } from './components/common';
 import { Icon } from './components/icons';
 import { LibraryScreen } from './screens/Library';
@@ -32,7 +32,7 @@ export function App() {
   const [info, setInfo] = useState<AppInfo | undefined>(undefined);
   const [infoError, setInfoError] = useState<unknown>(undefined);
   const refresh = useCallback(() => {
-    api('app.info', {}).then(
+    api('app.info', {}, { timeoutMs: 15_000 }).then(
       (i) => {
         setInfo(i);
         setInfoError(undefined);
@@ -61,7 +61,7 @@ export function App() {
     document.title = label ? `${label} · GridCode 规程助手` : 'GridCode 规程助手';
   }, [route.screen]);
 
-  const ctx = useMemo((): AppInfoState => ({ info, error: infoError, refresh }), [info, infoError, refresh]);
+  const ctx = useMemo(() => ({ info, error: infoError, refresh }), [info, infoError, refresh]);
   const active = navTarget(route.screen);
 
   let screen: ReactNode;

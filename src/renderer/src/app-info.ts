@@ -1,7 +1,7 @@
+/** App info (version, data folder, search mode) shared by the shell and the settings screen. */
 import { createContext, useContext } from 'react';
 import type { ApiOutput } from './api/client';
 
-/** app.info as the shell loaded it, shared by the sidebar (App) and the settings screen. */
 export type AppInfo = ApiOutput<'app.info'>;
 
 export interface AppInfoState {
