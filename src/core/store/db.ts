@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { applyMigrations, type Migration } from './migrations';
-import { allMigrations } from '../schema';
 import { BUSY_TIMEOUT_MS, withBusyRetry } from './transaction';
 
 export type Db = Database.Database;
@@ -12,9 +11,10 @@ export const DB_FILE_NAME = 'gridcode.sqlite';
 
 /**
  * Opens (creating if needed) the data-dir database: WAL for concurrent readers (UI + CLI),
- * foreign keys on, every engine's migrations (src/core/schema.ts) applied before anyone reads.
+ * foreign keys on, the given migrations applied before anyone reads. The store knows no engine:
+ * the context hands in every engine's migrations (src/core/schema.ts).
  */
-export function openDatabase(dataDir: string, extraMigrations: readonly Migration[] = []): Db {
+export function openDatabase(dataDir: string, migrations: readonly Migration[]): Db {
   fs.mkdirSync(dataDir, { recursive: true });
   const db = new Database(path.join(dataDir, DB_FILE_NAME));
   // first: another process (desktop app, CLI, MCP server) may hold the lock while we switch to WAL
@@ -22,7 +22,7 @@ export function openDatabase(dataDir: string, extraMigrations: readonly Migratio
   withBusyRetry(() => db.pragma('journal_mode = WAL'));
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
-  applyMigrations(db, [...allMigrations, ...extraMigrations]);
+  applyMigrations(db, migrations);
   return db;
 }
 

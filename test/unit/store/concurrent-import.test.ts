@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { hasShared, sharedPath, tempDir } from '../../helpers';
 import { listFilesRecursive } from '../../../src/core/common/files';
 import { openDatabase } from '../../../src/core/store/db';
+import { allMigrations } from '../../../src/core/schema';
 
 const root = path.resolve(__dirname, '../../..');
 const dirs: string[] = [];
@@ -79,7 +80,7 @@ describe('an import that cannot get the database', () => {
     const work = tempDir('gridcode-busy-');
     dirs.push(work);
     const dataDir = path.join(work, 'data');
-    openDatabase(dataDir).close();
+    openDatabase(dataDir, allMigrations).close();
     const file = path.join(work, '安全规程.md');
     fs.writeFileSync(file, '# 安全规程\n\n## 第一章 总则\n\n第一条 为保证安全，制定本规程。\n');
     // another process holds the write lock for the whole run
