@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation } from '../api/operation';
 import { GridError } from '../common/errors';
 import { queryTokens } from '../text/segment';
-import { smartSearch } from '../search/regsearch';
+import { smartSearch } from './search';
 import {
   chapterStructure,
   getTable,
