@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineOperation } from '../api/operation';
+import { defineOperation } from '../common/operation';
 import { GridError } from '../common/errors';
 import type { AppContext } from '../context';
 import { loadCaseFile, runCases } from './cases';
