@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../api/operation';
+import { defineOperation } from '../common/operation';
 import { GridError } from '../common/errors';
 import { queryTokens } from '../text/segment';
 import { smartSearch } from './search';
