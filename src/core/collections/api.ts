@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../api/operation';
+import { defineOperation } from '../common/operation';
 import { deleteCollection, importCollection } from './import';
 import { askCollection, sessionInfo } from './session';
 import { embedCollectionVectors } from './vectors';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { GridError } from '../common/errors';
 import type { AppContext } from '../context';
-import type { ProgressSink } from '../api/operation';
+import type { ProgressSink } from '../common/operation';
 import { parseDocument, type ParsedDocument } from './parse';
 import { chunkDocument, type DocChunk } from './chunk';
 import { corpusOf, findCollection, validateCollectionName } from './store';
