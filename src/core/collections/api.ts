@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../common/operation';
+import { defineOperation, defineOperations } from '../common/operation';
 import { deleteCollection, importCollection } from './import';
 import { askCollection, sessionInfo } from './session';
 import { embedCollectionVectors } from './vectors';
@@ -74,9 +74,8 @@ export const askOutput = z.object({
 
 const collectionName = z.string().min(1, '集合名称不能为空').max(64);
 
-export const collectionOperations = {
+export const collectionOperations = defineOperations({
   'collections.import': defineOperation({
-    name: 'collections.import',
     summary: '导入文件夹为文档集合（递归 .md/.txt，幂等，单事务） / Import a folder as a document collection',
     input: z.object({ folder: z.string().min(1, '文件夹路径不能为空'), name: collectionName }).strict(),
     output: z.object({
@@ -100,7 +99,6 @@ export const collectionOperations = {
     },
   }),
   'collections.list': defineOperation({
-    name: 'collections.list',
     summary: '列出文档集合 / List document collections',
     input: z.object({}).strict(),
     output: z.object({
@@ -140,14 +138,12 @@ export const collectionOperations = {
     }),
   }),
   'collections.delete': defineOperation({
-    name: 'collections.delete',
     summary: '删除文档集合（含索引与会话） / Delete a collection with its index and sessions',
     input: z.object({ name: collectionName }).strict(),
     output: z.object({ collection: z.string(), documents: z.number().int() }),
     handler: (ctx, input) => deleteCollection(ctx, input.name),
   }),
   'collections.ask': defineOperation({
-    name: 'collections.ask',
     summary:
       '向文档集合提问（自动锁定文档/歧义候选/证据不足；会话内追问原料、步骤、时间、工具） / Ask a collection: lock, candidates or LOW_EVIDENCE; session follow-ups',
     mcp: 'ask_collection',
@@ -162,7 +158,6 @@ export const collectionOperations = {
     handler: (ctx, input) => askCollection(ctx, input),
   }),
   'collections.session': defineOperation({
-    name: 'collections.session',
     summary: '查看或重置问答会话（锁定状态、候选、轮次、过期时间） / Inspect or reset an ask session',
     input: z.object({ session_id: z.string().min(1).max(128), reset: z.boolean().optional() }).strict(),
     output: z.object({
@@ -178,4 +173,4 @@ export const collectionOperations = {
     }),
     handler: (ctx, input) => sessionInfo(ctx, input.session_id, input.reset ?? false),
   }),
-};
+});
