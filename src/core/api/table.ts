@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { registerOperations } from '../common/operation';
 import { appOperations } from '../app/api';
 import { regulationOperations } from '../regulations/api';
+import { structureOperations } from '../regulations/structure-api';
 import { searchOperations } from '../regulations/search-api';
 import { deviceOperations } from '../devices/api';
 import { collectionOperations } from '../collections/api';
@@ -17,6 +18,7 @@ export const apiTable = registerOperations(
   appOperations,
   modelOperations,
   regulationOperations,
+  structureOperations,
   searchOperations,
   deviceOperations,
   collectionOperations,
