@@ -17,7 +17,7 @@ test('settings: LLM toggle and thresholds persist; invalid values are refused in
   const tmin = page.getByRole('spinbutton', { name: '最低综合分 t_min' });
   await tmin.fill('1.5');
   await page.getByRole('button', { name: '保存阈值' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: '配置无效' })).toContainText('tMin');
+  await expect(page.getByRole('alert').filter({ hasText: '配置无效' })).toContainText('「最低综合分」不能大于 1');
   await tmin.fill('0.35');
   await page.getByRole('button', { name: '保存阈值' }).click();
   await expect(page.getByRole('status').filter({ hasText: '检索阈值已保存' })).toBeVisible();

@@ -1,6 +1,6 @@
 import type { Db } from '../store/db';
 import { GridError } from '../common/errors';
-import { indexRegulation, indexRegulationProfile, removeRegulationIndex } from '../search/indexer';
+import { indexRegulation, indexRegulationProfile, removeRegulationIndex } from './search-index';
 import type { ParsedDocument, RegulationInfo, TocEntry } from './types';
 
 interface RegulationRow {
@@ -128,6 +128,8 @@ export interface WriteOptions {
   sourcePath: string;
   sourceHash: string;
   isDemo?: boolean;
+  /** Characters per search chunk: config.search.chunkChars (the one place the chunk size comes from). */
+  chunkChars: number;
   /** Metadata kept across a replace (user edits survive re-import of a changed file). */
   keep?: { description: string | null; keywords: string[]; scope: string | null; extra: RegulationExtra } | null;
 }
@@ -174,7 +176,7 @@ export function writeRegulation(db: Db, doc: ParsedDocument, options: WriteOptio
       parents.push({ level: t.level, id });
     });
     doc.units.forEach((u, ord) => insertUnit.run(options.regId, ord, u.page_num, u.kind, u.label, u.section_path, u.text));
-    indexRegulation(db, options.regId);
+    indexRegulation(db, options.regId, options.chunkChars);
   })();
 }
 

@@ -1,5 +1,6 @@
-import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, type ApiOutput } from './api/client';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api } from './api/client';
+import { AppInfoContext, type AppInfo } from './app-info';
 import { navigate, useRoute, type ScreenId } from './router';
 import { ErrorBox, Spinner } from './components/common';
 import { Icon } from './components/icons';
@@ -12,20 +13,6 @@ const SearchScreen = lazy(() => import('./screens/Search').then((m) => ({ defaul
 const DevicesScreen = lazy(() => import('./screens/Devices').then((m) => ({ default: m.DevicesScreen })));
 const CollectionsScreen = lazy(() => import('./screens/Collections').then((m) => ({ default: m.CollectionsScreen })));
 const ImportScreen = lazy(() => import('./screens/Import').then((m) => ({ default: m.ImportScreen })));
-
-type AppInfo = ApiOutput<'app.info'>;
-
-interface AppInfoState {
-  info: AppInfo | undefined;
-  error: unknown;
-  refresh: () => void;
-}
-
-const AppInfoContext = createContext<AppInfoState>({ info: undefined, error: undefined, refresh: () => {} });
-
-export function useAppInfo(): AppInfoState {
-  return useContext(AppInfoContext);
-}
 
 const NAV: { id: ScreenId; label: string; icon: string; hint?: string }[] = [
   { id: 'library', label: '规程库', icon: 'library' },
@@ -45,7 +32,7 @@ export function App() {
   const [info, setInfo] = useState<AppInfo | undefined>(undefined);
   const [infoError, setInfoError] = useState<unknown>(undefined);
   const refresh = useCallback(() => {
-    api('app.info', {}).then(
+    api('app.info', {}, { timeoutMs: 15_000 }).then(
       (i) => {
         setInfo(i);
         setInfoError(undefined);

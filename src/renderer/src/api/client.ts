@@ -20,23 +20,46 @@ export function isElectron(): boolean {
   return getBridge().platform === 'electron';
 }
 
-/** Calls one operation; errors come back as ApiError with the engine's Chinese message. */
-export async function api<N extends ApiName>(name: N, input: ApiInput<N>, options?: InvokeOptions): Promise<ApiOutput<N>> {
-  try {
-    return (await getBridge().invoke(name, input, options)) as ApiOutput<N>;
-  } catch (e) {
-    throw toApiError(e);
-  }
+export interface CallOptions extends InvokeOptions {
+  /** Give up after this long with a TIMEOUT error (screens then offer a retry); none by default. */
+  timeoutMs?: number;
+}
+
+/** Calls one operation; errors come back as ApiError with words for people (i18n/messages.ts). */
+export async function api<N extends ApiName>(name: N, input: ApiInput<N>, options?: CallOptions): Promise<ApiOutput<N>> {
+  return (await apiLoose(name, input, options)) as ApiOutput<N>;
 }
 
 /** For operations whose engine may not be in this build yet (feature probes). */
-export async function apiLoose<T = unknown>(name: string, input: unknown, options?: InvokeOptions): Promise<T> {
+export async function apiLoose<T = unknown>(name: string, input: unknown, options: CallOptions = {}): Promise<T> {
+  const { timeoutMs, ...invokeOptions } = options;
+  if (!timeoutMs) {
+    try {
+      return (await getBridge().invoke(name, input, invokeOptions)) as T;
+    } catch (e) {
+      throw toApiError(e);
+    }
+  }
+  const controller = new AbortController();
+  const outer = invokeOptions.signal;
+  const onOuterAbort = () => controller.abort();
+  outer?.addEventListener('abort', onOuterAbort, { once: true });
+  let timedOut = false;
+  const timer = window.setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
   try {
-    return (await getBridge().invoke(name, input, options)) as T;
+    return (await getBridge().invoke(name, input, { ...invokeOptions, signal: controller.signal })) as T;
   } catch (e) {
+    if (timedOut) throw new ApiError('TIMEOUT', '服务响应超时');
     throw toApiError(e);
+  } finally {
+    window.clearTimeout(timer);
+    outer?.removeEventListener('abort', onOuterAbort);
   }
 }
+
 
 /**
  * Turns user-chosen files into paths an import operation accepts: in the browser the bytes are

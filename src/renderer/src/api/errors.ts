@@ -1,10 +1,17 @@
-/** Error carried to screens: `code` from the engine (stable), `message` already Chinese. */
+/**
+ * Error carried to screens: `code` from the engine (stable, for logic), `message` already in the
+ * words a person reads (i18n/messages.ts: Chinese, no codes, no internal paths), `raw` as sent.
+ */
+import { humanMessage } from '../i18n/messages';
+
 export class ApiError extends Error {
   readonly code: string;
+  readonly raw: string;
   constructor(code: string, message: string) {
-    super(message);
+    super(humanMessage(code, message));
     this.name = 'ApiError';
     this.code = code;
+    this.raw = message;
   }
 }
 
@@ -18,4 +25,10 @@ export function toApiError(e: unknown): ApiError {
 
 export function isCancelled(e: unknown): boolean {
   return (e as { code?: string } | null)?.code === 'CANCELLED';
+}
+
+/** Backend down or too slow: the screen offers a retry rather than a dead end. */
+export function isConnectionProblem(e: unknown): boolean {
+  const code = (e as { code?: string } | null)?.code;
+  return code === 'NETWORK' || code === 'TIMEOUT';
 }

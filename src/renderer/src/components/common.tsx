@@ -1,6 +1,7 @@
 /** Shared building blocks: every screen shows loading, empty and error states the same way. */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { toApiError, type ApiError } from '../api/errors';
+import { isConnectionProblem, toApiError, type ApiError } from '../api/errors';
+import { ERROR_TITLES } from '../i18n/messages';
 
 export function Spinner({ label = '加载中…' }: { label?: string }) {
   return (
@@ -23,9 +24,11 @@ export function EmptyState({ title, children, action }: { title: string; childre
 
 export function ErrorBox({ error, onRetry, title = '出错了' }: { error: unknown; onRetry?: () => void; title?: string }) {
   const e = toApiError(error);
+  // backend down / too slow: say so whatever the screen was doing
+  const shown = isConnectionProblem(e) ? ERROR_TITLES[e.code] : title;
   return (
     <div className="state state-error" role="alert">
-      <div className="state-title">{title}</div>
+      <div className="state-title">{shown}</div>
       <div className="state-body">{describeError(e)}</div>
       {onRetry ? (
         <button type="button" className="btn" onClick={onRetry}>
@@ -37,7 +40,7 @@ export function ErrorBox({ error, onRetry, title = '出错了' }: { error: unkno
 }
 
 export function describeError(e: ApiError): string {
-  if (e.code === 'NOT_FOUND' && /未知操作/.test(e.message)) return `${e.message}（该功能的引擎尚未包含在此版本中）`;
+  if (e.code === 'NOT_FOUND' && /未知操作/.test(e.raw)) return '此版本还没有这项功能。';
   return e.message;
 }
 

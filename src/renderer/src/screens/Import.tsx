@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, fileToServerPath, getBridge, type ApiOutput } from '../api/client';
 import { isCancelled, toApiError } from '../api/errors';
+import { humanMessage } from '../i18n/messages';
 import { ProgressBar, ScreenHeader } from '../components/common';
 import { navigate } from '../router';
 
@@ -114,7 +115,7 @@ export function ImportScreen() {
         if (results.length === 0) {
           patch(job.key, { status: 'failed', fraction: 1, error: '没有找到可导入的文件（支持 PDF、Markdown、TXT、Word .docx）', detail: '' });
         } else if (failed.length && !ok.length) {
-          patch(job.key, { status: 'failed', fraction: 1, error: failed.map((r) => r.error ?? '导入失败').join('；'), detail: '', result: failed[0] });
+          patch(job.key, { status: 'failed', fraction: 1, error: failed.map((r) => humanMessage('BAD_FILE', r.error ?? '导入失败')).join('；'), detail: '', result: failed[0] });
         } else {
           const first = ok[0];
           patch(job.key, {
@@ -124,7 +125,7 @@ export function ImportScreen() {
               results.length > 1
                 ? `${ok.length} 个文件已导入${failed.length ? `，${failed.length} 个失败` : ''}`
                 : `${first.title ?? ''}${first.total_pages ? ` · ${first.total_pages} 页` : ''}${first.status === 'replaced' ? ' · 已替换旧版本' : ''}`,
-            error: failed.length ? failed.map((r) => `${baseName(r.file)}：${r.error}`).join('；') : undefined,
+            error: failed.length ? failed.map((r) => `${baseName(r.file)}：${humanMessage('BAD_FILE', r.error ?? '导入失败')}`).join('；') : undefined,
             result: first,
           });
         }
@@ -271,7 +272,7 @@ export function ImportScreen() {
                     {STATUS_LABEL[j.status]}
                   </span>
                   {j.result?.reg_id && (j.status === 'done' || j.status === 'unchanged') ? (
-                    <button type="button" className="btn small" onClick={() => navigate('reader', [j.result!.reg_id!], { page: 1 })}>
+                    <button type="button" className="btn small" aria-label={`阅读 ${j.result.title ?? j.name}`} onClick={() => navigate('reader', [j.result!.reg_id!], { page: 1 })}>
                       阅读
                     </button>
                   ) : null}

@@ -112,7 +112,7 @@ export function LibraryScreen() {
               {shown.map((r) => (
                 <tr key={r.reg_id}>
                   <td>
-                    <button type="button" className="link-btn" onClick={() => open(r)} aria-label={`阅读 ${r.title}`}>
+                    <button type="button" className="link-btn" onClick={() => open(r)} title={`打开阅读器：${r.title}`}>
                       {r.title}
                     </button>
                     <div className="muted small">
@@ -130,7 +130,7 @@ export function LibraryScreen() {
                   <td className="small">{formatDate(r.indexed_at)}</td>
                   <td>
                     <div className="row">
-                      <button type="button" className="btn small" onClick={() => open(r)}>
+                      <button type="button" className="btn small" onClick={() => open(r)} aria-label={`阅读 ${r.title}`}>
                         阅读
                       </button>
                       <button

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useAppInfo } from '../App';
+import { useAppInfo } from '../app-info';
 import { api, getBridge, type ApiOutput } from '../api/client';
 import { isCancelled, toApiError } from '../api/errors';
 import { ErrorBox, ProgressBar, ScreenHeader, Spinner, useAsync, useToast } from '../components/common';
