@@ -11,7 +11,7 @@
  *    onnxruntime-node) and checks the vectors match torch's on probe texts.
  *
  *   --quick        20k articles, 3 epochs (minutes; for trying changes, writes to .cache only)
- *   --skip-train   reuse the last run's weights (.cache/train/full)
+ *   --skip-train   reuse the last run's weights (.cache/train/full, or --run NAME)
  *   --python P     interpreter (default /usr/bin/python3)
  */
 import { spawnSync } from 'node:child_process';
@@ -23,7 +23,7 @@ import { readManifest, sha256FileSync, writeManifest, type ModelEntry } from '..
 import { openDatabase } from '../src/core/store/db';
 import { createEmbedder } from '../src/core/embed/create';
 import { shutdownEmbedWorker } from '../src/core/embed/worker-client';
-import { QUERY_TOKEN, readBagWeights, writeBagModelFolder } from './lib/bag-model';
+import { QUERY_TOKEN, readBagWeights, writeBagModelFolder } from '../src/core/embed/bag-model';
 
 export const SHIPPED_MODEL_ID = 'gridcode-zh-v1';
 
@@ -40,8 +40,11 @@ async function main(): Promise<void> {
   const python = pyIdx >= 0 ? args[pyIdx + 1] : '/usr/bin/python3';
   const root = projectRoot();
   const cacheDir = path.join(root, '.cache', 'train');
-  const runDir = path.join(cacheDir, quick ? 'quick' : 'full');
-  const modelsRoot = quick ? path.join(cacheDir, 'quick-models') : path.join(root, 'models');
+  const runIdx = args.indexOf('--run');
+  const run = runIdx >= 0 ? args[runIdx + 1] : quick ? 'quick' : 'full';
+  const runDir = path.join(cacheDir, run);
+  // only a full run replaces the shipped model
+  const modelsRoot = run === 'full' ? path.join(root, 'models') : path.join(cacheDir, `${run}-models`);
 
   if (!skipTrain) {
     const shared = sharedDir();

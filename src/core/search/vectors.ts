@@ -3,9 +3,11 @@ import { corpusVersion } from './lexical';
 
 /**
  * Generic vector store: unit-length Float32 vectors as BLOBs in search_vectors per (item, model),
- * loaded per corpus into ONE contiguous Float32Array (row-major) cached per process, for exact
- * cosine top-k by brute force (dot products; sqlite-vec is not available here and a flat scan of
- * 140k x 384 floats takes tens of milliseconds on one core — see bench/search.bench.ts).
+ * loaded per corpus into ONE contiguous Float32Array (row-major) cached per process. Top-k is an
+ * exact cosine scan for small candidate sets and, from INDEX_MIN_ROWS rows on, a binary-code
+ * prefilter (sign bits, Hamming distance) followed by an exact rerank of the best few thousand
+ * (see vectorTopK; recall vs exact in `npm run bench -- vector`). The codes are derived from the
+ * stored vectors when a matrix is loaded, so they follow imports and deletes with the matrix.
  */
 
 export interface VectorMatrix {

@@ -211,3 +211,95 @@ export function writeBagModelFolder(dir: string, w: BagWeights, version: string)
   );
   return ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx'];
 }
+
+/** True when the folder holds a GridCode embedding-bag model (config.json says so). */
+export function isBagModel(dir: string): boolean {
+  try {
+    const config = JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')) as { gridcode_architecture?: string };
+    return config.gridcode_architecture === 'embedding-bag';
+  } catch {
+    return false;
+  }
+}
+
+/** Reads the weights back from a model folder written by writeBagModelFolder (for `models adapt`). */
+export function readBagFromFolder(dir: string): BagWeights {
+  const model = onnx.ModelProto.decode(fs.readFileSync(path.join(dir, 'onnx', 'model.onnx')));
+  const init = new Map((model.graph?.initializer ?? []).map((t) => [t.name ?? '', t]));
+  const raw = (name: string): ArrayBuffer => {
+    const t = init.get(name);
+    if (!t?.rawData) throw new Error(`model.onnx: 缺少 ${name}`);
+    const out = new ArrayBuffer(t.rawData.byteLength);
+    new Uint8Array(out).set(t.rawData);
+    return out;
+  };
+  const tok = JSON.parse(fs.readFileSync(path.join(dir, 'tokenizer.json'), 'utf8')) as {
+    model: { vocab: Record<string, number> };
+    pre_tokenizer: { pattern: { Regex: string } };
+  };
+  const vocab: string[] = [];
+  for (const [t, i] of Object.entries(tok.model.vocab)) vocab[i] = t;
+  const dims = Number(init.get('proj')?.dims?.[0]);
+  const config = JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')) as { max_position_embeddings?: number; pad_token_id?: number };
+  return {
+    vocab,
+    dims,
+    queryTokenId: tok.model.vocab[QUERY_TOKEN],
+    padTokenId: config.pad_token_id ?? 0,
+    embQ8: new Int8Array(raw('emb_q8')),
+    embScale: new Float32Array(raw('emb_scale')),
+    wPassage: new Float32Array(raw('w_passage')),
+    wQuery: new Float32Array(raw('w_query')),
+    proj: new Float32Array(raw('proj')),
+    pieceRegex: tok.pre_tokenizer.pattern.Regex,
+    maxTokens: config.max_position_embeddings ?? 512,
+  };
+}
+
+/** The same tokenisation as tokenizer.json in transformers.js (NFKC + lowercase, pieces, greedy longest match). */
+export class BagTokenizer {
+  private readonly ids: Map<string, number>;
+  private readonly pattern: RegExp;
+  private readonly maxLen: number;
+  private readonly unk: number;
+
+  constructor(vocab: string[], pieceRegex: string) {
+    this.ids = new Map(vocab.map((t, i) => [t, i]));
+    this.pattern = new RegExp(pieceRegex, 'gu');
+    this.maxLen = Math.max(...vocab.filter((t) => !t.startsWith('[')).map((t) => [...t].length));
+    this.unk = this.ids.get('[UNK]') ?? 1;
+  }
+
+  encode(text: string): number[] {
+    const out: number[] = [];
+    for (const piece of text.normalize('NFKC').toLowerCase().match(this.pattern) ?? []) {
+      const chars = [...piece];
+      if (chars.length > 100) {
+        out.push(this.unk);
+        continue;
+      }
+      const toks: number[] = [];
+      let i = 0;
+      while (i < chars.length) {
+        let found = -1;
+        let end = Math.min(chars.length, i + this.maxLen);
+        for (; end > i; end--) {
+          const id = this.ids.get(chars.slice(i, end).join(''));
+          if (id !== undefined) {
+            found = id;
+            break;
+          }
+        }
+        if (found < 0) {
+          toks.length = 0;
+          toks.push(this.unk);
+          break;
+        }
+        toks.push(found);
+        i = end;
+      }
+      out.push(...toks);
+    }
+    return out;
+  }
+}
