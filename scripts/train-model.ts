@@ -21,6 +21,7 @@ import path from 'node:path';
 import { projectRoot, resourcesDir, sharedDir } from '../src/core/common/paths';
 import { readManifest, sha256FileSync, writeManifest, type ModelEntry } from '../src/core/embed/manifest';
 import { openDatabase } from '../src/core/store/db';
+import { allMigrations } from '../src/core/schema';
 import { createEmbedder } from '../src/core/embed/create';
 import { shutdownEmbedWorker } from '../src/core/embed/worker-client';
 import { QUERY_TOKEN, readBagWeights, writeBagModelFolder } from '../src/core/embed/bag-model';
@@ -104,7 +105,7 @@ async function main(): Promise<void> {
 
   // parity: the app's embedder (transformers.js tokenizer + onnxruntime-node) vs torch
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcode-train-check-'));
-  const db = openDatabase(tmp);
+  const db = openDatabase(tmp, allMigrations);
   process.env.GRIDCODE_EMBED_MODEL = SHIPPED_MODEL_ID;
   const embedder = createEmbedder({ db, modelsDir: modelsRoot, dataDir: tmp, batchSize: 32, cache: false });
   try {

@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context';
-import type { ProgressSink } from '../api/operation';
+import type { ProgressSink } from '../common/operation';
 import { GridError } from '../common/errors';
 import { setSetting } from '../store/db';
 import { segment } from '../text/segment';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import type { ProgressSink } from '../api/operation';
+import type { ProgressSink } from '../common/operation';
 import { GridError } from '../common/errors';
 import { indexRegulationVectors } from '../regulations/search-index';
 import { embedCollectionVectors } from '../collections/vectors';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context';
-import type { OperationRun } from '../api/operation';
+import type { OperationRun } from '../common/operation';
 import { GridError, toErrorPayload } from '../common/errors';
 import { indexRegulationVectors } from './search-index';
 import { decodeTextFile } from './decode';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../api/operation';
+import { defineOperation } from '../common/operation';
 import { smartSearch } from './search';
 
 const regIdSchema = z

@@ -1,6 +1,6 @@
 import type { Db } from '../store/db';
 import type { AppContext } from '../context';
-import type { ProgressSink } from '../api/operation';
+import type { ProgressSink } from '../common/operation';
 import { indexItems, removeItems, type IndexItem } from '../search/lexical';
 import { itemsMissingVectors, storeVectors } from '../search/vectors';
 import { chunkKey, chunkText } from '../search/chunk';
