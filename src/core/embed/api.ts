@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../common/operation';
+import { defineOperation, defineOperations } from '../common/operation';
 import type { AppContext } from '../context';
 import { setSetting } from '../store/db';
 import { GridError } from '../common/errors';
@@ -71,9 +71,8 @@ async function refreshed(ctx: AppContext): Promise<ModelStatus> {
   return e.reload ? e.reload() : ctx.embedder().status();
 }
 
-export const modelOperations = {
+export const modelOperations = defineOperations({
   'models.list': defineOperation({
-    name: 'models.list',
     summary: '列出嵌入模型及安装状态 / List embedding models (manifest + imported) with installed state',
     input: z.object({}).strict(),
     output: z.object({
@@ -95,7 +94,6 @@ export const modelOperations = {
   }),
 
   'models.status': defineOperation({
-    name: 'models.status',
     summary: '嵌入模型状态（就绪/未安装/错误）/ Embedding model status, cache size and counters',
     input: z.object({}).strict(),
     output: modelStatusSchema.extend({
@@ -133,7 +131,6 @@ export const modelOperations = {
   }),
 
   'models.import': defineOperation({
-    name: 'models.import',
     summary: '导入手动拷贝的模型文件夹（校验后复制到数据目录）/ Import a model folder copied by hand',
     input: z
       .object({
@@ -171,7 +168,6 @@ export const modelOperations = {
   }),
 
   'models.select': defineOperation({
-    name: 'models.select',
     summary: '选择使用的嵌入模型（null 恢复默认）/ Choose the embedding model (null = manifest default)',
     input: z.object({ id: z.string().min(1).nullable() }).strict(),
     output: modelStatusSchema,
@@ -186,7 +182,6 @@ export const modelOperations = {
   }),
 
   'models.embed_library': defineOperation({
-    name: 'models.embed_library',
     summary: '为资料库中尚无向量的段落生成向量（换模型后）/ Embed every library chunk that has no vector for the active model',
     input: z.object({}).strict(),
     output: z.object({ model_id: z.string().nullable(), regulations: z.number().int(), collections: z.number().int(), vectors: z.number().int() }),
@@ -197,7 +192,6 @@ export const modelOperations = {
   }),
 
   'models.adapt': defineOperation({
-    name: 'models.adapt',
     summary: '按本机资料库调整自带模型（新增资料库词汇并重新生成向量，可恢复）/ Adapt the shipped model to the library',
     input: z.object({}).strict(),
     output: z.object({
@@ -217,7 +211,6 @@ export const modelOperations = {
   }),
 
   'models.revert': defineOperation({
-    name: 'models.revert',
     summary: '恢复到调整前的模型 / Go back to the model the adapted one was built from',
     input: z.object({}).strict(),
     output: z.object({ model_id: z.string(), vectors: z.number().int(), status: modelStatusSchema }),
@@ -226,4 +219,4 @@ export const modelOperations = {
       return { ...r, status: ctx.embedder().status() };
     },
   }),
-};
+});
