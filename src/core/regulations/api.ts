@@ -8,6 +8,7 @@ import { deleteRegulation, getRegulation, getToc, listRegulations, readPages, up
 import { pageSchema, regulationInfoSchema, tocEntrySchema } from './types';
 import { validateRegId } from './slug';
 import { readSource, removeSourceCopy } from './sources';
+import { structureOperations } from './structure-api';
 
 const regIdField = z.string().min(1).max(64).describe('规程标识 reg_id，如 angui_2024 / regulation id');
 
@@ -172,4 +173,5 @@ export const regulationOperations = {
     output: z.array(importResultSchema),
     handler: (ctx, _input, run) => loadDemoRegulations(ctx, run),
   }),
+  ...structureOperations,
 };
