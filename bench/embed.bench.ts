@@ -14,6 +14,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { ensureTestModel } from '../scripts/make-test-model';
 import { createEmbedder } from '../src/core/embed/create';
+import { allMigrations } from '../src/core/schema';
 import { openDatabase } from '../src/core/store/db';
 import { projectRoot } from '../src/core/common/paths';
 
@@ -103,7 +104,7 @@ for await (const line of createInterface({ input: process.stdin })) {
 export default async function bench(): Promise<void> {
   const model = ensureTestModel();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcode-bench-embed-'));
-  const db = openDatabase(dataDir);
+  const db = openDatabase(dataDir, allMigrations);
   const embedder = createEmbedder({ db, modelsDir: model.modelsDir, dataDir, batchSize: 32, cache: false });
   try {
     const loadStart = performance.now();

@@ -9,11 +9,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createAppContext } from '../src/core/context';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
-import { smartSearch } from '../src/core/search/regsearch';
+import { smartSearch } from '../src/core/regulations/search';
 import { vectorTopK, type VectorMatrix } from '../src/core/search/vectors';
 import { segment } from '../src/core/text/segment';
 import { ensureImported } from '../eval/stard.eval';
-import { indexRegulationVectors } from '../src/core/search/indexer';
+import { indexRegulationVectors } from '../src/core/regulations/search-index';
 import { testModelsDir } from '../test/fixtures/model';
 
 function pct(xs: number[], p: number): number {

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { createAppContext, type AppContext } from '../src/core/context';
 import { invokeOperation } from '../src/core/api/invoke';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
-import { smartSearch, type SmartSearchOptions } from '../src/core/search/regsearch';
+import { smartSearch, type SmartSearchOptions } from '../src/core/regulations/search';
 import { documentFrequencies, idfOf } from '../src/core/search/lexical';
 import { QaMemory, TranslationModel, type TrainPair } from '../src/core/search/learn';
 import type { SearchMode } from '../src/core/search/engine';

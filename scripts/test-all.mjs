@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm test`: typecheck + Electron build check + unit (vitest) + e2e (Playwright in Debian Chromium).
+ * `npm test`: typecheck + layering (dependency-cruiser) + Electron build check + unit (vitest) + e2e (Playwright in Debian Chromium).
  * Prints one closing line `N passed, N failed[, N skipped]` summing all suites; exits non-zero on any failure.
  * `npm test -- --no-e2e` skips the browser suite (for quick local runs).
  */
@@ -32,6 +32,10 @@ function readJson(file) {
 // 1. typecheck (node + renderer configs) counts as one check
 results.push({ suite: 'typecheck', passed: run('typecheck', 'npm', ['run', 'typecheck']) === 0 ? 1 : 0, failed: 0 });
 if (results[0].passed === 0) results[0].failed = 1;
+
+// 1b. layering (docs/architecture.md, encoded in .dependency-cruiser.cjs) counts as one check
+const layersOk = run('layers', 'npm', ['run', 'lint:layers']) === 0;
+results.push({ suite: 'layers', passed: layersOk ? 1 : 0, failed: layersOk ? 0 : 1 });
 
 // 2. the Electron build (main + preload + renderer) must keep building
 const buildOk = run('electron-vite build', 'npx', ['electron-vite', 'build']) === 0;

@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { ProgressEvent, ProgressSink } from '../core/api/operation';
+import type { ProgressEvent, ProgressSink } from '../core/common/operation';
 
 /**
  * Progress on stderr so stdout stays clean for --json. A live bar on a terminal;

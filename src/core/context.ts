@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, type AppConfig } from './config';
 import { openDatabase, type Db } from './store/db';
+import { allMigrations } from './schema';
 import { defaultDataDir, modelsDir, resourcesDir } from './common/paths';
 import type { Embedder } from './embed/types';
 import { createEmbedder } from './embed/create';
@@ -33,7 +34,7 @@ export interface ContextOptions {
 export function createAppContext(options: ContextOptions = {}): AppContext {
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir());
   fs.mkdirSync(dataDir, { recursive: true });
-  const db = openDatabase(dataDir);
+  const db = openDatabase(dataDir, allMigrations);
   const { config, warning } = loadConfig(dataDir);
   const models = options.modelsDir ?? modelsDir();
   let embedder: Embedder | undefined;

@@ -3,7 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod';
 import type { AppContext } from '../core/context';
 import { apiTable, type ApiName } from '../core/api/table';
-import type { Operation } from '../core/api/operation';
+import type { Operation } from '../core/common/operation';
 import { invokeOperation } from '../core/api/invoke';
 import { toErrorPayload } from '../core/common/errors';
 import { projectRoot } from '../core/common/paths';

@@ -5,6 +5,7 @@ import { registerDeviceCommands } from './devices';
 import { registerCollectionCommands } from './collections';
 import { registerModelCommands } from './models';
 import { registerLlmCommands } from './llm';
+import { registerStructureCommands } from './structure';
 
 /**
  * Each engine's CLI commands live in their own module and register here.
@@ -17,4 +18,5 @@ export function registerCommandModules(program: Command): void {
   registerCollectionCommands(program);
   registerModelCommands(program);
   registerLlmCommands(program);
+  registerStructureCommands(program);
 }

@@ -2,7 +2,7 @@ import readline from 'node:readline';
 import type { Command } from 'commander';
 import { invokeOperation } from '../../core/api/invoke';
 import type { ApiOutput } from '../../core/api/table';
-import type { ProgressEvent } from '../../core/api/operation';
+import type { ProgressEvent } from '../../core/common/operation';
 import type { AppContext } from '../../core/context';
 import { toErrorPayload } from '../../core/common/errors';
 import { globalOptions, printJson, runOperation, withContext } from '../runtime';

@@ -1,18 +1,7 @@
-import { z } from 'zod';
 import { GridError } from '../common/errors';
 import type { AppContext } from '../context';
-import type { Operation, OperationRun } from './operation';
+import { describeZodError, type Operation, type OperationRun } from '../common/operation';
 import { apiTable, type ApiName, type ApiInput, type ApiOutput } from './table';
-
-// Validation messages in Chinese: the UI is Chinese-first and shows them as they are.
-z.config(z.locales.zhCN());
-
-/** "query: 无效输入：期望 string，实际接收 number" — names the field for every adapter. */
-export function describeZodError(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(输入)'}: ${issue.message}`)
-    .join('; ');
-}
 
 export function getOperation(name: string): Operation {
   const op = (apiTable as Record<string, Operation>)[name];
@@ -28,18 +17,29 @@ export function parseInput(op: Operation, raw: unknown): unknown {
   return parsed.data;
 }
 
-const noop: OperationRun = { progress: () => {}, signal: new AbortController().signal };
+const neverAborted = new AbortController().signal;
+const allOperations: readonly Operation[] = Object.values(apiTable as Record<string, Operation>);
 
-/** The single call path every adapter uses: validate input, run, validate output. */
+/**
+ * The single call path every adapter uses: validate input, run, validate output. Handlers get
+ * `run.invoke` (this same path, inheriting the cancel signal) to call other operations.
+ */
 export async function invokeOperation<N extends ApiName>(
   ctx: AppContext,
   name: N,
   raw: ApiInput<N> | unknown,
-  run: Partial<OperationRun> = {},
+  run: Partial<Pick<OperationRun, 'progress' | 'signal'>> = {},
 ): Promise<ApiOutput<N>> {
   const op = getOperation(name);
   const input = parseInput(op, raw);
-  const result = await op.handler(ctx, input as never, { ...noop, ...run });
+  const signal = run.signal ?? neverAborted;
+  const full: OperationRun = {
+    progress: run.progress ?? (() => {}),
+    signal,
+    invoke: (other, otherInput, otherRun = {}) => invokeOperation(ctx, other as ApiName, otherInput, { signal, ...otherRun }),
+    operations: () => allOperations,
+  };
+  const result = await op.handler(ctx, input as never, full);
   const checked = op.output.safeParse(result);
   if (!checked.success) {
     throw new GridError('INTERNAL', `内部错误：${name} 的输出不符合约定 — ${describeZodError(checked.error)}`);

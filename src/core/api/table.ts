@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { appOperations } from '../app/api';
 import { regulationOperations } from '../regulations/api';
-import { searchOperations } from '../search/api';
+import { searchOperations } from '../regulations/search-api';
 import { deviceOperations } from '../devices/api';
 import { collectionOperations } from '../collections/api';
 import { llmOperations } from '../llm/api';

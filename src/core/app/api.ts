@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
-import { defineOperation } from '../api/operation';
+import { defineOperation } from '../common/operation';
 import { schemaVersions } from '../store/migrations';
 import { projectRoot } from '../common/paths';
 import { GridError } from '../common/errors';
 import { CONFIG_FILE_NAME, configSchema, saveConfig } from '../config';
+import { modelStatusSchema } from '../embed/api';
 
 const require = createRequire(import.meta.url);
 
@@ -26,13 +27,6 @@ function packageVersion(name: string): string | null {
 
 // Read at run time (not imported) so the bundled Electron main finds it too.
 const appPackage = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as { name: string; version: string };
-
-export const modelStatusSchema = z.object({
-  state: z.enum(['ready', 'missing', 'error']),
-  model_id: z.string().nullable(),
-  dims: z.number().int().nullable(),
-  message: z.string(),
-});
 
 export const appInfoOutput = z.object({
   name: z.string(),

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import type { ProgressSink } from '../api/operation';
+import type { ProgressSink } from '../common/operation';
 import { itemsMissingVectors, storeVectors } from '../search/vectors';
 import { corpusOf } from './store';
 

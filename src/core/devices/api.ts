@@ -1,18 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineOperation } from '../api/operation';
+import { defineOperation } from '../common/operation';
 import { GridError } from '../common/errors';
 import type { AppContext } from '../context';
 import { loadCaseFile, runCases } from './cases';
-import { summarizeForPrompt } from './injection';
 import { loadHomeFile, type HomeFormat } from './home';
 import { lintHome } from './lint';
-import { buildCommandPrompt, parseCommandArray, parseRules } from './parser';
-import { retrieve, selectedEntities, type RetrieveOptions } from './retrieve';
-import { conversationStateSchema, emptyState, type Home } from './types';
+import { buildCommandPrompt, commandSystemPrompt, parseCommandArray } from './command-protocol';
+import { parseRules } from './parser';
+import { retrieve, type RetrieveOptions } from './retrieve';
+import { injectStage } from './stages/inject';
+import { commandSpecSchema, conditionSchema, conversationStateSchema, emptyState, type Home } from './types';
 import { TYPES } from './lexicon';
-import { commandSystemPrompt, createLlmCommandParser, parseCommandsWithLlm } from '../llm/command-parser';
+import { createLlmCommandParser, parseCommandsWithLlm } from './llm-commands';
 import { llmAvailable } from '../llm/client';
 
 /** The bundled demo home (resources/homes/demo-home.json): used when --devices is omitted. */
@@ -51,9 +52,9 @@ const entitySchema = z.object({
   room: z.string().nullable(),
   type: z.string(),
   category: z.string(),
-  commands: z.array(z.any()),
+  commands: z.array(commandSpecSchema),
   description: z.string().optional(),
-  attributes: z.record(z.string(), z.any()).optional(),
+  attributes: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])).optional(),
   members: z.array(z.string()).optional(),
 });
 const homeSchema = z.object({
@@ -70,9 +71,47 @@ const commandOut = z.object({
   t: z.string().nullable(),
   q: z.enum(['one', 'all', 'any', 'except']),
   c: z.number().nullable(),
-  cond: z.any().optional(),
+  cond: conditionSchema.nullable().optional(),
   ref: z.string().nullable().optional(),
+  v: z.union([z.string(), z.number()]).nullable().optional(),
   reason: z.string().optional(),
+});
+const irValueSchema = z.object({
+  text: z.string(),
+  number: z.number().nullable(),
+  unit: z.string().nullable(),
+  attribute: z.string(),
+  relative: z.enum(['up', 'down']).optional(),
+  extreme: z.enum(['max', 'min']).optional(),
+});
+const metaSchema = z.object({
+  parser: z.enum(['rules', 'llm', 'rules-fallback', 'commands']),
+  parser_error: z.string().optional(),
+  scope_fallback: z.enum(['include_empty', 'no_match_in_scope']).nullable(),
+  name_room_fallback: z.array(z.string()),
+  uncertain_room_names: z.array(z.string()),
+  capability_filtered: z.array(z.string()),
+  mode: z.string(),
+  conditions: z.array(
+    conditionSchema.extend({ status: z.enum(['met', 'not_met', 'unknown']), sensor_id: z.string().nullable(), reading: z.number().nullable() }),
+  ),
+  groups_collapsed: z.array(z.string()),
+  vector: z.boolean(),
+  resolved_pending: z.boolean().optional(),
+  room_alias: z.boolean().optional(),
+  value_check: z
+    .array(
+      z.object({
+        id: z.string(),
+        status: z.enum(['in_range', 'out_of_range', 'no_range', 'no_command']),
+        command_id: z.string().nullable(),
+        minimum: z.number().nullable(),
+        maximum: z.number().nullable(),
+        unit: z.string().nullable(),
+      }),
+    )
+    .optional(),
+  excluded_ids: z.array(z.string()).optional(),
 });
 const selectedSchema = z.object({
   id: z.string(),
@@ -86,13 +125,14 @@ export const retrievalResultSchema = z.object({
   command: commandOut,
   ir: z.object({
     action: z.string(),
+    value: irValueSchema.nullable(),
     name_hint: z.string().nullable(),
     type_hint: z.string().nullable(),
     scope_include: z.array(z.string()),
     scope_exclude: z.array(z.string()),
     quantifier: z.string(),
     count: z.number().nullable(),
-    conditions: z.array(z.any()),
+    conditions: z.array(conditionSchema),
     references: z.array(z.string()),
   }),
   selected: z.array(selectedSchema),
@@ -103,7 +143,7 @@ export const retrievalResultSchema = z.object({
       options: z.array(z.object({ id: z.string(), kind: z.string(), name: z.string(), room: z.string().nullable(), label: z.string() })),
     })
     .nullable(),
-  meta: z.record(z.string(), z.any()),
+  meta: metaSchema,
 });
 
 const devicesInput = z.string().min(1).optional().describe('设备文件路径（省略时使用演示家庭）');
@@ -156,7 +196,7 @@ export const deviceOperations = {
         };
       }
       const results = await retrieve(input.utterance, home, state, options);
-      const yaml = summarizeForPrompt(selectedEntities(home, results), { maxNameLength: ctx.config.devices.maxNameLength, maxDescriptionLength: ctx.config.devices.maxDescriptionLength });
+      const yaml = injectStage(home, results, { maxNameLength: ctx.config.devices.maxNameLength, maxDescriptionLength: ctx.config.devices.maxDescriptionLength });
       return { devices_file: file, demo, results, yaml, state };
     },
   }),

@@ -13,6 +13,8 @@ export interface EntityInfo {
   keys: string[];
   /** homophone keys of name and nicknames */
   pinyin: string[];
+  /** the same with common ASR/accent confusions folded (zh/z, n/l, an/ang, h/f …) */
+  fuzzy: string[];
   /** room words found inside the name (longest match, non-overlapping) */
   nameRooms: string[];
   trust: RoomTrust;
@@ -87,13 +89,14 @@ export function indexHome(home: Home): HomeIndex {
   for (const e of entities) {
     const names = entityNames(e);
     const keys = names.map(norm);
-    const pinyin = names.map((n) => homophoneKey(n));
+    const pinyin = names.map((n) => homophoneKey(norm(n)));
+    const fuzzy = names.map((n) => homophoneKey(norm(n), { fuzzy: true }));
     const nameRooms = findWords(norm(e.name), roomWords).map((m) => m.word);
     let trust: RoomTrust = 'ok';
     if (!e.room) trust = e.kind === 'device' ? 'missing' : 'ok';
     else if (UNKNOWN_ROOM.test(e.room)) trust = 'unknown';
     else if (nameRooms.length && !nameRooms.some((r) => roomMatches(e.room, r) || roomMatches(r, e.room!))) trust = 'conflict';
-    info.set(e.id, { entity: e, names, keys, pinyin, nameRooms, trust });
+    info.set(e.id, { entity: e, names, keys, pinyin, fuzzy, nameRooms, trust });
     keys.forEach((k, i) => {
       const list = byName.get(k) ?? [];
       list.push(e);

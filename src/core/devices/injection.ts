@@ -15,7 +15,10 @@ export function safeText(text: string, max: number): string {
  * Seed 004 output: YAML for the agent's system prompt. Emitted by the `yaml` library so every
  * scalar is quoted/escaped as needed; the header tells the agent names are data.
  */
-export function summarizeForPrompt(entities: Entity[], options: { maxNameLength?: number; maxDescriptionLength?: number } = {}): string {
+export function summarizeForPrompt(
+  entities: Entity[],
+  options: { maxNameLength?: number; maxDescriptionLength?: number; /** comment lines after the header (each starts with #) */ headerLines?: string[] } = {},
+): string {
   const maxName = options.maxNameLength ?? 40;
   const maxDesc = options.maxDescriptionLength ?? 80;
   const devices = entities.filter((e) => e.kind === 'device');
@@ -46,5 +49,7 @@ export function summarizeForPrompt(entities: Entity[], options: { maxNameLength?
   if (groups.length) data.groups = groups.map((g) => ({ ...base(g), members: (g.members ?? []).map((m) => safeText(m, 80)) }));
   if (scenes.length) data.scenes = scenes.map((s) => ({ id: safeText(s.id, 80), name: safeText(s.name, maxName), room: s.room ? safeText(s.room, 20) : null }));
   const doc = new Document(data);
-  return `${YAML_HEADER}\n${doc.toString({ lineWidth: 0, indentSeq: true })}`;
+  // comment lines are data too: one line each, no control characters
+  const extra = (options.headerLines ?? []).map((l) => '# ' + safeText(l.replace(/^#\s*/, ''), 200)).join('\n');
+  return `${YAML_HEADER}\n${extra ? extra + '\n' : ''}${doc.toString({ lineWidth: 0, indentSeq: true })}`;
 }

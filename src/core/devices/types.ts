@@ -5,12 +5,21 @@ export const commandSpecSchema = z.object({
   id: z.string().min(1),
   description: z.string(),
   type: z.string().optional(),
+  // real exports write null for "none" and sometimes min/max: read both, keep one shape
   value_range: z
-    .object({
-      minimum: z.number().optional(),
-      maximum: z.number().optional(),
-      unit: z.string().optional(),
-    })
+    .preprocess(
+      (v) => {
+        if (!v || typeof v !== 'object' || Array.isArray(v)) return v ?? undefined;
+        const o = v as Record<string, unknown>;
+        const pick = (...keys: string[]) => keys.map((k) => o[k]).find((x) => x !== undefined && x !== null) ?? undefined;
+        return { minimum: pick('minimum', 'min'), maximum: pick('maximum', 'max'), unit: pick('unit') };
+      },
+      z.object({
+        minimum: z.number().optional(),
+        maximum: z.number().optional(),
+        unit: z.string().optional(),
+      }),
+    )
     .optional(),
 });
 export type CommandSpec = z.infer<typeof commandSpecSchema>;
@@ -94,6 +103,10 @@ export const conditionSchema = z.object({
   op: z.enum(['>', '>=', '<', '<=', '=']),
   value: z.number(),
   room: z.string().nullable().optional(),
+  /** Unit as said (℃, %, lux); optional so older command arrays stay valid. */
+  unit: z.string().nullable().optional(),
+  /** The condition as the user said it (温度高于28度), for previews. */
+  text: z.string().optional(),
 });
 export type Condition = z.infer<typeof conditionSchema>;
 
@@ -106,6 +119,8 @@ export const commandSchema = z.object({
   c: z.number().int().positive().nullable().default(null),
   cond: conditionSchema.nullable().optional(),
   ref: z.literal('last-mentioned').nullable().optional(),
+  /** The value as said: 26度, 50%, 一半, 最亮, +10%, 红色, 睡眠模式 (a bare number is read as said). */
+  v: z.union([z.string(), z.number()]).nullable().optional(),
   /** Why a command is UNKNOWN (malformed LLM reply, nothing understood). */
   reason: z.string().optional(),
 });
@@ -114,8 +129,27 @@ export const commandArraySchema = z.array(commandSchema);
 
 export const UNKNOWN_ACTION = 'UNKNOWN';
 
+/** What a value is about; decides the default unit and the relative step. */
+export type ValueAttribute = 'brightness' | 'temperature' | 'volume' | 'position' | 'fanSpeed' | 'humidity' | 'colorTemp' | 'color' | 'mode' | 'channel' | 'generic';
+
+/** A value the user asked for, as understood (contract: `number` is the numeric value, e.g. 26 for 调到26度). */
+export interface IRValue {
+  /** as said: 26度, 百分之五十, 一半, 最亮, 红色 */
+  text: string;
+  /** numeric value (absolute target; for relative changes the step); null for words (红色, 睡眠模式) or an unresolved extreme */
+  number: number | null;
+  unit: string | null;
+  attribute: ValueAttribute;
+  /** 调高/亮一点: change by `number` in this direction instead of setting it */
+  relative?: 'up' | 'down';
+  /** 最亮/最低: the command's value_range end (number filled in once a device is chosen) */
+  extreme?: 'max' | 'min';
+}
+
 export interface QueryIR {
   action: string;
+  /** The value to set (null when the command carries none). */
+  value: IRValue | null;
   name_hint: string | null;
   type_hint: string | null;
   scope_include: string[];
@@ -172,6 +206,16 @@ export interface ConditionResult extends Condition {
   reading: number | null;
 }
 
+/** Seed 004 check of a value against the chosen device's command. */
+export interface ValueCheck {
+  id: string;
+  status: 'in_range' | 'out_of_range' | 'no_range' | 'no_command';
+  command_id: string | null;
+  minimum: number | null;
+  maximum: number | null;
+  unit: string | null;
+}
+
 export interface RetrievalMeta {
   parser: 'rules' | 'llm' | 'rules-fallback' | 'commands';
   parser_error?: string;
@@ -186,6 +230,19 @@ export interface RetrievalMeta {
   resolved_pending?: boolean;
   /** The asked room is unknown to the home and was read as the broader room (主卧 -> 卧室). */
   room_alias?: boolean;
+  /** One entry per selected entity when the command carries a value. */
+  value_check?: ValueCheck[];
+  /** An exception named a device (除了床头灯): these ids were removed from the same command. */
+  excluded_ids?: string[];
+}
+
+/** One candidate while the stages run (internal; Selected is what leaves the engine). */
+export interface Scored {
+  entity: Entity;
+  score: number;
+  nameScore: number;
+  reasons: string[];
+  cap: number;
 }
 
 export interface RetrievalResult {

@@ -1,13 +1,20 @@
 import { z } from 'zod';
-import { defineOperation } from '../api/operation';
+import { defineOperation } from '../common/operation';
 import type { AppContext } from '../context';
-import { modelStatusSchema } from '../app/api';
 import { setSetting } from '../store/db';
 import { GridError } from '../common/errors';
 import { DTYPE_SUFFIX, checkInstalled, listModels, userModelsDir, type LocatedModel, type ModelDtype } from './manifest';
 import { importModel } from './import';
 import { MODEL_SETTING_KEY, type LocalEmbedder } from './create';
 import type { ModelStatus } from './types';
+
+/** The embedder's status (ModelStatus) as the API reports it (app.info, models.*). */
+export const modelStatusSchema = z.object({
+  state: z.enum(['ready', 'missing', 'error']),
+  model_id: z.string().nullable(),
+  dims: z.number().int().nullable(),
+  message: z.string(),
+});
 
 const dtypeSchema = z.enum(Object.keys(DTYPE_SUFFIX) as [ModelDtype, ...ModelDtype[]]);
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { GridError } from '../common/errors';
-import type { ProgressSink } from '../api/operation';
+import type { ProgressSink } from '../common/operation';
 import type { Db } from '../store/db';
 import {
   DTYPE_SUFFIX,

@@ -1,6 +1,5 @@
 import type { AppContext } from '../context';
-import { invokeOperation } from '../api/invoke';
-import type { ApiName } from '../api/table';
+import type { Invoke, Operation } from '../common/operation';
 import { GridError, toErrorPayload } from '../common/errors';
 import { createLlmClient, type ChatMessage, type ChatResult, type ToolCall } from './client';
 import { buildChatSystemPrompt, type RegulationSummary } from './prompts';
@@ -67,6 +66,9 @@ export interface ChatAgentOptions {
   model?: string;
   /** Restrict the assistant to these regulations (CLI `-r`); tool calls are kept inside them. */
   regIds?: string[];
+  /** The API table's call path and operations, handed in by the run context (never imported). */
+  invoke: Invoke;
+  operations: readonly Operation[];
 }
 
 /** list_regulations output, whatever its envelope ({regulations:[…]} or […]). */
@@ -195,13 +197,13 @@ export async function runChatAgent(ctx: AppContext, options: ChatAgentOptions): 
   const config = ctx.config.llm;
   const model = options.model ?? config.chatModel;
   const maxSteps = options.maxSteps ?? config.maxToolSteps;
-  const tools = chatTools();
+  const tools = chatTools(options.operations);
   const emit = options.onEvent ?? (() => {});
 
   // Seed 002 §3.1: preload the library into the system prompt.
   const listTool = tools.find((t) => t.name === 'list_regulations');
   let regulations: RegulationSummary[] = [];
-  if (listTool) regulations = asRegulationSummaries(await invokeOperation(ctx, listTool.operation as ApiName, {}, { signal: options.signal }));
+  if (listTool) regulations = asRegulationSummaries(await options.invoke(listTool.operation, {}, { signal: options.signal }));
   const titles = new Map(regulations.map((r) => [r.reg_id, r.title]));
   const allowed = options.regIds?.length ? [...new Set(options.regIds)] : null;
   if (allowed) {
@@ -242,7 +244,7 @@ export async function runChatAgent(ctx: AppContext, options: ChatAgentOptions): 
       break;
     }
     for (const call of reply.tool_calls) {
-      const outcome = await executeToolCall(ctx, tools, call, titles, { signal: options.signal, allowed, cache: callCache });
+      const outcome = await executeToolCall(options.invoke, tools, call, titles, { signal: options.signal, allowed, cache: callCache });
       records.push({
         step,
         id: call.id,
@@ -318,7 +320,7 @@ export function scopeToolArgs(tool: string, args: unknown, allowed: string[] | n
 }
 
 async function executeToolCall(
-  ctx: AppContext,
+  invoke: Invoke,
   tools: AgentTool[],
   call: ToolCall,
   titles: Map<string, string>,
@@ -349,7 +351,7 @@ async function executeToolCall(
   const earlier = options.cache.get(key);
   if (earlier) return { ...earlier, cached: true };
   try {
-    const result = await invokeOperation(ctx, tool.operation as ApiName, args, { signal: options.signal });
+    const result = await invoke(tool.operation, args, { signal: options.signal });
     const found = tool.name === 'smart_search' || tool.name === 'read_page_range' ? collectSources(result, titles) : [];
     const outcome: ToolOutcome = { operation: tool.operation, args, ok: true, error: null, content: compactForModel(result), sources: found, cached: false };
     options.cache.set(key, outcome);

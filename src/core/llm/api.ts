@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../api/operation';
+import { defineOperation } from '../common/operation';
 import type { AppContext } from '../context';
 import { GridError, toErrorPayload } from '../common/errors';
 import { configureLlm, createLlmClient, currentLlmSettings, llmAvailable, noKeyError, resolveLlmSettings } from './client';
@@ -173,6 +173,8 @@ export const llmOperations = {
         regIds: input.reg_ids,
         stream: input.stream,
         signal: run.signal,
+        invoke: run.invoke,
+        operations: run.operations(),
         onEvent: (event) => {
           if (event.type === 'delta') run.progress({ stage: 'delta', done: event.step, total: 0, message: event.text });
           else if (event.type === 'tool_call')

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { AppContext } from '../context';
-import { invokeOperation } from '../api/invoke';
-import type { ApiName } from '../api/table';
 import { GridError, toErrorPayload } from '../common/errors';
-import { describeZodError } from '../api/invoke';
+import { describeZodError } from '../common/operation';
+import { enrichRegulation } from '../regulations/metadata';
 import { firstPages, getRegulation, getToc, listRegulations, updateInfo } from '../regulations/store';
 import { createLlmClient, llmAvailable, type ChatMessage } from './client';
 import { extractJson } from './json';
@@ -59,8 +58,8 @@ export function parseMetadataReply(text: string | null): { ok: true; value: LlmM
 }
 
 /** The regulations engine's offline enrichment (same update path), used as the fallback. */
-async function enrichOffline(ctx: AppContext, regId: string, signal?: AbortSignal): Promise<void> {
-  await invokeOperation(ctx, 'regulations.enrich' as ApiName, { reg_id: regId }, { signal });
+function enrichOffline(ctx: AppContext, regId: string): void {
+  enrichRegulation(ctx, regId);
 }
 
 export async function enrichRegulationWithLlm(ctx: AppContext, regId: string, signal?: AbortSignal): Promise<EnrichOutcome> {
@@ -70,7 +69,7 @@ export async function enrichRegulationWithLlm(ctx: AppContext, regId: string, si
     return { reg_id: regId, title: now.title, source, description: now.description, keywords: now.keywords, scope: now.scope, attempts, message };
   };
   const fallback = async (attempts: number, reason: string) => {
-    await enrichOffline(ctx, regId, signal);
+    enrichOffline(ctx, regId);
     return outcome('offline', attempts, `${reason}，已改用离线方式生成元数据`);
   };
 

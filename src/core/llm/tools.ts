@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { apiTable } from '../api/table';
-import type { Operation } from '../api/operation';
+import type { Operation } from '../common/operation';
 import type { ToolDefinition } from './client';
 
 /** The API-table operations the chat agent may call, by their MCP tool names (seed 002 §5). */
@@ -22,11 +21,10 @@ export function toolParameters(op: Operation): Record<string, unknown> {
 }
 
 /**
- * Tools for the chat agent: operations of the one API table that carry one of the chat MCP
- * names. An engine that has not registered its op simply contributes no tool.
+ * Tools for the chat agent: operations of the one API table (handed in by the run context)
+ * that carry one of the chat MCP names. An engine that has not registered its op contributes no tool.
  */
-export function chatTools(names: readonly string[] = CHAT_TOOL_NAMES): AgentTool[] {
-  const ops = Object.values(apiTable as Record<string, Operation>);
+export function chatTools(ops: readonly Operation[], names: readonly string[] = CHAT_TOOL_NAMES): AgentTool[] {
   const tools: AgentTool[] = [];
   for (const name of names) {
     const op = ops.find((o) => o.mcp === name);

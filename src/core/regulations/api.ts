@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../api/operation';
+import { defineOperation } from '../common/operation';
 import { GridError } from '../common/errors';
 import { importPaths } from './importer';
 import { enrichRegulations, exportInfo, importInfo } from './metadata';
@@ -8,6 +8,7 @@ import { deleteRegulation, getRegulation, getToc, listRegulations, readPages, up
 import { pageSchema, regulationInfoSchema, tocEntrySchema } from './types';
 import { validateRegId } from './slug';
 import { readSource, removeSourceCopy } from './sources';
+import { structureOperations } from './structure-api';
 
 const regIdField = z.string().min(1).max(64).describe('规程标识 reg_id，如 angui_2024 / regulation id');
 
@@ -138,21 +139,12 @@ export const regulationOperations = {
       .object({
         reg_id: regIdField.optional(),
         all: z.boolean().optional().describe('处理全部规程 / all regulations'),
-        llm: z.boolean().optional().describe('用大模型生成（失败回退离线） / use the LLM with offline fallback'),
       })
       .strict(),
     output: z.array(regulationInfoSchema),
-    handler: async (ctx, input, run) => {
+    handler: (ctx, input, run) => {
+      // The LLM path is llm.enrich_metadata (it falls back to this offline path).
       if (!input.all && !input.reg_id) throw new GridError('INVALID_INPUT', '请指定 reg_id 或 --all');
-      if (input.llm) {
-        // imported lazily: the llm engine calls back into the API table
-        const { enrichMetadataWithLlm } = await import('../llm/metadata');
-        const outcomes = await enrichMetadataWithLlm(ctx, input.all ? { all: true } : { reg_id: validateRegId(input.reg_id!) }, {
-          signal: run.signal,
-          progress: (done, total, item) => run.progress({ stage: '生成元数据', done, total, item }),
-        });
-        return outcomes.map((o) => getRegulation(ctx.db, o.reg_id));
-      }
       return enrichRegulations(ctx, input.all ? 'all' : [validateRegId(input.reg_id!)], (done, total, regId) =>
         run.progress({ stage: '生成元数据', done, total, item: regId }),
       );
@@ -181,4 +173,5 @@ export const regulationOperations = {
     output: z.array(importResultSchema),
     handler: (ctx, _input, run) => loadDemoRegulations(ctx, run),
   }),
+  ...structureOperations,
 };

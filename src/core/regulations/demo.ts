@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context';
-import type { OperationRun } from '../api/operation';
+import type { OperationRun } from '../common/operation';
 import { getSetting, setSetting } from '../store/db';
 import { importPaths, type ImportFileResult } from './importer';
 import { applyInfoFile } from './metadata';

@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context';
-import type { OperationRun } from '../api/operation';
+import type { OperationRun } from '../common/operation';
 import { GridError, toErrorPayload } from '../common/errors';
-import { indexRegulationVectors } from '../search/indexer';
+import { indexRegulationVectors } from './search-index';
 import { decodeTextFile } from './decode';
 import { docxToMarkdown } from './docx';
 import { parsePdf } from './pdf';
@@ -173,6 +173,7 @@ export async function importPaths(
           sourcePath: abs,
           sourceHash: hash,
           isDemo: options.isDemo,
+          chunkChars: ctx.config.search.chunkChars,
           keep: existing ? { description: existing.description, keywords: existing.keywords, scope: existing.scope, extra: existing.extra } : null,
         },
         // PDF pages were already counted while extracting; text formats count while writing

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { GridError } from '../common/errors';
-import { buildBlocks, unitsAndToc, ARTICLE_RE, headingRank } from './structure';
+import { assignTableIds, buildBlocks, finishStructure, unitsAndToc, ARTICLE_RE, headingRank, type Line, type TableInfo } from './structure';
+import { findTableSegments, looksLikeHeader, parseCaption, remapCells, sameRow, type Caption, type Fragment, type TableSegment } from './tables';
 import type { ParsedDocument, ParsedToc } from './types';
 
 const require = createRequire(import.meta.url);
@@ -24,6 +25,14 @@ interface PdfLine {
   x: number;
   right: number;
   size: number;
+  y: number;
+  frags: Fragment[];
+}
+
+/** One paragraph of a page; table rows remember their region and row. */
+interface PagePara {
+  text: string;
+  seg?: { seg: TableSegment; row: number };
 }
 
 function pdfjsAssets(): { cMapUrl: string; standardFontDataUrl: string } {
@@ -63,7 +72,8 @@ function itemsToLines(items: TextItem[]): PdfLine[] {
         text += it.str;
         prevEnd = it.x + it.w;
       }
-      return { text: text.replace(/\s+/g, ' ').trim(), x: row[0].x, right: prevEnd, size, tabular: wideGaps >= 2 };
+      const frags = row.filter((it) => it.str.trim()).map((it) => ({ str: it.str, x: it.x, right: it.x + it.w, h: it.h }));
+      return { text: text.replace(/\s+/g, ' ').trim(), x: row[0].x, right: prevEnd, size, y: row[0].y, frags, tabular: wideGaps >= 2 };
     })
     .filter((l) => l.text);
 }
@@ -103,6 +113,100 @@ function linesToParagraphs(lines: PdfLine[]): string[] {
   });
   if (cur) out.push(cur);
   return out;
+}
+
+/** A page's lines -> paragraphs, with table regions kept as one paragraph per row. */
+function pageParagraphs(lines: PdfLine[]): PagePara[] {
+  const segs = findTableSegments(lines);
+  const out: PagePara[] = [];
+  let at = 0;
+  for (const seg of [...segs, null]) {
+    const end = seg ? seg.from : lines.length;
+    out.push(...linesToParagraphs(lines.slice(at, end)).map((text) => ({ text })));
+    if (!seg) break;
+    seg.rows.forEach((cells, row) => out.push({ text: cells.filter(Boolean).join(' '), seg: { seg, row } }));
+    at = seg.to + 1;
+  }
+  return out;
+}
+
+/**
+ * Table regions of all pages -> tables. A region continues the previous page's table when that table
+ * ended its page and this region opens the next one (only a 续表 / "（续）" caption or nothing before it):
+ * a repeated header row is dropped, a missing one is fine, columns are matched by x-position.
+ */
+function stitchTables(pages: PagePara[][]): { lines: Line[]; tables: TableInfo[] } {
+  type Building = TableInfo & { caption: Caption | null; colX: [number, number][]; lastPage: number };
+  const tables: Building[] = [];
+  const lines: Line[] = [];
+  let open: Building | null = null;
+  pages.forEach((paras, p) => {
+    const page = p + 1;
+    let seenContent = false;
+    for (let i = 0; i < paras.length; i++) {
+      const para = paras[i];
+      if (!para.seg) {
+        const caption = parseCaption(para.text);
+        const next = paras[i + 1];
+        if (caption && next?.seg && next.seg.row === 0) {
+          // caption of the region that follows: decided there
+          continue;
+        }
+        lines.push({ text: para.text, page });
+        seenContent = true;
+        open = null;
+        continue;
+      }
+      const { seg, row } = para.seg;
+      if (row === 0) {
+        const prevPara = paras[i - 1];
+        const caption = prevPara && !prevPara.seg ? parseCaption(prevPara.text) : null;
+        const continues =
+          open !== null &&
+          open.lastPage === page - 1 &&
+          (caption ? caption.continued && (!caption.id || caption.id === open.caption?.id) : !seenContent) &&
+          (caption?.continued || seg.columns.length === open.colX.length || sameRow(seg.rows[0], open.columns));
+        // "表A.1 …（续）" names the table it continues even when a note or a page break came between
+        const named = !continues && caption?.continued && caption.id ? (tables.find((t) => t.caption?.id === caption.id) ?? null) : null;
+        if (named) open = named;
+        const index: number = continues || named ? tables.indexOf(open!) : tables.length;
+        if (!continues && !named) {
+          const header = looksLikeHeader(seg.rows[0]) ? seg.rows[0] : null;
+          open = {
+            table_id: '',
+            title: caption?.title ?? '',
+            columns: header ?? seg.rows[0].map((_, k) => `列${k + 1}`),
+            rows: [],
+            caption,
+            colX: seg.columns,
+            lastPage: page,
+          };
+          tables.push(open);
+        }
+        const t = tables[index];
+        if (caption) lines.push({ text: prevPara.text, page, table: { index, row: -2 } });
+        const isHeader = continues || named ? sameRow(remapCells(seg.rows[0], seg.columns, t.colX), t.columns) : t.columns === seg.rows[0];
+        seg.rows.forEach((cells, r) => {
+          const mapped = remapCells(cells, seg.columns, t.colX);
+          const text = cells.filter(Boolean).join(' ');
+          if (r === 0 && isHeader) {
+            lines.push({ text, page, table: { index, row: -1 } });
+            return;
+          }
+          lines.push({ text, page, table: { index, row: t.rows.length } });
+          t.rows.push(mapped);
+        });
+        t.lastPage = page;
+        open = t;
+        seenContent = true;
+        i += seg.rows.length - 1;
+      }
+    }
+    // a table continues onto the next page only when nothing follows it on this one
+    if (open && open.lastPage !== page) open = null;
+  });
+  const ids = assignTableIds(tables.map((t) => t.caption));
+  return { lines, tables: tables.map(({ caption: _c, colX: _x, lastPage: _l, ...t }, i) => ({ ...t, table_id: ids[i] })) };
 }
 
 type PdfDoc = {
@@ -181,7 +285,7 @@ export async function parsePdf(
   }
   try {
     if (pdf.numPages === 0) throw new GridError('BAD_FILE', `文件「${fileLabel}」是空 PDF（没有页面）`);
-    const pageParas: string[][] = [];
+    const pageParas: PagePara[][] = [];
     for (let n = 1; n <= pdf.numPages; n++) {
       if (options.signal?.aborted) throw new GridError('CANCELLED', `导入已取消（「${fileLabel}」第 ${n} 页）`);
       let page;
@@ -197,15 +301,16 @@ export async function parsePdf(
         const t = raw.transform;
         items.push({ str: raw.str, x: t[4], y: t[5], w: raw.width ?? 0, h: raw.height || Math.hypot(t[2], t[3]) || 10 });
       }
-      pageParas.push(linesToParagraphs(itemsToLines(items)));
+      pageParas.push(pageParagraphs(itemsToLines(items)));
       page.cleanup();
       options.onPage?.(n, pdf.numPages);
     }
     // running headers/footers: page numbers, and short lines repeated on most pages
     const counts = new Map<string, number>();
-    for (const paras of pageParas) for (const p of new Set(paras)) if (p.length <= 40) counts.set(p, (counts.get(p) ?? 0) + 1);
+    for (const paras of pageParas) for (const p of new Set(paras.filter((q) => !q.seg).map((q) => q.text))) if (p.length <= 40) counts.set(p, (counts.get(p) ?? 0) + 1);
     const repeated = (p: string) => pdf.numPages >= 3 && (counts.get(p) ?? 0) >= Math.max(3, pdf.numPages * 0.5);
-    const cleaned = pageParas.map((paras) => paras.filter((p) => !PAGE_NUMBER_RE.test(p) && !repeated(p)));
+    const kept = pageParas.map((paras) => paras.filter((p) => p.seg || (!PAGE_NUMBER_RE.test(p.text) && !repeated(p.text))));
+    const cleaned = kept.map((paras) => paras.map((p) => p.text));
     const totalChars = cleaned.reduce((n, ps) => n + ps.join('').replace(/\s/g, '').length, 0);
     if (totalChars === 0) {
       const pdfjsOps = (pdfjs as unknown as { OPS: Record<string, number> }).OPS;
@@ -222,9 +327,10 @@ export async function parsePdf(
           : `文件「${fileLabel}」没有任何文字内容（空白 PDF）`,
       );
     }
-    const lines = cleaned.flatMap((paras, i) => paras.map((text) => ({ text, page: i + 1 })));
-    const { blocks } = buildBlocks(lines, { markdown: false, maxParagraphChars: 900, titleFromFirstHeading: false });
-    const { units, toc: detectedToc } = unitsAndToc(blocks);
+    const { lines, tables } = stitchTables(kept);
+    const { blocks } = buildBlocks(lines, { markdown: false, maxParagraphChars: 900, titleFromFirstHeading: false, tables });
+    const { units, toc: detectedToc } = unitsAndToc(blocks, tables);
+    const structure = finishStructure(blocks, tables);
     const outline = await outlineToc(pdf);
     let title = '';
     try {
@@ -244,6 +350,7 @@ export async function parsePdf(
       pages: cleaned.map((paras, i) => ({ page_num: i + 1, text: paras.join('\n') })),
       toc: outline.length ? outline : detectedToc,
       units,
+      ...structure,
     };
   } finally {
     await pdf.destroy();

@@ -57,4 +57,57 @@ export const regulationsMigrations: Migration[] = [
       `);
     },
   },
+  {
+    domain: 'regulations',
+    version: 2,
+    name: 'structure: tables with per-row pages, notes, references',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE reg_tables (
+          id INTEGER PRIMARY KEY,
+          reg_id TEXT NOT NULL REFERENCES regulations(reg_id) ON DELETE CASCADE,
+          ord INTEGER NOT NULL,                -- document order
+          table_id TEXT NOT NULL,              -- printed id (表A.1, 表6-2, 附表3) or T1, T2 … when unnumbered
+          title TEXT NOT NULL,
+          columns TEXT NOT NULL,               -- JSON array: the header row, once
+          page_start INTEGER NOT NULL,
+          page_end INTEGER NOT NULL,
+          row_count INTEGER NOT NULL,
+          section_path TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX reg_tables_id ON reg_tables(reg_id, table_id);
+        CREATE TABLE reg_table_rows (
+          table_pk INTEGER NOT NULL REFERENCES reg_tables(id) ON DELETE CASCADE,
+          row_idx INTEGER NOT NULL,
+          page_num INTEGER NOT NULL,           -- page the row is printed on (cross-page tables)
+          cells TEXT NOT NULL,                 -- JSON array, one string per column
+          PRIMARY KEY (table_pk, row_idx)
+        ) WITHOUT ROWID;
+        CREATE TABLE reg_notes (
+          id INTEGER PRIMARY KEY,
+          reg_id TEXT NOT NULL REFERENCES regulations(reg_id) ON DELETE CASCADE,
+          ord INTEGER NOT NULL,
+          label TEXT NOT NULL,                 -- 注 / 注1 / 说明
+          text TEXT NOT NULL,
+          page_num INTEGER NOT NULL,
+          section_path TEXT NOT NULL,
+          target_type TEXT NOT NULL,           -- table | article | section
+          target TEXT NOT NULL                 -- 表A.1 / 第二十条 / section path
+        );
+        CREATE INDEX reg_notes_reg ON reg_notes(reg_id, label);
+        CREATE TABLE reg_refs (
+          id INTEGER PRIMARY KEY,
+          reg_id TEXT NOT NULL REFERENCES regulations(reg_id) ON DELETE CASCADE,
+          ord INTEGER NOT NULL,
+          page_num INTEGER NOT NULL,           -- page the reference is written on
+          source TEXT NOT NULL,                -- label / section of the unit holding it
+          text TEXT NOT NULL,                  -- the words as written: 附录D, 第三十二条, 表6-2
+          ref_type TEXT NOT NULL,              -- article | clause | chapter | section | part | appendix | table | note | regulation
+          target TEXT NOT NULL,
+          regulation TEXT                      -- another regulation's title when the reference names one
+        );
+        CREATE INDEX reg_refs_reg ON reg_refs(reg_id, page_num);
+      `);
+    },
+  },
 ];

@@ -1,6 +1,6 @@
 import type { Db } from '../store/db';
 import { GridError } from '../common/errors';
-import { indexRegulation, indexRegulationProfile, removeRegulationIndex } from '../search/indexer';
+import { indexRegulation, indexRegulationProfile, removeRegulationIndex } from './search-index';
 import type { ParsedDocument, RegulationInfo, TocEntry } from './types';
 
 interface RegulationRow {
@@ -107,6 +107,9 @@ export function readPages(db: Db, regId: string, from: number, to: number, maxPa
 function deleteRows(db: Db, regId: string): void {
   removeRegulationIndex(db, regId);
   db.prepare('DELETE FROM reg_units WHERE reg_id = ?').run(regId);
+  db.prepare('DELETE FROM reg_tables WHERE reg_id = ?').run(regId);
+  db.prepare('DELETE FROM reg_notes WHERE reg_id = ?').run(regId);
+  db.prepare('DELETE FROM reg_refs WHERE reg_id = ?').run(regId);
   // children before parents: parent_id references reg_toc(id)
   db.prepare('UPDATE reg_toc SET parent_id = NULL WHERE reg_id = ?').run(regId);
   db.prepare('DELETE FROM reg_toc WHERE reg_id = ?').run(regId);
@@ -128,6 +131,8 @@ export interface WriteOptions {
   sourcePath: string;
   sourceHash: string;
   isDemo?: boolean;
+  /** Characters per search chunk: config.search.chunkChars (the one place the chunk size comes from). */
+  chunkChars: number;
   /** Metadata kept across a replace (user edits survive re-import of a changed file). */
   keep?: { description: string | null; keywords: string[]; scope: string | null; extra: RegulationExtra } | null;
 }
@@ -174,8 +179,29 @@ export function writeRegulation(db: Db, doc: ParsedDocument, options: WriteOptio
       parents.push({ level: t.level, id });
     });
     doc.units.forEach((u, ord) => insertUnit.run(options.regId, ord, u.page_num, u.kind, u.label, u.section_path, u.text));
-    indexRegulation(db, options.regId);
+    writeStructure(db, options.regId, doc);
+    indexRegulation(db, options.regId, options.chunkChars);
   })();
+}
+
+/** Tables (with per-row pages), notes and references of one regulation, inside the caller's transaction. */
+function writeStructure(db: Db, regId: string, doc: ParsedDocument): void {
+  const insertTable = db.prepare(
+    'INSERT INTO reg_tables (reg_id, ord, table_id, title, columns, page_start, page_end, row_count, section_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const insertRow = db.prepare('INSERT INTO reg_table_rows (table_pk, row_idx, page_num, cells) VALUES (?, ?, ?, ?)');
+  const insertNote = db.prepare(
+    'INSERT INTO reg_notes (reg_id, ord, label, text, page_num, section_path, target_type, target) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const insertRef = db.prepare('INSERT INTO reg_refs (reg_id, ord, page_num, source, text, ref_type, target, regulation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  (doc.tables ?? []).forEach((t, ord) => {
+    const pk = Number(
+      insertTable.run(regId, ord, t.table_id, t.title, JSON.stringify(t.columns), t.page_start, t.page_end, t.rows.length, t.section_path).lastInsertRowid,
+    );
+    t.rows.forEach((r, i) => insertRow.run(pk, i, r.page_num, JSON.stringify(r.cells)));
+  });
+  (doc.notes ?? []).forEach((n, ord) => insertNote.run(regId, ord, n.label, n.text, n.page_num, n.section_path, n.target_type, n.target));
+  (doc.refs ?? []).forEach((r, ord) => insertRef.run(regId, ord, r.page_num, r.source, r.text, r.ref_type, r.target, r.regulation));
 }
 
 export interface InfoUpdate {

@@ -1,4 +1,6 @@
-import type { ParsedDocument, ParsedToc, ParsedUnit, RegulationFormat } from './types';
+import type { ParsedDocument, ParsedNote, ParsedReference, ParsedToc, ParsedUnit, RegulationFormat } from './types';
+import { markdownTables, parseCaption, sameRow, tableUnitText, type ParsedTable } from './tables';
+import { findReferences, noteLabel } from './refs';
 
 /**
  * Structure of regulation text: headings (markdown `#`, 第X编/章/节, 一、, 1.1), articles (第X条,
@@ -23,11 +25,36 @@ const HEADING_MAX = 40;
 export interface Line {
   text: string;
   page?: number;
+  /** this line is part of table `index`: a body row (row >= 0), its header (-1), or a delimiter/caption (-2) */
+  table?: { index: number; row: number };
+}
+
+/** What buildBlocks needs to know about the tables the lines belong to. */
+export interface TableInfo {
+  table_id: string;
+  title: string;
+  columns: string[];
+  rows: string[][];
+  /** Markdown source lines (header + delimiter) repeated when a long table is cut into several blocks */
+  headerRaw?: string[];
 }
 
 export type Block =
   | { type: 'heading'; rank: number; level: number; title: string; raw: string[]; page: number; isDocTitle?: boolean }
-  | { type: 'unit'; kind: ParsedUnit['kind']; label: string | null; text: string[]; raw: string[]; page: number; sectionPath: string };
+  | {
+      type: 'unit';
+      kind: ParsedUnit['kind'];
+      label: string | null;
+      text: string[];
+      raw: string[];
+      page: number;
+      sectionPath: string;
+      /** table blocks: which table and which of its body rows they hold */
+      tableIndex?: number;
+      rows?: number[];
+      /** table blocks: characters counted against maxParagraphChars (as for a paragraph of these lines) */
+      chars?: number;
+    };
 
 /** Strips markdown emphasis / list markers that sit in front of labels (**第一条** …). */
 function plain(line: string): string {
@@ -105,6 +132,8 @@ export interface BlockOptions {
   maxParagraphChars: number;
   /** The first `#` heading is the document title (Markdown). */
   titleFromFirstHeading: boolean;
+  /** tables referenced by `Line.table` */
+  tables?: TableInfo[];
 }
 
 /** Lines -> heading and unit blocks, with section paths. */
@@ -124,9 +153,49 @@ export function buildBlocks(lines: Line[], options: BlockOptions): { blocks: Blo
     for (const l of lines) if (/^#\s+\S/.test(l.text.trim())) mdH1Count++;
   }
 
-  for (const { text: rawLine, page = 1 } of lines) {
+  for (const { text: rawLine, page = 1, table: tableMark } of lines) {
     const line = rawLine.replace(/\s+$/, '');
     const trimmed = line.trim();
+    if (tableMark && options.tables?.[tableMark.index]) {
+      const info = options.tables[tableMark.index];
+      const cur = current as Extract<Block, { type: 'unit' }> | null;
+      const same = cur && cur.kind === 'table' && cur.tableIndex === tableMark.index && cur.page === page;
+      const p = plain(trimmed);
+      if (tableMark.row < 0) {
+        // header / delimiter / caption lines: page text only
+        if (same) {
+          cur.raw.push(line);
+          cur.chars! += p.length;
+        } else {
+          current = { type: 'unit', kind: 'table', label: info.table_id, text: [], raw: [line], page, sectionPath: path(), tableIndex: tableMark.index, rows: [], chars: p.length };
+          blocks.push(current);
+        }
+        continue;
+      }
+      if (same && cur.chars! + p.length <= options.maxParagraphChars) {
+        cur.rows!.push(tableMark.row);
+        cur.raw.push(line);
+        cur.chars! += p.length;
+      } else {
+        // a long table is cut into several units; each repeats the header in its page text
+        const header = info.headerRaw ?? [];
+        current = {
+          type: 'unit',
+          kind: 'table',
+          label: info.table_id,
+          text: [],
+          raw: [...header, line],
+          page,
+          sectionPath: path(),
+          tableIndex: tableMark.index,
+          rows: [tableMark.row],
+          chars: (header[0] ? plain(header[0].trim()).length : 0) + p.length,
+        };
+        blocks.push(current);
+      }
+      paragraphOpen = false;
+      continue;
+    }
     if (!trimmed) {
       // a blank line ends a plain paragraph (markdown); articles run on until the next label or heading
       paragraphOpen = false;
@@ -150,6 +219,13 @@ export function buildBlocks(lines: Line[], options: BlockOptions): { blocks: Blo
       continue;
     }
     const p = plain(trimmed);
+    const note = insideArticle ? null : noteLabel(p);
+    if (note) {
+      current = { type: 'unit', kind: 'note', label: note, text: [p], raw: [line], page, sectionPath: path() };
+      blocks.push(current);
+      paragraphOpen = options.markdown;
+      continue;
+    }
     const article = articleLabel(p);
     const clause = article ? null : clauseLabel(p);
     if (article || clause) {
@@ -161,7 +237,7 @@ export function buildBlocks(lines: Line[], options: BlockOptions): { blocks: Blo
       continue;
     }
     const cur = current as Extract<Block, { type: 'unit' }> | null;
-    if (cur && (cur.kind === 'article' || cur.kind === 'clause' || paragraphOpen)) {
+    if (cur && cur.kind !== 'table' && (cur.kind === 'article' || cur.kind === 'clause' || paragraphOpen)) {
       const size = cur.text.reduce((n, t) => n + t.length, 0);
       if (cur.kind === 'paragraph' && size + p.length > options.maxParagraphChars) {
         // long running prose: start another paragraph unit; a split Markdown table repeats its header
@@ -186,12 +262,19 @@ export function buildBlocks(lines: Line[], options: BlockOptions): { blocks: Blo
 }
 
 /** Units and TOC from blocks whose `page` is final. */
-export function unitsAndToc(blocks: Block[]): { units: ParsedUnit[]; toc: ParsedToc[] } {
+export function unitsAndToc(blocks: Block[], tables: TableInfo[] = []): { units: ParsedUnit[]; toc: ParsedToc[] } {
   const units: ParsedUnit[] = [];
   const toc: ParsedToc[] = [];
   for (const b of blocks) {
     if (b.type === 'heading') {
       if (!b.isDocTitle) toc.push({ level: b.level, title: b.title, page_num: b.page });
+      continue;
+    }
+    if (b.kind === 'table') {
+      const info = b.tableIndex !== undefined ? tables[b.tableIndex] : undefined;
+      if (!info || !b.rows?.length) continue;
+      // a table unit carries its caption and header, so a hit on a row is readable on its own
+      units.push({ page_num: b.page, kind: 'table', label: info.table_id, section_path: b.sectionPath, text: tableUnitText(info, b.rows.map((r) => info.rows[r])) });
       continue;
     }
     const text = b.text.join('\n').trim();
@@ -260,11 +343,14 @@ export function parseFlowText(
     body = body.replace(/^---\n[\s\S]*?\n---\n?/, '').replace(/<!--[\s\S]*?-->/g, '');
     body = body.replace(/^```[\s\S]*?^```/gm, (m) => m.replace(/^```.*$/gm, ''));
   }
-  const lines = body.split('\n').map((t) => ({ text: t }));
+  const rawLines = body.split('\n');
+  const { tables, marks } = flowTables(rawLines, body);
+  const lines: Line[] = rawLines.map((t, i) => ({ text: t, table: marks.get(i) }));
   const { blocks, title } = buildBlocks(lines, {
     markdown: options.markdown,
     maxParagraphChars: Math.max(200, Math.floor(options.pageChars / 2)),
     titleFromFirstHeading: options.markdown,
+    tables,
   });
   let docTitle = title;
   if (!docTitle) {
@@ -276,7 +362,125 @@ export function parseFlowText(
     }
   }
   const pages = paginate(blocks, options.pageChars, options.markdown);
-  const { units, toc } = unitsAndToc(blocks);
-  return { title: docTitle || options.fallbackTitle, format: options.format, pages, toc, units };
+  const { units, toc } = unitsAndToc(blocks, tables);
+  const structure = finishStructure(blocks, tables);
+  return { title: docTitle || options.fallbackTitle, format: options.format, pages, toc, units, ...structure };
 }
 
+
+/** Unique table ids: numbered tables keep their printed id, unnumbered ones get T1, T2 …; a repeated id gets (2). */
+export function assignTableIds(captions: ({ id: string | null } | null)[]): string[] {
+  const used = new Map<string, number>();
+  let unnumbered = 0;
+  return captions.map((c) => {
+    const base = c?.id ?? `T${++unnumbered}`;
+    const n = (used.get(base) ?? 0) + 1;
+    used.set(base, n);
+    return n === 1 ? base : `${base}(${n})`;
+  });
+}
+
+/**
+ * After pagination: tables with per-row pages, notes attached to the table or article they follow,
+ * and the references found in article / paragraph / note text.
+ */
+export function finishStructure(
+  blocks: Block[],
+  tables: TableInfo[],
+): { tables: ParsedTable[]; notes: ParsedNote[]; refs: ParsedReference[] } {
+  const rowPages = tables.map((t) => t.rows.map(() => 0));
+  const tablePath = tables.map(() => '');
+  for (const b of blocks) {
+    if (b.type !== 'unit' || b.kind !== 'table' || b.tableIndex === undefined) continue;
+    if (!tablePath[b.tableIndex]) tablePath[b.tableIndex] = b.sectionPath;
+    for (const r of b.rows ?? []) rowPages[b.tableIndex][r] = b.page;
+  }
+  // a page that holds only the caption/header of a table still belongs to its span
+  const headerPage = tables.map(() => 0);
+  for (const b of blocks) if (b.type === 'unit' && b.kind === 'table' && b.tableIndex !== undefined && !headerPage[b.tableIndex]) headerPage[b.tableIndex] = b.page;
+  const parsedTables: ParsedTable[] = tables.map((t, i) => {
+    const pages = rowPages[i].filter((p) => p > 0);
+    const rows = t.rows.map((cells, r) => ({ cells, page_num: rowPages[i][r] || headerPage[i] || 1 }));
+    const start = Math.min(...(pages.length ? pages : [headerPage[i] || 1]), headerPage[i] || Infinity);
+    const end = Math.max(...(pages.length ? pages : [start]));
+    return { table_id: t.table_id, title: t.title, columns: t.columns, rows, page_start: start, page_end: end, section_path: tablePath[i] };
+  });
+
+  const notes: ParsedNote[] = [];
+  const refs: ParsedReference[] = [];
+  let lastArticle: Extract<Block, { type: 'unit' }> | null = null;
+  let lastTable: string | null = null;
+  for (const b of blocks) {
+    if (b.type === 'heading') {
+      lastArticle = null;
+      lastTable = null;
+      continue;
+    }
+    if (b.kind === 'table') {
+      if (b.tableIndex !== undefined) lastTable = tables[b.tableIndex].table_id;
+      continue;
+    }
+    const text = b.text.join('\n').trim();
+    if (b.kind === 'note') {
+      const target = lastTable
+        ? { target_type: 'table' as const, target: lastTable }
+        : lastArticle
+          ? { target_type: 'article' as const, target: lastArticle.label ?? '' }
+          : { target_type: 'section' as const, target: b.sectionPath };
+      notes.push({ label: b.label ?? '注', text, page_num: b.page, section_path: b.sectionPath, ...target });
+    } else {
+      lastTable = null;
+      if (b.kind === 'article' || b.kind === 'clause') {
+        lastArticle = b;
+        // notes written inside an article (a line 注：… under its text) belong to it
+        b.text.slice(1).forEach((line, k, rest) => {
+          const label = noteLabel(line);
+          if (!label) return;
+          let body = line;
+          for (const next of rest.slice(k + 1)) {
+            if (noteLabel(next)) break;
+            body += next;
+          }
+          notes.push({ label, text: body, page_num: b.page, section_path: b.sectionPath, target_type: 'article', target: b.label ?? '' });
+        });
+      }
+    }
+    for (const r of findReferences(text, { skipLeadingLabel: true })) {
+      refs.push({ page_num: b.page, source: b.label ?? b.sectionPath, text: r.text, ref_type: r.type, target: r.target, regulation: r.regulation });
+    }
+  }
+  return { tables: parsedTables, notes, refs };
+}
+
+/**
+ * Markdown / DOCX / TXT tables via the GFM grammar, with 续表 / "（续）" continuations merged into the
+ * table they continue. Returns the merged tables and the per-line marks for buildBlocks.
+ */
+export function flowTables(lines: string[], source: string): { tables: TableInfo[]; marks: Map<number, { index: number; row: number }> } {
+  const found = markdownTables(source);
+  const marks = new Map<number, { index: number; row: number }>();
+  const merged: (TableInfo & { caption: ReturnType<typeof parseCaption> })[] = [];
+  for (const t of found) {
+    const prev = merged[merged.length - 1];
+    const continues = prev && t.caption?.continued && (!t.caption.id || t.caption.id === prev.caption?.id);
+    if (continues) {
+      const index = merged.length - 1;
+      const headerRepeated = sameRow(t.header, prev.columns);
+      marks.set(t.headerLine, headerRepeated ? { index, row: -1 } : { index, row: prev.rows.length });
+      if (!headerRepeated) prev.rows.push(t.header);
+      marks.set(t.headerLine + 1, { index, row: -1 });
+      t.rows.forEach((r, k) => {
+        marks.set(t.rowLines[k], { index, row: prev.rows.length });
+        prev.rows.push(r);
+      });
+      continue;
+    }
+    const index = merged.length;
+    merged.push({ table_id: '', title: t.caption?.title ?? '', columns: t.header, rows: [...t.rows], headerRaw: [lines[t.headerLine], lines[t.headerLine + 1]], caption: t.caption });
+    marks.set(t.headerLine, { index, row: -1 });
+    marks.set(t.headerLine + 1, { index, row: -1 });
+    t.rowLines.forEach((l, k) => marks.set(l, { index, row: k }));
+  }
+  const ids = assignTableIds(merged.map((m) => m.caption));
+  return { tables: merged.map(({ caption: _c, ...t }, i) => ({ ...t, table_id: ids[i] })), marks };
+}

@@ -1,3 +1,4 @@
+import type { ParsedTable } from './tables';
 import { z } from 'zod';
 
 /** Seed 002 §1.4 RegulationInfo, plus a few fields the UI needs. */
@@ -36,7 +37,7 @@ export type RegulationFormat = 'pdf' | 'markdown' | 'text' | 'docx';
 /** A unit of citable text inside a page (article 第二十条, clause 5.3.2, or a paragraph). */
 export interface ParsedUnit {
   page_num: number;
-  kind: 'article' | 'clause' | 'section' | 'paragraph';
+  kind: 'article' | 'clause' | 'section' | 'paragraph' | 'table' | 'note';
   label: string | null;
   section_path: string;
   text: string;
@@ -55,6 +56,32 @@ export interface ParsedDocument {
   pages: { page_num: number; text: string }[];
   toc: ParsedToc[];
   units: ParsedUnit[];
+  /** structure found at import (absent for documents parsed before it existed, e.g. collections) */
+  tables?: ParsedTable[];
+  notes?: ParsedNote[];
+  refs?: ParsedReference[];
+}
+
+/** A note (注 / 注1 / 说明) and what it annotates. */
+export interface ParsedNote {
+  label: string;
+  text: string;
+  page_num: number;
+  section_path: string;
+  target_type: 'table' | 'article' | 'section';
+  /** table id (表A.1), article label (第二十条) or section path */
+  target: string;
+}
+
+/** A cross-reference found in the text ("见附录D", "按本规程第三十二条执行"). */
+export interface ParsedReference {
+  page_num: number;
+  /** label or section path of the unit the reference is written in */
+  source: string;
+  text: string;
+  ref_type: string;
+  target: string;
+  regulation: string | null;
 }
 
 /** info.json (seed 002 §1.5). */

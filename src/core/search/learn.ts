@@ -16,7 +16,7 @@ const NUMBERING = /^(第?[零〇一二三四五六七八九十百千万两\d]+[�
 
 export interface TrainPair {
   question: string;
-  /** passage ids (e.g. reg_units.id) with their text */
+  /** passage ids (parent keys of the corpus) with their text */
   passages: { id: number; text: string }[];
 }
 

@@ -2,8 +2,8 @@ import type { Db } from '../store/db';
 import { indexStrings, queryTokens } from '../text/segment';
 
 /**
- * Generic lexical index over search_items/search_fts (see schema.ts), shared by regulations
- * (corpus `reg`) and document collections (corpus `col:<name>`).
+ * Generic lexical index over search_items/search_fts (see schema.ts), shared by every corpus
+ * (regulations, document collections); it knows items, parents and scopes, never their owners' tables.
  *
  * User text never reaches FTS5 syntax: the MATCH expression is built only from our own tokens,
  * each wrapped in double quotes (inner quotes doubled) and joined with OR, so `"`, `AND(`, `*`,
@@ -15,14 +15,14 @@ export interface IndexItem {
   key: string;
   /** Aggregation target (article, recipe); defaults to key. */
   parent?: string;
-  /** Filter group inside the corpus (reg_id for regulations); defaults to ''. */
+  /** Filter group inside the corpus (e.g. one document); defaults to ''. */
   scope?: string;
   /** Headings / section path: indexed with half weight, returned with hits. */
   title?: string | null;
   /** Text to index. */
   text: string;
   ord?: number;
-  /** Keep the raw text in search_items (collections need it for snippets; regulations have reg_units). */
+  /** Keep the chunk text in search_items (snippets, and the exact text vectors are computed from). */
   storeText?: boolean;
 }
 

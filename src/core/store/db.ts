@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { applyMigrations, type Migration } from './migrations';
-import { allMigrations } from '../schema';
 
 export type Db = Database.Database;
 
@@ -10,16 +9,17 @@ export const DB_FILE_NAME = 'gridcode.sqlite';
 
 /**
  * Opens (creating if needed) the data-dir database: WAL for concurrent readers (UI + CLI),
- * foreign keys on, every engine's migrations (src/core/schema.ts) applied before anyone reads.
+ * foreign keys on, the given migrations applied before anyone reads. The store knows no engine:
+ * the context hands in every engine's migrations (src/core/schema.ts).
  */
-export function openDatabase(dataDir: string, extraMigrations: readonly Migration[] = []): Db {
+export function openDatabase(dataDir: string, migrations: readonly Migration[]): Db {
   fs.mkdirSync(dataDir, { recursive: true });
   const db = new Database(path.join(dataDir, DB_FILE_NAME));
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  applyMigrations(db, [...allMigrations, ...extraMigrations]);
+  applyMigrations(db, migrations);
   return db;
 }
 

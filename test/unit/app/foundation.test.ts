@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { apiNames, apiTable } from '../../../src/core/api/table';
+import { allMigrations } from '../../../src/core/schema';
 import { openDatabase } from '../../../src/core/store/db';
 import { applyMigrations } from '../../../src/core/store/migrations';
 import { tempContext, tempDir } from '../../helpers';
@@ -10,20 +11,20 @@ import { tempContext, tempDir } from '../../helpers';
 describe('store', () => {
   it('opens a real file database in WAL mode with foreign keys and applies migrations once', () => {
     const dir = tempDir();
-    const db = openDatabase(dir);
+    const db = openDatabase(dir, allMigrations);
     expect(fs.existsSync(path.join(dir, 'gridcode.sqlite'))).toBe(true);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     const count = (db.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number }).n;
     db.close();
-    const again = openDatabase(dir);
+    const again = openDatabase(dir, allMigrations);
     expect((again.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number }).n).toBe(count);
     again.close();
   });
 
   it('rolls back a failing migration and leaves no version recorded', () => {
     const dir = tempDir();
-    const db = openDatabase(dir);
+    const db = openDatabase(dir, allMigrations);
     expect(() =>
       applyMigrations(db, [
         { domain: 'broken', version: 1, name: 'fails halfway', up: (d) => { d.exec('CREATE TABLE half (x)'); throw new Error('boom'); } },

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadHomeFile } from '../../../src/core/devices/home';
 import { retrieve } from '../../../src/core/devices/retrieve';
 import { emptyState } from '../../../src/core/devices/types';
-import { createLlmCommandParser } from '../../../src/core/llm/command-parser';
+import { createLlmCommandParser } from '../../../src/core/devices/llm-commands';
 import { createDashScopeEmbedder } from '../../../src/core/llm/embedder';
 import { tempContext, tempDir } from '../../helpers';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeHome } from '../../../src/core/devices/home';
-import { buildCommandPrompt, commandToIR, parseCommandArray, parseRules } from '../../../src/core/devices/parser';
+import { buildCommandPrompt, parseCommandArray } from '../../../src/core/devices/command-protocol';
+import { commandToIR, parseRules } from '../../../src/core/devices/parser';
 import { TYPES } from '../../../src/core/devices/lexicon';
 
 const dev = (id: string, name: string, room: string | null, category: string) => ({

@@ -3,7 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { actionSimilarity, capabilityFilter } from '../../../src/core/devices/capability';
 import { normalizeHome } from '../../../src/core/devices/home';
 import { summarizeForPrompt, YAML_HEADER } from '../../../src/core/devices/injection';
-import { parseCommandArray } from '../../../src/core/devices/parser';
+import { parseCommandArray } from '../../../src/core/devices/command-protocol';
 import { retrieve, retrieveCommand, selectedEntities } from '../../../src/core/devices/retrieve';
 import { conversationStateSchema, emptyState, type Command } from '../../../src/core/devices/types';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import type { ProgressEvent } from '../../../src/core/api/operation';
+import type { ProgressEvent } from '../../../src/core/common/operation';
 import { createEmbedder, type LocalEmbedder } from '../../../src/core/embed/create';
 import { tempContext, tempDir } from '../../helpers';
 import { testModelDir, testModelsDir, TEST_MODEL_DIMS, TEST_MODEL_ID } from '../../fixtures/model';

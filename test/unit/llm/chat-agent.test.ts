@@ -5,7 +5,7 @@ import { invokeOperation } from '../../../src/core/api/invoke';
 import { configureLlm, onLlmSettingsChanged } from '../../../src/core/llm/client';
 import { buildChatSystemPrompt, formatRegulationList } from '../../../src/core/llm/prompts';
 import { citedSources } from '../../../src/core/llm/agent';
-import type { ProgressEvent } from '../../../src/core/api/operation';
+import type { ProgressEvent } from '../../../src/core/common/operation';
 import { reply, startFakeLlmServer, type FakeLlmServer, type RecordedRequest } from '../../fixtures/fake-llm-server';
 import { tempContext, tempDir } from '../../helpers';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCommandsWithLlm } from '../../../src/core/llm/command-parser';
+import { parseCommandsWithLlm } from '../../../src/core/devices/llm-commands';
 import { createDashScopeEmbedder } from '../../../src/core/llm/embedder';
 import { llmAvailable } from '../../../src/core/llm/client';
 import { normalizeHome } from '../../../src/core/devices/home';

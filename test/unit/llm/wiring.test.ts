@@ -83,21 +83,25 @@ describe('devices.parse { llm: true }', () => {
   });
 });
 
-describe('regulations.enrich { llm: true } and enrich-metadata --llm', () => {
+describe('llm.enrich_metadata (the one LLM-enrich operation) and enrich-metadata --llm', () => {
   const GOOD = {
     description: '规定安全自动装置的投退操作与参数管理',
     keywords: ['安控装置', '稳控系统', '压板投退', '故障处理', '天中直流'],
     scope: '适用于安控装置操作与故障处置问题',
   };
 
-  it('writes the model metadata through the regulations op', async () => {
+  it('writes the model metadata the regulations engine then serves; regulations.enrich stays offline-only', async () => {
     const lib = tempContext();
     configureLlm(lib, { apiKey: KEY, baseUrl: server.baseUrl });
     try {
       await invokeOperation(lib, 'regulations.demo_load', {});
       server.enqueue(reply.content(JSON.stringify(GOOD)));
-      const [info] = await invokeOperation(lib, 'regulations.enrich', { reg_id: 'angui_2024', llm: true });
+      const out = await invokeOperation(lib, 'llm.enrich_metadata', { reg_id: 'angui_2024' });
+      expect(out.results[0]).toMatchObject({ reg_id: 'angui_2024', source: 'llm', attempts: 1 });
+      const info = await invokeOperation(lib, 'regulations.get', { reg_id: 'angui_2024' });
       expect(info).toMatchObject({ reg_id: 'angui_2024', ...GOOD });
+      // one LLM path: the offline operation does not take an llm switch
+      await expect(invokeOperation(lib, 'regulations.enrich', { reg_id: 'angui_2024', llm: true })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
       expect(server.requests[0].body.messages[1].content).toContain('天中直流');
     } finally {
       await lib.cleanup();

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { allMigrations } from '../../../src/core/schema';
 import { openDatabase } from '../../../src/core/store/db';
 import { createAppContext } from '../../../src/core/context';
 import { invokeOperation } from '../../../src/core/api/invoke';
@@ -79,7 +80,7 @@ describe('crash atomicity', () => {
     const v1 = writeCorpus(docs, '', 4);
 
     await importAndKill(data, docs, (db) => (db.prepare('SELECT COUNT(*) AS n FROM regulations').get() as { n: number }).n, 15);
-    let db = openDatabase(data);
+    let db = openDatabase(data, allMigrations);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     const fresh = checkComplete(db, v1);
     expect(fresh.count).toBeGreaterThanOrEqual(15);
@@ -98,7 +99,7 @@ describe('crash atomicity', () => {
       (d) => (d.prepare('SELECT source_hash FROM regulations').all() as { source_hash: string }[]).filter((r) => v2Hashes.has(r.source_hash)).length,
       15,
     );
-    db = openDatabase(data);
+    db = openDatabase(data, allMigrations);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     const replaced = checkComplete(db, v1, v2);
     expect(replaced.count).toBe(FILES);

@@ -133,3 +133,70 @@ export function writeFile(dir: string, name: string, content: string | Buffer): 
   fs.writeFileSync(file, content);
   return file;
 }
+
+export const TRANSFORMERS = Array.from({ length: 70 }, (_, i) => [`${i + 1}`, `${['东郊', '西山', '南湖', '北岭'][i % 4]}变电站${Math.floor(i / 4) + 1}号主变`, `${(i % 3) * 60 + 180}`, `${100 + (i % 5) * 5}%`]);
+export const FEEDERS = Array.from({ length: 50 }, (_, i) => [`馈线${i + 1}`, `${10 + (i % 3) * 10}kV`, `${300 + i * 7}`]);
+
+/**
+ * A borderless PDF (text placed at column x positions, numbers right-aligned) with two cross-page tables:
+ * 表3-1 repeats its caption "（续）" and header on every page, 表3-2 continues with neither.
+ */
+export async function makeTablePdf(file: string): Promise<void> {
+  const doc = new PDFDocument({ size: 'A4', margins: { top: 60, bottom: 60, left: 60, right: 60 } });
+  const stream = fs.createWriteStream(file);
+  doc.pipe(stream);
+  doc.registerFont('cjk', CJK_FONT, 'WenQuanYiMicroHei');
+  doc.font('cjk');
+  doc.fontSize(16).text('变电站设备负载管理办法', { align: 'center' }).moveDown();
+  doc.fontSize(11);
+  for (const line of [
+    '第一章 总则',
+    '第一条 为了规范主变压器负载管理，制定本办法。',
+    '第二条 主变压器负载限额见表3-1，馈线限额见表3-2。',
+    '第三条 超过限额时，按本办法第五条执行，并详见第二章。',
+    '第二章 限额管理',
+    '第四条 负载率计算方法见附录A。',
+    '第五条 值班人员应当立即汇报调度。注1所列情形除外。',
+  ]) doc.text(line, { paragraphGap: 4 });
+  const x0 = 60;
+  const drawTable = (caption: string, headers: string[], rows: string[][], widths: number[], repeat: boolean) => {
+    const xs = widths.reduce<number[]>((acc, w, i) => [...acc, (acc[i - 1] ?? x0) + (i ? widths[i - 1] : 0)], []).map((x, i) => (i === 0 ? x0 : x));
+    const row = (cells: string[], size: number) => {
+      const y = doc.y;
+      cells.forEach((c, i) => {
+        doc.fontSize(size);
+        const numeric = /^[\d.%]+$/.test(c);
+        // numbers right-aligned in their column, text left-aligned
+        doc.text(c, xs[i], y, { width: widths[i] - 8, align: numeric ? 'right' : 'left', lineBreak: false });
+      });
+      doc.x = x0;
+      doc.y = y + 16;
+    };
+    if (doc.y > doc.page.height - 140) doc.addPage();
+    doc.moveDown().fontSize(11).text(caption, x0, doc.y, { align: 'center', width: 475 });
+    doc.moveDown(0.3);
+    row(headers, 10);
+    for (const r of rows) {
+      if (doc.y + 16 > doc.page.height - 70) {
+        doc.addPage();
+        if (repeat) {
+          doc.fontSize(11).text(`${caption}（续）`, x0, doc.y, { align: 'center', width: 475 });
+          doc.moveDown(0.3);
+          row(headers, 10);
+        }
+      }
+      row(r, 10);
+    }
+    doc.x = x0;
+  };
+  drawTable('表3-1 主变压器负载限额', ['序号', '设备名称', '额定容量(MVA)', '负载率上限'], TRANSFORMERS, [50, 200, 120, 105], true);
+  doc.fontSize(10).text('注1：检修方式下负载率上限按表中数值的 90% 执行。', x0, doc.y + 8, { width: 475 });
+  doc.text('注2：新投运主变压器首月负载率不超过 80%。', { width: 475 });
+  drawTable('表3-2 馈线电流限额', ['馈线', '电压等级', '限额(A)'], FEEDERS, [160, 160, 155], false);
+  doc.addPage();
+  doc.fontSize(15).text('附录A 负载率计算方法', { align: 'center' });
+  doc.fontSize(11).text('负载率等于实际负荷除以额定容量。');
+  doc.end();
+  await new Promise<void>((resolve) => stream.on('finish', () => resolve()));
+}
+

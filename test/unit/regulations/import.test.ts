@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { slugFromFileName, validateRegId } from '../../../src/core/regulations/slug';
-import type { ProgressEvent } from '../../../src/core/api/operation';
+import type { ProgressEvent } from '../../../src/core/common/operation';
 import { tempContext, tempDir } from '../../helpers';
 import { lawMarkdown, writeFile } from './fixtures';
 

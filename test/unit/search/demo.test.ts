@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { resourcesDir } from '../../../src/core/common/paths';
-import { shippedExpansion } from '../../../src/core/search/regsearch';
+import { shippedExpansion } from '../../../src/core/search/expansion';
+import { REG_CORPUS } from '../../../src/core/regulations/search-index';
 import { tempContext, tempDir } from '../../helpers';
 
 // The bundled demo regulations, imported through the real importer (regulations.demo_load).
@@ -30,7 +31,7 @@ describe.skipIf(!ready)('demo regulations through the real importer', () => {
     expect(w.results[0].reg_id).toBe('wengui_2024');
 
     // the shipped law-question expansion table stays off on a grid library (vocabulary not covered)
-    expect(shippedExpansion(ctx)).toBeNull();
+    expect(shippedExpansion(ctx, REG_CORPUS)).toBeNull();
 
     // explicit single regulation stays inside it
     const only = await invokeOperation(ctx, 'search.smart_search', { query: '天中直流安控', reg_id: 'angui_2024' });

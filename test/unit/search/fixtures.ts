@@ -1,5 +1,6 @@
 import type { Db } from '../../../src/core/store/db';
-import { indexRegulation } from '../../../src/core/search/indexer';
+import { indexRegulation } from '../../../src/core/regulations/search-index';
+import { defaultConfig } from '../../../src/core/config';
 
 export interface FixtureUnit {
   label: string | null;
@@ -31,7 +32,7 @@ export function insertRegulation(db: Db, reg: FixtureReg): void {
         .prepare('INSERT INTO reg_units (reg_id, ord, page_num, kind, label, section_path, text) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(reg.reg_id, i, u.page ?? 1 + Math.floor(i / 3), u.label ? 'article' : 'paragraph', u.label, u.section, u.text),
     );
-    indexRegulation(db, reg.reg_id);
+    indexRegulation(db, reg.reg_id, defaultConfig().search.chunkChars);
   })();
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { indexRegulationVectors, REG_CORPUS } from '../../../src/core/search/indexer';
+import { indexRegulationVectors, REG_CORPUS } from '../../../src/core/regulations/search-index';
 import { loadMatrix } from '../../../src/core/search/vectors';
 import { tempContext } from '../../helpers';
 import { testModelsDir, TEST_MODEL_DIMS } from '../../fixtures/model';

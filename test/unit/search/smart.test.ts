@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { removeRegulationIndex } from '../../../src/core/search/indexer';
+import { removeRegulationIndex } from '../../../src/core/regulations/search-index';
 import { lexicalSearch } from '../../../src/core/search/lexical';
 import { tempContext, tempDir } from '../../helpers';
 import { ANGUI, DIAODU, WENGUI, insertRegulation } from './fixtures';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configureLlm } from '../../../src/core/llm/client';
-import { commandSystemPrompt, createLlmCommandParser, parseCommandsWithLlm } from '../../../src/core/llm/command-parser';
+import { commandSystemPrompt, createLlmCommandParser, parseCommandsWithLlm } from '../../../src/core/devices/llm-commands';
 import { normalizeHome } from '../../../src/core/devices/home';
 import { parseRules } from '../../../src/core/devices/parser';
 import { retrieve } from '../../../src/core/devices/retrieve';

@@ -1,12 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { AppContext } from '../context';
-import { TranslationModel } from './learn';
 import { GridError } from '../common/errors';
 import { queryTokens } from '../text/segment';
-import { lexicalSearch, corpusVersion, documentFrequencies, type LexicalResult } from './lexical';
-import { searchEngine, type SearchMode } from './engine';
-import { REG_CORPUS, REG_PROFILE_CORPUS } from './indexer';
+import { lexicalSearch, corpusVersion, type LexicalResult } from '../search/lexical';
+import { searchEngine, type SearchMode } from '../search/engine';
+import { shippedExpansion } from '../search/expansion';
+import { makeSnippet } from '../search/snippet';
+import { REG_CORPUS, REG_PROFILE_CORPUS } from './search-index';
 
 /**
  * smart_search over the regulation library (seed 002): reg_id = one id | list | null (auto) | 'all'.
@@ -89,44 +88,6 @@ export interface SmartSearchOptions {
   expand?: ((tokens: string[]) => string[]) | null;
   /** extra ranked lists of unit ids (e.g. passages of similar known questions) */
   parentLists?: (query: string) => Record<string, string[]>;
-}
-
-/**
- * The shipped expansion table (scripts/learn-expansion.ts), loaded once per process. Words it
- * proposes that the library does not contain are ignored, so it is inert on unrelated corpora.
- */
-export function shippedExpansion(ctx: AppContext): ((tokens: string[]) => string[]) | null {
-  const key = 'search:expansion';
-  let loaded = ctx.cache.get(key) as { model: TranslationModel; maxTerms: number; targets: string[] } | null | undefined;
-  if (loaded === undefined) {
-    loaded = null;
-    const file = path.join(ctx.resourcesDir, 'search', 'expansion.json');
-    try {
-      if (fs.existsSync(file)) {
-        const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { table: Record<string, [string, number][]>; max_terms?: number };
-        const targets = [...new Set(Object.values(data.table).flatMap((row) => row.map(([v]) => v)))];
-        loaded = { model: TranslationModel.fromTable(data.table), maxTerms: data.max_terms ?? 10, targets };
-      }
-    } catch {
-      loaded = null; // a broken resource must not break search
-    }
-    ctx.cache.set(key, loaded);
-  }
-  if (!loaded) return null;
-  // the table applies only to libraries whose vocabulary it covers (laws), not to e.g. grid
-  // regulations that share a few generic words with it; re-checked when the library changes
-  const version = corpusVersion(ctx.db, REG_CORPUS);
-  const gateKey = 'search:expansion:gate';
-  let gate = ctx.cache.get(gateKey) as { version: number; on: boolean } | undefined;
-  if (!gate || gate.version !== version) {
-    const df = documentFrequencies(ctx.db, loaded.targets);
-    const present = [...df.values()].filter((n) => n > 0).length;
-    gate = { version, on: loaded.targets.length > 0 && present / loaded.targets.length >= ctx.config.search.expansionCoverage };
-    ctx.cache.set(gateKey, gate);
-  }
-  if (!gate.on) return null;
-  const { model, maxTerms } = loaded;
-  return (tokens) => model.expand(tokens, maxTerms);
 }
 
 /** All regulations (cached per index version: 3k+ laws would otherwise cost a query each time). */
@@ -252,38 +213,6 @@ function round(x: number): number {
   return Math.round(x * 10000) / 10000;
 }
 
-/** Snippet around the first matched term and [start, end) UTF-16 offsets of matched terms in it. */
-export function makeSnippet(text: string, terms: string[], maxChars = 160): { snippet: string; highlights: [number, number][] } {
-  const lower = text.toLowerCase();
-  const sorted = [...new Set(terms)].filter(Boolean).sort((a, b) => b.length - a.length);
-  let first = -1;
-  for (const t of sorted) {
-    const i = lower.indexOf(t);
-    if (i >= 0 && (first < 0 || i < first)) first = i;
-  }
-  let start = 0;
-  if (text.length > maxChars && first > maxChars / 3) start = Math.min(first - Math.floor(maxChars / 3), text.length - maxChars);
-  const end = Math.min(text.length, start + maxChars);
-  const prefix = start > 0 ? '…' : '';
-  const suffix = end < text.length ? '…' : '';
-  const body = text.slice(start, end).replace(/\s+/g, ' ');
-  const snippet = prefix + body + suffix;
-  const low = snippet.toLowerCase();
-  const ranges: [number, number][] = [];
-  for (const t of sorted) {
-    let from = 0;
-    for (;;) {
-      const i = low.indexOf(t, from);
-      if (i < 0) break;
-      const r: [number, number] = [i, i + t.length];
-      if (!ranges.some(([a, b]) => r[0] < b && a < r[1])) ranges.push(r);
-      from = i + t.length;
-    }
-  }
-  ranges.sort((a, b) => a[0] - b[0]);
-  return { snippet, highlights: ranges };
-}
-
 interface UnitRow {
   id: number;
   reg_id: string;
@@ -331,7 +260,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     // deep enough (or nothing more to find): reuse; otherwise run the restricted query
     if (hits.length >= cfg.candidates / 2 || exhausted) reuse = { ...firstPass, hits: hits.map((h, i) => ({ ...h, rank: i + 1 })) };
   }
-  const expander = options.expand === undefined ? shippedExpansion(ctx) : options.expand;
+  const expander = options.expand === undefined ? shippedExpansion(ctx, REG_CORPUS) : options.expand;
   const expansion = expander ? expander(tokens) : undefined;
   const unitStmt = ctx.db.prepare(
     `SELECT u.id, u.reg_id, u.page_num, u.kind, u.label, u.section_path, u.text, r.title

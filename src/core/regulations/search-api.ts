@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineOperation } from '../api/operation';
-import { smartSearch } from './regsearch';
+import { defineOperation } from '../common/operation';
+import { smartSearch } from './search';
 
 const regIdSchema = z
   .union([z.string().min(1), z.array(z.string().min(1)), z.null()])
@@ -70,7 +70,7 @@ export const smartSearchOutput = z.object({
   elapsed_ms: z.number(),
 });
 
-/** API operations of the search engine (see src/core/api/table.ts). */
+/** Regulation search operations (names kept from when they lived in the search engine; see src/core/api/table.ts). */
 export const searchOperations = {
   'search.smart_search': defineOperation({
     name: 'search.smart_search',

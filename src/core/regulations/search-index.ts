@@ -1,56 +1,41 @@
 import type { Db } from '../store/db';
 import type { AppContext } from '../context';
-import type { ProgressSink } from '../api/operation';
-import { defaultConfig } from '../config';
-import { indexItems, removeItems, type IndexItem } from './lexical';
-import { itemsMissingVectors, storeVectors } from './vectors';
-
-/** Corpus of regulation units, and of regulation profiles (title, description, keywords, scope, TOC). */
-export const REG_CORPUS = 'reg';
-export const REG_PROFILE_CORPUS = 'regmeta';
+import type { ProgressSink } from '../common/operation';
+import { indexItems, removeItems, type IndexItem } from '../search/lexical';
+import { itemsMissingVectors, storeVectors } from '../search/vectors';
+import { chunkKey, chunkText } from '../search/chunk';
 
 /**
- * Long units are split for indexing into overlapping windows (so one chunk is an embeddable
- * passage and a match deep inside a long clause still ranks); short units are one chunk.
- * Deterministic, so vectors can be computed later from the unit text alone.
+ * How regulations live in the generic search index (src/core/search):
+ * - corpus `reg`: one item per chunk of a unit (article, clause, table row…), key `<unitId>` or
+ *   `<unitId>#<n>`, parent = unit id, scope = reg_id; the chunk text is stored with the item, so
+ *   the vectors embed exactly what the lexical index holds;
+ * - corpus `regmeta`: one item per regulation, its profile (title, description, keywords, scope,
+ *   TOC headings) used by smart selection.
  */
-export function chunkText(text: string, maxChars: number): string[] {
-  if (text.length <= maxChars) return [text];
-  const overlap = Math.floor(maxChars / 5);
-  const step = maxChars - overlap;
-  const out: string[] = [];
-  for (let start = 0; start < text.length; start += step) {
-    out.push(text.slice(start, start + maxChars));
-    if (start + maxChars >= text.length) break;
-  }
-  return out;
-}
-
-function chunkKey(unitId: number, n: number, count: number): string {
-  return count === 1 ? String(unitId) : `${unitId}#${n}`;
-}
+export const REG_CORPUS = 'reg';
+export const REG_PROFILE_CORPUS = 'regmeta';
 
 interface UnitRow {
   id: number;
   ord: number;
-  label: string | null;
   section_path: string;
   text: string;
 }
 
 /**
- * Hooks the regulation importer calls inside its import transaction, so a regulation and
- * its search index always change together (implemented by the search engine).
+ * Indexes a regulation's units; called by the writer inside its import transaction, so a
+ * regulation and its search index always change together. `chunkChars` is the one chunk size
+ * (config.search.chunkChars), handed in by the caller that owns the configuration.
  */
-export function indexRegulation(db: Db, regId: string, options: { chunkChars?: number } = {}): void {
-  const maxChars = options.chunkChars ?? defaultConfig().search.chunkChars;
+export function indexRegulation(db: Db, regId: string, chunkChars: number): void {
   removeItems(db, REG_CORPUS, { scope: regId });
-  const units = db.prepare('SELECT id, ord, label, section_path, text FROM reg_units WHERE reg_id = ? ORDER BY ord').all(regId) as UnitRow[];
+  const units = db.prepare('SELECT id, ord, section_path, text FROM reg_units WHERE reg_id = ? ORDER BY ord').all(regId) as UnitRow[];
   const items: IndexItem[] = [];
   for (const u of units) {
-    const chunks = chunkText(u.text, maxChars);
+    const chunks = chunkText(u.text, chunkChars);
     chunks.forEach((text, n) => {
-      items.push({ key: chunkKey(u.id, n, chunks.length), parent: String(u.id), scope: regId, title: u.section_path, text, ord: u.ord });
+      items.push({ key: chunkKey(u.id, n, chunks.length), parent: String(u.id), scope: regId, title: u.section_path, text, ord: u.ord, storeText: true });
     });
   }
   indexItems(db, REG_CORPUS, items);
@@ -86,7 +71,7 @@ export function removeRegulationIndex(db: Db, regId: string): void {
 }
 
 /**
- * Called after the import transaction commits: embeds the regulation's units when a model is
+ * Called after the import transaction commits: embeds the regulation's chunks when a model is
  * installed (async, off the main thread). Without a model it does nothing; search stays lexical.
  */
 export async function indexRegulationVectors(ctx: AppContext, regId: string, progress?: ProgressSink): Promise<void> {
@@ -95,15 +80,19 @@ export async function indexRegulationVectors(ctx: AppContext, regId: string, pro
   const modelId = embedder.status().model_id ?? 'default';
   const missing = itemsMissingVectors(ctx.db, REG_CORPUS, modelId, regId);
   if (!missing.length) return;
+  const textOf = ctx.db.prepare('SELECT text FROM search_items WHERE id = ?');
+  // indexes written before chunk text was stored with the item: re-cut the unit as it was indexed
   const unitText = ctx.db.prepare('SELECT text FROM reg_units WHERE id = ?');
-  const maxChars = ctx.config.search.chunkChars;
+  const legacyChunk = (key: string): string => {
+    const [unitId, n] = key.split('#');
+    const u = unitText.get(Number(unitId)) as { text: string } | undefined;
+    return u ? (chunkText(u.text, ctx.config.search.chunkChars)[Number(n ?? 0)] ?? u.text) : '';
+  };
   const batch = Math.max(1, ctx.config.embed.batchSize);
   for (let i = 0; i < missing.length; i += batch) {
     const slice = missing.slice(i, i + batch);
     const texts = slice.map((m) => {
-      const [unitId, n] = m.key.split('#');
-      const u = unitText.get(Number(unitId)) as { text: string } | undefined;
-      const chunk = u ? chunkText(u.text, maxChars)[Number(n ?? 0)] ?? u.text : '';
+      const chunk = (textOf.get(m.id) as { text: string | null } | undefined)?.text ?? legacyChunk(m.key);
       return m.title ? `${m.title}\n${chunk}` : chunk;
     });
     const vectors = await embedder.embed(texts, 'passage');

@@ -1,0 +1,61 @@
+import { capabilityScore } from '../capability';
+import type { HomeIndex } from '../index';
+import { UNKNOWN_ACTION, type QueryIR, type RetrievalMeta, type Scored } from '../types';
+import { isSubtype, type DevicesConfig } from './recall';
+
+/**
+ * Stage 5 — gate: decide between selecting (one, every match, a count) and asking. The rules:
+ * all/except select every match; an exact name selects itself; room + type selects every match
+ * in the room; a clear winner (top1 - top2 >= epsilon) is selected; otherwise ask.
+ */
+
+export type GateDecision = { kind: 'select'; chosen: Scored[]; mode: RetrievalMeta['mode'] } | { kind: 'clarify'; among: Scored[] };
+
+/** Replaces members by a group that is wholly selected (seed 004: a Group is returned as itself). */
+export function collapseGroups(index: HomeIndex, chosen: Scored[], action: string, meta: RetrievalMeta): Scored[] {
+  const ids = new Set(chosen.map((s) => s.entity.id));
+  const groups = index.home.groups
+    .filter((g) => (g.members?.length ?? 0) >= 2 && g.members!.every((m) => ids.has(m)) && (action === UNKNOWN_ACTION || capabilityScore(g, action) >= 0.5))
+    .sort((a, b) => b.members!.length - a.members!.length);
+  const used = new Set<string>();
+  const out: Scored[] = [];
+  for (const g of groups) {
+    if (g.members!.some((m) => used.has(m))) continue;
+    g.members!.forEach((m) => used.add(m));
+    const members = chosen.filter((s) => g.members!.includes(s.entity.id));
+    const score = Math.max(...members.map((m) => m.score));
+    out.push({ entity: g, score, nameScore: 0, cap: 1, reasons: ['group_covers', ...new Set(members.flatMap((m) => m.reasons))] });
+    meta.groups_collapsed.push(g.id);
+  }
+  return [...out, ...chosen.filter((s) => !used.has(s.entity.id))];
+}
+
+export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: DevicesConfig, meta: RetrievalMeta): GateDecision {
+  const select = (chosen: Scored[], mode: RetrievalMeta['mode'], collapse: boolean): GateDecision => ({
+    kind: 'select',
+    chosen: collapse ? collapseGroups(index, chosen, ir.action, meta) : chosen,
+    mode,
+  });
+  const hint = ir.name_hint;
+  const exact = cands.filter((c) => c.nameScore === 1);
+  if (ir.quantifier === 'any') return select(cands.slice(0, 1), 'best', false);
+  if (ir.quantifier === 'all' || ir.quantifier === 'except') {
+    const chosen = exact.length ? exact : cands;
+    return select(ir.count ? chosen.slice(0, ir.count) : chosen, ir.count ? 'count' : 'all', !ir.count);
+  }
+  if (ir.count) return select(cands.slice(0, ir.count), 'count', false);
+  if (exact.length === 1) return select(exact, 'exact_name', false);
+  if (exact.length > 1) return { kind: 'clarify', among: exact };
+  const typeOnly = !hint || isSubtype(hint);
+  // 打开客厅的窗帘 / 把卧室的灯打开: room + type, no name, no count -> every match in the room
+  if (typeOnly && ir.type_hint && ir.scope_include.length && meta.scope_fallback === null && !hint) return select(cands, 'room_type_all', true);
+  if (cands.length === 1) return select(cands, 'best', false);
+  const top = cands[0].score;
+  const close = cands.filter((c) => top - c.score < cfg.epsilon);
+  if (close.length === 1) return select([cands[0]], 'best', false);
+  // several equally good type matches in one room (筒灯 x4 in 客厅) act as one fixture
+  if (typeOnly && ir.scope_include.length && meta.scope_fallback === null && new Set(close.map((c) => c.entity.room)).size === 1) {
+    return select(close, 'room_type_all', true);
+  }
+  return { kind: 'clarify', among: close };
+}

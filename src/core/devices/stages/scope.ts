@@ -1,0 +1,89 @@
+import { norm } from '../home';
+import { roomMatches, type HomeIndex } from '../index';
+import { ROOM_ALIASES } from '../lexicon';
+import type { Entity, QueryIR, RetrievalMeta } from '../types';
+
+/**
+ * Stage 2 — scope (seed 000): exclude is always a hard filter; include is a hard filter that
+ * falls back (never an empty set); a room word inside a name counts only when the room field
+ * cannot be trusted or the asked room is unknown to the home.
+ */
+
+export interface ScopeResult {
+  pool: Entity[];
+  /** entity id -> matched via the name's room word (true) or the room field (false) */
+  roomHit: Map<string, boolean>;
+  /** the asked room is not one of the home's rooms (阁楼, 次卧 in a home with only 卧室) */
+  askedUnknown: boolean;
+}
+
+/** The asked room is not one of the home's rooms (次卧 in a home with only 卧室). */
+export function roomsUnknown(index: HomeIndex, rooms: string[]): boolean {
+  return rooms.every((r) => !index.homeRooms.has(norm(r)) && ![...index.homeRooms].some((h) => roomMatches(h, r)));
+}
+
+/** Entities whose room is the broader room an unknown word belongs to (主卧/次卧 -> 卧室). */
+export function roomAliasPool(pool: Entity[], rooms: string[]): Entity[] {
+  const broader = Object.entries(ROOM_ALIASES)
+    .filter(([, list]) => rooms.some((r) => list.includes(norm(r))))
+    .map(([room]) => room);
+  if (!broader.length) return [];
+  return pool.filter((e) => broader.some((b) => roomMatches(e.room, b) && norm(e.room!) === b));
+}
+
+function roomInclude(index: HomeIndex, e: Entity, rooms: string[], meta: RetrievalMeta, askedUnknown: boolean): { hit: boolean; viaName: boolean } {
+  if (!rooms.length) return { hit: false, viaName: false };
+  if (rooms.some((r) => roomMatches(e.room, r))) return { hit: true, viaName: false };
+  const info = index.info.get(e.id)!;
+  if (info.trust === 'ok' && !askedUnknown) return { hit: false, viaName: false };
+  if (info.nameRooms.length > 1) {
+    if (info.nameRooms.some((nr) => rooms.some((r) => roomMatches(nr, r)))) meta.uncertain_room_names.push(e.id);
+    return { hit: false, viaName: false };
+  }
+  if (info.nameRooms.length === 1 && rooms.some((r) => roomMatches(info.nameRooms[0], r) || norm(info.nameRooms[0]) === norm(r))) {
+    return { hit: true, viaName: true };
+  }
+  return { hit: false, viaName: false };
+}
+
+/** Excluded by room, by name (除了老伙计以外) or, for a group, through a member. */
+export function excluded(index: HomeIndex, e: Entity, rooms: string[]): boolean {
+  if (!rooms.length) return false;
+  if (rooms.some((r) => roomMatches(e.room, r))) return true;
+  const info = index.info.get(e.id)!;
+  if (rooms.some((r) => info.keys.includes(norm(r)))) return true;
+  if (info.trust !== 'ok' && info.nameRooms.length === 1 && rooms.some((r) => roomMatches(info.nameRooms[0], r))) return true;
+  if (e.kind === 'group' && e.members?.some((m) => excluded(index, index.byId.get(m)!, rooms))) return true;
+  return false;
+}
+
+/** Everything not excluded (the pool before include, and the fallback pool). */
+export function unexcluded(index: HomeIndex, ir: QueryIR): Entity[] {
+  return index.entities.filter((e) => !excluded(index, e, ir.scope_exclude));
+}
+
+export function scopeStage(index: HomeIndex, ir: QueryIR, meta: RetrievalMeta): ScopeResult {
+  let pool = unexcluded(index, ir);
+  const roomHit = new Map<string, boolean>();
+  let askedUnknown = false;
+  if (ir.scope_include.length) {
+    askedUnknown = roomsUnknown(index, ir.scope_include);
+    const inScope = pool.filter((e) => {
+      const r = roomInclude(index, e, ir.scope_include, meta, askedUnknown);
+      if (r.hit) {
+        roomHit.set(e.id, r.viaName);
+        if (r.viaName) meta.name_room_fallback.push(e.id);
+      }
+      return r.hit;
+    });
+    let alias: Entity[] = [];
+    if (inScope.length) pool = inScope;
+    else if (askedUnknown && (alias = roomAliasPool(pool, ir.scope_include)).length) {
+      // 主卧 in a home that only has 卧室: the room the word is a kind of
+      pool = alias;
+      for (const e of pool) roomHit.set(e.id, false);
+      meta.room_alias = true;
+    } else meta.scope_fallback = 'include_empty';
+  }
+  return { pool, roomHit, askedUnknown };
+}

@@ -1,0 +1,204 @@
+import { parseChineseNumber } from '../text/chinese-numbers';
+import type { CommandSpec, IRValue, ValueAttribute } from './types';
+
+/**
+ * Values as people say them (26度, 百分之五十, 一半, 七成, 最亮, 调高两度, 红色, 制冷模式) ->
+ * {text, number, unit}. Shared by the rule grammar (which writes the command's `v`), the IR
+ * mapping and the check against a device command's value_range.
+ */
+
+/** Action (canonical) -> the attribute its value is about. */
+export const ACTION_ATTRIBUTE: Record<string, ValueAttribute> = {
+  调亮度: 'brightness',
+  调温度: 'temperature',
+  调音量: 'volume',
+  调位置: 'position',
+  调风速: 'fanSpeed',
+  调湿度: 'humidity',
+  调色温: 'colorTemp',
+  调颜色: 'color',
+  设置模式: 'mode',
+  换台: 'channel',
+};
+
+/** Unit people mean when they give none (音量调到30 -> 30, 亮度50 -> 50%). */
+const DEFAULT_UNIT: Record<ValueAttribute, string | null> = {
+  brightness: '%',
+  temperature: '℃',
+  volume: null,
+  position: '%',
+  fanSpeed: '档',
+  humidity: '%',
+  colorTemp: 'K',
+  color: null,
+  mode: null,
+  channel: null,
+  generic: null,
+};
+
+/** Step of 调高/亮一点 when no amount is said. */
+export const DEFAULT_STEP: Record<ValueAttribute, number> = {
+  brightness: 10,
+  temperature: 1,
+  volume: 10,
+  position: 10,
+  fanSpeed: 1,
+  humidity: 5,
+  colorTemp: 500,
+  color: 0,
+  mode: 0,
+  channel: 1,
+  generic: 10,
+};
+
+/** Extremes without a value_range: percent-like attributes go 0..100. */
+const PERCENT_LIKE = new Set<ValueAttribute>(['brightness', 'volume', 'position', 'humidity']);
+
+const NUM = '(?:\\d+(?:\\.\\d+)?|[零〇一二两三四五六七八九十百千]+(?:点[零〇一二三四五六七八九]+)?)';
+
+/** 二十六点五 -> 26.5; 26 -> 26; null when not a number. */
+export function parseNumber(text: string): number | null {
+  const t = text.trim();
+  if (/^-?\d+(?:\.\d+)?$/.test(t)) return Number(t);
+  const [int, frac] = t.split('点');
+  const i = parseChineseNumber(int);
+  if (i === null) return null;
+  if (frac === undefined) return i;
+  const digits = Array.from(frac).map((c) => parseChineseNumber(c));
+  if (digits.some((d) => d === null)) return null;
+  return Number(`${i}.${digits.join('')}`);
+}
+
+const UNIT_ALIASES: [RegExp, string][] = [
+  [/^(?:摄氏度|度|℃|°c|°|c)$/i, '℃'],
+  [/^(?:%|％|percent)$/i, '%'],
+  [/^(?:档|挡|级|段)$/, '档'],
+  [/^(?:k|开尔文)$/i, 'K'],
+  [/^(?:格)$/, '格'],
+];
+
+function canonicalUnit(u: string | undefined | null): string | null {
+  if (!u) return null;
+  for (const [re, c] of UNIT_ALIASES) if (re.test(u)) return c;
+  return u;
+}
+
+/** A value inside an utterance: its span and what it says (the grammar decides the action). */
+export interface FoundValue {
+  /** text to store as the command's v */
+  v: string;
+  start: number;
+  end: number;
+  number: number | null;
+  unit: string | null;
+  relative?: 'up' | 'down';
+  extreme?: 'max' | 'min';
+}
+
+const PERCENT_WORD = new RegExp(`百分之(${NUM})`);
+const TENTHS = new RegExp(`(${NUM})成(?!员)`);
+const HALF = /一半|半开|开一半|一半的?位置/;
+const NUM_UNIT = new RegExp(`(-?${NUM})\\s*(摄氏度|度|℃|°c|°|%|％|档|挡|级|格|k(?![a-z]))`, 'i');
+const BARE_NUM = new RegExp(`(?:到|成|为|至|是|在|调|设)\\s*(-?${NUM})(?![个盏台只扇部组路块号楼层点])`);
+const TRAILING_NUM = new RegExp(`(?:音量|亮度|温度|湿度|风速|风量|声音|位置|开合度?|色温)\\s*(-?${NUM})(?![个盏台只扇部组路块号楼层])`);
+
+/** Finds the first value phrase in `s` (already simplified Chinese, no spaces). */
+export function findValue(s: string): FoundValue | null {
+  const at = (m: RegExpMatchArray) => ({ start: m.index!, end: m.index! + m[0].length });
+  let m = s.match(PERCENT_WORD);
+  if (m) {
+    const n = parseNumber(m[1]);
+    if (n !== null) return { v: `${n}%`, ...at(m), number: n, unit: '%' };
+  }
+  m = s.match(NUM_UNIT);
+  if (m) {
+    const n = parseNumber(m[1]);
+    if (n !== null) return { v: `${n}${canonicalUnit(m[2])}`, ...at(m), number: n, unit: canonicalUnit(m[2]) };
+  }
+  m = s.match(TENTHS);
+  if (m && parseNumber(m[1]) !== null && parseNumber(m[1])! <= 10) {
+    const n = parseNumber(m[1])! * 10;
+    return { v: `${n}%`, ...at(m), number: n, unit: '%' };
+  }
+  m = s.match(HALF);
+  if (m) return { v: '一半', ...at(m), number: 50, unit: '%' };
+  m = s.match(TRAILING_NUM) ?? s.match(BARE_NUM);
+  if (m) {
+    const n = parseNumber(m[1]);
+    if (n !== null) {
+      const start = m.index! + m[0].lastIndexOf(m[1]);
+      return { v: String(n), start, end: start + m[1].length, number: n, unit: null };
+    }
+  }
+  return null;
+}
+
+/** Reads a command's `v` (as the grammar or an LLM wrote it) in the light of its action. */
+export function valueFromCommand(v: string | number | null | undefined, action: string): IRValue | null {
+  if (v === null || v === undefined || v === '') return null;
+  const attribute = ACTION_ATTRIBUTE[action] ?? 'generic';
+  const text = String(v).trim();
+  const unitOr = (u: string | null) => u ?? DEFAULT_UNIT[attribute];
+  if (typeof v === 'number') return { text, number: v, unit: unitOr(null), attribute };
+  if (/^(?:最|max|全开|开到最大)/i.test(text) || /^最/.test(text)) {
+    const extreme: 'max' | 'min' = /暗|小|低|弱|冷|慢|min|轻|静/i.test(text) ? 'min' : 'max';
+    return { text, number: null, unit: unitOr(null), attribute, extreme };
+  }
+  const rel = text.match(/^([+-])(.*)$/);
+  if (rel) {
+    const rest = rel[2].trim();
+    const found = rest ? findValue(rest) ?? (parseNumber(rest) !== null ? { number: parseNumber(rest), unit: null } : null) : null;
+    const n = found?.number ?? DEFAULT_STEP[attribute];
+    return { text, number: n, unit: unitOr(found?.unit ?? null), attribute, relative: rel[1] === '+' ? 'up' : 'down' };
+  }
+  if (text === '一半' || text === '半') return { text, number: 50, unit: '%', attribute };
+  const found = findValue(text);
+  if (found && found.number !== null) return { text, number: found.number, unit: unitOr(found.unit), attribute };
+  const n = parseNumber(text.replace(/[%％]$/, ''));
+  if (n !== null) return { text, number: n, unit: unitOr(/[%％]$/.test(text) ? '%' : null), attribute };
+  // a word: a colour, a mode, a channel name
+  return { text, number: null, unit: null, attribute };
+}
+
+const ATTRIBUTE_WORDS: Record<ValueAttribute, RegExp> = {
+  brightness: /亮度|调光|brightness|level|dim/i,
+  temperature: /温度|temperature|thermostat|制冷|制热|setpoint/i,
+  volume: /音量|volume/i,
+  position: /位置|开合|开度|百分比|position|percent/i,
+  fanSpeed: /风速|风量|档位|speed|fan/i,
+  humidity: /湿度|humidity/i,
+  colorTemp: /色温|color.?temp|kelvin/i,
+  color: /颜色|色彩|colou?r|rgb|hue/i,
+  mode: /模式|mode/i,
+  channel: /频道|channel/i,
+  generic: /设置|调节|set/i,
+};
+
+/** The device command a value is for: the one whose words name the attribute (亮度 for brightness). */
+export function commandForValue(commands: CommandSpec[], value: IRValue): CommandSpec | null {
+  const re = ATTRIBUTE_WORDS[value.attribute];
+  const named = commands.filter((c) => re.test(`${c.description} ${c.id} ${c.type ?? ''}`));
+  const ranged = named.find((c) => c.value_range) ?? named[0];
+  if (ranged) return ranged;
+  // a single ranged command (setLevel) serves any numeric value of a simple device
+  const withRange = commands.filter((c) => c.value_range);
+  return value.attribute === 'generic' && withRange.length === 1 ? withRange[0] : null;
+}
+
+/** Fills an extreme (最亮) from a range, or from 0..100 for percent-like attributes. */
+export function resolveExtreme(value: IRValue, command: CommandSpec | null): number | null {
+  if (!value.extreme) return value.number;
+  const r = command?.value_range;
+  if (value.extreme === 'max' && r?.maximum !== undefined) return r.maximum;
+  if (value.extreme === 'min' && r?.minimum !== undefined) return r.minimum;
+  if (PERCENT_LIKE.has(value.attribute)) return value.extreme === 'max' ? 100 : 0;
+  return null;
+}
+
+/** Readable value for previews and the YAML header: 26℃, 50%, 最亮（100%）, 调高 10%. */
+export function describeValue(value: IRValue): string {
+  const n = value.number === null ? '' : `${value.number}${value.unit ?? ''}`;
+  if (value.relative) return `${value.relative === 'up' ? '调高' : '调低'} ${n}`.trim();
+  if (value.extreme) return n ? `${value.text}（${n}）` : value.text;
+  return n || value.text;
+}

@@ -1,0 +1,439 @@
+import type { Db } from '../store/db';
+import { GridError } from '../common/errors';
+import { queryTokens } from '../text/segment';
+import { getRegulation, getToc } from './store';
+import { normalizeTableId } from './tables';
+import { chineseOrdinal, findReferences, normalizeNoteLabel, type FoundReference } from './refs';
+
+/**
+ * Reads of the structure stored at import (reg_tables, reg_table_rows, reg_notes, reg_refs): tables,
+ * notes, reference resolution, chapter structure. Every answer names the regulation, page(s) and the
+ * table / article id so agents can cite it.
+ */
+
+export interface TableSummary {
+  table_id: string;
+  title: string;
+  page_start: number;
+  page_end: number;
+  row_count: number;
+  columns: string[];
+  section_path: string;
+}
+
+interface TableRow {
+  id: number;
+  table_id: string;
+  title: string;
+  columns: string;
+  page_start: number;
+  page_end: number;
+  row_count: number;
+  section_path: string;
+}
+
+const summary = (r: TableRow): TableSummary => ({
+  table_id: r.table_id,
+  title: r.title,
+  page_start: r.page_start,
+  page_end: r.page_end,
+  row_count: r.row_count,
+  columns: JSON.parse(r.columns) as string[],
+  section_path: r.section_path,
+});
+
+export function listTables(db: Db, regId: string): TableSummary[] {
+  getRegulation(db, regId);
+  return (db.prepare('SELECT * FROM reg_tables WHERE reg_id = ? ORDER BY ord').all(regId) as TableRow[]).map(summary);
+}
+
+/** "表 a.1" / "A.1" / "表6－2" / "T1" -> the stored row (ids compare without caring about . vs -). */
+function findTableRow(db: Db, regId: string, tableId: string): TableRow | undefined {
+  const rows = db.prepare('SELECT * FROM reg_tables WHERE reg_id = ? ORDER BY ord').all(regId) as TableRow[];
+  const want = tableId.trim();
+  const exact = rows.find((r) => r.table_id === want);
+  if (exact) return exact;
+  const loose = (s: string) => s.replace(/[.\-]/g, '.').toUpperCase();
+  const norm = loose(/^T\d+$/i.test(want) ? want.toUpperCase() : normalizeTableId(want));
+  return rows.find((r) => loose(r.table_id) === norm);
+}
+
+export interface NoteOut {
+  label: string;
+  text: string;
+  page_num: number;
+  target_type: string;
+  target: string;
+  section_path: string;
+}
+
+export interface TableOut extends TableSummary {
+  reg_id: string;
+  regulation: string;
+  rows: { cells: string[]; page_num: number }[];
+  notes: NoteOut[];
+}
+
+export function getTable(db: Db, regId: string, tableId: string): TableOut {
+  const reg = getRegulation(db, regId);
+  const row = findTableRow(db, regId, tableId);
+  if (!row) {
+    const ids = listTables(db, regId).map((t) => t.table_id);
+    throw new GridError(
+      'NOT_FOUND',
+      `「${reg.title}」中没有表格「${tableId}」${ids.length ? `（已识别的表格：${ids.slice(0, 12).join('、')}${ids.length > 12 ? ' 等' : ''}）` : '（未识别到表格）'}`,
+    );
+  }
+  const rows = (db.prepare('SELECT page_num, cells FROM reg_table_rows WHERE table_pk = ? ORDER BY row_idx').all(row.id) as { page_num: number; cells: string }[]).map(
+    (r) => ({ cells: JSON.parse(r.cells) as string[], page_num: r.page_num }),
+  );
+  const notes = db
+    .prepare("SELECT label, text, page_num, target_type, target, section_path FROM reg_notes WHERE reg_id = ? AND target_type = 'table' AND target = ? ORDER BY ord")
+    .all(regId, row.table_id) as NoteOut[];
+  return { reg_id: regId, regulation: reg.title, ...summary(row), rows, notes };
+}
+
+/** Tables whose title, header or cells hold the query words; the best matching rows come along. */
+export function searchTables(
+  db: Db,
+  query: string,
+  regIds: string[] | null,
+  limit = 10,
+): { reg_id: string; regulation: string; table: TableSummary; score: number; rows: { cells: string[]; page_num: number }[] }[] {
+  const tokens = [...new Set(queryTokens(query).map((t) => t.toLowerCase()))].filter((t) => t.length > 0);
+  if (!tokens.length) throw new GridError('INVALID_INPUT', 'query: 检索词不能为空');
+  const tables = (
+    regIds
+      ? db.prepare(`SELECT t.*, t.reg_id AS reg, r.title AS regulation FROM reg_tables t JOIN regulations r ON r.reg_id = t.reg_id WHERE t.reg_id IN (${regIds.map(() => '?').join(',')}) ORDER BY t.reg_id, t.ord`).all(...regIds)
+      : db.prepare('SELECT t.*, t.reg_id AS reg, r.title AS regulation FROM reg_tables t JOIN regulations r ON r.reg_id = t.reg_id ORDER BY t.reg_id, t.ord').all()
+  ) as (TableRow & { reg: string; regulation: string })[];
+  const rowStmt = db.prepare('SELECT page_num, cells FROM reg_table_rows WHERE table_pk = ? ORDER BY row_idx');
+  const out = [];
+  for (const t of tables) {
+    const head = `${t.table_id} ${t.title}`.toLowerCase();
+    const cols = JSON.parse(t.columns).join(' ').toLowerCase();
+    const rows = (rowStmt.all(t.id) as { page_num: number; cells: string }[]).map((r) => ({ cells: JSON.parse(r.cells) as string[], page_num: r.page_num }));
+    const covered = new Set<string>();
+    let score = 0;
+    for (const tok of tokens) {
+      if (head.includes(tok)) {
+        score += 3;
+        covered.add(tok);
+      } else if (cols.includes(tok)) {
+        score += 2;
+        covered.add(tok);
+      }
+    }
+    const scored = rows
+      .map((r) => {
+        const text = r.cells.join(' ').toLowerCase();
+        const hit = tokens.filter((tok) => text.includes(tok));
+        return { r, hit };
+      })
+      .filter((x) => x.hit.length > 0);
+    const rowTokens = new Set(scored.flatMap((x) => x.hit));
+    for (const tok of rowTokens) if (!covered.has(tok)) {
+      score += 1;
+      covered.add(tok);
+    }
+    if (!score) continue;
+    // coverage of the query matters more than how many rows repeat a word
+    score = score * (covered.size / tokens.length);
+    const best = scored.sort((a, b) => b.hit.length - a.hit.length).slice(0, 5).map((x) => x.r);
+    out.push({ reg_id: t.reg, regulation: t.regulation, table: summary(t), score: Math.round(score * 1000) / 1000, rows: best });
+  }
+  return out.sort((a, b) => b.score - a.score).slice(0, limit);
+}
+
+/** Notes by label (注1 / 注 / 说明), optionally only those of one table or article. */
+export function lookupNotes(db: Db, regId: string, opts: { label?: string; table_id?: string; article?: string }): NoteOut[] {
+  getRegulation(db, regId);
+  let notes = db.prepare('SELECT label, text, page_num, target_type, target, section_path FROM reg_notes WHERE reg_id = ? ORDER BY ord').all(regId) as NoteOut[];
+  if (opts.label) {
+    const label = normalizeNoteLabel(opts.label);
+    notes = notes.filter((n) => n.label === label || (label === '注' && n.label.startsWith('注')));
+  }
+  if (opts.table_id) {
+    const t = findTableRow(db, regId, opts.table_id);
+    notes = notes.filter((n) => n.target_type === 'table' && n.target === (t?.table_id ?? opts.table_id));
+  }
+  if (opts.article) {
+    const m = /第\s*([零〇一二两三四五六七八九十百千\d]+)\s*条/.exec(opts.article);
+    const art = m ? `第${chineseOrdinal(m[1])}条` : opts.article.trim();
+    notes = notes.filter((n) => n.target === art);
+  }
+  return notes;
+}
+
+// ---------------------------------------------------------------- references
+
+export interface Resolution {
+  resolved: boolean;
+  reference_type: string;
+  target: string | null;
+  page_num: number | null;
+  preview: string | null;
+  /** the regulation the target lives in (another one for 《…》 references) */
+  reg_id: string | null;
+  regulation: string | null;
+  reference_text: string | null;
+  page_end?: number;
+  table_id?: string;
+  message?: string;
+}
+
+const preview = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 160);
+
+/** Chapter-like headings compare with numerals normalised: 第6章 = 第六章. */
+function headingKey(title: string): string {
+  return title
+    .replace(/\s+/g, '')
+    .replace(/^第([零〇一二两三四五六七八九十百千\d０-９]+)(编|分编|章|节)/, (_m, n: string, k: string) => `第${chineseOrdinal(n)}${k}`)
+    .replace(/^附\s*录/, '附录');
+}
+
+function findRegulationByTitle(db: Db, name: string): { reg_id: string; title: string } | null {
+  const all = db.prepare('SELECT reg_id, title FROM regulations').all() as { reg_id: string; title: string }[];
+  const core = (s: string) => s.replace(/[《》\s]/g, '').replace(/[（(](演示|试行|\d{4}[^)）]*)[)）]/g, '');
+  const want = core(name);
+  return (
+    all.find((r) => core(r.title) === want) ??
+    all.find((r) => core(r.title).includes(want) || (want.length >= 4 && want.includes(core(r.title)))) ??
+    null
+  );
+}
+
+function resolveIn(db: Db, regId: string, ref: FoundReference): Omit<Resolution, 'reference_text'> {
+  const reg = getRegulation(db, regId);
+  const base = { reference_type: ref.type, target: ref.target, reg_id: regId, regulation: reg.title };
+  const miss = (message: string): Omit<Resolution, 'reference_text'> => ({ resolved: false, page_num: null, preview: null, ...base, message });
+  switch (ref.type) {
+    case 'article':
+    case 'clause': {
+      const u = db.prepare('SELECT page_num, text FROM reg_units WHERE reg_id = ? AND label = ? ORDER BY ord LIMIT 1').get(regId, ref.target) as
+        | { page_num: number; text: string }
+        | undefined;
+      return u ? { resolved: true, page_num: u.page_num, preview: preview(u.text), ...base } : miss(`「${reg.title}」中没有${ref.target}`);
+    }
+    case 'chapter':
+    case 'section':
+    case 'part':
+    case 'appendix': {
+      const key = headingKey(ref.target);
+      const toc = getToc(db, regId);
+      const hit = toc.find((t) => {
+        const k = headingKey(t.title);
+        return k === key || (k.startsWith(key) && !/^[A-Za-z0-9一二三四五六七八九十]/.test(k.slice(key.length)));
+      });
+      if (hit) {
+        const next = toc.find((t) => toc.indexOf(t) > toc.indexOf(hit) && t.level <= hit.level);
+        const first = db
+          .prepare('SELECT text FROM reg_units WHERE reg_id = ? AND page_num >= ? AND section_path LIKE ? ORDER BY ord LIMIT 1')
+          .get(regId, hit.page_num, `%${hit.title}%`) as { text: string } | undefined;
+        return {
+          resolved: true,
+          page_num: hit.page_num,
+          page_end: next ? Math.max(hit.page_num, next.page_num) : reg.total_pages,
+          preview: preview(`${hit.title}${first ? `\n${first.text}` : ''}`),
+          ...base,
+          target: hit.title,
+        };
+      }
+      // no TOC entry: the first unit filed under that heading
+      const u = db
+        .prepare('SELECT page_num, section_path, text FROM reg_units WHERE reg_id = ? AND section_path LIKE ? ORDER BY ord LIMIT 1')
+        .get(regId, `%${ref.target}%`) as { page_num: number; section_path: string; text: string } | undefined;
+      return u ? { resolved: true, page_num: u.page_num, preview: preview(u.text), ...base } : miss(`「${reg.title}」中没有${ref.target}`);
+    }
+    case 'table': {
+      const t = findTableRow(db, regId, ref.target);
+      if (!t) return miss(`「${reg.title}」中没有${ref.target}`);
+      const cols = JSON.parse(t.columns) as string[];
+      return {
+        resolved: true,
+        page_num: t.page_start,
+        page_end: t.page_end,
+        table_id: t.table_id,
+        preview: preview(`${t.table_id} ${t.title}（${cols.join('、')}；共 ${t.row_count} 行）`),
+        ...base,
+        target: t.table_id,
+      };
+    }
+    case 'note': {
+      const n = lookupNotes(db, regId, { label: ref.target })[0];
+      return n
+        ? { resolved: true, page_num: n.page_num, preview: preview(n.text), ...base, ...(n.target_type === 'table' ? { table_id: n.target } : {}) }
+        : miss(`「${reg.title}」中没有${ref.target}`);
+    }
+    case 'regulation':
+    default:
+      return miss('无法解析的引用');
+  }
+}
+
+/**
+ * Resolves the first reference in `text` ("见附录D", "按本规程第三十二条执行", "详见第六章", "见表6-2",
+ * "注1", "《电网调度管理条例》第十条") within regulation `regId` (or the regulation it names).
+ */
+export function resolveReference(db: Db, regId: string, text: string): Resolution & { others: FoundReference[] } {
+  const reg = getRegulation(db, regId);
+  const refs = findReferences(text.trim());
+  if (!refs.length) {
+    return { resolved: false, reference_type: 'unknown', target: null, page_num: null, preview: null, reg_id: regId, regulation: reg.title, reference_text: null, message: `「${text}」中没有可识别的引用（条、章、节、附录、表、注或《规程名》）`, others: [] };
+  }
+  // "《X》第十条": one reference to an article of X; "本规程/本规定" keeps the current regulation
+  const ref = refs[0];
+  const others = refs.slice(1);
+  if (ref.regulation) {
+    const other = findRegulationByTitle(db, ref.regulation);
+    if (!other) {
+      return { resolved: false, reference_type: ref.type === 'regulation' ? 'regulation' : ref.type, target: ref.target, page_num: null, preview: null, reg_id: null, regulation: ref.regulation, reference_text: ref.text, message: `规程库中没有《${ref.regulation}》`, others };
+    }
+    if (ref.type === 'regulation') {
+      const first = db.prepare('SELECT text FROM reg_pages WHERE reg_id = ? ORDER BY page_num LIMIT 1').get(other.reg_id) as { text: string } | undefined;
+      return { resolved: true, reference_type: 'regulation', target: other.title, page_num: 1, preview: preview(first?.text ?? other.title), reg_id: other.reg_id, regulation: other.title, reference_text: ref.text, others };
+    }
+    return { ...resolveIn(db, other.reg_id, ref), reference_text: ref.text, others };
+  }
+  return { ...resolveIn(db, regId, ref), reference_text: ref.text, others };
+}
+
+/** References written in a regulation (optionally on some pages), each resolved: the reader turns them into links. */
+export function pageReferences(db: Db, regId: string, from: number, to: number): (Resolution & { source_page: number; source: string })[] {
+  const rows = db.prepare('SELECT page_num, source, text FROM reg_refs WHERE reg_id = ? AND page_num BETWEEN ? AND ? ORDER BY ord').all(regId, from, to) as {
+    page_num: number;
+    source: string;
+    text: string;
+  }[];
+  return rows.map((r) => {
+    const { others: _o, ...res } = resolveReference(db, regId, r.text);
+    return { ...res, source_page: r.page_num, source: r.source };
+  });
+}
+
+// ---------------------------------------------------------------- chapters
+
+export interface ChapterNode {
+  id: number;
+  level: number;
+  title: string;
+  parent_id: number | null;
+  page_start: number;
+  page_end: number;
+  article_count: number;
+  table_ids: string[];
+  first_article: string | null;
+  last_article: string | null;
+}
+
+export function chapterStructure(db: Db, regId: string): { reg_id: string; title: string; total_pages: number; chapters: ChapterNode[] } {
+  const reg = getRegulation(db, regId);
+  const toc = getToc(db, regId);
+  const units = db.prepare('SELECT kind, label, section_path, page_num FROM reg_units WHERE reg_id = ? ORDER BY ord').all(regId) as {
+    kind: string;
+    label: string | null;
+    section_path: string;
+    page_num: number;
+  }[];
+  const tables = listTables(db, regId);
+  const chapters = toc.map((t, i) => {
+    const next = toc.slice(i + 1).find((n) => n.level <= t.level);
+    const end = next ? Math.max(t.page_num, next.page_num) : reg.total_pages;
+    const inside = units.filter((u) => u.section_path.includes(t.title) || (!units.some((x) => x.section_path.includes(t.title)) && u.page_num >= t.page_num && u.page_num <= end));
+    const articles = inside.filter((u) => u.kind === 'article' || u.kind === 'clause').map((u) => u.label!);
+    return {
+      id: t.id,
+      level: t.level,
+      title: t.title,
+      parent_id: t.parent_id,
+      page_start: t.page_num,
+      page_end: end,
+      article_count: articles.length,
+      table_ids: tables.filter((tb) => tb.section_path.includes(t.title) || (tb.page_start >= t.page_num && tb.page_start <= end && t.title.includes(tb.table_id))).map((tb) => tb.table_id),
+      first_article: articles[0] ?? null,
+      last_article: articles.at(-1) ?? null,
+    };
+  });
+  return { reg_id: regId, title: reg.title, total_pages: reg.total_pages, chapters };
+}
+
+/** A chapter by TOC id, exact title, or a heading reference (第六章 / 附录D / 第二节). */
+export function findChapter(db: Db, regId: string, chapter: string | number): ChapterNode {
+  const { chapters, title } = chapterStructure(db, regId);
+  const want = typeof chapter === 'number' ? null : headingKey(chapter);
+  const hit =
+    typeof chapter === 'number'
+      ? chapters.find((c) => c.id === chapter)
+      : (chapters.find((c) => headingKey(c.title) === want) ??
+        chapters.find((c) => {
+          const k = headingKey(c.title);
+          return k.startsWith(want!) && !/^[A-Za-z0-9一二三四五六七八九十]/.test(k.slice(want!.length));
+        }) ??
+        chapters.find((c) => c.title.includes(String(chapter).trim())));
+  if (!hit) throw new GridError('NOT_FOUND', `「${title}」中没有章节「${chapter}」（可用 get_chapter_structure 查看章节）`);
+  return hit;
+}
+
+export interface ChapterBlock {
+  type: 'article' | 'text' | 'table' | 'note';
+  label: string | null;
+  page_num: number;
+  section_path: string;
+  text: string;
+  table?: TableSummary;
+}
+
+export const BLOCK_TYPE_OF_KIND: Record<string, ChapterBlock['type']> = { article: 'article', clause: 'article', section: 'article', paragraph: 'text', table: 'table', note: 'note' };
+
+/** The blocks of one chapter in order; a table appears once (summary), its rows via get_table_by_id. */
+export function readChapter(db: Db, regId: string, chapter: string | number, maxChars: number): { reg_id: string; chapter: ChapterNode; blocks: ChapterBlock[]; truncated: boolean } {
+  const node = findChapter(db, regId, chapter);
+  const units = db.prepare('SELECT kind, label, section_path, page_num, text FROM reg_units WHERE reg_id = ? ORDER BY ord').all(regId) as {
+    kind: string;
+    label: string | null;
+    section_path: string;
+    page_num: number;
+    text: string;
+  }[];
+  const byPath = units.filter((u) => u.section_path.includes(node.title));
+  const inside = byPath.length ? byPath : units.filter((u) => u.page_num >= node.page_start && u.page_num <= node.page_end);
+  const tables = new Map(listTables(db, regId).map((t) => [t.table_id, t]));
+  const blocks: ChapterBlock[] = [];
+  const seenTables = new Set<string>();
+  let chars = 0;
+  let truncated = false;
+  for (const u of inside) {
+    const type = BLOCK_TYPE_OF_KIND[u.kind] ?? 'text';
+    if (type === 'table') {
+      if (seenTables.has(u.label ?? '')) continue;
+      seenTables.add(u.label ?? '');
+      const t = tables.get(u.label ?? '');
+      blocks.push({ type, label: u.label, page_num: u.page_num, section_path: u.section_path, text: t ? `${t.table_id} ${t.title}（${t.columns.join('、')}；共 ${t.row_count} 行，第 ${t.page_start}–${t.page_end} 页）` : u.text.split('\n')[0], ...(t ? { table: t } : {}) });
+      continue;
+    }
+    if (chars + u.text.length > maxChars && blocks.length) {
+      truncated = true;
+      break;
+    }
+    chars += u.text.length;
+    blocks.push({ type, label: u.label, page_num: u.page_num, section_path: u.section_path, text: u.text });
+  }
+  return { reg_id: regId, chapter: node, blocks, truncated };
+}
+
+/** Text of a section named by article label, chapter/appendix heading or table id. */
+export function sectionText(db: Db, regId: string, section: string): { label: string; page_num: number; text: string } {
+  const ref = findReferences(section)[0];
+  if (ref && (ref.type === 'article' || ref.type === 'clause')) {
+    const u = db.prepare('SELECT label, page_num, text FROM reg_units WHERE reg_id = ? AND label = ? ORDER BY ord LIMIT 1').get(regId, ref.target) as
+      | { label: string; page_num: number; text: string }
+      | undefined;
+    if (u) return u;
+  }
+  if (ref && ref.type === 'table') {
+    const t = getTable(db, regId, ref.target);
+    return { label: t.table_id, page_num: t.page_start, text: [t.title, t.columns.join(' | '), ...t.rows.map((r) => r.cells.join(' | '))].join('\n') };
+  }
+  const ch = readChapter(db, regId, section, 20000);
+  return { label: ch.chapter.title, page_num: ch.chapter.page_start, text: ch.blocks.map((b) => b.text).join('\n') };
+}

@@ -1,0 +1,92 @@
+import { parseChineseNumber, toChineseNumber } from '../text/chinese-numbers';
+import { normalizeTableNumber } from './tables';
+
+/**
+ * Notes (注 / 注1 / 说明) and cross-references ("见表6-2", "见附录D", "按本规程第三十二条执行",
+ * "详见第六章", "第三节", "注1", "《电网调度管理条例》第十条") found in regulation text.
+ */
+
+export const NOTE_RE = /^(注|说明|备注)\s*([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})?\s*[:：．.、]\s*\S/;
+
+/** "注1：…" -> "注1"; "注：" -> "注"; "说明：" -> "说明". */
+export function noteLabel(line: string): string | null {
+  const m = NOTE_RE.exec(line.replace(/\*\*/g, '').trim());
+  if (!m) return null;
+  const num = m[2] ? m[2].replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)) : '';
+  const n = num && !/^\d+$/.test(num) ? parseChineseNumber(num) : num ? Number(num) : null;
+  return `${m[1]}${n ?? ''}`;
+}
+
+/** A note label the user typed ("注 1", "注１", "注一") in stored form. */
+export function normalizeNoteLabel(input: string): string {
+  const t = input.replace(/\s+/g, '').replace(/[:：]$/, '');
+  return noteLabel(`${t}：x`) ?? t;
+}
+
+export type ReferenceType = 'article' | 'clause' | 'chapter' | 'section' | 'part' | 'appendix' | 'table' | 'note' | 'regulation';
+
+export interface FoundReference {
+  /** the matched words, e.g. "第三十二条", "附录D", "表6-2", "《电网调度管理条例》第十条" */
+  text: string;
+  type: ReferenceType;
+  /** normalised target: 第三十二条 / 5.3.2 / 第六章 / 附录D / 表6-2 / 注1 / regulation title */
+  target: string;
+  /** another regulation named by title (《…》) the target lives in */
+  regulation: string | null;
+  index: number;
+}
+
+const NUM = '零〇一二两三四五六七八九十百千万\\d０-９';
+
+/** "32" / "三十二" / "３２" -> "三十二" (labels are stored with Chinese numerals). */
+export function chineseOrdinal(raw: string): string {
+  const ascii = raw.replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0));
+  if (/^\d+$/.test(ascii)) return toChineseNumber(Number(ascii));
+  const n = parseChineseNumber(ascii);
+  return n === null ? ascii : toChineseNumber(n);
+}
+
+const REF_RE = new RegExp(
+  [
+    `《(?<reg>[^》]{2,60})》(?:\\s*(?:第(?<regart>[${NUM}]+)条(?<regartsub>之[${NUM}]+)?))?`,
+    `第(?<art>[${NUM}]+)条(?<artsub>之[${NUM}]+)?`,
+    `第(?<chap>[${NUM}]+)(?<chapkind>编|分编|章|节)`,
+    `附\\s*录\\s*(?<app>[A-Z](?![A-Za-z])|[一二三四五六七八九十]{1,3}|\\d{1,2})`,
+    `(?<tword>附表|续表|表)\\s*(?<tab>(?:[A-Z]\\s*[.．\\-－—–]?\\s*)?\\d+(?:\\s*[.．\\-－—–]\\s*\\d+){0,3})`,
+    `(?<=[见按照依据参详])\\s*注\\s*(?<note>\\d{1,2}|[一二三四五六七八九十]{1,3})`,
+    `(?<=[见按照依据参详第])\\s*(?<clause>\\d{1,2}(?:\\.\\d{1,3}){1,4})\\s*(?:条|款|节)?`,
+  ].join('|'),
+  'g',
+);
+
+/** Every reference in a text, in order. `skipLeadingLabel` skips the unit's own label (第十条 …). */
+export function findReferences(text: string, options: { skipLeadingLabel?: boolean } = {}): FoundReference[] {
+  const out: FoundReference[] = [];
+  for (const m of text.matchAll(REF_RE)) {
+    const g = m.groups ?? {};
+    const index = m.index ?? 0;
+    if (options.skipLeadingLabel && index === 0 && (g.art || g.clause)) continue;
+    const raw = m[0].trim();
+    if (g.reg) {
+      const title = g.reg.trim();
+      if (g.regart) out.push({ text: raw, type: 'article', target: `第${chineseOrdinal(g.regart)}条${g.regartsub ? `之${chineseOrdinal(g.regartsub.slice(1))}` : ''}`, regulation: title, index });
+      else out.push({ text: raw, type: 'regulation', target: title, regulation: title, index });
+    } else if (g.art) {
+      out.push({ text: raw, type: 'article', target: `第${chineseOrdinal(g.art)}条${g.artsub ? `之${chineseOrdinal(g.artsub.slice(1))}` : ''}`, regulation: null, index });
+    } else if (g.chap) {
+      const kind = g.chapkind;
+      const type: ReferenceType = kind === '节' ? 'section' : kind === '章' ? 'chapter' : 'part';
+      out.push({ text: raw, type, target: `第${chineseOrdinal(g.chap)}${kind}`, regulation: null, index });
+    } else if (g.app) {
+      out.push({ text: raw, type: 'appendix', target: `附录${g.app}`, regulation: null, index });
+    } else if (g.tab) {
+      out.push({ text: raw, type: 'table', target: `${g.tword === '附表' ? '附表' : '表'}${normalizeTableNumber(g.tab)}`, regulation: null, index });
+    } else if (g.note) {
+      const n = /^\d+$/.test(g.note) ? Number(g.note) : parseChineseNumber(g.note);
+      out.push({ text: raw, type: 'note', target: `注${n ?? g.note}`, regulation: null, index });
+    } else if (g.clause) {
+      out.push({ text: raw, type: 'clause', target: g.clause, regulation: null, index });
+    }
+  }
+  return out;
+}
