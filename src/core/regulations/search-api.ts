@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../common/operation';
+import { defineOperation, defineOperations } from '../common/operation';
 import { smartSearch } from './search';
 
 const regIdSchema = z
@@ -71,9 +71,8 @@ export const smartSearchOutput = z.object({
 });
 
 /** Regulation search operations (names kept from when they lived in the search engine; see src/core/api/table.ts). */
-export const searchOperations = {
+export const searchOperations = defineOperations({
   'search.smart_search': defineOperation({
-    name: 'search.smart_search',
     summary:
       "跨规程智能检索：reg_id 为单个/列表/null(自动选择)/'all'，返回带规程、页码、条款、片段与依据的结果 / Cross-regulation search with auto selection",
     input: smartSearchInput,
@@ -81,4 +80,4 @@ export const searchOperations = {
     mcp: 'smart_search',
     handler: (ctx, input) => smartSearch(ctx, input),
   }),
-};
+});
