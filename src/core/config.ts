@@ -94,7 +94,11 @@ export const configSchema = z.object({
       /** Hit chunks of one document that count for coverage (a long document gains nothing beyond). */
       coverageCap: z.number().int().positive().default(2),
       /** Evidence rules (collections/retrieve.ts): best chunk evidence (term share / title / cosine) needed to lock without coverage, and below which a lock is weak. */
-      minEvidence: z.number().min(0).max(1).default(0.5),
+      minEvidence: z.number().min(0).max(1).default(0.4),
+      /** Focus rule: documents with at least this many chunks may lock on their best chunk (a precise question cannot cover half of them). */
+      focusMinChunks: z.number().int().positive().default(12),
+      /** Focus rule in shorter documents: best-chunk evidence needed (they could have reached coverage). */
+      focusEvidence: z.number().min(0).max(1).default(0.65),
       /** When titles make a question ambiguous, titles scoring >= best × this are listed as candidates. */
       candidateTitleRatio: z.number().min(0).max(1).default(0.85),
       /** Title similarity below this does not enter the title ranking. */
