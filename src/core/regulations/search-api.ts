@@ -12,6 +12,7 @@ export const smartSearchInput = z
     query: z.string().trim().min(1, '检索词不能为空').max(2000),
     reg_id: regIdSchema,
     top_k: z.number().int().min(1).max(200).optional(),
+    offset: z.number().int().min(0).max(10000).optional(),
     mode: z.enum(['hybrid', 'lexical', 'vector']).optional(),
   })
   .strict();
@@ -33,6 +34,7 @@ export const smartSearchResult = z.object({
   section: z.string(),
   article: z.string().nullable(),
   kind: z.string(),
+  shape: z.enum(['provision', 'row']),
   snippet: z.string(),
   highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
   score: z.number(),
@@ -43,8 +45,12 @@ export const smartSearchResult = z.object({
     matched_terms: z.array(z.string()),
     coverage_ratio: z.number(),
     evidence: z.number(),
+    article_ref: z.boolean(),
   }),
+  similar: z.object({ count: z.number().int(), units: z.array(z.object({ unit_id: z.number().int(), page_num: z.number().int() })) }),
 });
+
+const decisionAction = z.object({ kind: z.enum(['choose_reg', 'refine', 'search_all']), label: z.string(), reg_id: z.string().optional() });
 
 export const smartSearchOutput = z.object({
   query: z.string(),
@@ -64,8 +70,16 @@ export const smartSearchOutput = z.object({
     state: z.enum(['locked', 'ambiguous', 'low_evidence']),
     clarify: z.string().optional(),
     reason: z.string(),
+    banner: z.object({ message: z.string(), actions: z.array(decisionAction) }).nullable(),
   }),
   tokens: z.array(z.string()),
+  article_refs: z.array(
+    z.object({ text: z.string(), law: z.string().nullable(), label: z.string(), paragraph: z.number().int().nullable(), unit_ids: z.array(z.number().int()) }),
+  ),
+  offset: z.number().int(),
+  total: z.number().int(),
+  has_more: z.boolean(),
+  groups: z.array(z.object({ reg_id: z.string(), title: z.string(), shown: z.number().int(), total: z.number().int(), more: z.number().int() })),
   results: z.array(smartSearchResult),
   elapsed_ms: z.number(),
 });
