@@ -2,7 +2,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import type { LocalEmbedder } from '../../../src/core/embed/create';
+import { projectRoot } from '../../../src/core/common/paths';
 import { tempContext } from '../../helpers';
+
+// the suite hides the bundled models (vitest.config.ts); this file uses the real models/ folder
+const shipped = () => tempContext({ modelsDir: path.join(projectRoot(), 'models') });
 
 /**
  * The model that ships in models/ (gridcode-zh-v1) is what a fresh install uses: no download, no
@@ -10,7 +14,7 @@ import { tempContext } from '../../helpers';
  */
 describe('shipped model gridcode-zh-v1 is the default', () => {
   it('is ready out of the box, listed, and semantic (a lay question is nearer its article)', async () => {
-    const ctx = tempContext();
+    const ctx = shipped();
     try {
       const status = ctx.embedder().status();
       expect(status).toMatchObject({ state: 'ready', model_id: 'gridcode-zh-v1', dims: 256 });
@@ -34,7 +38,7 @@ describe('shipped model gridcode-zh-v1 is the default', () => {
   }, 60_000);
 
   it('imports embed with it, search is hybrid, and the device engine and collections use it', async () => {
-    const ctx = tempContext();
+    const ctx = shipped();
     try {
       await invokeOperation(ctx, 'regulations.import', { paths: [path.join(ctx.resourcesDir, 'regulations', 'wengui_2024')] });
       const vectors = (ctx.db.prepare("SELECT COUNT(*) AS n FROM search_vectors WHERE model_id = 'gridcode-zh-v1'").get() as { n: number }).n;
