@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { activeEntry } from '../../../src/renderer/src/components/TocTree';
+import { activeEntry, pageProblem } from '../../../src/renderer/src/components/reader-logic';
 import { splitBlocks } from '../../../src/renderer/src/components/PageText';
-import { pageProblem } from '../../../src/renderer/src/screens/Reader';
 
 const e = (id: number, title: string, page_num: number, parent_id: number | null = null) => ({ id, title, page_num, parent_id, level: parent_id ? 2 : 1 }) as never;
 

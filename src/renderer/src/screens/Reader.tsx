@@ -5,7 +5,8 @@ import { PageText } from '../components/PageText';
 import { PdfPage, type PdfFit } from '../components/PdfPage';
 import { closePdf } from '../data/pdf';
 import { toApiError } from '../api/errors';
-import { TocTree, activeEntry } from '../components/TocTree';
+import { TocTree } from '../components/TocTree';
+import { activeEntry, pageProblem } from '../components/reader-logic';
 import { PageCache, getRegulation, getToc, recallPage, rememberPage, type PageText as PageData, type TocEntry } from '../data/regulations';
 
 const ZOOM_KEY = 'gridcode.reader.zoom';
@@ -44,17 +45,6 @@ function isActivatable(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
   if (!el || !el.closest) return false;
   return !!el.closest('button, a, summary, [role="treeitem"], [role="radio"], [role="switch"], [role="checkbox"], [role="tab"]');
-}
-
-/** Why a typed page number is refused, or null when it is fine. */
-export function pageProblem(raw: string, total: number): string | null {
-  const t = raw.trim();
-  if (!t) return `请输入页码（1–${total}）`;
-  if (!/^[+-]?\d+$/.test(t)) return `页码只能是数字（1–${total}）`;
-  const n = Number(t);
-  if (n < 1) return `页码从 1 开始，没有第 ${t} 页`;
-  if (n > total) return `本规程共 ${total} 页，没有第 ${n} 页`;
-  return null;
 }
 
 const norm = (s: string) => s.replace(/[\s\u3000#]+/g, '');
