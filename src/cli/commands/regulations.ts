@@ -3,6 +3,7 @@ import { runOperation, withContext } from '../runtime';
 import { renderTable } from '../format';
 import { FILE_FAULT_CODES, GridError, type ErrorCode } from '../../core/common/errors';
 import { runLlmEnrich } from './llm';
+import { fileAccessFor } from '../../core/common/file-access';
 
 const STATUS_ZH: Record<string, string> = { imported: '已导入', replaced: '已更新', unchanged: '未变化', failed: '失败' };
 
@@ -198,9 +199,17 @@ export function registerRegulationCommands(program: Command): void {
   program
     .command('mcp')
     .description('启动 MCP 服务器（stdio） / start the MCP server over stdio')
-    .action(async (_opts, cmd: Command) => {
+    .option(
+      '--allow-path <dir>',
+      '允许读取该文件夹中的设备/用例文件（可多次；默认只允许数据目录与内置资源） / grant reads under DIR (repeatable)',
+      (value: string, prev: string[]) => [...prev, value],
+      [] as string[],
+    )
+    .action(async (opts: { allowPath: string[] }, cmd: Command) => {
       const { runMcpServer } = await import('../../mcp/server');
       await withContext(cmd, async (ctx) => {
+        // an agent drives this server: it reads files only under the data dir, resources and granted folders
+        ctx.fileAccess = fileAccessFor([ctx.dataDir, ctx.resourcesDir, ...opts.allowPath]);
         await runMcpServer(ctx);
       });
     });
