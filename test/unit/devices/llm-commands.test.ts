@@ -23,7 +23,7 @@ let server: FakeLlmServer;
 let ctx: ReturnType<typeof tempContext>;
 
 beforeAll(async () => {
-  ({ server, ctx } = await startLlmTestEnv(KEY, { parseTimeoutMs: 300, retryBaseMs: 5 }));
+  ({ server, ctx } = await startLlmTestEnv(KEY, { parseTimeoutMs: 2000, retryBaseMs: 5 }));
 });
 afterAll(async () => {
   await server.close();
@@ -72,7 +72,7 @@ describe('LLM command parsing', () => {
     ['null content', reply.content(null), /无效/],
     ['wrong shape', reply.content('[{"action":"open"}]'), /无效/],
     ['HTTP 500', reply.status(500), /HTTP 500/],
-    ['slow', reply.content(MODEL_ARRAY, { delayMs: 1200 }), /超时/],
+    ['slow', reply.content(MODEL_ARRAY, { delayMs: 5000 }), /超时/],
   ])('falls back to the rule parser on %s', async (_name, scripted, why) => {
     server.setHandler(() => scripted);
     const out = await parseCommandsWithLlm(ctx, TEXT, home);

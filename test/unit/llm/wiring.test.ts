@@ -16,7 +16,7 @@ let server: FakeLlmServer;
 let ctx: ReturnType<typeof tempContext>;
 
 beforeAll(async () => {
-  ({ server, ctx } = await startLlmTestEnv(KEY, { retryBaseMs: 5, parseTimeoutMs: 500 }));
+  ({ server, ctx } = await startLlmTestEnv(KEY, { retryBaseMs: 5, parseTimeoutMs: 3000 }));
 });
 afterAll(async () => {
   await server.close();

@@ -80,7 +80,7 @@ describe('CLI contracts (--json)', () => {
     const show = await cli(['show', 'diaoduguicheng', '--data-dir', data, '--json']);
     expect(show.code).toBe(1);
     expect(JSON.parse(show.stdout).error.code).toBe('NOT_FOUND');
-  });
+  }, 180_000); // many CLI processes in a row: slow on a loaded 2-core machine
 
   it('a single bad file fails with a non-zero exit code; --id is validated', async () => {
     const bad = await cli(['import', path.join(docs, 'sub', 'bad.md'), '--data-dir', data, '--json']);

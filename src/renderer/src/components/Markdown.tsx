@@ -161,7 +161,11 @@ export function Snippet({ snippet, highlights }: { snippet: string; highlights: 
     last = e;
   }
   marked += snippet.slice(last);
-  if (!MD_HINT.test(snippet)) return renderMarked(marked, 'p');
+  if (!MD_HINT.test(snippet)) {
+    // table rows joined onto one line by the snippet builder: show cells, not raw pipes
+    const inlineRow = (snippet.match(/\|/g) ?? []).length >= 2;
+    return renderMarked(inlineRow ? marked.replace(/\s*\|(?:\s*\|)*\s*/g, ' ｜ ').replace(/^ ｜ | ｜ $/g, '') : marked, 'p');
+  }
   const lines = marked.split('\n');
   const tableLines = lines.filter((l) => isTableLine(l.replace(new RegExp(`[${MARK_OPEN}${MARK_CLOSE}]`, 'g'), '')));
   if (tableLines.length && !hasDelimiterRow(tableLines)) {
