@@ -13,6 +13,11 @@ export const smartSearchInput = z
     reg_id: regIdSchema,
     top_k: z.number().int().min(1).max(200).optional(),
     mode: z.enum(['hybrid', 'lexical', 'vector']).optional(),
+    chapter_scope: z.string().max(80).optional().describe('只在该章节内检索，如“第六章”“附录C” / only inside this chapter'),
+    block_types: z
+      .array(z.enum(['article', 'text', 'table', 'note']))
+      .optional()
+      .describe('只返回这些块类型：article 条款 / text 段落 / table 表格 / note 注释'),
   })
   .strict();
 
@@ -44,6 +49,17 @@ export const smartSearchResult = z.object({
     coverage_ratio: z.number(),
     evidence: z.number(),
   }),
+  block_type: z.enum(['article', 'text', 'table', 'note']).optional(),
+  table: z
+    .object({
+      table_id: z.string(),
+      title: z.string(),
+      columns: z.array(z.string()),
+      page_start: z.number().int(),
+      page_end: z.number().int(),
+      row: z.object({ cells: z.array(z.string()), page_num: z.number().int(), row_index: z.number().int() }).nullable(),
+    })
+    .optional(),
 });
 
 export const smartSearchOutput = z.object({

@@ -1,3 +1,4 @@
+import { blockTypeOf, inChapterScope, tableRowHit, type BlockType, type TableHit } from './blocks';
 import type { AppContext } from '../context';
 import { GridError } from '../common/errors';
 import { queryTokens } from '../text/segment';
@@ -58,6 +59,10 @@ export interface SmartResult {
     coverage_ratio: number;
     evidence: number;
   };
+  /** block type of the hit: article | text | table | note */
+  block_type?: BlockType;
+  /** a hit in a table: the table and the matching row with its header */
+  table?: TableHit;
 }
 
 export interface SmartSearchOutput {
@@ -78,6 +83,10 @@ export interface SmartSearchInput {
   reg_id?: RegIdInput;
   top_k?: number;
   mode?: SearchMode;
+  /** only these block types: article (条/款), text (paragraphs), table, note */
+  block_types?: BlockType[];
+  /** only units under this chapter / section / appendix ("第六章", "附录C", a heading title) */
+  chapter_scope?: string;
 }
 
 export interface SmartSearchOptions {
@@ -278,10 +287,14 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
   const engine = await searchEngine(ctx, { corpus: REG_CORPUS, scopes, query, mode: input.mode ?? 'hybrid', expansion, lexical: reuse, label, parentLists: extraLists });
 
   const results: SmartResult[] = [];
+  const types = input.block_types?.length ? new Set(input.block_types) : null;
+  const scope = input.chapter_scope?.trim() || null;
   for (const p of engine.parents) {
     if (results.length >= topK) break;
     const u = unit(p.parent);
     if (!u) continue;
+    if (types && !types.has(blockTypeOf(u.kind))) continue;
+    if (scope && !inChapterScope(u.section_path, scope)) continue;
     const chunks = p.chunks.map((k) => engine.chunks.get(k)!).filter(Boolean);
     const best = <K extends 'lexical_rank' | 'vector_rank' | 'expansion_rank'>(k: K) => {
       const ranks = chunks.map((c) => c[k]).filter((r): r is number => r !== null);
@@ -308,6 +321,11 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
         coverage_ratio: round(p.coverage_ratio),
         evidence: round(Math.max(...chunks.map((c) => c.evidence), 0)),
       },
+      block_type: blockTypeOf(u.kind),
+      ...(u.kind === 'table' && u.label ? (() => {
+        const table = tableRowHit(ctx.db, u.reg_id, u.label, u.page_num, matched);
+        return table ? { table } : {};
+      })() : {}),
     });
   }
   const d = engine.decision;
