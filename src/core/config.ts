@@ -88,13 +88,13 @@ export const configSchema = z.object({
       /** Characters per chunk (a section piece); short sections stay one chunk. */
       maxChunkChars: z.number().int().positive().default(320),
       /** Chunk hits taken from each ranked list (lexical, title, vectors) before aggregation. */
-      topChunks: z.number().int().positive().default(60),
+      topChunks: z.number().int().positive().default(25),
       /** Candidates shown when a question is ambiguous. */
       topParents: z.number().int().positive().default(5),
       /** Hit chunks of one document that count for coverage (a long document gains nothing beyond). */
       coverageCap: z.number().int().positive().default(2),
-      /** Best chunk evidence (query-term share / title match / cosine) below this = low evidence. */
-      minEvidence: z.number().min(0).max(1).default(0.6),
+      /** Evidence rules (collections/retrieve.ts): best chunk evidence (term share / title / cosine) needed to lock without coverage, and below which a lock is weak. */
+      minEvidence: z.number().min(0).max(1).default(0.5),
       /** When titles make a question ambiguous, titles scoring >= best × this are listed as candidates. */
       candidateTitleRatio: z.number().min(0).max(1).default(0.85),
       /** Title similarity below this does not enter the title ranking. */
@@ -110,10 +110,10 @@ export const configSchema = z.object({
       /** JSONL logs (retrieval / lock / evidence / generation); null = off. Relative paths are under the data dir. */
       logs: z
         .object({
-          retrieval: z.string().nullable().default(null),
-          lock: z.string().nullable().default(null),
-          evidence: z.string().nullable().default(null),
-          generation: z.string().nullable().default(null),
+          retrieval: z.string().nullable().default('logs/retrieval.jsonl'),
+          lock: z.string().nullable().default('logs/lock.jsonl'),
+          evidence: z.string().nullable().default('logs/evidence.jsonl'),
+          generation: z.string().nullable().default('logs/generation.jsonl'),
           /** A log above this size is rotated to <file>.1 (older rotations shift up to `keep`). */
           maxBytes: z.number().int().positive().default(5 * 1024 * 1024),
           keep: z.number().int().min(1).default(3),

@@ -3,6 +3,11 @@ import { defineOperation } from '../common/operation';
 import { deleteCollection, importCollection } from './import';
 import { askCollection, sessionInfo } from './session';
 import { embedCollectionVectors } from './vectors';
+import crypto from 'node:crypto';
+import { requireCollection } from './store';
+import { retrieveState } from './retrieve';
+import { writeLog } from './logs';
+import { detectCollectionProfile, parseProfile, profileOf } from './profile';
 
 const lockSchema = z.object({
   state: z.enum(['locked', 'pending', 'none']),
@@ -30,9 +35,25 @@ const parentSchema = z.object({
   overall_score: z.number(),
   title_score: z.number(),
   passes_coverage: z.boolean(),
+  rrf_sum_norm: z.number(),
+  max_chunk_norm: z.number(),
+  chunks: z.array(z.string()),
 });
 
-const intentSchema = z.enum(['ingredients', 'steps', 'time', 'tools', 'general']);
+/** Recipe intents (原料/步骤/时间/工具) and section intents of statutes / generic documents. */
+const intentSchema = z.enum(['ingredients', 'steps', 'time', 'tools', 'general', 'article', 'next', 'previous', 'penalty', 'scope', 'definition', 'outline']);
+
+const profileSchema = z.enum(['recipes', 'regulations', 'generic']);
+
+const citationSchema = z.object({
+  doc_id: z.number().int(),
+  title: z.string(),
+  rel_path: z.string(),
+  label: z.string(),
+  path: z.string(),
+  page: z.number().int().nullable(),
+  text: z.string(),
+});
 
 export const askOutput = z.object({
   trace_id: z.string(),
@@ -64,13 +85,20 @@ export const askOutput = z.object({
       tokens: z.array(z.string()),
       lists: z.array(z.string()),
       reason: z.string(),
+      rule: z.string().nullable(),
       parents: z.array(parentSchema),
     })
     .nullable(),
   selected: z.boolean(),
   switched: z.boolean(),
   session_expired: z.boolean(),
+  profile: profileSchema,
+  citations: z.array(citationSchema),
+  suggestions: z.array(z.string()),
 });
+
+const topK = z.number().int().min(1).max(500).optional();
+const topParents = z.number().int().min(1).max(50).optional();
 
 const collectionName = z.string().min(1, '集合名称不能为空').max(64);
 
@@ -91,12 +119,14 @@ export const collectionOperations = {
       documents: z.number().int(),
       chunks: z.number().int(),
       vectors: z.number().int(),
+      profile: profileSchema,
     }),
     handler: async (ctx, input, run) => {
       const result = importCollection(ctx, input, run.progress, run.signal);
       // vectors after the commit (slow, off the main thread); without a model this is a no-op
       const vectors = await embedCollectionVectors(ctx, result.collection, run.progress);
-      return { ...result, vectors };
+      const coll = requireCollection(ctx.db, result.collection);
+      return { ...result, vectors, profile: profileOf(ctx.db, coll) };
     },
   }),
   'collections.list': defineOperation({
@@ -110,6 +140,7 @@ export const collectionOperations = {
           source_dir: z.string(),
           documents: z.number().int(),
           recipes: z.number().int(),
+          profile: profileSchema,
           chunks: z.number().int(),
           sessions: z.number().int(),
           created_at: z.string(),
@@ -118,9 +149,10 @@ export const collectionOperations = {
       ),
     }),
     handler: (ctx) => ({
-      collections: ctx.db
+      collections: (
+        ctx.db
         .prepare(
-          `SELECT c.name, c.source_dir, c.created_at, c.updated_at,
+          `SELECT c.id, c.name, c.source_dir, c.profile, c.created_at, c.updated_at,
                   (SELECT COUNT(*) FROM coll_docs d WHERE d.collection_id = c.id) AS documents,
                   (SELECT COUNT(*) FROM coll_docs d WHERE d.collection_id = c.id AND d.kind = 'recipe') AS recipes,
                   (SELECT COALESCE(SUM(total_chunks), 0) FROM coll_docs d WHERE d.collection_id = c.id) AS chunks,
@@ -128,15 +160,18 @@ export const collectionOperations = {
              FROM collections c ORDER BY c.name`,
         )
         .all() as {
+        id: number;
         name: string;
         source_dir: string;
+        profile: string | null;
         documents: number;
         recipes: number;
         chunks: number;
         sessions: number;
         created_at: string;
         updated_at: string;
-      }[],
+      }[]
+      ).map(({ id: _id, ...c }) => ({ ...c, profile: profileOf(ctx.db, { id: _id, ...c } as never) })),
     }),
   }),
   'collections.delete': defineOperation({
@@ -156,10 +191,87 @@ export const collectionOperations = {
         collection: collectionName,
         question: z.string().min(1, '问题不能为空').max(2000, '问题过长（最多 2000 个字符）'),
         session_id: z.string().min(1).max(128).optional(),
+        top_k: topK.describe('每个检索列表及融合后保留的片段数（seed 003 --top-k）'),
+        top_parents: topParents.describe('歧义时列出的候选文档数（seed 003 --top-parents）'),
+        trace_id: z.string().min(1).max(128).optional().describe('追踪 ID（写入日志）'),
+        turn: z.number().int().min(1).max(100000).optional().describe('对话轮次（默认为会话的下一轮）'),
       })
       .strict(),
     output: askOutput,
     handler: (ctx, input) => askCollection(ctx, input),
+  }),
+  'collections.search': defineOperation({
+    name: 'collections.search',
+    summary: '只检索不锁定：返回集合中排序后的候选文档及其得分（seed 003 retrieve） / Ranked parent candidates with scores, no lock',
+    mcp: 'search_collection',
+    input: z
+      .object({
+        collection: collectionName,
+        query: z.string().trim().min(1, '检索词不能为空').max(2000, '检索词过长（最多 2000 个字符）'),
+        top_k: topK,
+        top_parents: topParents,
+      })
+      .strict(),
+    output: z.object({
+      collection: z.string(),
+      query: z.string(),
+      profile: profileSchema,
+      decision: z.enum(['locked', 'ambiguous', 'low_evidence']),
+      reason: z.string(),
+      rule: z.string().nullable(),
+      generic: z.object({ state: z.enum(['locked', 'ambiguous', 'low_evidence']), reason: z.string() }),
+      core: z.string(),
+      tokens: z.array(z.string()),
+      lists: z.array(z.string()),
+      candidates: z.array(parentSchema),
+      elapsed_ms: z.number(),
+    }),
+    handler: async (ctx, input) => {
+      const t0 = performance.now();
+      const coll = requireCollection(ctx.db, input.collection);
+      const topParentsN = input.top_parents ?? ctx.config.collections.topParents;
+      const r = await retrieveState(ctx, coll, input.query, { topK: input.top_k, topParents: topParentsN });
+      writeLog(ctx, 'retrieval', { trace_id: crypto.randomUUID(), session_id: '', turn: 0, collection: coll.name }, {
+        query: input.query,
+        core: r.core,
+        decision: r.decision,
+        reason: r.reason,
+        rule: r.rule,
+        parents: r.parents.slice(0, topParentsN),
+        lock: false,
+      });
+      return {
+        collection: coll.name,
+        query: input.query,
+        profile: profileOf(ctx.db, coll),
+        decision: r.decision,
+        reason: r.reason,
+        rule: r.rule,
+        generic: r.generic,
+        core: r.core,
+        tokens: r.tokens,
+        lists: r.lists,
+        candidates: r.parents.slice(0, topParentsN),
+        elapsed_ms: Math.round(performance.now() - t0),
+      };
+    },
+  }),
+  'collections.profile': defineOperation({
+    name: 'collections.profile',
+    summary: '查看或修改集合类型（recipes 菜谱 / regulations 法规条款 / generic 通用；auto 重新识别） / Show or set a collection profile',
+    input: z.object({ name: collectionName, profile: z.string().min(1).max(32).optional() }).strict(),
+    output: z.object({ collection: z.string(), profile: profileSchema, detected: profileSchema, stored: z.boolean() }),
+    handler: (ctx, input) => {
+      const coll = requireCollection(ctx.db, input.name);
+      const detected = detectCollectionProfile(ctx.db, coll.id);
+      if (input.profile !== undefined) {
+        const auto = input.profile.trim().toLowerCase() === 'auto';
+        const value = auto ? detected : parseProfile(input.profile);
+        ctx.db.prepare('UPDATE collections SET profile = ? WHERE id = ?').run(value, coll.id);
+      }
+      const fresh = requireCollection(ctx.db, input.name) as typeof coll & { profile?: string | null };
+      return { collection: fresh.name, profile: profileOf(ctx.db, fresh), detected, stored: !!fresh.profile };
+    },
   }),
   'collections.session': defineOperation({
     name: 'collections.session',

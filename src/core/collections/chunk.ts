@@ -5,6 +5,8 @@ export interface DocChunk {
   blockKind: BlockKind | 'title';
   heading: string;
   text: string;
+  /** Index into ParsedDocument.articles when the chunk is (a piece of) an article. */
+  article?: number;
 }
 
 /**
@@ -19,6 +21,15 @@ export function chunkDocument(doc: ParsedDocument, maxChars: number): DocChunk[]
     .filter(Boolean)
     .join('\n');
   chunks.push({ ord: 0, blockKind: 'title', heading: doc.title, text: titleCard });
+  if (doc.articles?.length) {
+    // statutes: one chunk per article (a long one in pieces), so a hit names its article
+    for (const [i, a] of doc.articles.entries()) {
+      for (const piece of splitText(`${a.label} ${a.text}`, maxChars)) {
+        chunks.push({ ord: chunks.length, blockKind: 'article', heading: `${a.path ? `${a.path} ` : ''}${a.label}`, text: piece, article: i });
+      }
+    }
+    return chunks;
+  }
   for (const block of doc.blocks) {
     const body = block.text.trim();
     if (!body) continue;

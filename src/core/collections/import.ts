@@ -9,6 +9,7 @@ import { chunkDocument, type DocChunk } from './chunk';
 import { corpusOf, findCollection, validateCollectionName } from './store';
 import { indexDocChunks, removeDocIndex } from './search-bridge';
 import { listFilesRecursive } from '../common/files';
+import { detectCollectionProfile } from './profile';
 
 export const DOC_EXTENSIONS = ['.md', '.markdown', '.txt'];
 
@@ -184,6 +185,8 @@ export function importCollection(
       indexDocChunks(db, corpus, { id: docId, title: c.parsed.title }, c.chunks);
     }
     progress({ stage: '写入索引', done: changed.length, total: changed.length });
+    // profile detected once (first import); an edited profile (collections.profile) is kept on re-import
+    db.prepare('UPDATE collections SET profile = ? WHERE id = ? AND profile IS NULL').run(detectCollectionProfile(db, collectionId), collectionId);
   })();
 
   const counts = db

@@ -17,6 +17,7 @@ export interface LogBase {
  * (<file>.1 … <file>.<keep>, oldest dropped). Logging never breaks an answer: I/O errors are ignored.
  */
 export function writeLog(ctx: AppContext, kind: LogKind, base: LogBase, record: Record<string, unknown>): void {
+  const { kind: _ignored, ...rest } = record;
   const cfg = ctx.config.collections.logs;
   const configured = cfg[kind];
   if (!configured) return;
@@ -24,7 +25,7 @@ export function writeLog(ctx: AppContext, kind: LogKind, base: LogBase, record: 
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     rotateIfNeeded(file, cfg.maxBytes, cfg.keep);
-    fs.appendFileSync(file, JSON.stringify({ ts: new Date().toISOString(), kind, ...base, ...record }) + '\n');
+    fs.appendFileSync(file, JSON.stringify({ ts: new Date().toISOString(), ...base, ...rest, kind }) + '\n');
   } catch {
     // a full disk or a read-only log folder must not fail the user's question
   }

@@ -1,4 +1,5 @@
 import { stripControlChars } from '../text/normalize';
+import { parseChineseNumber } from '../text/chinese-numbers';
 
 /**
  * Markdown/TXT documents -> parents with typed blocks. Recipes (howtocook shape: `# X的做法`,
@@ -7,7 +8,18 @@ import { stripControlChars } from '../text/normalize';
  * Answers are built from these blocks, never from free generation.
  */
 
-export type BlockKind = 'intro' | 'ingredients' | 'calculation' | 'steps' | 'extras' | 'section';
+export type BlockKind = 'intro' | 'ingredients' | 'calculation' | 'steps' | 'extras' | 'section' | 'article';
+
+/** One numbered article of a statute or rule book (`第十四条 …`), with the chapter it sits in. */
+export interface Article {
+  /** 第十四条 */
+  label: string;
+  /** 14 */
+  n: number;
+  /** `第三章 电力线路的保护` (`第一节` appended when present); '' before the first chapter. */
+  path: string;
+  text: string;
+}
 
 export interface DocBlock {
   kind: BlockKind;
@@ -38,7 +50,9 @@ export interface ParsedDocument {
   title: string;
   /** Title as written in the first heading (or the file name). */
   heading: string;
-  kind: 'recipe' | 'document';
+  kind: 'recipe' | 'regulation' | 'document';
+  /** Numbered articles (`第X条`) when the document is a statute / rule book; [] otherwise. */
+  articles?: Article[];
   /** 1..5 stars, null when the document states none. */
   difficulty: number | null;
   calories: string | null;
@@ -109,10 +123,12 @@ export function parseDocument(raw: string, fileName: string): ParsedDocument {
   const { ingredients, tools } = collectIngredients(ingredientsBlock, calculationBlock);
   const isRecipe =
     /的做法$/.test(heading) || (steps.length > 0 && (ingredients.length > 0 || !!stars)) || (!!ingredientsBlock && !!stepsBlock);
+  const articles = isRecipe ? [] : parseArticles(text);
   return {
     title,
     heading,
-    kind: isRecipe ? 'recipe' : 'document',
+    kind: isRecipe ? 'recipe' : articles.length >= MIN_ARTICLES ? 'regulation' : 'document',
+    articles: articles.length >= MIN_ARTICLES ? articles : [],
     difficulty: stars ? Math.min(5, stars[1].length) : null,
     calories: calories ? calories[1].trim() : null,
     blocks,
@@ -253,4 +269,51 @@ function collectIngredients(
     ingredients.push({ name: n, quantity: null });
   }
   return { ingredients, tools };
+}
+
+/** A document with at least this many `第X条` paragraphs is read as articles. */
+const MIN_ARTICLES = 3;
+const ARTICLE_START = /^\s*(第([一二三四五六七八九十百千零〇两\d]+)条)(?:之([一二三四五六七八九十\d]+))?[\s　]*(.*)$/;
+const CHAPTER_HEADING = /^\s*(?:#{1,6}\s*)?(第[一二三四五六七八九十百零〇\d]+[编章节])\s*(.*)$/;
+
+/**
+ * `第X条` paragraphs -> articles (an article runs until the next one or the next chapter heading;
+ * its items `(一)…` stay inside). Chapter/section headings (`## 第三章 …`, `第一节 …`) give the path.
+ */
+export function parseArticles(text: string): Article[] {
+  const articles: Article[] = [];
+  let chapter = '';
+  let section = '';
+  let current: Article | null = null;
+  const body = text.includes('<!-- INFO END -->') ? text.slice(text.indexOf('<!-- INFO END -->')) : text;
+  for (const raw of body.split('\n')) {
+    const line = raw.trim();
+    if (!line) continue;
+    const h = CHAPTER_HEADING.exec(line);
+    if (h && (line.startsWith('#') || line.length <= 30) && !/条/.test(h[1])) {
+      const label = `${h[1]} ${plainInline(h[2])}`.trim();
+      if (/节$/.test(h[1])) section = label;
+      else {
+        chapter = label;
+        section = '';
+      }
+      current = null;
+      continue;
+    }
+    if (/^#{1,6}\s/.test(line)) {
+      current = null;
+      continue;
+    }
+    const a = ARTICLE_START.exec(line);
+    if (a) {
+      const n = parseChineseNumber(a[2]);
+      if (n !== null) {
+        current = { label: a[1] + (a[3] ? `之${a[3]}` : ''), n, path: [chapter, section].filter(Boolean).join(' '), text: plainInline(a[4]) };
+        articles.push(current);
+        continue;
+      }
+    }
+    if (current) current.text += `\n${plainInline(line)}`;
+  }
+  return articles;
 }

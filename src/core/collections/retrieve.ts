@@ -1,22 +1,17 @@
 import type { AppContext } from '../context';
 import { normalizeText } from '../text/normalize';
 import { queryTokens } from '../text/segment';
-import { corpusVersion, lexicalSearch, type LexicalHit } from '../search/lexical';
+import { corpusVersion, lexicalSearch } from '../search/lexical';
 import { loadMatrix, vectorTopK } from '../search/vectors';
-import { aggregateParents, decide, rrfFuse, type ChunkScore, type ParentHit, type RankedHit } from '../search/fusion';
+import { cosineToScore, runPipeline, type PipelineDecision, type PipelineParent, type PipelineResult, type RetrievedChunk, type Retriever } from '../search/pipeline';
 import { corpusOf, type CollectionRow } from './store';
 import { chunkKey } from './search-bridge';
 
 /**
- * Retrieval state of seed 003 on the shared search engine: chunk-level ranked lists (lexical
- * BM25 over jieba tokens, document titles, vectors when a model is installed) -> RRF (k from
- * config.search.rrfK) -> parent aggregation (rrf_sum, max_chunk_score, coverage, coverage_ratio,
- * overall_score) -> locked / ambiguous / low_evidence. Only the title list is collection-specific.
- *
- * Document size: every chunk carries its document title in the index's title field, so a question
- * naming the document hits all of its chunks, and coverage_ratio = hits / min(total_chunks,
- * config.collections.coverageCap, 2): a 2-chunk note and a 300-chunk manual both reach 1 with 2
- * relevant chunks, and extra hits in a long document earn nothing (see fusion.ts, retrieval.test.ts).
+ * Retrieval state of seed 003 for a collection, on the shared pipeline (search/pipeline.ts):
+ * the collection supplies its retrievers (titles, lexical BM25 over jieba tokens, vectors when a
+ * model is installed) and its evidence rules; fusion, aggregation (coverage_ratio = coverage /
+ * total_chunks, normalised rrf_sum, 1/(1+d)) and the t_min / ambiguity decision are the pipeline's.
  */
 
 export type RetrievalDecision = 'locked' | 'ambiguous' | 'low_evidence';
@@ -26,13 +21,17 @@ export interface ParentScore {
   title: string;
   rel_path: string;
   rrf_sum: number;
+  rrf_sum_norm: number;
   max_chunk_score: number;
+  max_chunk_norm: number;
   coverage: number;
   total_chunks: number;
   coverage_ratio: number;
   overall_score: number;
   title_score: number;
   passes_coverage: boolean;
+  /** hit chunk keys (`<doc>#<ord>`), best first */
+  chunks: string[];
 }
 
 export interface RetrievalState {
@@ -43,6 +42,12 @@ export interface RetrievalState {
   lists: string[];
   decision: RetrievalDecision;
   reason: string;
+  /** Evidence rule that overruled the seed-003 decision (title / focus / weak), or null. */
+  rule: string | null;
+  /** The seed-003 decision before collection rules. */
+  generic: { state: RetrievalDecision; reason: string };
+  /** Fused chunks kept for aggregation (top_k), best first. */
+  chunks: { key: string; parent: string; rrf: number; score: number; ranks: Record<string, number> }[];
   /** Locked document, or null. */
   locked: ParentScore | null;
   /** Close candidates when ambiguous (best first); the top parents otherwise. */
@@ -166,177 +171,234 @@ export function titleMatches(ctx: AppContext, coll: CollectionRow, question: str
     .sort((a, b) => b.score - a.score);
 }
 
-export async function retrieveState(ctx: AppContext, coll: CollectionRow, question: string): Promise<RetrievalState> {
+export interface RetrieveOptions {
+  /** Chunks kept per ranked list and after fusion (seed 003 --top-k). */
+  topK?: number;
+  /** Parents returned as candidates (seed 003 --top-parents). */
+  topParents?: number;
+}
+
+/**
+ * Retrievers of a collection for the shared pipeline (search/pipeline.ts): titles (a document
+ * whose title the question names: all its chunks, so it is fully covered), lexical BM25 over
+ * jieba tokens of the question core, and vectors when a model and the collection's vectors exist.
+ */
+function collectionRetrievers(
+  ctx: AppContext,
+  coll: CollectionRow,
+  cache: CollectionCache,
+  core: string,
+  topK: number,
+  titleScores: Map<number, number>,
+  cosines: Map<string, number>,
+): Retriever[] {
   const cfg = ctx.config.collections;
-  const search = ctx.config.search;
-  const cache = collectionCache(ctx, coll);
   const corpus = corpusOf(coll.name);
-  const core = questionCore(question);
-  // lexical tokens of the core when something is left, else of the whole question
-  const tokens = queryTokens(core || question);
-
-  const lists: Record<string, RankedHit[]> = {};
-  const evidence = new Map<string, number>();
-
-  const lexical = tokens.length ? lexicalSearch(ctx.db, { corpus, tokens, k: cfg.topChunks }) : { hits: [] as LexicalHit[] };
-  if (lexical.hits.length) {
-    lists.lexical = lexical.hits.map((h) => ({ key: h.key, parent: h.parent, rank: h.rank }));
-    for (const h of lexical.hits) evidence.set(h.key, h.evidence);
-  }
-
-  // Title list: documents whose title the question names, best first.
-  const titleScores = new Map<number, number>();
-  if (core) {
-    const scored = cache.titles
-      .map((t) => ({ t, s: titleScore(core, t.norm) }))
-      .filter((x) => x.s >= cfg.minTitleScore)
-      .sort((a, b) => b.s - a.s || a.t.docId - b.t.docId)
-      .slice(0, cfg.topChunks);
-    if (scored.length) {
-      // equal title scores share a rank (1, 1, 3, ...): document order must not break a tie
+  const title: Retriever = {
+    name: 'title',
+    retrieve: () => {
+      if (!core) return [];
+      const scored = cache.titles
+        .map((t) => ({ t, s: titleScore(core, t.norm) }))
+        .filter((x) => x.s >= cfg.minTitleScore)
+        .sort((a, b) => b.s - a.s || a.t.docId - b.t.docId)
+        .slice(0, cfg.topParents);
+      const out: RetrievedChunk[] = [];
       let rank = 0;
-      lists.title = scored.map((x, i) => {
-        if (i === 0 || x.s < scored[i - 1].s) rank = i + 1;
-        return { key: chunkKey(x.t.docId, 0), parent: String(x.t.docId), rank };
-      });
-      for (const x of scored) {
+      for (const [i, x] of scored.entries()) {
         titleScores.set(x.t.docId, x.s);
-        const key = chunkKey(x.t.docId, 0);
-        evidence.set(key, Math.max(evidence.get(key) ?? 0, x.s));
+        // equal title scores share a rank (1, 1, 3, ...): document order must not break a tie
+        if (i === 0 || x.s < scored[i - 1].s) rank = i + 1;
+        for (let ord = 0; ord < x.t.totalChunks; ord++) out.push({ key: chunkKey(x.t.docId, ord), parent: String(x.t.docId), score: x.s, rank });
       }
-    }
-  }
-
-  // Vectors when an embedding model is installed and the collection has been embedded.
-  const embedder = ctx.embedder();
-  if (embedder.available()) {
-    const modelId = embedder.status().model_id;
-    const matrix = modelId ? loadMatrix(ctx.db, ctx.cache, corpus, modelId) : null;
-    if (matrix) {
-      const [qv] = await embedder.embed([question], 'query');
-      const hits = vectorTopK(matrix, qv, cfg.topChunks);
+      return out;
+    },
+  };
+  const lexical: Retriever = {
+    name: 'lexical',
+    retrieve: (q) => {
+      const tokens = queryTokens(core || q);
+      if (!tokens.length) return [];
+      return lexicalSearch(ctx.db, { corpus, tokens, k: topK }).hits.map((h) => ({ key: h.key, parent: h.parent, score: h.evidence }));
+    },
+  };
+  const vector: Retriever = {
+    name: 'vector',
+    retrieve: async (q) => {
+      const embedder = ctx.embedder();
+      if (!embedder.available()) return [];
+      const modelId = embedder.status().model_id;
+      const matrix = modelId ? loadMatrix(ctx.db, ctx.cache, corpus, modelId) : null;
+      if (!matrix) return [];
+      const [qv] = await embedder.embed([q], 'query');
+      const hits = vectorTopK(matrix, qv, topK);
       const keys = keysOfItems(ctx, hits.map((h) => h.id));
-      const ranked: RankedHit[] = [];
+      const out: RetrievedChunk[] = [];
       for (const h of hits) {
         const k = keys.get(h.id);
         if (!k) continue;
-        ranked.push({ key: k.key, parent: k.parent, rank: ranked.length + 1 });
-        // cosine ranks always; it counts as evidence only above the floor (a nearest neighbour
-        // of an unrelated question is still "close" in absolute terms with small models)
-        const vecEvidence = h.score >= cfg.vectorEvidenceFloor ? h.score : 0;
-        evidence.set(k.key, Math.max(evidence.get(k.key) ?? 0, vecEvidence));
+        cosines.set(k.key, h.score);
+        out.push({ key: k.key, parent: k.parent, score: cosineToScore(h.score) });
       }
-      if (ranked.length) lists.vector = ranked;
-    }
-  }
+      return out;
+    },
+  };
+  return [title, lexical, vector];
+}
 
-  const fused = rrfFuse(lists, search.rrfK);
-  const chunks: ChunkScore[] = fused.map((c) => ({ ...c, score: evidence.get(c.key) ?? 0 }));
-  const listCount = Math.max(1, Object.keys(lists).length);
-  const hits = aggregateParents(chunks, (p) => cache.byId.get(Number(p))?.totalChunks ?? 1, {
-    rrfK: search.rrfK,
-    lists: listCount,
-    coverageCap: cfg.coverageCap,
-    rrfWeight: search.rrfWeight,
-    coverageThreshold: search.coverageThreshold,
-  });
-  const toScore = (p: ParentHit): ParentScore => {
+export async function retrieveState(ctx: AppContext, coll: CollectionRow, question: string, options: RetrieveOptions = {}): Promise<RetrievalState> {
+  const cfg = ctx.config.collections;
+  const search = ctx.config.search;
+  const cache = collectionCache(ctx, coll);
+  const core = questionCore(question);
+  const topK = options.topK ?? cfg.topChunks;
+  const topParents = options.topParents ?? cfg.topParents;
+  const titleScores = new Map<number, number>();
+  const cosines = new Map<string, number>();
+  const result = await runPipeline(
+    question,
+    collectionRetrievers(ctx, coll, cache, core, topK, titleScores, cosines),
+    {
+      rrfK: search.rrfK,
+      topK,
+      coverageThreshold: search.coverageThreshold,
+      tMin: search.tMin,
+      ambiguityRatio: search.ambiguityRatio,
+      rrfWeight: search.rrfWeight,
+      totalChunks: (p) => cache.byId.get(Number(p))?.totalChunks ?? 1,
+    },
+    (r) => collectionEvidenceRule(r, { titleScores, cosines, named: namedTitles(cache, question), cfg, ambiguityRatio: search.ambiguityRatio }),
+  );
+  const toScore = (p: PipelineParent): ParentScore => {
     const t = cache.byId.get(Number(p.parent));
     return {
       doc_id: Number(p.parent),
       title: t?.title ?? p.parent,
       rel_path: t?.relPath ?? '',
       rrf_sum: round(p.rrf_sum),
+      rrf_sum_norm: round(p.rrf_sum_norm),
       max_chunk_score: round(p.max_chunk_score),
+      max_chunk_norm: round(p.max_chunk_norm),
       coverage: p.coverage,
       total_chunks: p.total_chunks,
       coverage_ratio: round(p.coverage_ratio),
       overall_score: round(p.overall_score),
       title_score: round(titleScores.get(Number(p.parent)) ?? 0),
-      passes_coverage: p.passes_coverage,
+      passes_coverage: p.eligible,
+      chunks: p.chunks.slice(0, 10),
     };
   };
-  const decision = titleGuard(
-    decide(
-      hits,
-      { tMin: search.tMin, ambiguityRatio: search.ambiguityRatio, minEvidence: cfg.minEvidence },
-      (p) => cache.byId.get(Number(p))?.title ?? p,
-    ),
-    hits,
-    titleScores,
-    search.ambiguityRatio,
-    cfg.candidateTitleRatio,
-  );
-  const parents = hits.slice(0, Math.max(cfg.topParents, 10)).map(toScore);
-  const byParent = new Map(hits.map((h) => [h.parent, h]));
-  let candidates: ParentScore[];
-  if (decision.state === 'ambiguous' && decision.byTitle) {
-    candidates = decision.parents.slice(0, cfg.topParents).map((p) => toScore(byParent.get(p)!));
-  } else if (decision.state === 'ambiguous') {
-    // all parents close to the top (not only the three the generic decision names), up to topParents
-    const top = hits.filter((h) => h.passes_coverage)[0];
-    candidates = hits
-      .filter((h) => h.passes_coverage && top && h.overall_score / top.overall_score > search.ambiguityRatio)
-      .slice(0, cfg.topParents)
-      .map(toScore);
-    if (candidates.length < 2) candidates = decision.parents.map((p) => toScore(byParent.get(p)!));
-  } else {
-    candidates = hits.filter((h) => h.passes_coverage).slice(0, cfg.topParents).map(toScore);
-  }
+  const byParent = new Map(result.parents.map((p) => [p.parent, p]));
+  const decision = result.decision;
+  const parents = result.parents.slice(0, Math.max(topParents, 10)).map(toScore);
+  const candidates =
+    decision.state === 'ambiguous'
+      ? decision.parents.slice(0, topParents).map((p) => toScore(byParent.get(p)!))
+      : result.parents.slice(0, topParents).map(toScore);
   return {
     query: question,
     core,
-    tokens,
-    lists: Object.keys(lists),
+    tokens: queryTokens(core || question),
+    lists: Object.keys(result.lists),
     decision: decision.state,
     reason: decision.reason,
+    rule: decision.rule ?? null,
+    generic: { state: result.generic.state, reason: result.generic.reason },
     locked: decision.state === 'locked' ? toScore(byParent.get(decision.parents[0])!) : null,
     candidates,
     parents,
+    chunks: result.chunks.map((c) => ({ key: c.key, parent: c.parent, rrf: round(c.rrf), score: round(c.score), ranks: c.ranks })),
   };
 }
 
-type GuardedDecision = ReturnType<typeof decide> & { byTitle?: boolean };
+/** Titles the question names literally (at least 2 characters), without titles inside a longer named one. */
+function namedTitles(cache: CollectionCache, question: string): number[] {
+  const q = normalizeText(question);
+  const named = cache.titles.filter((t) => [...t.norm].length >= 2 && q.includes(t.norm));
+  const kept = named.filter((t) => !named.some((o) => o.norm.length > t.norm.length && o.norm.includes(t.norm)));
+  return kept.map((t) => t.docId);
+}
+
+interface RuleInputs {
+  titleScores: Map<number, number>;
+  cosines: Map<string, number>;
+  named: number[];
+  cfg: AppContext['config']['collections'];
+  ambiguityRatio: number;
+}
 
 /**
- * Titles are the strongest evidence of what a question is about, and they are not a ranking
- * signal that RRF over a single title list can express (ties, exact matches). After the generic
- * decision: a unique exact title match locks on that document; several documents whose titles
- * match the question about equally well (`鸡` in 黄焖鸡, 口水鸡, 宫保鸡丁) make it ambiguous even
- * when chunk ranks happened to favour one of them.
+ * Evidence rules of collections on top of the seed-003 decision, each measured by
+ * eval/howtocook.eval.ts and eval/collections-laws.eval.ts (see their headers):
+ * 1. title: a question naming exactly one document title (`今晚想做个可乐鸡翅`) locks on it; an exact
+ *    title locks; several titles matching about equally (`鸡怎么做`) make it ambiguous.
+ * 2. focus: in a long document (a statute of 40 articles) one relevant article is a tiny
+ *    coverage_ratio, so nothing is eligible; then the document of the best fused chunk is locked
+ *    when that chunk has real evidence and no other document's best chunk is as good (else
+ *    ambiguous between the two). On the power statutes the best chunk's document is right in
+ *    65/68 questions, the rank-mass share of a document in 53/68.
+ * 3. weak: a lock whose best chunk has no real evidence (term share / title / cosine below
+ *    minEvidence) is low evidence (`今天天气怎么样` must not lock a random short document).
  */
-export function titleGuard(
-  decision: ReturnType<typeof decide>,
-  hits: ParentHit[],
-  titleScores: Map<number, number>,
-  ratio: number,
-  listRatio = ratio,
-): GuardedDecision {
-  if (titleScores.size === 0) return decision;
-  const best = Math.max(...titleScores.values());
-  const exact = [...titleScores].filter(([, s]) => s >= 1).map(([id]) => String(id));
-  if (exact.length === 1) {
-    const id = exact[0];
-    if (decision.state === 'locked' && decision.parents[0] === id) return decision;
-    return { state: 'locked', parents: [id], reason: `标题完全匹配（原判定：${decision.reason}）` };
+export function collectionEvidenceRule(r: Omit<PipelineResult, 'decision'>, o: RuleInputs): PipelineDecision | null {
+  const g = r.generic;
+  const parents = r.parents;
+  if (o.named.length === 1) {
+    const id = String(o.named[0]);
+    if (g.state === 'locked' && g.parents[0] === id) return null;
+    return { state: 'locked', parents: [id], reason: `问题包含文档标题（原判定：${g.reason}）`, rule: 'title' };
   }
-  const close = [...titleScores].filter(([, s]) => s >= best * ratio).map(([id]) => String(id));
-  if (close.length < 2) return decision;
-  if (decision.state === 'locked' && !close.includes(decision.parents[0])) return decision;
-  if (decision.state === 'low_evidence' && best < 0.5) return decision;
-  // several titles fit equally: list them (and the slightly longer ones naming the same thing,
-  // 湖南家常红烧肉 next to 南派红烧肉), best title first, then best overall
-  const order = new Map(hits.map((h, i) => [h.parent, i]));
-  const listed = [...titleScores].filter(([, s]) => s >= best * listRatio).map(([id]) => String(id));
-  const parents = listed.sort(
-    (a, b) => titleScores.get(Number(b))! - titleScores.get(Number(a))! || (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9),
-  );
-  return {
-    state: 'ambiguous',
-    parents,
-    byTitle: true,
-    reason: `${parents.length} 个文档的标题与问题同样匹配（标题分 ≥ ${(best * ratio).toFixed(3)}）`,
+  if (o.titleScores.size) {
+    const best = Math.max(...o.titleScores.values());
+    const exact = [...o.titleScores].filter(([, s]) => s >= 1).map(([id]) => String(id));
+    if (exact.length === 1) {
+      if (g.state === 'locked' && g.parents[0] === exact[0]) return null;
+      return { state: 'locked', parents: exact, reason: `标题完全匹配（原判定：${g.reason}）`, rule: 'title' };
+    }
+    const close = [...o.titleScores].filter(([, s]) => s >= best * o.ambiguityRatio && s >= 0.5).map(([id]) => String(id));
+    if (close.length >= 2 && !(g.state === 'locked' && !close.includes(g.parents[0]))) {
+      const listed = [...o.titleScores].filter(([, s]) => s >= best * o.cfg.candidateTitleRatio).map(([id]) => String(id));
+      const order = new Map(parents.map((p, i) => [p.parent, i]));
+      listed.sort((a, b) => o.titleScores.get(Number(b))! - o.titleScores.get(Number(a))! || (order.get(a) ?? 1e9) - (order.get(b) ?? 1e9));
+      return { state: 'ambiguous', parents: listed, reason: `${listed.length} 个文档的标题与问题同样匹配`, rule: 'title' };
+    }
+  }
+  const chunkByKey = new Map(r.chunks.map((c) => [c.key, c]));
+  const evidenceOf = (p: PipelineParent): number => {
+    let best = o.titleScores.get(Number(p.parent)) ?? 0;
+    for (const key of p.chunks) {
+      const c = chunkByKey.get(key);
+      if (!c) continue;
+      const cos = o.cosines.get(key);
+      // vector-only chunks: 1/(1+d) is never small, so their evidence is the cosine above the floor
+      const vectorOnly = cos !== undefined && c.ranks.lexical === undefined && c.ranks.title === undefined;
+      best = Math.max(best, vectorOnly ? (cos >= o.cfg.vectorEvidenceFloor ? cos : 0) : c.score);
+    }
+    return best;
   };
+  if (g.state === 'low_evidence' && r.chunks.length) {
+    // focus: the best fused chunk (one article) decides in long documents
+    const best = r.chunks[0];
+    const top = parents.find((p) => p.parent === best.parent)!;
+    const ev = evidenceOf(top);
+    const rival = r.chunks.find((c) => c.parent !== best.parent);
+    const close = rival && rival.rrf / best.rrf > o.ambiguityRatio && rival.score >= best.score;
+    if (ev >= o.cfg.minEvidence && !close) {
+      return { state: 'locked', parents: [top.parent], reason: `最佳片段在该文档（证据 ${ev.toFixed(2)}），没有文档达到覆盖率（原判定：${g.reason}）`, rule: 'focus' };
+    }
+    if (ev >= o.cfg.minEvidence && rival) {
+      return { state: 'ambiguous', parents: [top.parent, rival.parent], reason: `两篇文档的最佳片段同样匹配（原判定：${g.reason}）`, rule: 'focus' };
+    }
+    return null;
+  }
+  if (g.state === 'locked') {
+    const top = parents.find((p) => p.parent === g.parents[0])!;
+    const ev = evidenceOf(top);
+    if (ev < o.cfg.minEvidence) {
+      return { state: 'low_evidence', parents: [top.parent], reason: `最佳片段证据 ${ev.toFixed(2)} 低于 ${o.cfg.minEvidence}（原判定：${g.reason}）`, rule: 'weak' };
+    }
+  }
+  return null;
 }
 
 function keysOfItems(ctx: AppContext, ids: number[]): Map<number, { key: string; parent: string }> {

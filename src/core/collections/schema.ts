@@ -56,4 +56,13 @@ export const collectionsMigrations: Migration[] = [
       `);
     },
   },
+  {
+    domain: 'collections',
+    version: 2,
+    name: 'collection profile (recipes / regulations / generic)',
+    up: (db) => {
+      // NULL = detect from the documents (older imports); set on import and editable afterwards
+      db.exec(`ALTER TABLE collections ADD COLUMN profile TEXT`);
+    },
+  },
 ];

@@ -7,6 +7,8 @@ import { answerFollowUp, classifyQuery, formatAutoAnswer, type EvidenceLine, typ
 import { questionCore, retrieveState, titleMatches, titlesNamedIn, type ParentScore, type RetrievalState } from './retrieve';
 import { getDoc, requireCollection, type CollectionRow, type StoredDoc } from './store';
 import { writeLog, type LogBase } from './logs';
+import { profileOf, WORDING, type CollectionProfile } from './profile';
+import { answerInDocument, bestSectionEvidence, classifySectionQuery, type Citation, type SectionAnswer, type SectionIntent } from './sections';
 
 /** seed 003 ParentLock: locked on one document, pending a choice among candidates, or none. */
 export type LockState = 'locked' | 'pending' | 'none';
@@ -27,9 +29,13 @@ export interface SessionState {
   candidates: Candidate[];
   last_intent: Intent | null;
   last_step: number | null;
+  /** Section (article) index answered last, for 下一条 (non-recipe profiles). */
+  last_section?: number | null;
+  /** The question that locked the document: context for 罚则呢 / 那怎么处罚. */
+  last_query?: string | null;
 }
 
-const EMPTY_STATE: SessionState = { lock_state: 'none', doc_id: null, title: null, candidates: [], last_intent: null, last_step: null };
+const EMPTY_STATE: SessionState = { lock_state: 'none', doc_id: null, title: null, candidates: [], last_intent: null, last_step: null, last_section: null, last_query: null };
 
 export type AskKind = 'answer' | 'candidates' | 'low_evidence' | 'follow_up';
 
@@ -47,9 +53,15 @@ export interface AskResult {
   answer: string | null;
   clarify_question: string | null;
   candidates: Candidate[];
-  route: { intent: Intent; layer: Layer; blocks: string[]; found: boolean; escalated: boolean; step: number | null } | null;
+  route: { intent: Intent | SectionIntent; layer: Layer; blocks: string[]; found: boolean; escalated: boolean; step: number | null } | null;
   evidence: EvidenceLine[];
-  retrieval: { core: string; tokens: string[]; lists: string[]; reason: string; parents: ParentScore[] } | null;
+  retrieval: { core: string; tokens: string[]; lists: string[]; reason: string; rule: string | null; parents: ParentScore[] } | null;
+  /** Collection profile that shaped wording, chips and evidence layers. */
+  profile: CollectionProfile;
+  /** Sections quoted by the answer (article / heading, path, source file), best first. */
+  citations: Citation[];
+  /** Follow-up suggestions for this profile (the UI shows them as chips). */
+  suggestions: string[];
   selected: boolean;
   switched: boolean;
   session_expired: boolean;
@@ -131,6 +143,14 @@ export interface AskInput {
   collection: string;
   question: string;
   session_id?: string;
+  /** Chunks per ranked list and after fusion (seed 003 --top-k). */
+  top_k?: number;
+  /** Candidates listed when ambiguous (seed 003 --top-parents). */
+  top_parents?: number;
+  /** Caller's trace id (seed 003 --trace-id); generated when absent. */
+  trace_id?: string;
+  /** Caller's turn number (seed 003 --turn); the session's next turn when absent. */
+  turn?: number;
 }
 
 /**
@@ -150,8 +170,10 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     ctx.db.prepare('DELETE FROM coll_sessions WHERE updated_at < ?').run(cutoff);
   }
   const state = loaded.state;
-  const turn = loaded.turn + 1;
-  const base: LogBase = { trace_id: crypto.randomUUID(), session_id: sessionId, turn, collection: coll.name };
+  const turn = input.turn ?? loaded.turn + 1;
+  const profile = profileOf(ctx.db, coll);
+  const wording = WORDING[profile];
+  const base: LogBase = { trace_id: input.trace_id?.trim() || crypto.randomUUID(), session_id: sessionId, turn, collection: coll.name };
   const prevLock = { state: state.lock_state, doc_id: state.doc_id, title: state.title };
 
   const result: AskResult = {
@@ -173,6 +195,9 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     selected: false,
     switched: false,
     session_expired: loaded.expired,
+    profile,
+    citations: [],
+    suggestions: [],
   };
 
   const lockOn = (doc: StoredDoc) => {
@@ -183,7 +208,30 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     state.last_step = null;
   };
 
-  const fullAnswer = (doc: StoredDoc) => {
+  const sectionAnswer = async (doc: StoredDoc, text: string, context: string | null) => {
+    const a: SectionAnswer = await answerInDocument(ctx, coll, doc, text, { context, last: state.last_section ?? null });
+    const max = ctx.config.collections.maxAnswerChars;
+    result.answer = a.markdown.length > max ? `${a.markdown.slice(0, max)}\n\n……（内容过长，已截断）` : a.markdown;
+    result.citations = a.citations;
+    result.evidence = a.citations.map((c) => ({ block: 'article', heading: [c.path, c.label].filter(Boolean).join(' '), text: c.text }));
+    if (a.best) state.last_section = a.best.index;
+    result.route = { intent: a.intent, layer: 'layer1', blocks: a.best ? [a.best.label] : [], found: a.found, escalated: false, step: null };
+    writeLog(ctx, 'evidence', base, {
+      doc_id: doc.id,
+      intent: a.intent,
+      layer: 'layer1',
+      sections: a.citations.map((c) => c.label),
+      found: a.found,
+    });
+  };
+
+  const fullAnswer = async (doc: StoredDoc) => {
+    if (profile !== 'recipes' && doc.kind !== 'recipe') {
+      await sectionAnswer(doc, question, null);
+      state.last_query = question;
+      result.kind = 'answer';
+      return;
+    }
     const classified = classifyQuery(question);
     let answer = formatAutoAnswer(doc.parsed, doc.rel_path, ctx.config.collections.maxAnswerChars);
     // a first question that asks something specific (原料, 第三步, 多久) gets that part first
@@ -222,9 +270,9 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
   };
 
   const runRetrieval = async (text: string) => {
-    const r: RetrievalState = await retrieveState(ctx, coll, text);
+    const r: RetrievalState = await retrieveState(ctx, coll, text, { topK: input.top_k, topParents: input.top_parents });
     result.decision = r.decision;
-    result.retrieval = { core: r.core, tokens: r.tokens, lists: r.lists, reason: r.reason, parents: r.parents };
+    result.retrieval = { core: r.core, tokens: r.tokens, lists: r.lists, reason: r.reason, rule: r.rule, parents: r.parents };
     writeLog(ctx, 'retrieval', base, {
       query: text,
       core: r.core,
@@ -232,13 +280,15 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
       lists: r.lists,
       decision: r.decision,
       reason: r.reason,
-      parents: r.parents.slice(0, 5),
+      rule: r.rule,
+      generic: r.generic,
+      parents: r.parents.slice(0, input.top_parents ?? 5),
     });
     if (r.decision === 'locked' && r.locked) {
       const doc = getDoc(ctx.db, r.locked.doc_id);
       if (!doc) throw new GridError('INTERNAL', `文档 ${r.locked.doc_id} 已被删除`);
       lockOn(doc);
-      fullAnswer(doc);
+      await fullAnswer(doc);
     } else if (r.decision === 'ambiguous') {
       state.lock_state = 'pending';
       state.doc_id = null;
@@ -251,7 +301,7 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
         overall_score: c.overall_score,
       }));
       result.kind = 'candidates';
-      result.clarify_question = `找到 ${state.candidates.length} 个相近的文档，请问您指的是哪一个？回复编号（如 1）或“第二个”即可。`;
+      result.clarify_question = `找到 ${state.candidates.length} 篇相近的${wording.noun}，请问您指的是哪一个？回复编号（如 1）或“第二个”即可。`;
       result.answer = [
         result.clarify_question,
         '',
@@ -263,8 +313,8 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
       result.code = 'LOW_EVIDENCE';
       const near = r.parents[0];
       result.clarify_question = near
-        ? `没有足够的证据确定您问的是哪一篇（最接近的是「${near.title}」，但匹配度较低）。能说得更具体些吗？例如完整的名称或主要原料。`
-        : `集合「${coll.name}」中没有找到与「${r.core || question}」相关的内容。能换个说法，或给出完整的名称吗？`;
+        ? `没有足够的证据确定您问的是哪一篇${wording.noun}（最接近的是「${near.title}」，但匹配度较低）。能说得更具体些吗？${wording.clarifyHint}。`
+        : `集合「${coll.name}」中没有找到与「${r.core || question}」相关的内容。能换个说法吗？${wording.clarifyHint}。`;
       result.answer = `LOW_EVIDENCE：${result.clarify_question}`;
     }
   };
@@ -274,7 +324,7 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     // `第二个` with nothing to choose from: say so instead of searching for the words
     result.kind = 'low_evidence';
     result.code = 'LOW_EVIDENCE';
-    result.clarify_question = state.lock_state === 'locked' ? `当前已锁定「${state.title}」，没有待选择的候选。想问哪道菜（哪篇文档）？` : '当前没有待选择的候选。请先提问，例如「红烧肉怎么做」。';
+    result.clarify_question = state.lock_state === 'locked' ? `当前已锁定「${state.title}」，没有待选择的候选。想问哪一篇${wording.noun}？` : `当前没有待选择的候选。请先提问，例如「${wording.example}」。`;
     result.answer = `LOW_EVIDENCE：${result.clarify_question}`;
   } else if (state.lock_state === 'pending' && state.candidates.length) {
     const chosen = parseSelection(question, state.candidates);
@@ -282,7 +332,7 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     if (chosen && doc) {
       lockOn(doc);
       result.selected = true;
-      fullAnswer(doc);
+      await fullAnswer(doc);
     } else if (chosen) {
       // the collection was re-imported since the candidates were listed: find the document again by title
       await runRetrieval(chosen.title);
@@ -330,6 +380,25 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
       await runRetrieval(target ?? question);
       result.switched = state.lock_state !== 'locked' || state.doc_id !== before;
       if (result.kind === 'low_evidence') result.switched = false;
+    } else if (profile !== 'recipes' && current.kind !== 'recipe') {
+      // statutes / generic documents: follow-ups move inside the locked document; a question of
+      // its own that the document barely answers is a new retrieval (it may be about another one)
+      const { intent } = classifySectionQuery(question);
+      const inDoc = intent !== 'general' || !hasOwnSubject(question) ? 1 : await bestSectionEvidence(ctx, coll, current, question);
+      if (inDoc >= ctx.config.collections.minEvidence) {
+        result.kind = 'follow_up';
+        await sectionAnswer(current, question, state.last_query ?? null);
+      } else {
+        const before = state.doc_id;
+        await runRetrieval(question);
+        if (result.kind === 'low_evidence' && state.lock_state === 'locked' && state.doc_id === before) {
+          result.kind = 'follow_up';
+          result.code = null;
+          result.clarify_question = null;
+          await sectionAnswer(current, question, state.last_query ?? null);
+        }
+        result.switched = result.kind !== 'low_evidence' && result.kind !== 'follow_up' && (state.lock_state !== 'locked' || state.doc_id !== before);
+      }
     } else {
       const routed = answerFollowUp(current.parsed, question, classified, state.last_step);
       if (!routed.found && routed.intent === 'general' && hasOwnSubject(question)) {
@@ -350,13 +419,17 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
   }
 
   if (result.kind === 'candidates' && !result.candidates.length) result.candidates = state.candidates;
+  if (state.lock_state === 'locked' && (result.kind === 'answer' || result.kind === 'follow_up')) {
+    const profileOfDoc: CollectionProfile = profile === 'recipes' && result.citations.length ? 'regulations' : profile;
+    result.suggestions = WORDING[profileOfDoc].chips.filter((c) => normalizeText(c).replace(/[？?]/g, '') !== normalizeText(question).replace(/[？?]/g, ''));
+  }
   result.lock = { state: state.lock_state, doc_id: state.doc_id, title: state.title };
   saveSession(ctx, coll, sessionId, state, turn, now);
   if (prevLock.state !== state.lock_state || prevLock.doc_id !== state.doc_id) {
     writeLog(ctx, 'lock', base, { from: prevLock, to: result.lock, selected: result.selected, switched: result.switched });
   }
   writeLog(ctx, 'generation', base, {
-    kind: result.kind,
+    answer_kind: result.kind,
     code: result.code,
     doc_id: state.doc_id,
     intent: result.route?.intent ?? null,

@@ -1,58 +1,74 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { aggregateParents, rrfFuse } from '../../../src/core/search/fusion';
-import { titleGuard, titleScore } from '../../../src/core/collections/retrieve';
+import { cosineToScore, distanceToScore, runPipeline, type RetrievedChunk } from '../../../src/core/search/pipeline';
+import { titleScore } from '../../../src/core/collections/retrieve';
 import { hasShared, sharedPath, tempContext } from '../../helpers';
 
 const demo = path.resolve(__dirname, '../../../resources/recipes');
 
-describe('seed 003 formulas through the shared fusion code (hand-computed)', () => {
+describe('seed 003 formulas in the shared pipeline (hand-computed)', () => {
   const k = 60;
   // the shape collections feed in: a lexical list and a title list of chunk keys `<doc>#<ord>`
-  const lists = {
-    lexical: [
-      { key: '1#1', parent: '1', rank: 1 },
-      { key: '2#3', parent: '2', rank: 2 },
-      { key: '1#2', parent: '1', rank: 3 },
-    ],
-    title: [{ key: '1#0', parent: '1', rank: 1 }],
-  };
-  const fused = rrfFuse(lists, k);
-  const score: Record<string, number> = { '1#0': 1, '1#1': 0.8, '1#2': 0.5, '2#3': 0.6 };
-  const totals: Record<string, number> = { '1': 6, '2': 20 };
-  const parents = aggregateParents(
-    fused.map((c) => ({ ...c, score: score[c.key] })),
-    (p) => totals[p],
-    { rrfK: k, lists: 2, coverageCap: 3, rrfWeight: 0.7, coverageThreshold: 0.5 },
-  );
+  const lexical: RetrievedChunk[] = [
+    { key: '1#1', parent: '1', score: 0.8 },
+    { key: '2#3', parent: '2', score: 0.6 },
+    { key: '1#2', parent: '1', score: 0.5 },
+    { key: '3#0', parent: '3', score: 0.4 },
+  ];
+  const title: RetrievedChunk[] = [{ key: '1#0', parent: '1', score: 1 }];
+  const totals: Record<string, number> = { '1': 6, '2': 20, '3': 2 };
+  const options = { rrfK: k, topK: 25, coverageThreshold: 0.5, tMin: 0.4, ambiguityRatio: 0.92, rrfWeight: 0.7, totalChunks: (p: string) => totals[p] };
+  const run = () =>
+    runPipeline('q', [
+      { name: 'lexical', retrieve: () => lexical },
+      { name: 'title', retrieve: () => title },
+    ], options);
 
-  it('rrf_sum = Σ 1/(k+rank), max_chunk_score, coverage, coverage_ratio, overall = 0.7·rrf_norm + 0.3·max_norm', () => {
-    const p1 = parents.find((p) => p.parent === '1')!;
-    // chunks 1#0 (title rank 1) 1/61, 1#1 (lexical rank 1) 1/61, 1#2 (lexical rank 3) 1/63
+  it('rrf_sum = Σ 1/(k+rank), coverage_ratio = coverage / total_chunks, norms over eligible parents, overall = 0.7·rrf_sum_norm + 0.3·max_chunk_norm', async () => {
+    const r = await run();
+    const p1 = r.parents.find((p) => p.parent === '1')!;
+    // chunks 1#1 (lexical rank 1) 1/61, 1#0 (title rank 1) 1/61, 1#2 (lexical rank 3) 1/63
     expect(p1.rrf_sum).toBeCloseTo(1 / 61 + 1 / 61 + 1 / 63, 10);
     expect(p1.max_chunk_score).toBe(1);
     expect(p1.coverage).toBe(3);
     expect(p1.total_chunks).toBe(6);
-    // 3 hit chunks of min(6, cap 3) countable ones
-    expect(p1.coverage_ratio).toBe(1);
-    // rrf_norm = coverage_ratio · mean(rrf of counted chunks) / (lists/(k+1)) = (2/61 + 1/63)/3 / (2/61) = 0.494709
-    expect(p1.rrf_norm).toBeCloseTo((2 / 61 + 1 / 63) / 3 / (2 / 61), 10);
-    expect(p1.overall_score).toBeCloseTo(0.7 * 0.4947090 + 0.3 * 1, 6);
-    expect(p1.passes_coverage).toBe(true);
+    expect(p1.coverage_ratio).toBe(3 / 6);
+    expect(p1.eligible).toBe(true);
+    const p3 = r.parents.find((p) => p.parent === '3')!;
+    // 1 of 2 chunks: eligible at exactly 0.5
+    expect(p3.coverage_ratio).toBe(0.5);
+    expect(p3.eligible).toBe(true);
+    // normalised by the best eligible parent
+    expect(p1.rrf_sum_norm).toBe(1);
+    expect(p1.max_chunk_norm).toBe(1);
+    expect(p1.overall_score).toBeCloseTo(1, 10);
+    expect(p3.rrf_sum_norm).toBeCloseTo(1 / 64 / (2 / 61 + 1 / 63), 10);
+    expect(p3.max_chunk_norm).toBeCloseTo(0.4, 10);
+    expect(p3.overall_score).toBeCloseTo(0.7 * (1 / 64 / (2 / 61 + 1 / 63)) + 0.3 * 0.4, 10);
+    expect(r.decision).toMatchObject({ state: 'locked', parents: ['1'] });
   });
 
-  it('does not favour a long document for its size: 1 hit of 20 chunks counts as 1 of cap 3', () => {
-    const p2 = parents.find((p) => p.parent === '2')!;
-    expect(p2.rrf_sum).toBeCloseTo(1 / 62, 10);
-    expect(p2.coverage).toBe(1);
-    expect(p2.total_chunks).toBe(20);
-    // seed 003's raw coverage/total_chunks would give 0.05; the cap makes it 1/3 — and a 1-chunk parent with
-    // its one chunk hit would reach 1: size alone neither wins nor loses
-    expect(p2.coverage_ratio).toBeCloseTo(1 / 3, 10);
-    expect(p2.passes_coverage).toBe(false);
-    expect(p2.overall_score).toBeCloseTo(0.7 * ((1 / 3) * (1 / 62)) / (2 / 61) + 0.3 * 0.6, 6);
-    expect(parents[0].parent).toBe('1');
+  it('a long document with one hit chunk is not eligible (1/20 < 0.5) and gets no overall score', async () => {
+    const r = await run();
+    const p2 = r.parents.find((p) => p.parent === '2')!;
+    expect(p2.coverage_ratio).toBeCloseTo(1 / 20, 10);
+    expect(p2.eligible).toBe(false);
+    expect(p2.overall_score).toBe(0);
+    expect(r.parents.at(-1)!.parent).toBe('2');
+  });
+
+  it('maps cosine distance by 1/(1+d); ambiguity above 0.92; low evidence when nothing is eligible', async () => {
+    expect(distanceToScore(0)).toBe(1);
+    expect(distanceToScore(1)).toBe(0.5);
+    expect(cosineToScore(0.8)).toBeCloseTo(1 / 1.2, 10);
+    const tie = await runPipeline('q', [{ name: 'lexical', retrieve: () => [{ key: 'a#1', parent: 'a', score: 0.9 }, { key: 'b#1', parent: 'b', score: 0.9 }] }], { ...options, totalChunks: () => 1 });
+    expect(tie.decision.state).toBe('ambiguous');
+    const none = await runPipeline('q', [{ name: 'lexical', retrieve: () => [{ key: 'a#1', parent: 'a', score: 0.9 }] }], { ...options, totalChunks: () => 10 });
+    expect(none.decision).toMatchObject({ state: 'low_evidence', parents: [] });
+    const ruled = await runPipeline('q', [{ name: 'lexical', retrieve: () => [{ key: 'a#1', parent: 'a', score: 0.9 }] }], { ...options, totalChunks: () => 10 }, () => ({ state: 'locked', parents: ['a'], reason: 'rule', rule: 'test' }));
+    expect(ruled.generic.state).toBe('low_evidence');
+    expect(ruled.decision).toMatchObject({ state: 'locked', rule: 'test' });
   });
 
   it('scores title matches: exact 1, contained in a longer title by share, description mentions weakly', () => {
@@ -62,14 +78,6 @@ describe('seed 003 formulas through the shared fusion code (hand-computed)', () 
     expect(titleScore('鸡', '黄焖鸡')).toBe(titleScore('鸡', '口水鸡'));
     expect(titleScore('南派红烧肉配料表', '南派红烧肉')).toBeCloseTo(0.1 + 0.8 * (5 / 8), 10);
     expect(titleScore('今天股市行情', '红烧肉')).toBe(0);
-  });
-
-  it('title guard: a unique exact title locks; equally matching titles make it ambiguous', () => {
-    const locked = titleGuard({ state: 'ambiguous', parents: ['1', '2'], reason: 'x' }, parents, new Map([[2, 1], [1, 0.7]]), 0.92);
-    expect(locked).toMatchObject({ state: 'locked', parents: ['2'] });
-    const amb = titleGuard({ state: 'locked', parents: ['1'], reason: 'x' }, parents, new Map([[1, 0.63], [2, 0.63]]), 0.92);
-    expect(amb).toMatchObject({ state: 'ambiguous', byTitle: true });
-    expect(amb.parents.sort()).toEqual(['1', '2']);
   });
 });
 
@@ -143,7 +151,7 @@ describe('hybrid retrieval with an embedding model installed', () => {
       // a re-import embeds nothing new
       expect((await invokeOperation(ctx, 'collections.import', { folder: demo, name: 'recipes' })).vectors).toBe(0);
       const locked = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '红烧肉怎么做' });
-      expect(locked.retrieval!.lists).toEqual(['lexical', 'title', 'vector']);
+      expect(locked.retrieval!.lists).toEqual(['title', 'lexical', 'vector']);
       expect(locked.lock.title).toBe('红烧肉');
       const amb = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '鸡怎么做' });
       expect(amb.decision).toBe('ambiguous');

@@ -9,7 +9,7 @@ import { mcpOperations } from '../../../src/mcp/server';
 import { createAppContext } from '../../../src/core/context';
 import { askCollection, parseSelection } from '../../../src/core/collections/session';
 import { rotateIfNeeded } from '../../../src/core/collections/logs';
-import { saveConfig, defaultConfig } from '../../../src/core/config';
+import { defaultConfig } from '../../../src/core/config';
 import { tempContext, tempDir } from '../../helpers';
 
 const run = promisify(execFile);
@@ -192,11 +192,8 @@ describe('persistence across processes', () => {
 });
 
 describe('logs', () => {
-  it('writes JSONL retrieval / lock / evidence / generation logs with trace_id, session_id, turn when configured', async () => {
+  it('writes JSONL retrieval / lock / evidence / generation logs by default under the data dir, each with its kind', async () => {
     const dir = tempDir();
-    const config = defaultConfig();
-    config.collections.logs = { retrieval: 'logs/retrieval.jsonl', lock: 'logs/lock.jsonl', evidence: 'logs/evidence.jsonl', generation: 'logs/generation.jsonl', maxBytes: 1_000_000, keep: 2 };
-    saveConfig(dir, config);
     const ctx = createAppContext({ dataDir: dir });
     try {
       await invokeOperation(ctx, 'collections.import', { folder: demo, name: 'recipes' });
@@ -207,15 +204,21 @@ describe('logs', () => {
       expect(retrieval[0]).toMatchObject({ kind: 'retrieval', trace_id: a.trace_id, session_id: a.session_id, turn: 1, decision: 'locked' });
       expect(read('lock.jsonl')[0]).toMatchObject({ to: { state: 'locked', title: '红烧肉' } });
       expect(read('evidence.jsonl').at(-1)).toMatchObject({ turn: 2, intent: 'ingredients', layer: 'layer1' });
-      expect(read('generation.jsonl').map((g) => g.turn)).toEqual([1, 2]);
+      const generation = read('generation.jsonl');
+      expect(generation.map((g) => g.turn)).toEqual([1, 2]);
+      // the answer kind is its own field: every record keeps the kind of its log
+      expect(generation.map((g) => g.kind)).toEqual(['generation', 'generation']);
+      expect(generation.map((g) => g.answer_kind)).toEqual(['answer', 'follow_up']);
+      expect(read('lock.jsonl').every((g) => g.kind === 'lock')).toBe(true);
+      expect(read('evidence.jsonl').every((g) => g.kind === 'evidence')).toBe(true);
     } finally {
       await ctx.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('is off by default and rotates by size', () => {
-    expect(defaultConfig().collections.logs.retrieval).toBeNull();
+  it('is on by default (relative to the data dir), can be turned off, and rotates by size', () => {
+    expect(defaultConfig().collections.logs.retrieval).toBe('logs/retrieval.jsonl');
     const dir = tempDir();
     const file = path.join(dir, 'x.jsonl');
     fs.writeFileSync(file, 'a'.repeat(100));

@@ -1,0 +1,253 @@
+import type { AppContext } from '../context';
+import { parseChineseNumber } from '../text/chinese-numbers';
+import { queryTokens } from '../text/segment';
+import { lexicalSearch } from '../search/lexical';
+import { rrfFuse, type RankedHit } from '../search/fusion';
+import { loadMatrix, vectorTopK } from '../search/vectors';
+import { chunkDocument } from './chunk';
+import { corpusOf, type CollectionRow, type StoredDoc } from './store';
+import { questionCore } from './retrieve';
+
+/**
+ * Answers of statutes and other non-recipe documents: the best section (an article with its
+ * chapter path, or a heading's section) of the locked document, quoted, with its citation and a
+ * few "see also" sections. Follow-ups move inside the document: `第十条说的是什么`, `下一条`,
+ * `罚则呢`, `适用范围`, `定义`, or any question searched within the document only.
+ */
+
+export interface Section {
+  /** 第十四条, or the section heading. */
+  label: string;
+  /** Chapter path (`第三章 电力设施的保护`) or '' */
+  path: string;
+  text: string;
+  /** Position among the document's sections (article index / block index). */
+  index: number;
+}
+
+export interface Citation {
+  doc_id: number;
+  title: string;
+  rel_path: string;
+  label: string;
+  path: string;
+  /** Markdown/TXT documents have no pages: null (regulations read in the reader carry pages). */
+  page: number | null;
+  text: string;
+}
+
+export type SectionIntent = 'article' | 'next' | 'previous' | 'penalty' | 'scope' | 'definition' | 'outline' | 'general';
+
+export interface SectionAnswer {
+  intent: SectionIntent;
+  found: boolean;
+  markdown: string;
+  best: Section | null;
+  see_also: Section[];
+  citations: Citation[];
+}
+
+/** The document's answerable sections: articles for statutes, headed blocks otherwise. */
+export function sectionsOf(doc: StoredDoc): Section[] {
+  const p = doc.parsed;
+  if (p.articles?.length) return p.articles.map((a, i) => ({ label: a.label, path: a.path, text: a.text, index: i }));
+  return p.blocks
+    .map((b, i) => ({ label: b.heading || (i === 0 ? '简介' : `第 ${i + 1} 部分`), path: '', text: b.text.trim(), index: i }))
+    .filter((s) => s.text);
+}
+
+/** Chunk ord -> section index (the chunker is deterministic, so it is recomputed, not stored). */
+function sectionOfChunk(ctx: AppContext, doc: StoredDoc): Map<number, number> {
+  const chunks = chunkDocument(doc.parsed, ctx.config.collections.maxChunkChars);
+  const out = new Map<number, number>();
+  if (doc.parsed.articles?.length) {
+    for (const c of chunks) if (c.article !== undefined) out.set(c.ord, c.article);
+    return out;
+  }
+  const sections = sectionsOf(doc);
+  for (const c of chunks) {
+    if (c.blockKind === 'title') continue;
+    const i = sections.findIndex((s) => s.label === c.heading || (c.heading === '简介' && s.index === 0));
+    if (i >= 0) out.set(c.ord, i);
+  }
+  return out;
+}
+
+/**
+ * Sections of one document ranked for a question: BM25 inside the document (scope = doc id) and
+ * vectors inside it when available, fused by RRF; chunk hits map to their section.
+ */
+export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: StoredDoc, question: string, extraTokens: string[] = []): Promise<{ section: Section; rrf: number }[]> {
+  const corpus = corpusOf(coll.name);
+  const sections = sectionsOf(doc);
+  const toSection = sectionOfChunk(ctx, doc);
+  const core = questionCore(question) || question;
+  const tokens = [...new Set([...queryTokens(core), ...extraTokens])];
+  const lists: Record<string, RankedHit[]> = {};
+  if (tokens.length) {
+    const hits = lexicalSearch(ctx.db, { corpus, scopes: [String(doc.id)], tokens, k: 30 }).hits;
+    if (hits.length) lists.lexical = hits.map((h) => ({ key: h.key, parent: h.parent, rank: h.rank }));
+  }
+  const embedder = ctx.embedder();
+  if (embedder.available()) {
+    const modelId = embedder.status().model_id;
+    const matrix = modelId ? loadMatrix(ctx.db, ctx.cache, corpus, modelId) : null;
+    if (matrix) {
+      const [qv] = await embedder.embed([question], 'query');
+      const hits = vectorTopK(matrix, qv, 30, [String(doc.id)]);
+      const keyOf = ctx.db.prepare('SELECT key FROM search_items WHERE id = ?');
+      const ranked: RankedHit[] = [];
+      for (const h of hits) {
+        const r = keyOf.get(h.id) as { key: string } | undefined;
+        if (r) ranked.push({ key: r.key, parent: String(doc.id), rank: ranked.length + 1 });
+      }
+      if (ranked.length) lists.vector = ranked;
+    }
+  }
+  const bySection = new Map<number, number>();
+  for (const c of rrfFuse(lists, ctx.config.search.rrfK)) {
+    const ord = Number(c.key.split('#')[1]);
+    const s = toSection.get(ord);
+    if (s === undefined) continue;
+    bySection.set(s, Math.max(bySection.get(s) ?? 0, c.rrf));
+  }
+  return [...bySection.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([i, rrf]) => ({ section: sections[i], rrf }));
+}
+
+/** Best idf-weighted share of the question's terms found in one section of the document (0..1). */
+export async function bestSectionEvidence(ctx: AppContext, coll: CollectionRow, doc: StoredDoc, question: string): Promise<number> {
+  const tokens = queryTokens(questionCore(question) || question);
+  if (!tokens.length) return 0;
+  const hits = lexicalSearch(ctx.db, { corpus: corpusOf(coll.name), scopes: [String(doc.id)], tokens, k: 5 }).hits;
+  return Math.max(0, ...hits.map((h) => h.evidence));
+}
+
+const NUM = '[一二三四五六七八九十百千零〇两\\d]+';
+const ARTICLE_REF = new RegExp(`第\\s*(${NUM})\\s*条`);
+const SECTION_REF = new RegExp(`第\\s*(${NUM})\\s*([章节部分])`);
+
+export function classifySectionQuery(question: string): { intent: SectionIntent; n: number | null } {
+  const q = question.replace(/\s+/g, '');
+  const a = ARTICLE_REF.exec(q);
+  if (a) return { intent: 'article', n: parseChineseNumber(a[1]) };
+  if (/下一条|下一节|后一条|接下来/.test(q)) return { intent: 'next', n: null };
+  if (/上一条|上一节|前一条/.test(q)) return { intent: 'previous', n: null };
+  if (/罚则|处罚|罚款|怎么罚|法律责任|追究|违反.*(怎么办|后果)|惩罚/.test(q)) return { intent: 'penalty', n: null };
+  if (/适用范围|适用于|适用哪些|适用对象|管什么|范围是/.test(q)) return { intent: 'scope', n: null };
+  if (/定义|是指|什么叫|什么是|含义|所称/.test(q)) return { intent: 'definition', n: null };
+  if (/有哪些章节|目录|哪几章|章节/.test(q)) return { intent: 'outline', n: null };
+  return { intent: 'general', n: null };
+}
+
+function snippet(text: string, max = 60): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max)}…` : one;
+}
+
+function cite(doc: StoredDoc, s: Section): Citation {
+  return { doc_id: doc.id, title: doc.title, rel_path: doc.rel_path, label: s.label, path: s.path, page: null, text: s.text };
+}
+
+export function formatSectionAnswer(doc: StoredDoc, best: Section, seeAlso: Section[], lead?: string): string {
+  const where = [best.path, best.label].filter(Boolean).join(' · ');
+  const out = [
+    lead ?? '',
+    `**《${doc.title}》${best.label}**${best.path ? `（${best.path}）` : ''}`,
+    '',
+    best.text.startsWith(best.label) ? best.text : `${best.label}　${best.text}`,
+    '',
+    `> 来源：${doc.rel_path}${where ? ` · ${where}` : ''}`,
+  ].filter((l, i) => i > 0 || l);
+  if (seeAlso.length) out.push('', '另见：', ...seeAlso.map((s) => `- ${s.label}${s.path ? `（${s.path}）` : ''}：${snippet(s.text)}`));
+  return out.join('\n');
+}
+
+function answer(doc: StoredDoc, intent: SectionIntent, best: Section, seeAlso: Section[], lead?: string): SectionAnswer {
+  return {
+    intent,
+    found: true,
+    markdown: formatSectionAnswer(doc, best, seeAlso, lead),
+    best,
+    see_also: seeAlso,
+    citations: [cite(doc, best), ...seeAlso.map((s) => cite(doc, s))],
+  };
+}
+
+function notFound(intent: SectionIntent, markdown: string): SectionAnswer {
+  return { intent, found: false, markdown, best: null, see_also: [], citations: [] };
+}
+
+const PENALTY_CHAPTER = /罚则|法律责任|奖励与惩罚|惩罚|处罚/;
+const SCOPE_TEXT = /适用于|适用本|必须遵守本|适用范围/;
+const DEFINITION_TEXT = /是指|所称|含义/;
+
+/**
+ * Answers a question about one locked document. `context` is the previous question of the
+ * session (`罚则呢` after `窃电行为具体包括哪些` looks for the penalty of 窃电), `last` the section
+ * answered last (for 下一条).
+ */
+export async function answerInDocument(
+  ctx: AppContext,
+  coll: CollectionRow,
+  doc: StoredDoc,
+  question: string,
+  opts: { context?: string | null; last?: number | null; seeAlso?: number } = {},
+): Promise<SectionAnswer> {
+  const sections = sectionsOf(doc);
+  const seeAlsoN = opts.seeAlso ?? 3;
+  if (!sections.length) return notFound('general', `《${doc.title}》没有可引用的正文。`);
+  const { intent, n } = classifySectionQuery(question);
+  const isArticles = !!doc.parsed.articles?.length;
+  const contextTokens = opts.context ? queryTokens(questionCore(opts.context) || opts.context) : [];
+
+  const neighbours = (s: Section) => sections.filter((x) => Math.abs(x.index - s.index) === 1);
+
+  if (intent === 'article' && n !== null) {
+    const s = sections.find((x) => isArticles && doc.parsed.articles![x.index].n === n);
+    if (!s) return notFound('article', `《${doc.title}》共 ${sections.length} ${isArticles ? '条' : '节'}，没有第 ${n} 条。`);
+    return answer(doc, 'article', s, neighbours(s));
+  }
+  if (intent === 'next' || intent === 'previous') {
+    const at = (opts.last ?? -1) + (intent === 'next' ? 1 : -1);
+    const s = sections[at];
+    if (!s) return notFound(intent, opts.last == null ? '还没有看过任何条款，请先提问。' : `《${doc.title}》已经没有${intent === 'next' ? '下一' : '上一'}${isArticles ? '条' : '节'}了。`);
+    return answer(doc, intent, s, []);
+  }
+  if (intent === 'outline') {
+    const paths = [...new Set(sections.map((s) => s.path || s.label))];
+    return {
+      intent,
+      found: true,
+      markdown: `**《${doc.title}》的结构**\n\n${paths.map((p) => `- ${p}`).join('\n')}`,
+      best: null,
+      see_also: [],
+      citations: [],
+    };
+  }
+  const ranked = await rankSections(ctx, coll, doc, question, intent === 'penalty' || intent === 'scope' || intent === 'definition' ? contextTokens : []);
+  const rankedIn = (pred: (s: Section) => boolean) => ranked.filter((r) => pred(r.section)).map((r) => r.section);
+  if (intent === 'penalty') {
+    const inChapter = sections.filter((s) => PENALTY_CHAPTER.test(s.path));
+    const pool = inChapter.length ? inChapter : sections.filter((s) => /罚款|处罚|处分|追究/.test(s.text));
+    if (!pool.length) return notFound('penalty', `《${doc.title}》没有罚则或法律责任条款。`);
+    const inPool = new Set(pool.map((s) => s.index));
+    const best = rankedIn((s) => inPool.has(s.index))[0] ?? pool[0];
+    return answer(doc, 'penalty', best, pool.filter((s) => s.index !== best.index).slice(0, seeAlsoN), `《${doc.title}》的罚则共 ${pool.length} 条${pool[0].path ? `（${pool[0].path}）` : ''}，与问题最相关的是：\n`);
+  }
+  if (intent === 'scope') {
+    const pool = sections.filter((s) => SCOPE_TEXT.test(s.text)).slice(0, 3);
+    if (pool.length) return answer(doc, 'scope', pool[0], pool.slice(1));
+  }
+  if (intent === 'definition') {
+    const pool = sections.filter((s) => DEFINITION_TEXT.test(s.text));
+    if (pool.length) {
+      const inPool = new Set(pool.map((s) => s.index));
+      const best = rankedIn((s) => inPool.has(s.index))[0] ?? pool[0];
+      return answer(doc, 'definition', best, pool.filter((s) => s.index !== best.index).slice(0, seeAlsoN));
+    }
+  }
+  if (!ranked.length) return notFound('general', `《${doc.title}》中没有找到与「${question}」直接相关的${isArticles ? '条款' : '内容'}。`);
+  const best = ranked[0].section;
+  return answer(doc, intent === 'scope' || intent === 'definition' ? intent : 'general', best, ranked.slice(1, 1 + seeAlsoN).map((r) => r.section));
+}
+
