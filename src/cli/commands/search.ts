@@ -53,8 +53,7 @@ export function formatSearch(out: SearchOut): string {
       n++;
       const label = padDisplay(truncateDisplay(r.article ?? r.section, 24), labelWidth);
       lines.push(`  ${String(n).padStart(2)}. ${label}  第${r.page_num}页  得分 ${r.score.toFixed(3)}  ${truncateDisplay(r.section, 40)}`);
-      if (r.table?.row) lines.push(`      ${r.table.table_id} ${r.table.title}：${r.table.columns.map((c, i) => `${c}=${r.table!.row!.cells[i] ?? ''}`).join('；')}`);
-      else lines.push(`      ${mark(r.snippet, r.highlights)}`);
+      lines.push(`      ${mark(r.snippet, r.highlights)}`);
     }
   }
   lines.push('');

@@ -462,9 +462,13 @@ export interface TableHit {
   table_id: string;
   title: string;
   columns: string[];
-  page_start: number;
-  page_end: number;
-  row: { cells: string[]; page_num: number; row_index: number } | null;
+  row: { cells: string[]; page_num: number } | null;
+}
+
+/** "表C.1 稳控装置主要定值清单：厂站=天山换流站；定值项=…；定值=600" */
+export function tableRowText(t: TableHit): string {
+  const row = t.row?.cells ?? [];
+  return `${t.table_id} ${t.title}：${t.columns.map((c, i) => `${c}=${row[i] ?? ''}`).join('；')}`;
 }
 
 /** For a hit on a table unit: the table and its row (on that page) that holds most of the matched words. */
@@ -491,8 +495,6 @@ export function tableRowHit(db: Db, regId: string, tableId: string, pageNum: num
     table_id: t.table_id,
     title: t.title,
     columns: JSON.parse(t.columns) as string[],
-    page_start: t.page_start,
-    page_end: t.page_end,
-    row: best ? { cells: JSON.parse(best.cells) as string[], page_num: best.page_num, row_index: best.row_idx } : null,
+    row: best ? { cells: JSON.parse(best.cells) as string[], page_num: best.page_num } : null,
   };
 }

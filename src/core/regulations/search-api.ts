@@ -55,9 +55,7 @@ export const smartSearchResult = z.object({
       table_id: z.string(),
       title: z.string(),
       columns: z.array(z.string()),
-      page_start: z.number().int(),
-      page_end: z.number().int(),
-      row: z.object({ cells: z.array(z.string()), page_num: z.number().int(), row_index: z.number().int() }).nullable(),
+      row: z.object({ cells: z.array(z.string()), page_num: z.number().int() }).nullable(),
     })
     .optional(),
 });

@@ -1,4 +1,4 @@
-import { blockTypeOf, inChapterScope, tableRowHit, type BlockType, type TableHit } from './blocks';
+import { blockTypeOf, inChapterScope, tableRowHit, tableRowText, type BlockType, type TableHit } from './blocks';
 import type { AppContext } from '../context';
 import { GridError } from '../common/errors';
 import { queryTokens } from '../text/segment';
@@ -301,7 +301,9 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
       return ranks.length ? Math.min(...ranks) : null;
     };
     const matched = [...new Set(chunks.flatMap((c) => c.matched))];
-    const { snippet, highlights } = makeSnippet(u.text, matched);
+    const table = u.kind === 'table' && u.label ? tableRowHit(ctx.db, u.reg_id, u.label, u.page_num, matched) : null;
+    // a table hit reads as its row under its header: 表C.1 …：厂站=…；定值项=…；定值=…
+    const { snippet, highlights } = makeSnippet(table?.row ? tableRowText(table) : u.text, matched);
     results.push({
       reg_id: u.reg_id,
       title: u.title,
@@ -322,10 +324,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
         evidence: round(Math.max(...chunks.map((c) => c.evidence), 0)),
       },
       block_type: blockTypeOf(u.kind),
-      ...(u.kind === 'table' && u.label ? (() => {
-        const table = tableRowHit(ctx.db, u.reg_id, u.label, u.page_num, matched);
-        return table ? { table } : {};
-      })() : {}),
+      ...(table ? { table } : {}),
     });
   }
   const d = engine.decision;
