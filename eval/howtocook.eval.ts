@@ -102,6 +102,49 @@ function report(label: string, outs: Outcome[]): { correct: number; wrong: numbe
   return { correct, wrong, n };
 }
 
+interface NaturalItem {
+  q: string;
+  expect: 'lock' | 'clarify' | 'low';
+  titles?: string[];
+}
+
+/**
+ * Hand-written natural questions (eval/data/collections-recipes.json): lock on the dish named in
+ * a sentence, clarify when several recipes fit, low evidence when nothing fits. Every 4th item is
+ * held out (never tuned on); both slices are printed.
+ */
+async function naturalQuestions(ctx: AppContext, verbose: boolean): Promise<void> {
+  const file = path.join(projectRoot(), 'eval', 'data', 'collections-recipes.json');
+  const { items } = JSON.parse(fs.readFileSync(file, 'utf8')) as { items: NaturalItem[] };
+  const rows: { i: number; item: NaturalItem; ok: boolean; wrong: boolean; lockOk: boolean; got: string }[] = [];
+  for (const [i, item] of items.entries()) {
+    const a = await ask(ctx, 'howtocook', item.q);
+    const locked = a.decision === 'locked' ? a.lock.title : null;
+    const listed = a.decision === 'ambiguous' ? a.candidates.map((c) => c.title) : [];
+    const titles = item.titles ?? [];
+    let ok = false;
+    if (item.expect === 'lock') ok = !!locked && titles.includes(locked);
+    else if (item.expect === 'clarify') ok = (!!locked && titles.includes(locked)) || listed.some((t) => titles.includes(t));
+    else ok = a.decision === 'low_evidence' || (a.decision === 'ambiguous' && titles.length > 0);
+    const wrong = !!locked && !titles.includes(locked);
+    rows.push({ i, item, ok, wrong, lockOk: item.expect === 'lock' && ok, got: `${a.decision}${locked ? ` ${locked}` : ''}${listed.length ? ` [${listed.join('、')}]` : ''} (${a.retrieval?.rule ?? '-'}: ${a.retrieval?.reason ?? ''})` });
+  }
+  const line = (label: string, rs: typeof rows) => {
+    const locks = rs.filter((r) => r.item.expect === 'lock');
+    console.log(
+      `${label.padEnd(22)} n=${String(rs.length).padStart(4)}  right ${pct(rs.filter((r) => r.ok).length, rs.length).padStart(6)}  ` +
+        `lock accuracy ${pct(locks.filter((r) => r.ok).length, locks.length).padStart(6)}  wrong-lock ${pct(rs.filter((r) => r.wrong).length, rs.length).padStart(6)}  ` +
+        `clarify ${pct(rs.filter((r) => r.item.expect === 'clarify' && r.ok).length, rs.filter((r) => r.item.expect === 'clarify').length)}  ` +
+        `low ${pct(rs.filter((r) => r.item.expect === 'low' && r.ok).length, rs.filter((r) => r.item.expect === 'low').length)}`,
+    );
+  };
+  console.log('');
+  line('natural questions', rows);
+  line('  tuning', rows.filter((r) => r.i % 4 !== 3));
+  line('  held-out', rows.filter((r) => r.i % 4 === 3));
+  for (const r of rows) if (!r.ok || verbose) console.log(`  ${r.ok ? 'ok  ' : 'MISS'}${r.i % 4 === 3 ? ' (held-out)' : ''} ${r.item.q} → ${r.got}; want ${r.item.expect}${r.item.titles ? ` ${r.item.titles.slice(0, 4).join('/')}` : ''}`);
+}
+
 async function followUps(ctx: AppContext, verbose: boolean): Promise<void> {
   const caseFile = path.join(resourcesDir(), 'recipes', 'followup-cases.json');
   const demo = path.join(resourcesDir(), 'recipes');
@@ -184,6 +227,7 @@ export default async function run(args: string[]): Promise<void> {
         `\ntargets: title lock-correct ${pct(title.correct, title.n)} (>= 95%: ${title.correct / title.n >= 0.95 ? 'met' : 'NOT met'}), ` +
           `overall wrong-lock ${pct(all.wrong, all.n)} (< 2%: ${all.wrong / all.n < 0.02 ? 'met' : 'NOT met'})`,
       );
+      await naturalQuestions(ctx, verbose);
       const wrong = outs.filter((o) => o.decision === 'locked' && o.locked !== o.item.expected);
       const missed = outs.filter((o) => o.item.kind.startsWith('title') && !(o.decision === 'locked' && o.locked === o.item.expected));
       if (wrong.length) console.log(`\nwrong locks (${wrong.length}):\n${wrong.slice(0, verbose ? 1000 : 15).map((o) => `  ${o.item.question} → ${o.locked} (want ${o.item.expected})`).join('\n')}`);

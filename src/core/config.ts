@@ -27,6 +27,12 @@ export const configSchema = z.object({
       coverageThreshold: z.number().min(0).max(1).default(0.5),
       tMin: z.number().min(0).max(1).default(0.4),
       ambiguityRatio: z.number().min(0).max(1).default(0.92),
+      /**
+       * regulation search: the best hit of another regulation within this share of the top hit makes the
+       * result "ambiguous" (choose a regulation), only when the scope was chosen automatically. Calibrated
+       * on eval/power (dev questions): 0.97 flags 4 % of right top hits and 22 % of wrong ones.
+       */
+      crossRegAmbiguity: z.number().min(0).max(1).default(0.97),
       rrfWeight: z.number().min(0).max(1).default(0.7),
       topK: z.number().int().positive().default(10),
       /** chunks of one parent that count for coverage (see search/fusion.ts) */
@@ -35,6 +41,8 @@ export const configSchema = z.object({
       minEvidence: z.number().min(0).max(1).default(0.3),
       /** units longer than this are split into overlapping chunks for indexing (characters) */
       chunkChars: z.number().int().positive().default(1000),
+      /** score factor of table / ledger rows when the query does not target them, of provisions when it does (regulations/rank.ts) */
+      rowFactor: z.number().min(0).max(1).default(0.8),
       /** query tokens found in more than this share of items are dropped (no signal, slow) */
       maxDfRatio: z.number().min(0).max(1).default(0.05),
       /** chunk candidates per ranked list before fusion */
@@ -47,6 +55,10 @@ export const configSchema = z.object({
       autoMass: z.number().min(0).max(1).default(0.7),
       /** auto selection: selecting more than this share of all regulations = unsure, search all */
       autoMaxShare: z.number().min(0).max(1).default(0.5),
+      /** auto selection: a query word that is the topic (profile word) of at most this many regulations brings them in */
+      autoFacetMaxRegs: z.number().int().min(0).default(3),
+      /** a facet-owning regulation's best hit joins the first page when it scores at least this share of the top hit */
+      facetMinScore: z.number().min(0).max(1).default(0.5),
       /** shipped expansion table is used when the library contains this share of its statute words */
       expansionCoverage: z.number().min(0).max(1).default(0.5),
     })
@@ -94,7 +106,11 @@ export const configSchema = z.object({
       /** Hit chunks of one document that count for coverage (a long document gains nothing beyond). */
       coverageCap: z.number().int().positive().default(2),
       /** Evidence rules (collections/retrieve.ts): best chunk evidence (term share / title / cosine) needed to lock without coverage, and below which a lock is weak. */
-      minEvidence: z.number().min(0).max(1).default(0.5),
+      minEvidence: z.number().min(0).max(1).default(0.4),
+      /** Focus rule: documents with at least this many chunks may lock on their best chunk (a precise question cannot cover half of them). */
+      focusMinChunks: z.number().int().positive().default(12),
+      /** Focus rule in shorter documents: best-chunk evidence needed (they could have reached coverage). */
+      focusEvidence: z.number().min(0).max(1).default(0.65),
       /** When titles make a question ambiguous, titles scoring >= best × this are listed as candidates. */
       candidateTitleRatio: z.number().min(0).max(1).default(0.85),
       /** Title similarity below this does not enter the title ranking. */

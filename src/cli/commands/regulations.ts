@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { runOperation, withContext } from '../runtime';
 import { renderTable } from '../format';
-import { GridError } from '../../core/common/errors';
+import { FILE_FAULT_CODES, GridError, type ErrorCode } from '../../core/common/errors';
 import { runLlmEnrich } from './llm';
 
 const STATUS_ZH: Record<string, string> = { imported: '已导入', replaced: '已更新', unchanged: '未变化', failed: '失败' };
@@ -12,7 +12,7 @@ function parsePage(value: string, name: string): number {
   return n;
 }
 
-type ImportRow = { file: string; reg_id: string | null; status: string; title?: string; total_pages?: number; error?: string; warning?: string };
+type ImportRow = { file: string; reg_id: string | null; status: string; title?: string; total_pages?: number; error?: string; error_code?: string; warning?: string };
 
 function renderImport(results: ImportRow[]): string {
   const count = (s: string) => results.filter((r) => r.status === s).length;
@@ -46,6 +46,14 @@ export function registerRegulationCommands(program: Command): void {
       const out = await runOperation(cmd, 'regulations.import', { paths, id: opts.id }, renderImport, { progress: true });
       // partial success (a folder with a few bad files) is success; nothing imported at all is not
       if (out.length === 0 || out.every((r) => r.status === 'failed')) process.exitCode = 1;
+      // a file that failed for reasons not of its making (database busy, disk, internal) must not pass silently
+      const notFileFault = out.filter((r) => r.status === 'failed' && !FILE_FAULT_CODES.includes((r.error_code ?? 'INTERNAL') as ErrorCode));
+      if (notFileFault.length) {
+        process.stderr.write(
+          `错误：${notFileFault.length} 个文件不是因为文件本身的问题而未能导入（如数据库被其他程序占用），请稍后重新运行同一条 gridcode import 命令（已导入的文件会跳过）\n`,
+        );
+        process.exitCode = 1;
+      }
     });
 
   program

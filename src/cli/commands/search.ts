@@ -8,11 +8,6 @@ import { padDisplay, truncateDisplay } from '../format';
 
 type SearchOut = ApiOutput<'search.smart_search'>;
 
-const STATE_TEXT: Record<SearchOut['decision']['state'], string> = {
-  locked: '已锁定最佳结果',
-  ambiguous: '存在多个相近结果',
-  low_evidence: '证据不足',
-};
 
 /** Marks highlight ranges with 【】 for terminals (offsets are UTF-16 indexes into the snippet). */
 function mark(snippet: string, ranges: [number, number][]): string {
@@ -33,7 +28,8 @@ export function formatSearch(out: SearchOut): string {
   if (out.note) lines.push(`提示: ${out.note}`);
   lines.push(`范围: ${out.selection.summary}`);
   for (const r of out.selection.reasons.slice(0, 3)) lines.push(`      · ${r.title}（${r.reg_id}）${r.why}`);
-  lines.push(`判定: ${STATE_TEXT[out.decision.state]}${out.decision.clarify ? ` — ${out.decision.clarify}` : ''}`);
+  if (out.decision.banner) lines.push(`提示: ${out.decision.clarify ?? out.decision.banner.message}`);
+  for (const ref of out.article_refs) if (!ref.unit_ids.length) lines.push(`提示: 没有找到「${ref.text}」对应的条文`);
   if (!out.results.length) {
     lines.push('没有找到结果。');
     return lines.join('\n');
@@ -54,9 +50,13 @@ export function formatSearch(out: SearchOut): string {
       const label = padDisplay(truncateDisplay(r.article ?? r.section, 24), labelWidth);
       lines.push(`  ${String(n).padStart(2)}. ${label}  第${r.page_num}页  得分 ${r.score.toFixed(3)}  ${truncateDisplay(r.section, 40)}`);
       lines.push(`      ${mark(r.snippet, r.highlights)}`);
+      if (r.similar.count) lines.push(`      （另有 ${r.similar.count} 行相似记录，同在${truncateDisplay(r.section, 30)}）`);
     }
+    const g = out.groups.find((x) => x.reg_id === regId);
+    if (g && g.more > 0) lines.push(`      … 该规程还有 ${g.more} 条结果：gridcode search "${out.query}" -r ${regId}`);
   }
   lines.push('');
+  if (out.has_more) lines.push(`共 ${out.total} 条，已显示 ${out.offset + 1}–${out.offset + out.results.length}；加载更多：--offset ${out.offset + out.results.length}`);
   lines.push(`耗时 ${out.elapsed_ms} ms`);
   return lines.join('\n');
 }
@@ -65,6 +65,7 @@ interface SearchFlags {
   reg?: string[];
   all?: boolean;
   topK?: string;
+  offset?: string;
   mode?: 'hybrid' | 'lexical' | 'vector';
   batch?: string;
 }
@@ -83,6 +84,13 @@ function topKOf(flags: SearchFlags): number | undefined {
   return n;
 }
 
+function offsetOf(flags: SearchFlags): number | undefined {
+  if (flags.offset === undefined) return undefined;
+  const n = Number(flags.offset);
+  if (!Number.isInteger(n) || n < 0) throw new GridError('INVALID_INPUT', `--offset: 需要非负整数，收到 "${flags.offset}"`);
+  return n;
+}
+
 export function registerSearchCommands(program: Command): void {
   program
     .command('search')
@@ -91,6 +99,7 @@ export function registerSearchCommands(program: Command): void {
     .option('-r, --reg <id>', '规程ID，可多次指定 / regulation id (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('-a, --all', '检索全部规程 / search all regulations')
     .option('-k, --top-k <n>', '返回结果数 / number of results')
+    .option('--offset <n>', '跳过前 n 条结果（分页）/ skip the first n results (paging)')
     .option('-m, --mode <mode>', 'hybrid | lexical | vector')
     .option('-t, --types <list>', '只看这些块类型（逗号分隔）：article,text,table,note / block types')
     .option('-c, --chapter <scope>', '只在该章节内检索，如 第六章、附录C / chapter scope')
@@ -98,6 +107,7 @@ export function registerSearchCommands(program: Command): void {
     .action(async (query: string | undefined, flags: SearchFlags, cmd: Command) => {
       const reg_id = regIdOf(flags);
       const top_k = topKOf(flags);
+      const offset = offsetOf(flags);
       const blockFlags = flags as { types?: string; chapter?: string };
       const block_types = blockFlags.types
         ? (blockFlags.types.split(/[,，\s]+/).filter(Boolean) as ('article' | 'text' | 'table' | 'note')[])
@@ -117,7 +127,7 @@ export function registerSearchCommands(program: Command): void {
         await withContext(cmd, async (ctx) => {
           for (const q of queries) {
             try {
-              const out = await invokeOperation(ctx, 'search.smart_search', { query: q, reg_id, top_k, mode: flags.mode, block_types, chapter_scope });
+              const out = await invokeOperation(ctx, 'search.smart_search', { query: q, reg_id, top_k, offset, mode: flags.mode, block_types, chapter_scope });
               process.stdout.write(JSON.stringify(out) + '\n');
             } catch (e) {
               const err = e as GridError;
@@ -128,6 +138,6 @@ export function registerSearchCommands(program: Command): void {
         return;
       }
       if (!query || !query.trim()) throw new GridError('INVALID_INPUT', 'query: 请提供检索问题，或使用 --batch FILE');
-      await runOperation(cmd, 'search.smart_search', { query, reg_id, top_k, mode: flags.mode, block_types, chapter_scope }, formatSearch);
+      await runOperation(cmd, 'search.smart_search', { query, reg_id, top_k, offset, mode: flags.mode, block_types, chapter_scope }, formatSearch);
     });
 }

@@ -1,12 +1,11 @@
 import { GridError } from '../common/errors';
 import type { AppContext } from '../context';
 import { describeZodError, type Operation, type OperationRun } from '../common/operation';
-import { apiTable, type ApiName, type ApiInput, type ApiOutput } from './table';
+import { apiTable, isApiName, type ApiName, type ApiInput, type ApiOutput } from './table';
 
 export function getOperation(name: string): Operation {
-  const op = (apiTable as Record<string, Operation>)[name];
-  if (!op) throw new GridError('NOT_FOUND', `未知操作: ${name}`);
-  return op;
+  if (!isApiName(name)) throw new GridError('NOT_FOUND', `未知操作: ${name}`);
+  return apiTable[name] as Operation;
 }
 
 export function parseInput(op: Operation, raw: unknown): unknown {
@@ -18,7 +17,7 @@ export function parseInput(op: Operation, raw: unknown): unknown {
 }
 
 const neverAborted = new AbortController().signal;
-const allOperations: readonly Operation[] = Object.values(apiTable as Record<string, Operation>);
+const allOperations = Object.values(apiTable) as readonly Operation[];
 
 /**
  * The single call path every adapter uses: validate input, run, validate output. Handlers get
@@ -28,15 +27,28 @@ export async function invokeOperation<N extends ApiName>(
   ctx: AppContext,
   name: N,
   raw: ApiInput<N> | unknown,
+  run?: Partial<Pick<OperationRun, 'progress' | 'signal'>>,
+): Promise<ApiOutput<N>>;
+/** A name from outside (IPC, HTTP, MCP, a model's tool call): unknown names fail with NOT_FOUND. */
+export async function invokeOperation(
+  ctx: AppContext,
+  name: string,
+  raw: unknown,
+  run?: Partial<Pick<OperationRun, 'progress' | 'signal'>>,
+): Promise<unknown>;
+export async function invokeOperation(
+  ctx: AppContext,
+  name: string,
+  raw: unknown,
   run: Partial<Pick<OperationRun, 'progress' | 'signal'>> = {},
-): Promise<ApiOutput<N>> {
+): Promise<unknown> {
   const op = getOperation(name);
   const input = parseInput(op, raw);
   const signal = run.signal ?? neverAborted;
   const full: OperationRun = {
     progress: run.progress ?? (() => {}),
     signal,
-    invoke: (other, otherInput, otherRun = {}) => invokeOperation(ctx, other as ApiName, otherInput, { signal, ...otherRun }),
+    invoke: (other, otherInput, otherRun = {}) => invokeOperation(ctx, other, otherInput, { signal, ...otherRun }),
     operations: () => allOperations,
   };
   const result = await op.handler(ctx, input as never, full);
@@ -44,5 +56,5 @@ export async function invokeOperation<N extends ApiName>(
   if (!checked.success) {
     throw new GridError('INTERNAL', `内部错误：${name} 的输出不符合约定 — ${describeZodError(checked.error)}`);
   }
-  return checked.data as ApiOutput<N>;
+  return checked.data;
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
-import { defineOperation } from '../common/operation';
+import { defineOperation, defineOperations } from '../common/operation';
 import { schemaVersions } from '../store/migrations';
 import { projectRoot } from '../common/paths';
 import { GridError } from '../common/errors';
@@ -48,9 +48,8 @@ export const appInfoOutput = z.object({
   config_warning: z.string().nullable(),
 });
 
-export const appOperations = {
+export const appOperations = defineOperations({
   'app.info': defineOperation({
-    name: 'app.info',
     summary: '应用信息：版本、数据目录、数据库版本、嵌入模型状态 / App info: versions, data dir, schema, model status',
     input: z.object({}).strict(),
     output: appInfoOutput,
@@ -80,14 +79,12 @@ export const appOperations = {
   }),
   // Settings screen (renderer): read and change <data-dir>/config.json; the running context picks it up at once.
   'app.config': defineOperation({
-    name: 'app.config',
     summary: '读取当前配置（阈值、LLM 开关等） / Read the effective configuration',
     input: z.object({}).strict(),
     output: z.object({ config: configSchema, file: z.string(), warning: z.string().nullable() }),
     handler: (ctx) => ({ config: ctx.config, file: path.join(ctx.dataDir, CONFIG_FILE_NAME), warning: ctx.configWarning ?? null }),
   }),
   'app.update_config': defineOperation({
-    name: 'app.update_config',
     summary: '修改配置的部分字段并保存到 config.json / Patch configuration sections and save config.json',
     input: z
       .object({
@@ -113,4 +110,4 @@ export const appOperations = {
       return { config: parsed.data, file: path.join(ctx.dataDir, CONFIG_FILE_NAME) };
     },
   }),
-};
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../common/operation';
+import { defineOperation, defineOperations } from '../common/operation';
 import { deleteCollection, importCollection } from './import';
 import { askCollection, sessionInfo } from './session';
 import { embedCollectionVectors } from './vectors';
@@ -102,9 +102,8 @@ const topParents = z.number().int().min(1).max(50).optional();
 
 const collectionName = z.string().min(1, '集合名称不能为空').max(64);
 
-export const collectionOperations = {
+export const collectionOperations = defineOperations({
   'collections.import': defineOperation({
-    name: 'collections.import',
     summary: '导入文件夹为文档集合（递归 .md/.txt，幂等，单事务） / Import a folder as a document collection',
     input: z.object({ folder: z.string().min(1, '文件夹路径不能为空'), name: collectionName }).strict(),
     output: z.object({
@@ -130,7 +129,6 @@ export const collectionOperations = {
     },
   }),
   'collections.list': defineOperation({
-    name: 'collections.list',
     summary: '列出文档集合 / List document collections',
     input: z.object({}).strict(),
     output: z.object({
@@ -175,14 +173,12 @@ export const collectionOperations = {
     }),
   }),
   'collections.delete': defineOperation({
-    name: 'collections.delete',
     summary: '删除文档集合（含索引与会话） / Delete a collection with its index and sessions',
     input: z.object({ name: collectionName }).strict(),
     output: z.object({ collection: z.string(), documents: z.number().int() }),
     handler: (ctx, input) => deleteCollection(ctx, input.name),
   }),
   'collections.ask': defineOperation({
-    name: 'collections.ask',
     summary:
       '向文档集合提问（自动锁定文档/歧义候选/证据不足；会话内追问原料、步骤、时间、工具） / Ask a collection: lock, candidates or LOW_EVIDENCE; session follow-ups',
     mcp: 'ask_collection',
@@ -201,7 +197,6 @@ export const collectionOperations = {
     handler: (ctx, input) => askCollection(ctx, input),
   }),
   'collections.search': defineOperation({
-    name: 'collections.search',
     summary: '只检索不锁定：返回集合中排序后的候选文档及其得分（seed 003 retrieve） / Ranked parent candidates with scores, no lock',
     mcp: 'search_collection',
     input: z
@@ -257,7 +252,6 @@ export const collectionOperations = {
     },
   }),
   'collections.profile': defineOperation({
-    name: 'collections.profile',
     summary: '查看或修改集合类型（recipes 菜谱 / regulations 法规条款 / generic 通用；auto 重新识别） / Show or set a collection profile',
     input: z.object({ name: collectionName, profile: z.string().min(1).max(32).optional() }).strict(),
     output: z.object({ collection: z.string(), profile: profileSchema, detected: profileSchema, stored: z.boolean() }),
@@ -274,7 +268,6 @@ export const collectionOperations = {
     },
   }),
   'collections.session': defineOperation({
-    name: 'collections.session',
     summary: '查看或重置问答会话（锁定状态、候选、轮次、过期时间） / Inspect or reset an ask session',
     input: z.object({ session_id: z.string().min(1).max(128), reset: z.boolean().optional() }).strict(),
     output: z.object({
@@ -290,4 +283,4 @@ export const collectionOperations = {
     }),
     handler: (ctx, input) => sessionInfo(ctx, input.session_id, input.reset ?? false),
   }),
-};
+});

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { writeTransaction } from '../store/transaction';
 import fs from 'node:fs';
 import path from 'node:path';
 import { GridError } from '../common/errors';
@@ -135,7 +136,7 @@ export function importCollection(
   let added = 0;
   let updated = 0;
   let removed = 0;
-  db.transaction(() => {
+  writeTransaction(db, () => {
     let collectionId = existing?.id;
     if (collectionId === undefined) {
       collectionId = Number(
@@ -187,7 +188,7 @@ export function importCollection(
     progress({ stage: '写入索引', done: changed.length, total: changed.length });
     // profile detected once (first import); an edited profile (collections.profile) is kept on re-import
     db.prepare('UPDATE collections SET profile = ? WHERE id = ? AND profile IS NULL').run(detectCollectionProfile(db, collectionId), collectionId);
-  })();
+  });
 
   const counts = db
     .prepare(
@@ -215,12 +216,12 @@ export function deleteCollection(ctx: AppContext, name: string): { collection: s
   if (!row) throw new GridError('NOT_FOUND', `集合不存在: ${name}`);
   const corpus = corpusOf(name);
   let documents = 0;
-  ctx.db.transaction(() => {
+  writeTransaction(ctx.db, () => {
     const ids = ctx.db.prepare('SELECT id FROM coll_docs WHERE collection_id = ?').all(row.id) as { id: number }[];
     documents = ids.length;
     for (const { id } of ids) removeDocIndex(ctx.db, corpus, id);
     ctx.db.prepare('DELETE FROM collections WHERE id = ?').run(row.id);
-  })();
+  });
   ctx.cache.delete(`collections:${name}`);
   return { collection: name, documents };
 }

@@ -59,8 +59,15 @@ interface TitleEntry {
   docId: number;
   title: string;
   norm: string;
+  /** norm and its short forms a question may use (中华人民共和国电力法 -> 电力法). */
+  aliases: string[];
   relPath: string;
   totalChunks: number;
+}
+
+function titleAliases(norm: string): string[] {
+  const short = norm.replace(/^中华人民共和国/, '');
+  return short !== norm && [...short].length >= 3 ? [norm, short] : [norm];
 }
 
 interface CollectionCache {
@@ -140,6 +147,7 @@ function collectionCache(ctx: AppContext, coll: CollectionRow): CollectionCache 
     docId: r.id,
     title: r.title,
     norm: questionCore(r.title) || normalizeText(r.title),
+    aliases: titleAliases(questionCore(r.title) || normalizeText(r.title)),
     relPath: r.rel_path,
     totalChunks: r.total_chunks,
   }));
@@ -154,9 +162,9 @@ export function documentTitles(ctx: AppContext, coll: CollectionRow): { docId: n
 
 /** Titles of the collection that the question names literally (longest first), for switching documents. */
 export function titlesNamedIn(ctx: AppContext, coll: CollectionRow, question: string): { docId: number; title: string }[] {
-  const q = normalizeText(question);
+  const q = normalizeText(question).replace(/[\p{P}\p{S}\s]/gu, '');
   return collectionCache(ctx, coll)
-    .titles.filter((t) => [...t.norm].length >= 2 && q.includes(t.norm))
+    .titles.filter((t) => t.aliases.some((a) => [...a].length >= 2 && q.includes(a)))
     .sort((a, b) => b.norm.length - a.norm.length)
     .map((t) => ({ docId: t.docId, title: t.title }));
 }
@@ -313,8 +321,9 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
 
 /** Titles the question names literally (at least 2 characters), without titles inside a longer named one. */
 function namedTitles(cache: CollectionCache, question: string): number[] {
-  const q = normalizeText(question);
-  const named = cache.titles.filter((t) => [...t.norm].length >= 2 && q.includes(t.norm));
+  // punctuation never decides (酸梅汤（半成品加工） vs the title core 酸梅汤半成品加工)
+  const q = normalizeText(question).replace(/[\p{P}\p{S}\s]/gu, '');
+  const named = cache.titles.filter((t) => t.aliases.some((a) => [...a].length >= 2 && q.includes(a)));
   const kept = named.filter((t) => !named.some((o) => o.norm.length > t.norm.length && o.norm.includes(t.norm)));
   return kept.map((t) => t.docId);
 }
@@ -333,10 +342,11 @@ interface RuleInputs {
  * 1. title: a question naming exactly one document title (`今晚想做个可乐鸡翅`) locks on it; an exact
  *    title locks; several titles matching about equally (`鸡怎么做`) make it ambiguous.
  * 2. focus: in a long document (a statute of 40 articles) one relevant article is a tiny
- *    coverage_ratio, so nothing is eligible; then the document of the best fused chunk is locked
- *    when that chunk has real evidence and no other document's best chunk is as good (else
- *    ambiguous between the two). On the power statutes the best chunk's document is right in
- *    65/68 questions, the rank-mass share of a document in 53/68.
+ *    coverage_ratio, so nothing is eligible; then, in documents of at least focusMinChunks chunks,
+ *    the document of the best fused chunk is locked when that chunk has real evidence (ambiguous
+ *    when another document's best chunk ranks as high and matches more). On the power statutes the
+ *    best chunk's document is right in 65/68 questions, the rank-mass share of a document in 53/68;
+ *    short documents (recipes) never need it and `高血压吃什么药` must not lock one.
  * 3. weak: a lock whose best chunk has no real evidence (term share / title / cosine below
  *    minEvidence) is low evidence (`今天天气怎么样` must not lock a random short document).
  */
@@ -381,15 +391,14 @@ export function collectionEvidenceRule(r: Omit<PipelineResult, 'decision'>, o: R
     const best = r.chunks[0];
     const top = parents.find((p) => p.parent === best.parent)!;
     const ev = evidenceOf(top);
+    // long documents: real evidence is enough; short ones could have been covered, so they need more
+    if (ev < (top.total_chunks >= o.cfg.focusMinChunks ? o.cfg.minEvidence : o.cfg.focusEvidence)) return null;
     const rival = r.chunks.find((c) => c.parent !== best.parent);
-    const close = rival && rival.rrf / best.rrf > o.ambiguityRatio && rival.score >= best.score;
-    if (ev >= o.cfg.minEvidence && !close) {
-      return { state: 'locked', parents: [top.parent], reason: `最佳片段在该文档（证据 ${ev.toFixed(2)}），没有文档达到覆盖率（原判定：${g.reason}）`, rule: 'focus' };
-    }
-    if (ev >= o.cfg.minEvidence && rival) {
+    // ranks and evidence disagree (the other document's best chunk ranks close but matches more): ask
+    if (rival && rival.rrf / best.rrf > o.ambiguityRatio && rival.score > best.score) {
       return { state: 'ambiguous', parents: [top.parent, rival.parent], reason: `两篇文档的最佳片段同样匹配（原判定：${g.reason}）`, rule: 'focus' };
     }
-    return null;
+    return { state: 'locked', parents: [top.parent], reason: `最佳片段在该文档（证据 ${ev.toFixed(2)}），长文档无法达到覆盖率（原判定：${g.reason}）`, rule: 'focus' };
   }
   if (g.state === 'locked') {
     const top = parents.find((p) => p.parent === g.parents[0])!;

@@ -77,15 +77,17 @@ function sectionOfChunk(ctx: AppContext, doc: StoredDoc): Map<number, number> {
  * Sections of one document ranked for a question: BM25 inside the document (scope = doc id) and
  * vectors inside it when available, fused by RRF; chunk hits map to their section.
  */
-export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: StoredDoc, question: string, extraTokens: string[] = []): Promise<{ section: Section; rrf: number }[]> {
+export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: StoredDoc, question: string, extraTokens: string[] = []): Promise<{ section: Section; rrf: number; evidence: number }[]> {
   const corpus = corpusOf(coll.name);
   const sections = sectionsOf(doc);
   const toSection = sectionOfChunk(ctx, doc);
   const core = questionCore(question) || question;
   const tokens = [...new Set([...queryTokens(core), ...extraTokens])];
   const lists: Record<string, RankedHit[]> = {};
+  const evidence = new Map<string, number>();
   if (tokens.length) {
     const hits = lexicalSearch(ctx.db, { corpus, scopes: [String(doc.id)], tokens, k: 30 }).hits;
+    for (const h of hits) evidence.set(h.key, h.evidence);
     if (hits.length) lists.lexical = hits.map((h) => ({ key: h.key, parent: h.parent, rank: h.rank }));
   }
   const embedder = ctx.embedder();
@@ -104,14 +106,17 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
       if (ranked.length) lists.vector = ranked;
     }
   }
-  const bySection = new Map<number, number>();
+  const bySection = new Map<number, { rrf: number; evidence: number }>();
   for (const c of rrfFuse(lists, ctx.config.search.rrfK)) {
     const ord = Number(c.key.split('#')[1]);
     const s = toSection.get(ord);
     if (s === undefined) continue;
-    bySection.set(s, Math.max(bySection.get(s) ?? 0, c.rrf));
+    const cur = bySection.get(s) ?? { rrf: 0, evidence: 0 };
+    bySection.set(s, { rrf: Math.max(cur.rrf, c.rrf), evidence: Math.max(cur.evidence, evidence.get(c.key) ?? 0) });
   }
-  return [...bySection.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([i, rrf]) => ({ section: sections[i], rrf }));
+  return [...bySection.entries()]
+    .sort((a, b) => b[1].rrf - a[1].rrf || a[0] - b[0])
+    .map(([i, v]) => ({ section: sections[i], rrf: v.rrf, evidence: v.evidence }));
 }
 
 /** Best idf-weighted share of the question's terms found in one section of the document (0..1). */

@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'MODEL_MISSING'
   | 'LLM_UNAVAILABLE'
   | 'CANCELLED'
+  /** Another process held the database longer than the bounded wait: not the input's fault, retry later. */
+  | 'BUSY'
   | 'INTERNAL';
 
 export class GridError extends Error {
@@ -38,6 +40,13 @@ export interface ErrorPayload {
 
 export function toErrorPayload(e: unknown): ErrorPayload {
   if (isGridError(e)) return { code: e.code, message: e.message, details: e.details };
+  const sqliteCode = (e as { code?: unknown } | null)?.code;
+  if (typeof sqliteCode === 'string' && /^SQLITE_(BUSY|LOCKED)/.test(sqliteCode)) {
+    return { code: 'BUSY', message: '数据库正被其他程序（桌面应用、命令行或 MCP 服务）占用，本次写入未完成，请稍后重试' };
+  }
   const message = e instanceof Error ? e.message : String(e);
   return { code: 'INTERNAL', message };
 }
+
+/** Failures that are the file's own (bad content, wrong format, too big, missing): re-running will not help. */
+export const FILE_FAULT_CODES: readonly ErrorCode[] = ['BAD_FILE', 'UNSUPPORTED_FORMAT', 'TOO_LARGE', 'NOT_FOUND', 'INVALID_INPUT'];

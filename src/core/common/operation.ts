@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../context';
+import { GridError } from './errors';
 
 // Validation messages in Chinese: the UI is Chinese-first and shows them as they are.
 z.config(z.locales.zhCN());
@@ -37,11 +38,10 @@ export interface OperationRun {
 }
 
 /**
- * One operation of the API table. Declared once; IPC, HTTP, CLI and MCP adapters all
+ * One operation as an engine declares it. Declared once; IPC, HTTP, CLI and MCP adapters all
  * validate with `input`, call `handler`, and return data shaped by `output`.
  */
-export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  name: string;
+export interface OperationSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   /** One line, Chinese then English; reused as MCP tool description. */
   summary: string;
   input: I;
@@ -51,8 +51,47 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   handler: (ctx: AppContext, input: z.output<I>, run: OperationRun) => Promise<z.input<O>> | z.input<O>;
 }
 
-export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
-  return op;
+/** A registered operation: its spec plus the name it is registered under (the key in its engine's map). */
+export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends OperationSpec<I, O> {
+  name: string;
+}
+
+/** Types one operation's handler from its zod schemas. */
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(spec: OperationSpec<I, O>): OperationSpec<I, O> {
+  return spec;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers differ in input type; any keeps each one's own
+type AnySpec = OperationSpec<any, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyOperation = Operation<any, any>;
+
+export type NamedOperations<M extends Record<string, AnySpec>> = { [K in keyof M & string]: M[K] & { name: K } };
+
+/**
+ * An engine's operations, keyed by name: the key is the name (written once), so
+ * `{ 'regulations.list': defineOperation({...}) }` registers `regulations.list`.
+ */
+export function defineOperations<const M extends Record<string, AnySpec>>(specs: M): NamedOperations<M> {
+  return Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, { ...spec, name }])) as NamedOperations<M>;
+}
+
+type Merged<T extends readonly object[]> = T extends readonly [infer Head, ...infer Rest extends readonly object[]] ? Head & Merged<Rest> : unknown;
+
+/**
+ * Merges the engines' operation maps into the one table. A name registered twice fails at
+ * start-up (like Actual Budget's handler registration) instead of one engine silently winning.
+ */
+export function registerOperations<const T extends readonly Record<string, AnyOperation>[]>(...groups: T): Merged<T> {
+  const table: Record<string, AnyOperation> = {};
+  for (const group of groups) {
+    for (const [name, op] of Object.entries(group)) {
+      if (Object.hasOwn(table, name)) throw new GridError('INTERNAL', `操作名重复：${name} 被注册了两次`);
+      if (op.name !== name) throw new GridError('INTERNAL', `操作 ${name} 的名称与注册名不一致（${op.name}）`);
+      table[name] = op;
+    }
+  }
+  return table as Merged<T>;
 }
 
 /** "query: 无效输入：期望 string，实际接收 number" — names the field for every adapter. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineOperation } from '../common/operation';
+import { defineOperation, defineOperations } from '../common/operation';
 import { GridError } from '../common/errors';
 import type { AppContext } from '../context';
 import { loadCaseFile, runCases } from './cases';
@@ -148,9 +148,8 @@ export const retrievalResultSchema = z.object({
 
 const devicesInput = z.string().min(1).optional().describe('设备文件路径（省略时使用演示家庭）');
 
-export const deviceOperations = {
+export const deviceOperations = defineOperations({
   'devices.load': defineOperation({
-    name: 'devices.load',
     summary: '校验/导入设备文件（设备数组、家庭对象、Home Assistant、SmartThings）为统一格式 / Validate or import a home file',
     input: z.object({ file: z.string().min(1) }).strict(),
     output: z.object({ file: z.string(), format: z.string(), home: homeSchema, counts: z.object({ devices: z.number(), groups: z.number(), scenes: z.number(), rooms: z.number() }), warnings: z.array(z.string()) }),
@@ -160,7 +159,6 @@ export const deviceOperations = {
     },
   }),
   'devices.retrieve': defineOperation({
-    name: 'devices.retrieve',
     summary: '设备上下文检索：一句话 -> 每条命令的选中设备、候选、澄清与 YAML / Device-context retrieval for one utterance',
     mcp: 'devices_retrieve',
     input: z
@@ -201,7 +199,6 @@ export const deviceOperations = {
     },
   }),
   'devices.parse': defineOperation({
-    name: 'devices.parse',
     summary: '把一句话解析为命令数组（规则解析），或校验一段 LLM 回复 / Parse an utterance (rules) or an LLM reply into commands',
     input: z
       .object({
@@ -231,7 +228,6 @@ export const deviceOperations = {
     },
   }),
   'devices.lint': defineOperation({
-    name: 'devices.lint',
     summary: '设备命名检查：读音相同、只差一字、名称含其他房间、裸类型词、同房间重名、过长或像指令 / Naming lint',
     mcp: 'devices_lint',
     input: z.object({ devices: devicesInput }).strict(),
@@ -249,7 +245,6 @@ export const deviceOperations = {
     },
   }),
   'devices.test': defineOperation({
-    name: 'devices.test',
     summary: '运行用例文件（话术 + 期望设备或期望澄清）并给出准确率 / Run a case file and report accuracy',
     input: z.object({ cases: z.string().min(1), devices: devicesInput }).strict(),
     output: z.object({
@@ -269,7 +264,6 @@ export const deviceOperations = {
     },
   }),
   'devices.demo_home': defineOperation({
-    name: 'devices.demo_home',
     summary: '演示家庭：路径、房间与设备统计 / The bundled demo home',
     input: z.object({ include_home: z.boolean().default(false) }).strict(),
     output: z.object({ file: z.string(), cases_file: z.string(), name: z.string().nullable(), rooms: z.array(z.string()), counts: z.object({ devices: z.number(), groups: z.number(), scenes: z.number() }), home: homeSchema.optional() }),
@@ -285,4 +279,4 @@ export const deviceOperations = {
       };
     },
   }),
-};
+});

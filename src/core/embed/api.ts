@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../common/operation';
+import { defineOperation, defineOperations } from '../common/operation';
 import type { AppContext } from '../context';
 import { setSetting } from '../store/db';
 import { GridError } from '../common/errors';
@@ -69,9 +69,8 @@ async function refreshed(ctx: AppContext): Promise<ModelStatus> {
   return e.reload ? e.reload() : ctx.embedder().status();
 }
 
-export const modelOperations = {
+export const modelOperations = defineOperations({
   'models.list': defineOperation({
-    name: 'models.list',
     summary: '列出嵌入模型及安装状态 / List embedding models (manifest + imported) with installed state',
     input: z.object({}).strict(),
     output: z.object({
@@ -93,7 +92,6 @@ export const modelOperations = {
   }),
 
   'models.status': defineOperation({
-    name: 'models.status',
     summary: '嵌入模型状态（就绪/未安装/错误）/ Embedding model status, cache size and counters',
     input: z.object({}).strict(),
     output: modelStatusSchema.extend({
@@ -131,7 +129,6 @@ export const modelOperations = {
   }),
 
   'models.import': defineOperation({
-    name: 'models.import',
     summary: '导入手动拷贝的模型文件夹（校验后复制到数据目录）/ Import a model folder copied by hand',
     input: z
       .object({
@@ -169,7 +166,6 @@ export const modelOperations = {
   }),
 
   'models.select': defineOperation({
-    name: 'models.select',
     summary: '选择使用的嵌入模型（null 恢复默认）/ Choose the embedding model (null = manifest default)',
     input: z.object({ id: z.string().min(1).nullable() }).strict(),
     output: modelStatusSchema,
@@ -182,4 +178,4 @@ export const modelOperations = {
       return refreshed(ctx);
     },
   }),
-};
+});

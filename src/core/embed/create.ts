@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { writeTransaction } from '../store/transaction';
 import type { Db } from '../store/db';
 import { getSetting } from '../store/db';
 import { GridError, isGridError } from '../common/errors';
@@ -160,9 +161,10 @@ export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
 
   const lookup = db.prepare('SELECT text_hash, vector FROM embedding_cache WHERE model_id = ? AND text_hash IN (SELECT value FROM json_each(?))');
   const insert = db.prepare('INSERT OR REPLACE INTO embedding_cache (model_id, text_hash, dims, vector) VALUES (?, ?, ?, ?)');
-  const insertMany = db.transaction((modelId: string, rows: [string, Float32Array][]) => {
-    for (const [hash, v] of rows) insert.run(modelId, hash, v.length, toBlob(v));
-  });
+  const insertMany = (modelId: string, rows: [string, Float32Array][]) =>
+    writeTransaction(db, () => {
+      for (const [hash, v] of rows) insert.run(modelId, hash, v.length, toBlob(v));
+    });
 
   const embedder: LocalEmbedder = {
     status,

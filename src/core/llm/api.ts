@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../common/operation';
+import { defineOperation, defineOperations } from '../common/operation';
 import type { AppContext } from '../context';
 import { GridError, toErrorPayload } from '../common/errors';
 import { configureLlm, createLlmClient, currentLlmSettings, llmAvailable, noKeyError, resolveLlmSettings } from './client';
@@ -107,9 +107,8 @@ async function checkConnection(ctx: AppContext, signal: AbortSignal): Promise<{ 
 }
 
 /** API operations of the llm engine (see src/core/api/table.ts). */
-export const llmOperations = {
+export const llmOperations = defineOperations({
   'llm.status': defineOperation({
-    name: 'llm.status',
     summary: '大模型状态：是否已配置密钥、接口地址与模型（不返回密钥），可测试连接 / LLM status (never the key), optional connection check',
     input: z.object({ check: z.boolean().default(false).describe('实际调用一次模型测试连接 / make one tiny call') }).strict(),
     output: llmStatusSchema,
@@ -121,7 +120,6 @@ export const llmOperations = {
   }),
 
   'llm.configure': defineOperation({
-    name: 'llm.configure',
     summary: '设置大模型密钥/接口地址（本进程生效，由应用外壳安全保存；null 清除） / Set the LLM key or endpoint for this process',
     input: z
       .object({
@@ -145,7 +143,6 @@ export const llmOperations = {
   }),
 
   'llm.chat': defineOperation({
-    name: 'llm.chat',
     summary: '规程问答助手：自动选择规程检索并引用条款作答（需大模型密钥） / Regulation assistant with cited answers (needs an LLM key)',
     input: z
       .object({
@@ -186,7 +183,6 @@ export const llmOperations = {
   }),
 
   'llm.enrich_metadata': defineOperation({
-    name: 'llm.enrich_metadata',
     summary: '用大模型生成规程元数据（简介、关键词、适用范围），失败时改用离线生成 / LLM regulation metadata with offline fallback',
     input: z
       .object({
@@ -203,4 +199,4 @@ export const llmOperations = {
       }),
     }),
   }),
-};
+});

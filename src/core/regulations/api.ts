@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../common/operation';
+import { defineOperation, defineOperations } from '../common/operation';
 import { GridError } from '../common/errors';
 import { importPaths } from './importer';
 import { enrichRegulations, exportInfo, importInfo } from './metadata';
@@ -8,7 +8,6 @@ import { deleteRegulation, getRegulation, getToc, listRegulations, readPages, up
 import { pageSchema, regulationInfoSchema, tocEntrySchema } from './types';
 import { validateRegId } from './slug';
 import { readSource, removeSourceCopy } from './sources';
-import { structureOperations } from './structure-api';
 
 const regIdField = z.string().min(1).max(64).describe('规程标识 reg_id，如 angui_2024 / regulation id');
 
@@ -31,9 +30,8 @@ const infoUpdateFields = {
 };
 
 /** API operations of the regulations engine (see src/core/api/table.ts). */
-export const regulationOperations = {
+export const regulationOperations = defineOperations({
   'regulations.import': defineOperation({
-    name: 'regulations.import',
     summary: '导入规程文件或文件夹（PDF/Markdown/TXT/DOCX，递归） / Import regulation files or folders (recursive)',
     input: z
       .object({
@@ -45,7 +43,6 @@ export const regulationOperations = {
     handler: (ctx, input, run) => importPaths(ctx, input.paths, { id: input.id }, run),
   }),
   'regulations.list': defineOperation({
-    name: 'regulations.list',
     summary: '列出已导入的规程及其元数据（标题、页数、简介、关键词、适用范围） / List imported regulations with metadata',
     input: z.object({}).strict(),
     output: z.array(regulationInfoSchema),
@@ -53,7 +50,6 @@ export const regulationOperations = {
     handler: (ctx) => listRegulations(ctx.db),
   }),
   'regulations.get': defineOperation({
-    name: 'regulations.get',
     summary: '获取一部规程的信息 / Get one regulation\'s info',
     input: z.object({ reg_id: regIdField }).strict(),
     output: regulationInfoSchema,
@@ -61,7 +57,6 @@ export const regulationOperations = {
     handler: (ctx, input) => getRegulation(ctx.db, input.reg_id),
   }),
   'regulations.toc': defineOperation({
-    name: 'regulations.toc',
     summary: '获取规程目录（章节标题与页码） / Get a regulation\'s table of contents with page numbers',
     input: z.object({ reg_id: regIdField }).strict(),
     output: z.object({ reg_id: z.string(), title: z.string(), total_pages: z.number().int(), toc: z.array(tocEntrySchema) }),
@@ -72,7 +67,6 @@ export const regulationOperations = {
     },
   }),
   'regulations.read': defineOperation({
-    name: 'regulations.read',
     summary: '按页码范围阅读规程原文（一次最多 20 页） / Read a page range of a regulation (at most 20 pages per call)',
     input: z
       .object({
@@ -99,14 +93,12 @@ export const regulationOperations = {
   }),
   // The reader renders PDF pages with pdf.js from the original bytes; text pages stay the fallback.
   'regulations.source': defineOperation({
-    name: 'regulations.source',
     summary: '读取规程原始文件（供阅读器用 pdf.js 显示原版页面） / The original file bytes of a regulation (base64), for the reader',
     input: z.object({ reg_id: regIdField }).strict(),
     output: z.object({ reg_id: z.string(), format: z.string(), file_name: z.string(), bytes: z.number().int(), data_base64: z.string() }),
     handler: (ctx, input) => readSource(ctx, input.reg_id),
   }),
   'regulations.delete': defineOperation({
-    name: 'regulations.delete',
     summary: '删除一部规程（含页面、目录与检索索引） / Delete a regulation with its pages, TOC and search index',
     input: z.object({ reg_id: regIdField }).strict(),
     output: z.object({ reg_id: z.string(), deleted: z.boolean() }),
@@ -117,7 +109,6 @@ export const regulationOperations = {
     },
   }),
   'regulations.update_info': defineOperation({
-    name: 'regulations.update_info',
     summary: '更新规程元数据（标题、简介、关键词、适用范围） / Update regulation metadata',
     input: z
       .object({
@@ -133,7 +124,6 @@ export const regulationOperations = {
     },
   }),
   'regulations.enrich': defineOperation({
-    name: 'regulations.enrich',
     summary: '离线生成规程元数据（简介、5–8 个关键词、适用范围） / Generate metadata offline from TOC and first pages',
     input: z
       .object({
@@ -151,14 +141,12 @@ export const regulationOperations = {
     },
   }),
   'regulations.export_info': defineOperation({
-    name: 'regulations.export_info',
     summary: '导出规程元数据为 <目录>/<reg_id>/info.json / Export metadata as info.json files',
     input: z.object({ dir: z.string().min(1), reg_id: regIdField.optional() }).strict(),
     output: z.object({ files: z.array(z.string()) }),
     handler: (ctx, input) => ({ files: exportInfo(ctx, input.dir, input.reg_id) }),
   }),
   'regulations.import_info': defineOperation({
-    name: 'regulations.import_info',
     summary: '从 info.json（文件或目录）导入规程元数据 / Import metadata from info.json files',
     input: z.object({ path: z.string().min(1) }).strict(),
     output: z.array(
@@ -167,11 +155,9 @@ export const regulationOperations = {
     handler: (ctx, input) => importInfo(ctx, input.path),
   }),
   'regulations.demo_load': defineOperation({
-    name: 'regulations.demo_load',
     summary: '导入内置演示规程（angui_2024、wengui_2024） / Load the bundled demo regulations',
     input: z.object({}).strict(),
     output: z.array(importResultSchema),
     handler: (ctx, _input, run) => loadDemoRegulations(ctx, run),
   }),
-  ...structureOperations,
-};
+});

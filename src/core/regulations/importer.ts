@@ -14,6 +14,7 @@ import { saveSourceCopy, sourceCopyPath } from './sources';
 import { parseFlowText } from './structure';
 import type { ParsedDocument } from './types';
 import { listFilesRecursive } from '../common/files';
+import { writeTransaction } from '../store/transaction';
 
 export const SUPPORTED_EXTENSIONS = ['.pdf', '.md', '.markdown', '.txt', '.docx'];
 
@@ -163,22 +164,36 @@ export async function importPaths(
         continue;
       }
       const doc = await parseFile(ctx, abs, bytes, progress, run.signal);
-      const id = regId;
-      writeRegulation(
-        ctx.db,
-        doc,
-        {
-          regId: id,
-          sourceFile: label,
-          sourcePath: abs,
-          sourceHash: hash,
-          isDemo: options.isDemo,
-          chunkChars: ctx.config.search.chunkChars,
-          keep: existing ? { description: existing.description, keywords: existing.keywords, scope: existing.scope, extra: existing.extra } : null,
-        },
-        // PDF pages were already counted while extracting; text formats count while writing
-        multi || doc.format === 'pdf' ? undefined : progress,
-      );
+      // Another process (app, CLI, MCP) may have written meanwhile: decide the id and replace-or-skip
+      // again under the write lock, so two overlapping imports land every file exactly once.
+      const written = writeTransaction(ctx.db, () => {
+        const id = resolveRegId(ctx, abs, hash, options.id);
+        const current = findRegulation(ctx.db, id);
+        if (current && current.source_hash === hash) return { id, unchanged: current, replaced: true };
+        writeRegulation(
+          ctx.db,
+          doc,
+          {
+            regId: id,
+            sourceFile: label,
+            sourcePath: abs,
+            sourceHash: hash,
+            isDemo: options.isDemo,
+            chunkChars: ctx.config.search.chunkChars,
+            keep: current ? { description: current.description, keywords: current.keywords, scope: current.scope, extra: current.extra } : null,
+          },
+          // PDF pages were already counted while extracting; text formats count while writing
+          multi || doc.format === 'pdf' ? undefined : progress,
+        );
+        return { id, unchanged: null, replaced: current !== null };
+      });
+      const id = written.id;
+      regId = id;
+      if (written.unchanged) {
+        results.push({ file: display, reg_id: id, status: 'unchanged', title: written.unchanged.title, total_pages: written.unchanged.total_pages });
+        if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
+        continue;
+      }
       // after commit: the reader shows original PDF pages from this copy
       if (doc.format === 'pdf') {
         try {
@@ -187,7 +202,7 @@ export async function importPaths(
           run.progress({ stage: '导入规程', done: i, total, item: label, message: `原文件副本未保存：${(e as Error).message}` });
         }
       }
-      const result: ImportFileResult = { file: display, reg_id: id, status: existing ? 'replaced' : 'imported', title: doc.title, total_pages: doc.pages.length };
+      const result: ImportFileResult = { file: display, reg_id: id, status: written.replaced ? 'replaced' : 'imported', title: doc.title, total_pages: doc.pages.length };
       results.push(result);
       // embeddings after commit: the regulation is already complete and lexically searchable,
       // so a vector failure is a warning, not a failed import

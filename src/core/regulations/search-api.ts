@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../common/operation';
+import { defineOperation, defineOperations } from '../common/operation';
 import { smartSearch } from './search';
 
 const regIdSchema = z
@@ -12,6 +12,7 @@ export const smartSearchInput = z
     query: z.string().trim().min(1, '检索词不能为空').max(2000),
     reg_id: regIdSchema,
     top_k: z.number().int().min(1).max(200).optional(),
+    offset: z.number().int().min(0).max(10000).optional(),
     mode: z.enum(['hybrid', 'lexical', 'vector']).optional(),
     chapter_scope: z.string().max(80).optional().describe('只在该章节内检索，如“第六章”“附录C” / only inside this chapter'),
     block_types: z
@@ -38,6 +39,7 @@ export const smartSearchResult = z.object({
   section: z.string(),
   article: z.string().nullable(),
   kind: z.string(),
+  shape: z.enum(['provision', 'row']),
   snippet: z.string(),
   highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
   score: z.number(),
@@ -48,7 +50,9 @@ export const smartSearchResult = z.object({
     matched_terms: z.array(z.string()),
     coverage_ratio: z.number(),
     evidence: z.number(),
+    article_ref: z.boolean(),
   }),
+  similar: z.object({ count: z.number().int(), units: z.array(z.object({ unit_id: z.number().int(), page_num: z.number().int() })) }),
   block_type: z.enum(['article', 'text', 'table', 'note']).optional(),
   table: z
     .object({
@@ -59,6 +63,8 @@ export const smartSearchResult = z.object({
     })
     .optional(),
 });
+
+const decisionAction = z.object({ kind: z.enum(['choose_reg', 'refine', 'search_all']), label: z.string(), reg_id: z.string().optional() });
 
 export const smartSearchOutput = z.object({
   query: z.string(),
@@ -78,16 +84,23 @@ export const smartSearchOutput = z.object({
     state: z.enum(['locked', 'ambiguous', 'low_evidence']),
     clarify: z.string().optional(),
     reason: z.string(),
+    banner: z.object({ message: z.string(), actions: z.array(decisionAction) }).nullable(),
   }),
   tokens: z.array(z.string()),
+  article_refs: z.array(
+    z.object({ text: z.string(), law: z.string().nullable(), label: z.string(), paragraph: z.number().int().nullable(), unit_ids: z.array(z.number().int()) }),
+  ),
+  offset: z.number().int(),
+  total: z.number().int(),
+  has_more: z.boolean(),
+  groups: z.array(z.object({ reg_id: z.string(), title: z.string(), shown: z.number().int(), total: z.number().int(), more: z.number().int() })),
   results: z.array(smartSearchResult),
   elapsed_ms: z.number(),
 });
 
 /** Regulation search operations (names kept from when they lived in the search engine; see src/core/api/table.ts). */
-export const searchOperations = {
+export const searchOperations = defineOperations({
   'search.smart_search': defineOperation({
-    name: 'search.smart_search',
     summary:
       "跨规程智能检索：reg_id 为单个/列表/null(自动选择)/'all'，返回带规程、页码、条款、片段与依据的结果 / Cross-regulation search with auto selection",
     input: smartSearchInput,
@@ -95,4 +108,4 @@ export const searchOperations = {
     mcp: 'smart_search',
     handler: (ctx, input) => smartSearch(ctx, input),
   }),
-};
+});

@@ -6,7 +6,10 @@ import { lexicalSearch, corpusVersion, type LexicalResult } from '../search/lexi
 import { searchEngine, type SearchMode } from '../search/engine';
 import { shippedExpansion } from '../search/expansion';
 import { makeSnippet } from '../search/snippet';
+import type { Decision } from '../search/fusion';
 import { REG_CORPUS, REG_PROFILE_CORPUS } from './search-index';
+import { parseArticleRefs, titleMatchesLaw, type ArticleRef } from './article-ref';
+import { arrangeHits, queryTargetsRows, unitShape, type UnitShape } from './rank';
 
 /**
  * smart_search over the regulation library (seed 002): reg_id = one id | list | null (auto) | 'all'.
@@ -48,6 +51,8 @@ export interface SmartResult {
   section: string;
   article: string | null;
   kind: string;
+  /** provision (article, clause, prose) or row (table / ledger line); rows rank after provisions */
+  shape: UnitShape;
   snippet: string;
   highlights: [number, number][];
   score: number;
@@ -58,11 +63,21 @@ export interface SmartResult {
     matched_terms: string[];
     coverage_ratio: number;
     evidence: number;
+    /** the query referred to this article directly (电力法第三条) */
+    article_ref: boolean;
   };
   /** block type of the hit: article | text | table | note */
   block_type?: BlockType;
   /** a hit in a table: the table and the matching row with its header */
   table?: TableHit;
+  /** near-identical rows of the same table folded into this one ("+8 similar rows") */
+  similar: { count: number; units: { unit_id: number; page_num: number }[] };
+}
+
+export interface DecisionAction {
+  kind: 'choose_reg' | 'refine' | 'search_all';
+  label: string;
+  reg_id?: string;
 }
 
 export interface SmartSearchOutput {
@@ -72,8 +87,22 @@ export interface SmartSearchOutput {
   note: string | null;
   selected_regs: string[];
   selection: Omit<Selection, 'selected'> & { count: number };
-  decision: { state: 'locked' | 'ambiguous' | 'low_evidence'; clarify?: string; reason: string };
+  decision: {
+    state: 'locked' | 'ambiguous' | 'low_evidence';
+    /** plain-Chinese prompt, only when the reader can act on it */
+    clarify?: string;
+    /** why (scores, thresholds): for the "why" drawer, not for the banner */
+    reason: string;
+    banner: { message: string; actions: DecisionAction[] } | null;
+  };
   tokens: string[];
+  article_refs: { text: string; law: string | null; label: string; paragraph: number | null; unit_ids: number[] }[];
+  /** paging: results are ordered[offset, offset + top_k) of `total` arranged hits */
+  offset: number;
+  total: number;
+  has_more: boolean;
+  /** per regulation: hits shown on this page, in all, and how many more there are */
+  groups: { reg_id: string; title: string; shown: number; total: number; more: number }[];
   results: SmartResult[];
   elapsed_ms: number;
 }
@@ -82,6 +111,8 @@ export interface SmartSearchInput {
   query: string;
   reg_id?: RegIdInput;
   top_k?: number;
+  /** skip this many arranged hits (paging, "加载更多") */
+  offset?: number;
   mode?: SearchMode;
   /** only these block types: article (条/款), text (paragraphs), table, note */
   block_types?: BlockType[];
@@ -120,13 +151,29 @@ function resolveExplicit(regs: RegInfo[], ids: string[]): string[] {
   return [...new Set(ids)];
 }
 
+/** The query against every regulation's profile (title, description, keywords, scope, TOC). */
+function profileSearch(ctx: AppContext, tokens: string[]): LexicalResult {
+  return lexicalSearch(ctx.db, { corpus: REG_PROFILE_CORPUS, tokens, k: 50 }, { maxDfRatio: ctx.config.search.maxDfRatio });
+}
+
+/**
+ * Query words that are the topic of only a few regulations (≤ maxRegs profiles hold them), with
+ * those regulations: the facets of a question that spans regulations.
+ */
+export function facetOwners(profile: LexicalResult, maxRegs: number): Map<string, string[]> {
+  const owners = new Map<string, string[]>();
+  for (const h of profile.hits) for (const t of h.matched) owners.set(t, [...(owners.get(t) ?? []), h.scope]);
+  for (const [t, ids] of owners) if (t.length < 2 || ids.length > maxRegs) owners.delete(t);
+  return owners;
+}
+
 /** Auto selection (reg_id null): profile match + first-pass distribution; see file comment. */
 export function selectRegulations(
   ctx: AppContext,
   tokens: string[],
   regs: RegInfo[],
   learned: string[] = [],
-): { selection: Selection; firstPass: LexicalResult } {
+): { selection: Selection; firstPass: LexicalResult; profile: LexicalResult } {
   const cfg = ctx.config.search;
   const titleOf = new Map(regs.map((r) => [r.reg_id, r.title]));
   // deeper than needed for the distribution: the same ranking, filtered to the selected regulations,
@@ -134,7 +181,13 @@ export function selectRegulations(
   const firstPass = lexicalSearch(ctx.db, { corpus: REG_CORPUS, tokens, k: Math.max(cfg.autoFirstPass, cfg.candidates * 3) }, { maxDfRatio: cfg.maxDfRatio });
   const mass = new Map<string, number>();
   let massTotal = 0;
+  const seenRows = new Set<string>();
   for (const h of firstPass.hits.slice(0, cfg.autoFirstPass)) {
+    // rows of one table matching the same words are one piece of evidence, not twenty: a ledger
+    // must not outvote a regulation whose single article is about the question
+    const sig = `${h.scope}\u0000${h.title ?? ''}\u0000${[...h.matched].sort().join(' ')}`;
+    if (seenRows.has(sig)) continue;
+    seenRows.add(sig);
     // squared evidence: a unit holding all query words counts far more than one sharing a single word
     const m = (h.evidence * h.evidence) / (cfg.rrfK + h.rank);
     mass.set(h.scope, (mass.get(h.scope) ?? 0) + m);
@@ -151,7 +204,7 @@ export function selectRegulations(
       massTotal += m;
     });
   }
-  const profile = lexicalSearch(ctx.db, { corpus: REG_PROFILE_CORPUS, tokens, k: 50 }, { maxDfRatio: cfg.maxDfRatio });
+  const profile = profileSearch(ctx, tokens);
   const prof = new Map<string, number>();
   let profTotal = 0;
   for (const h of profile.hits) {
@@ -185,7 +238,7 @@ export function selectRegulations(
     reasons: ranked.slice(0, 5).map(([id, v]) => reasonOf(id, v)),
     summary: `自动选择不确定（${why}），检索全部 ${all.length} 部规程`,
   });
-  if (ranked.length === 0) return { selection: fallback('没有任何规程匹配'), firstPass };
+  if (ranked.length === 0) return { selection: fallback('没有任何规程匹配'), firstPass, profile };
   // smallest set of best-scoring regulations that holds autoMass of the evidence ("nucleus"),
   // ignoring long tails below autoKeepRatio of the winner
   const top = ranked[0][1].s;
@@ -200,21 +253,37 @@ export function selectRegulations(
     kept.push(entry);
     held += entry[1].s;
   }
-  if (held < cfg.autoMass) return { selection: fallback(`领先规程只占证据的 ${(held * 100).toFixed(0)}%`), firstPass };
-  if (kept.length > cfg.autoMaxShare * all.length) return { selection: fallback('证据分散在多数规程中'), firstPass };
+  if (held < cfg.autoMass) return { selection: fallback(`领先规程只占证据的 ${(held * 100).toFixed(0)}%`), firstPass, profile };
+  if (kept.length > cfg.autoMaxShare * all.length) return { selection: fallback('证据分散在多数规程中'), firstPass, profile };
   const selected = kept.map(([id]) => id);
+  // facets: a query word that is the topic of only a few regulations (in their title, keywords,
+  // scope or headings) brings those regulations in, even when another regulation holds most of
+  // the evidence: 天中直流的稳定限额和安控措施 = 稳定限额 (wengui) + 安控 (angui)
+  const facetReasons: SelectionReason[] = [];
+  const covered = new Set(selected.flatMap((id) => profile.hits.find((h) => h.scope === id)?.matched ?? []));
+  for (const [t, regIds] of facetOwners(profile, cfg.autoFacetMaxRegs)) {
+    // a sub-word of a covered word is not a facet of its own (稳定 inside 稳定限额)
+    if (covered.has(t) || [...covered].some((c) => c.includes(t))) continue;
+    for (const id of regIds) {
+      if (selected.includes(id) || !mass.has(id)) continue;
+      selected.push(id);
+      const v = scores.get(id) ?? { s: 0, fp: 0, pf: 0 };
+      facetReasons.push({ ...reasonOf(id, v), why: `问题中的「${t}」是该规程的主题（标题/关键词/目录）；${reasonOf(id, v).why}` });
+    }
+  }
   return {
     selection: {
       mode: 'auto',
       selected,
       fallback_all: false,
-      reasons: kept.map(([id, v]) => reasonOf(id, v)),
-      summary: `自动选择 ${selected.length} 部规程（占证据 ${(held * 100).toFixed(0)}%）：${kept
+      reasons: [...kept.map(([id, v]) => reasonOf(id, v)), ...facetReasons],
+      summary: `自动选择 ${selected.length} 部规程（占证据 ${(held * 100).toFixed(0)}%${facetReasons.length ? `，另有 ${facetReasons.length} 部涵盖问题的其他方面` : ''}）：${selected
         .slice(0, 5)
-        .map(([id]) => titleOf.get(id) ?? id)
-        .join('、')}${kept.length > 5 ? ' 等' : ''}`,
+        .map((id) => titleOf.get(id) ?? id)
+        .join('、')}${selected.length > 5 ? ' 等' : ''}`,
     },
     firstPass,
+    profile,
   };
 }
 
@@ -233,18 +302,60 @@ interface UnitRow {
   title: string;
 }
 
+/** Units an article reference names, in the regulations it may refer to (see article-ref.ts). */
+function resolveArticleRefs(
+  ctx: AppContext,
+  refs: ArticleRef[],
+  regs: RegInfo[],
+  scope: Set<string> | null,
+  rankOfReg: Map<string, number>,
+): { units: { id: number; reg_id: string; ref: ArticleRef }[]; named: string[] } {
+  const byLabel = ctx.db.prepare('SELECT id FROM reg_units WHERE reg_id = ? AND label = ? ORDER BY ord LIMIT 1');
+  const units: { id: number; reg_id: string; ref: ArticleRef }[] = [];
+  const named: string[] = [];
+  for (const ref of refs) {
+    let targets: string[] = [];
+    if (ref.law) {
+      // the longest tail of the text before 第N条 that names a regulation ("我想看电力法第三条" -> 电力法)
+      for (let start = 0; start <= ref.law.length - 2 && !targets.length; start++) {
+        const law = ref.law.slice(start);
+        targets = regs.filter((r) => titleMatchesLaw(r.title, law)).map((r) => r.reg_id);
+      }
+      named.push(...targets);
+    }
+    if (!targets.length) {
+      // no law named: the regulations being searched, best-matching first; only a few, since every
+      // statute has a 第十条
+      const pool = scope ? [...scope] : regs.map((r) => r.reg_id);
+      targets = pool.length <= 3 ? pool : pool.filter((id) => rankOfReg.has(id)).sort((a, b) => rankOfReg.get(a)! - rankOfReg.get(b)!).slice(0, 3);
+    } else if (scope) {
+      targets = targets.filter((id) => scope.has(id));
+    }
+    for (const regId of targets) {
+      const row = byLabel.get(regId, ref.label) as { id: number } | undefined;
+      if (row) units.push({ id: row.id, reg_id: regId, ref });
+    }
+  }
+  return { units, named: [...new Set(named)] };
+}
+
+type ResultCore = Omit<SmartResult, 'similar'>;
+
 export async function smartSearch(ctx: AppContext, input: SmartSearchInput, options: SmartSearchOptions = {}): Promise<SmartSearchOutput> {
   const t0 = performance.now();
   const cfg = ctx.config.search;
   const query = input.query.trim();
   if (!query) throw new GridError('INVALID_INPUT', 'query: 检索词不能为空');
   const topK = input.top_k ?? cfg.topK;
+  const offset = input.offset ?? 0;
   const regs = listRegs(ctx);
   const tokens = queryTokens(query);
+  const refs = parseArticleRefs(query);
   const raw = input.reg_id;
   const extraLists = options.parentLists?.(query);
   let selection: Selection;
   let firstPass: LexicalResult | undefined;
+  let profile: LexicalResult | undefined;
   if (raw === 'all') {
     selection = { mode: 'all', selected: regs.map((r) => r.reg_id), fallback_all: false, reasons: [], summary: `检索全部 ${regs.length} 部规程` };
   } else if (typeof raw === 'string') {
@@ -256,6 +367,20 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     const auto = selectRegulations(ctx, tokens, regs, extraLists ? Object.values(extraLists).flat() : []);
     selection = auto.selection;
     firstPass = auto.firstPass;
+    profile = auto.profile;
+    // a regulation the query names with an article ("电力法第三条") is searched whatever the scores say
+    if (refs.some((r) => r.law) && !selection.fallback_all) {
+      const named = resolveArticleRefs(ctx, refs.filter((r) => r.law), regs, null, new Map()).named.filter((id) => !selection.selected.includes(id));
+      if (named.length) {
+        const titleOf = new Map(regs.map((r) => [r.reg_id, r.title]));
+        selection.selected = [...named, ...selection.selected];
+        selection.reasons = [
+          ...named.map((id) => ({ reg_id: id, title: titleOf.get(id) ?? id, score: 1, profile_score: 0, first_pass_share: 0, why: '问题点名了该规程的条文' })),
+          ...selection.reasons,
+        ];
+        selection.summary = `${selection.summary}；另含问题点名的 ${named.map((id) => titleOf.get(id) ?? id).join('、')}`;
+      }
+    }
   }
   const searchAll = selection.selected.length === regs.length;
   const scopes = searchAll ? undefined : selection.selected;
@@ -286,25 +411,20 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
   };
   const engine = await searchEngine(ctx, { corpus: REG_CORPUS, scopes, query, mode: input.mode ?? 'hybrid', expansion, lexical: reuse, label, parentLists: extraLists });
 
-  const results: SmartResult[] = [];
-  const types = input.block_types?.length ? new Set(input.block_types) : null;
-  const scope = input.chapter_scope?.trim() || null;
-  for (const p of engine.parents) {
-    if (results.length >= topK) break;
-    const u = unit(p.parent);
-    if (!u) continue;
-    if (types && !types.has(blockTypeOf(u.kind))) continue;
-    if (scope && !inChapterScope(u.section_path, scope)) continue;
-    const chunks = p.chunks.map((k) => engine.chunks.get(k)!).filter(Boolean);
+  const refLabels = new Set(refs.map((r) => r.label));
+  const toResult = (u: UnitRow, p: (typeof engine.parents)[number] | null, articleRef: boolean): ResultCore & { shape: UnitShape } => {
+    const chunks = (p?.chunks ?? []).map((k) => engine.chunks.get(k)!).filter(Boolean);
     const best = <K extends 'lexical_rank' | 'vector_rank' | 'expansion_rank'>(k: K) => {
       const ranks = chunks.map((c) => c[k]).filter((r): r is number => r !== null);
       return ranks.length ? Math.min(...ranks) : null;
     };
     const matched = [...new Set(chunks.flatMap((c) => c.matched))];
+    // an article label is highlighted whole, and only where the query asked for it
+    const terms = [...matched.filter((t) => !NUMBERING.test(t)), ...(u.label && refLabels.has(u.label) ? [u.label] : [])];
     const table = u.kind === 'table' && u.label ? tableRowHit(ctx.db, u.reg_id, u.label, u.page_num, matched) : null;
     // a table hit reads as its row under its header: 表C.1 …：厂站=…；定值项=…；定值=…
-    const { snippet, highlights } = makeSnippet(table?.row ? tableRowText(table) : u.text, matched);
-    results.push({
+    const { snippet, highlights } = makeSnippet(table?.row ? tableRowText(table) : u.text, terms);
+    return {
       reg_id: u.reg_id,
       title: u.title,
       unit_id: u.id,
@@ -312,22 +432,77 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
       section: u.section_path,
       article: u.label,
       kind: u.kind,
+      shape: unitShape(u.kind, u.text),
       snippet,
       highlights,
-      score: round(p.overall_score),
+      score: round(p?.overall_score ?? 0),
       reasons: {
         lexical_rank: best('lexical_rank'),
         vector_rank: best('vector_rank'),
         expansion_rank: best('expansion_rank'),
         matched_terms: matched,
-        coverage_ratio: round(p.coverage_ratio),
+        coverage_ratio: round(p?.coverage_ratio ?? 0),
         evidence: round(Math.max(...chunks.map((c) => c.evidence), 0)),
+        article_ref: articleRef,
       },
       block_type: blockTypeOf(u.kind),
       ...(table ? { table } : {}),
-    });
+    };
+  };
+  const types = input.block_types?.length ? new Set(input.block_types) : null;
+  const scope = input.chapter_scope?.trim() || null;
+  const wanted = (u: UnitRow) => (!types || types.has(blockTypeOf(u.kind))) && (!scope || inChapterScope(u.section_path, scope));
+
+  // candidates in engine order, then arranged for reading (rows after provisions, similar rows folded)
+  const candidates: (ResultCore & { shape: UnitShape; matched: string[] })[] = [];
+  for (const p of engine.parents.slice(0, cfg.candidates)) {
+    const u = unit(p.parent);
+    if (!u || !wanted(u)) continue;
+    const r = toResult(u, p, false);
+    candidates.push({ ...r, matched: r.reasons.matched_terms });
   }
-  const d = engine.decision;
+  const arranged = arrangeHits(candidates, { rowFactor: cfg.rowFactor, targetsRows: queryTargetsRows(query) });
+  // article references land first, in the order the query names them
+  const rankOfReg = new Map<string, number>();
+  arranged.forEach((a, i) => {
+    if (!rankOfReg.has(a.item.reg_id)) rankOfReg.set(a.item.reg_id, i);
+  });
+  const resolved = refs.length ? resolveArticleRefs(ctx, refs, regs, scopes ? new Set(scopes) : null, rankOfReg).units : [];
+  const refIds = new Set(resolved.map((r) => r.id));
+  const top = arranged.length ? arranged[0].item.score : 0;
+  const ordered: { item: ResultCore & { shape: UnitShape }; similar: { unit_id: number; page_num: number }[] }[] = [];
+  for (const r of resolved) {
+    const u = unit(String(r.id));
+    if (!u || !wanted(u)) continue;
+    const p = engine.parents.find((x) => x.parent === String(r.id)) ?? null;
+    const item = toResult(u, p, true);
+    item.score = round(Math.max(item.score, top, 1e-4));
+    ordered.push({ item, similar: [] });
+  }
+  for (const a of arranged) {
+    if (refIds.has(a.item.unit_id)) continue;
+    const { matched: _m, ...item } = a.item;
+    ordered.push({ item: { ...item, score: round(item.score) }, similar: a.similar.map((s) => ({ unit_id: s.unit_id, page_num: s.page_num })) });
+  }
+  // every searched regulation that owns a facet of the question keeps its best hit on the first page
+  if (selection.selected.length > 1) {
+    const owners = facetOwners(profile ?? profileSearch(ctx, tokens), cfg.autoFacetMaxRegs);
+    const facetRegs = new Set([...owners.values()].flat().filter((id) => selection.selected.includes(id)));
+    ensureRepresented(ordered, facetRegs, topK, cfg.facetMinScore);
+  }
+  const page = ordered.slice(offset, offset + topK);
+  const results: SmartResult[] = page.map(({ item, similar }) => ({ ...item, similar: { count: similar.length, units: similar.slice(0, 50) } }));
+
+  // per regulation: hits on this page and in all, so a reader can ask for "more from this regulation"
+  const groups = new Map<string, { reg_id: string; title: string; shown: number; total: number }>();
+  for (const o of ordered) {
+    let g = groups.get(o.item.reg_id);
+    if (!g) groups.set(o.item.reg_id, (g = { reg_id: o.item.reg_id, title: o.item.title, shown: 0, total: 0 }));
+    g.total += 1 + o.similar.length;
+  }
+  for (const r of results) groups.get(r.reg_id)!.shown += 1 + r.similar.count;
+
+  const decision = regulationDecision(engine.decision, ordered.map((o) => o.item), selection, resolved.length > 0, cfg.crossRegAmbiguity, regs);
   return {
     query,
     mode: engine.mode,
@@ -335,9 +510,87 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     note: regs.length === 0 ? '尚未导入任何规程（gridcode import <文件或文件夹>，或 gridcode demo load）' : engine.note,
     selected_regs: selection.selected,
     selection: { mode: selection.mode, count: selection.selected.length, fallback_all: selection.fallback_all, reasons: selection.reasons, summary: selection.summary },
-    decision: { state: d.state, reason: d.reason, ...(d.clarify ? { clarify: d.clarify } : {}) },
+    decision,
     tokens: engine.tokens,
+    article_refs: refs.map((r) => ({ text: r.text, law: r.law, label: r.label, paragraph: r.paragraph, unit_ids: resolved.filter((x) => x.ref === r).map((x) => x.id) })),
+    offset,
+    total: ordered.length,
+    has_more: offset + topK < ordered.length,
+    groups: [...groups.values()].filter((g) => g.shown > 0 || offset > 0).map((g) => ({ ...g, more: g.total - g.shown })),
     results,
     elapsed_ms: Math.round((performance.now() - t0) * 10) / 10,
   };
+}
+
+/**
+ * Moves the best hit of each given regulation into the first `k` (when it scores at least
+ * `minRatio` of the top hit), pushing the lowest hits of over-represented regulations down.
+ */
+export function ensureRepresented<T extends { item: { reg_id: string; score: number } }>(ordered: T[], regIds: Set<string>, k: number, minRatio: number): void {
+  if (ordered.length <= k || regIds.size < 2) return;
+  const top = ordered[0].item.score;
+  for (const regId of regIds) {
+    const head = ordered.slice(0, k);
+    if (head.some((o) => o.item.reg_id === regId)) continue;
+    const at = ordered.findIndex((o, i) => i >= k && o.item.reg_id === regId);
+    if (at < 0 || ordered[at].item.score < minRatio * top) continue;
+    // the last head item from the regulation with the most head items makes room
+    const counts = new Map<string, number>();
+    for (const o of head) counts.set(o.item.reg_id, (counts.get(o.item.reg_id) ?? 0) + 1);
+    const [crowded] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0];
+    if ((counts.get(crowded) ?? 0) < 2) continue;
+    const [moved] = ordered.splice(at, 1);
+    let slot = k - 1;
+    while (slot > 0 && ordered[slot].item.reg_id !== crowded) slot--;
+    ordered.splice(slot, 0, moved);
+  }
+}
+
+/** Article numbers and numerals: highlighted only as whole labels (no "第四[十二条]"). */
+const NUMBERING = /^(第?[零〇一二三四五六七八九十百千万两\d]+[条款项章节编]?|\d+(\.\d+)*)$/;
+
+/**
+ * The decision a reader sees. The generic engine's state (locked / ambiguous / low_evidence) is
+ * kept for agents, but a banner is shown only when the reader can act on it:
+ * - close top hits from DIFFERENT regulations while the scope was chosen automatically → choose one;
+ * - weak evidence → refine the question (or search every regulation when only some were searched).
+ * Close hits inside one regulation are simply the list (the reader sees them all): not ambiguous.
+ * Thresholds and scores stay in `reason` (the "why" drawer), never in the banner text.
+ */
+function regulationDecision(
+  d: Decision,
+  items: { reg_id: string; title: string; article: string | null; section: string; score: number }[],
+  selection: Selection,
+  articleRef: boolean,
+  ambiguityRatio: number,
+  regs: RegInfo[],
+): SmartSearchOutput['decision'] {
+  if (articleRef) return { state: 'locked', reason: '问题直接引用了条文，已定位到该条', banner: null };
+  if (d.state === 'low_evidence' || !items.length) {
+    const actions: DecisionAction[] = [{ kind: 'refine', label: '换个说法或补充关键词' }];
+    if (selection.mode === 'auto' && selection.selected.length < regs.length) actions.push({ kind: 'search_all', label: '在全部规程中检索' });
+    return {
+      state: 'low_evidence',
+      reason: d.reason,
+      clarify: '没有找到与问题足够相关的条文，可以换个说法、补充设备名称或场景后再试。',
+      banner: { message: '没有找到足够相关的条文', actions },
+    };
+  }
+  const top = items[0];
+  const close = items.filter((r) => top.score > 0 && r.score / top.score > ambiguityRatio);
+  const otherRegs = [...new Map(close.filter((r) => r.reg_id !== top.reg_id).map((r) => [r.reg_id, r])).values()];
+  // only when the scope was chosen for the reader: an explicit choice (-r, --all) is not second-guessed
+  if (otherRegs.length && selection.mode === 'auto') {
+    const options = [top, ...otherRegs].slice(0, 3);
+    return {
+      state: 'ambiguous',
+      reason: `${d.reason}；前几名来自 ${options.length} 部规程，得分比高于 ${ambiguityRatio}`,
+      clarify: `几部规程都有相关条文：${options.map((o) => `「${o.title}」`).join('、')}，可以只看其中一部。`,
+      banner: {
+        message: '几部规程都有相关条文，可以只看其中一部',
+        actions: options.map((o) => ({ kind: 'choose_reg' as const, reg_id: o.reg_id, label: `只看「${o.title}」` })),
+      },
+    };
+  }
+  return { state: 'locked', reason: d.reason, banner: null };
 }

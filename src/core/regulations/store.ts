@@ -1,4 +1,5 @@
 import type { Db } from '../store/db';
+import { writeTransaction } from '../store/transaction';
 import { GridError } from '../common/errors';
 import { indexRegulation, indexRegulationProfile, removeRegulationIndex } from './search-index';
 import type { ParsedDocument, RegulationInfo, TocEntry } from './types';
@@ -118,11 +119,11 @@ function deleteRows(db: Db, regId: string): void {
 }
 
 export function deleteRegulation(db: Db, regId: string): boolean {
-  return db.transaction(() => {
+  return writeTransaction(db, () => {
     if (!findRegulation(db, regId)) return false;
     deleteRows(db, regId);
     return true;
-  })();
+  });
 }
 
 export interface WriteOptions {
@@ -150,7 +151,7 @@ export function writeRegulation(db: Db, doc: ParsedDocument, options: WriteOptio
   const insertUnit = db.prepare(
     'INSERT INTO reg_units (reg_id, ord, page_num, kind, label, section_path, text) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  db.transaction(() => {
+  writeTransaction(db, () => {
     if (findRegulation(db, options.regId)) deleteRows(db, options.regId);
     const keep = options.keep;
     insertReg.run({
@@ -181,7 +182,7 @@ export function writeRegulation(db: Db, doc: ParsedDocument, options: WriteOptio
     doc.units.forEach((u, ord) => insertUnit.run(options.regId, ord, u.page_num, u.kind, u.label, u.section_path, u.text));
     writeStructure(db, options.regId, doc);
     indexRegulation(db, options.regId, options.chunkChars);
-  })();
+  });
 }
 
 /** Tables (with per-row pages), notes and references of one regulation, inside the caller's transaction. */
@@ -213,7 +214,7 @@ export interface InfoUpdate {
 
 /** The one write path for metadata (offline enrich, LLM enrich, info.json import, UI edits). */
 export function updateInfo(db: Db, regId: string, update: InfoUpdate, source: RegulationExtra['metadata_source']): RegulationInfo {
-  return db.transaction(() => {
+  return writeTransaction(db, () => {
     const cur = findRegulation(db, regId);
     if (!cur) throw new GridError('NOT_FOUND', `未找到规程「${regId}」`);
     const extra: RegulationExtra = { ...cur.extra, metadata_source: source };
@@ -228,7 +229,7 @@ export function updateInfo(db: Db, regId: string, update: InfoUpdate, source: Re
     // the search engine indexes title/keywords/scope as the regulation's profile: keep it in step
     indexRegulationProfile(db, regId);
     return getRegulation(db, regId);
-  })();
+  });
 }
 
 export function firstPages(db: Db, regId: string, count: number): { page_num: number; text: string }[] {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../common/operation';
+import { defineOperation, defineOperations } from '../common/operation';
 import { GridError } from '../common/errors';
 import { queryTokens } from '../text/segment';
 import { smartSearch } from './search';
@@ -74,16 +74,14 @@ function overlap(a: string, b: string) {
   };
 }
 
-export const structureOperations = {
+export const structureOperations = defineOperations({
   'regulations.tables': defineOperation({
-    name: 'regulations.tables',
     summary: '列出规程中的表格（编号、标题、起止页、行数、表头） / List the tables of a regulation',
     input: z.object({ reg_id: regIdField }).strict(),
     output: z.object({ reg_id: z.string(), title: z.string(), tables: z.array(tableSummary) }),
     handler: (ctx, input) => ({ reg_id: input.reg_id, title: getRegulation(ctx.db, input.reg_id).title, tables: listTables(ctx.db, input.reg_id) }),
   }),
   'regulations.table': defineOperation({
-    name: 'regulations.table',
     summary: '按编号获取完整表格（跨页续表已合并，表头一次，每行带页码，附注释） / Get a whole table by id (cross-page parts merged)',
     input: z
       .object({
@@ -96,7 +94,6 @@ export const structureOperations = {
     handler: (ctx, input) => getTable(ctx.db, input.reg_id, input.table_id),
   }),
   'regulations.search_tables': defineOperation({
-    name: 'regulations.search_tables',
     summary: '在表格中检索（标题、表头、单元格），返回表格及最匹配的行 / Search tables by title, header and cells',
     input: z
       .object({
@@ -117,7 +114,6 @@ export const structureOperations = {
     },
   }),
   'regulations.notes': defineOperation({
-    name: 'regulations.notes',
     summary: '查找注释（注 / 注1 / 说明），可限定表格或条款 / Look up notes (注1 …) of a table or article',
     input: z
       .object({
@@ -132,7 +128,6 @@ export const structureOperations = {
     handler: (ctx, input) => ({ reg_id: input.reg_id, notes: lookupNotes(ctx.db, input.reg_id, { label: input.note, table_id: input.table_id, article: input.article }) }),
   }),
   'regulations.resolve': defineOperation({
-    name: 'regulations.resolve',
     summary: '解析引用（见附录D、按本规程第三十二条执行、见表6-2、详见第六章、注1、《规程名》第十条）到目标页 / Resolve a cross-reference to its target page',
     input: z
       .object({
@@ -147,7 +142,6 @@ export const structureOperations = {
     handler: (ctx, input) => resolveReference(ctx.db, input.reg_id, input.reference),
   }),
   'regulations.references': defineOperation({
-    name: 'regulations.references',
     summary: '列出页面中的引用及其解析结果（阅读器用于生成链接） / References written on pages, resolved (reader links)',
     input: z.object({ reg_id: regIdField, start: z.number().int().min(1), end: z.number().int().min(1).optional() }).strict(),
     output: z.object({ reg_id: z.string(), references: z.array(resolution.extend({ source_page: z.number().int(), source: z.string() })) }),
@@ -157,7 +151,6 @@ export const structureOperations = {
     },
   }),
   'regulations.chapters': defineOperation({
-    name: 'regulations.chapters',
     summary: '章节结构（每章起止页、条款数、所含表格） / Chapter structure with page spans, article counts and tables',
     input: z.object({ reg_id: regIdField }).strict(),
     output: z.object({ reg_id: z.string(), title: z.string(), total_pages: z.number().int(), chapters: z.array(chapterNode) }),
@@ -165,7 +158,6 @@ export const structureOperations = {
     handler: (ctx, input) => chapterStructure(ctx.db, input.reg_id),
   }),
   'regulations.chapter': defineOperation({
-    name: 'regulations.chapter',
     summary: '阅读一章的内容（条款、段落、表格摘要、注释，按顺序） / Read one chapter as ordered blocks',
     input: z
       .object({
@@ -186,7 +178,6 @@ export const structureOperations = {
     handler: (ctx, input) => readChapter(ctx.db, input.reg_id, input.chapter, input.max_chars ?? 8000),
   }),
   'regulations.similar': defineOperation({
-    name: 'regulations.similar',
     summary: '查找与一段文字或某一条相似的内容（跨规程） / Find content similar to a text or to an article',
     input: z
       .object({
@@ -218,7 +209,6 @@ export const structureOperations = {
     },
   }),
   'regulations.compare': defineOperation({
-    name: 'regulations.compare',
     summary: '对比两处条文（条款、章节或表格）：共同词、差异词与相似度 / Compare two sections (articles, chapters, tables)',
     input: z
       .object({
@@ -248,4 +238,4 @@ export const structureOperations = {
       };
     },
   }),
-};
+});

@@ -1,4 +1,5 @@
 import type { Db } from '../store/db';
+import { writeTransaction } from '../store/transaction';
 import { indexStrings, queryTokens } from '../text/segment';
 
 /**
@@ -137,7 +138,7 @@ export function indexItems(db: Db, corpus: string, items: IndexItem[]): number {
     bumpCorpus(db, corpus);
   };
   if (db.inTransaction) run();
-  else db.transaction(run)();
+  else writeTransaction(db, run);
   return items.length;
 }
 
@@ -168,7 +169,7 @@ export function removeItems(db: Db, corpus: string, filter: { scope?: string; ke
     if (ids.length) bumpCorpus(db, corpus);
     return ids.length;
   };
-  return db.inTransaction ? run() : db.transaction(run)();
+  return db.inTransaction ? run() : writeTransaction(db, run);
 }
 
 export interface IndexStats {

@@ -1,4 +1,5 @@
 import type { Db } from '../store/db';
+import { writeTransaction } from '../store/transaction';
 import { corpusVersion } from './lexical';
 
 /**
@@ -54,7 +55,7 @@ export function storeVectors(db: Db, modelId: string, rows: { id: number; vector
     for (const r of rows) ins.run(r.id, modelId, r.vector.length, toBlob(normalizeVector(r.vector)));
   };
   if (db.inTransaction) run();
-  else db.transaction(run)();
+  else writeTransaction(db, run);
 }
 
 /** Items of a corpus (optionally one scope) that have no vector for the model yet. */

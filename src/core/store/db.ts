@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { applyMigrations, type Migration } from './migrations';
+import { BUSY_TIMEOUT_MS, withBusyRetry } from './transaction';
 
 export type Db = Database.Database;
+export { BUSY_RETRIES, BUSY_TIMEOUT_MS, isBusyError, withBusyRetry, writeTransaction } from './transaction';
 
 export const DB_FILE_NAME = 'gridcode.sqlite';
 
@@ -15,10 +17,11 @@ export const DB_FILE_NAME = 'gridcode.sqlite';
 export function openDatabase(dataDir: string, migrations: readonly Migration[]): Db {
   fs.mkdirSync(dataDir, { recursive: true });
   const db = new Database(path.join(dataDir, DB_FILE_NAME));
-  db.pragma('journal_mode = WAL');
+  // first: another process (desktop app, CLI, MCP server) may hold the lock while we switch to WAL
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  withBusyRetry(() => db.pragma('journal_mode = WAL'));
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
   applyMigrations(db, migrations);
   return db;
 }

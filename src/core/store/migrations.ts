@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { writeTransaction } from './transaction';
 
 /**
  * Each engine owns its tables and versions them itself (domain + version), so engines can evolve
@@ -15,21 +16,25 @@ export function applyMigrations(db: Database.Database, migrations: readonly Migr
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     domain TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, applied_at TEXT NOT NULL,
     PRIMARY KEY (domain, version))`);
-  const applied = new Set(
-    (db.prepare('SELECT domain, version FROM schema_migrations').all() as { domain: string; version: number }[]).map(
-      (r) => `${r.domain}:${r.version}`,
-    ),
-  );
-  const pending = [...migrations]
-    .filter((m) => !applied.has(`${m.domain}:${m.version}`))
-    .sort((a, b) => (a.domain === b.domain ? a.version - b.version : 0));
   const record = db.prepare('INSERT INTO schema_migrations (domain, version, name, applied_at) VALUES (?, ?, ?, ?)');
-  for (const m of pending) {
-    db.transaction(() => {
+  const readApplied = () =>
+    new Set(
+      (db.prepare('SELECT domain, version FROM schema_migrations').all() as { domain: string; version: number }[]).map(
+        (r) => `${r.domain}:${r.version}`,
+      ),
+    );
+  const pendingOf = (applied: Set<string>) =>
+    [...migrations]
+      .filter((m) => !applied.has(`${m.domain}:${m.version}`))
+      .sort((a, b) => (a.domain === b.domain ? a.version - b.version : 0));
+  if (!pendingOf(readApplied()).length) return;
+  // Two processes may open a fresh data dir at once: take the write lock, then re-read what is applied.
+  writeTransaction(db, () => {
+    for (const m of pendingOf(readApplied())) {
       m.up(db);
       record.run(m.domain, m.version, m.name, new Date().toISOString());
-    })();
-  }
+    }
+  });
 }
 
 /** Per-domain schema versions plus a single total used by app.info. */

@@ -99,9 +99,15 @@ describe('smart_search results', () => {
     const locked = await search({ query: '天中直流安控装置异常', reg_id: 'all' });
     expect(locked.decision.state).toBe('locked');
     expect(locked.results[0].article).toBe('第十条');
-    const amb = await search({ query: '制定本规定', reg_id: 'all' });
+    expect(locked.decision.banner).toBeNull();
+    // near ties from different regulations: actionable only when the scope was chosen automatically
+    const amb = await search({ query: '制定本规定' });
     expect(amb.decision.state).toBe('ambiguous');
-    expect(amb.decision.clarify).toMatch(/哪一个/);
+    expect(amb.decision.banner?.actions.map((a) => a.kind)).toEqual(expect.arrayContaining(['choose_reg']));
+    expect(amb.decision.banner?.message).not.toMatch(/\d/);
+    const explicit = await search({ query: '制定本规定', reg_id: 'all' });
+    expect(explicit.decision.state).toBe('locked');
+    expect(explicit.decision.banner).toBeNull();
   });
 
   it('hostile query text is searched as words', async () => {
