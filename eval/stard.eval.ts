@@ -14,11 +14,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createAppContext, type AppContext } from '../src/core/context';
 import { invokeOperation } from '../src/core/api/invoke';
+import { embedLibrary } from '../src/core/embed/library';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
 import { smartSearch, type SmartSearchOptions } from '../src/core/regulations/search';
 import { documentFrequencies, idfOf } from '../src/core/search/lexical';
 import { QaMemory, TranslationModel, type TrainPair } from '../src/core/search/learn';
 import type { SearchMode } from '../src/core/search/engine';
+
+/** Fixed hash split of train.jsonl shared with the model trainer: 1 in 5 questions is held out. */
+export function stardSplitOf(id: number): 'train' | 'heldout' {
+  return (Math.imul(id, 2654435761) >>> 0) % 5 === 0 ? 'heldout' : 'train';
+}
 
 export interface Question {
   id: number;
@@ -179,12 +185,40 @@ export default async function stard(args: string[]): Promise<void> {
   const ctx = createAppContext({ dataDir });
   try {
     await ensureImported(ctx, laws);
+    if (ctx.embedder().available()) {
+      // a corpus imported before this model existed (or by another model) gets its vectors now
+      const t = performance.now();
+      let last = 0;
+      const r = await embedLibrary(ctx, (e) => {
+        if (e.done - last >= 500 || e.done === e.total) {
+          last = e.done;
+          process.stderr.write(`  向量 ${e.done}/${e.total}\n`);
+        }
+      });
+      if (r.vectors) console.log(`补齐向量 ${r.vectors} 条（${ctx.embedder().status().model_id}），${((performance.now() - t) / 1000).toFixed(1)} s`);
+    }
     const raw = readStardQuestions(trainFile);
     const resolved = resolveGold(ctx, laws, raw);
     let qs = resolved.filter((q) => q.gold.length > 0);
     console.log(`问题 ${raw.length} 条，其中 ${qs.length} 条的相关条文能在法规库中定位（${raw.length - qs.length} 条无法定位，不计入）`);
     if (limit > 0) qs = qs.slice(0, limit);
     const hasModel = ctx.embedder().available();
+
+    // The shipped model (models/gridcode-zh-v1) was trained on the "train" part of this split only
+    // (scripts/train/train_gridcode_zh.py, same hash): the held-out questions are unseen by it.
+    const heldOut = qs.filter((q) => stardSplitOf(q.id) === 'heldout');
+    const status = ctx.embedder().status();
+    console.log(`\n-- 模型留出集（${heldOut.length} 题，模型训练未使用；嵌入模型：${status.model_id ?? '无'}）--`);
+    console.log(row('默认检索（用户实际得到）· all', await run(ctx, heldOut, 'hybrid', 'all', () => ({}))));
+    console.log(row('BM25（纯关键词，无扩展）· all', await run(ctx, heldOut, 'lexical', 'all')));
+    if (hasModel) {
+      console.log(row('纯向量 · all', await run(ctx, heldOut, 'vector', 'all')));
+      console.log(row('关键词 + 向量（无扩展表）· all', await run(ctx, heldOut, 'hybrid', 'all')));
+    } else {
+      console.log(`纯向量: 跳过（${status.message}）`);
+    }
+    console.log('注：默认检索含随应用附带的问句扩展表（resources/search/expansion.json），它由全部 train.jsonl 拟合，见过留出题；"无扩展表"一行是干净的对照。');
+    if (args.includes('--model-only')) return;
 
     const gridOnly = args.includes('--grid-only');
     const skipBase = gridOnly || args.includes('--learned-only');

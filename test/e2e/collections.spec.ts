@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './shell';
 import path from 'node:path';
 import { openScreen, screenshot } from './helpers';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './shell';
 import path from 'node:path';
 import { FIXTURE_DIR, openScreen, screenshot } from './helpers';
 
@@ -90,4 +90,38 @@ test('devices: importing a Home Assistant export switches the home; a broken fil
   await expect(page.getByRole('group', { name: '「打开厨房吸顶灯」的检索结果' }).getByLabel('选中的设备')).toContainText('厨房吸顶灯');
   await expect(page.getByRole('region', { name: '注入的 YAML' }).getByLabel('YAML 内容')).toContainText('light.kitchen_ceiling');
   await screenshot(page, 'devices-imported');
+});
+
+test('devices: the preview says the command in words — value, condition, group coverage — and shows no internal codes', async ({ page }) => {
+  await page.goto('/#/devices');
+  const input = page.getByRole('textbox', { name: '指令' });
+  const CODES = /UNKNOWN|LOW_EVIDENCE|_hit\b|command_match|last-mentioned|group_covers/;
+
+  await input.fill('把客厅空调调到26度');
+  await input.press('Enter');
+  const set = page.getByRole('group', { name: '「把客厅空调调到26度」的检索结果' });
+  const words = set.getByLabel('命令解读');
+  await expect(words).toContainText('调温度');
+  await expect(words).toContainText('26℃');
+  await expect(words).toContainText('在设备允许范围内');
+  await expect(set.getByLabel('选中的设备')).toContainText('客厅空调');
+
+  await input.fill('温度高于28度就打开卧室空调');
+  await input.press('Enter');
+  const cond = page.getByRole('group', { name: '「温度高于28度就打开卧室空调」的检索结果' });
+  await expect(cond.getByLabel('命令解读')).toContainText('温度高于 28℃');
+
+  await input.fill('打开所有灯');
+  await input.press('Enter');
+  const all = page.getByRole('group', { name: '「打开所有灯」的检索结果' });
+  await expect(all.getByLabel('选中的设备')).toContainText(/由「.+」覆盖/);
+  await expect(all.getByRole('navigation', { name: '选中设备分页' })).toBeVisible();
+
+  // JSON only behind the toggle
+  await expect(page.getByLabel('命令与中间表示 JSON')).toHaveCount(0);
+  const log = page.getByRole('log', { name: '对话记录' });
+  expect(await log.innerText()).not.toMatch(CODES);
+  await all.getByRole('button', { name: /查看 JSON/ }).click();
+  await expect(all.getByLabel('命令与中间表示 JSON')).toContainText('"a"');
+  await screenshot(page, 'devices-preview');
 });

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './shell';
 import path from 'node:path';
 import { FIXTURE_DIR, FIXTURE_MD, FIXTURE_TITLE, openScreen, screenshot } from './helpers';
 

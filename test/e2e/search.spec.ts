@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './shell';
 import { FIXTURE_TITLE, ensureFixtureRegulation, expectPage, openScreen, screenshot } from './helpers';
 
 test('search: results grouped by regulation; opening a hit shows the highlight on the right page', async ({ page, request }) => {
@@ -17,8 +17,7 @@ test('search: results grouped by regulation; opening a hit shows the highlight o
   await expect(page.getByRole('status', { name: '检索结论' })).toContainText(/已锁定答案|结果有歧义|证据不足/);
   const hit = group.getByRole('button').first();
   await expect(hit.locator('mark').first()).toBeVisible();
-  const label = (await hit.getAttribute('aria-label')) ?? '';
-  const hitPage = Number(/第 (\d+) 页/.exec(label)?.[1]);
+  const hitPage = Number(await hit.getAttribute('data-page'));
   expect(hitPage).toBeGreaterThan(0);
   await screenshot(page, 'search');
 

@@ -68,6 +68,44 @@ export function registerModelCommands(program: Command): void {
     });
 
   models
+    .command('adapt')
+    .description('按本机资料库调整自带模型（新增词汇、重新生成向量；可用 models revert 恢复）/ adapt the shipped model to your library')
+    .action(async (_opts, cmd: Command) => {
+      await runOperation(
+        cmd,
+        'models.adapt',
+        {},
+        (out) =>
+          [
+            `已生成 ${out.model_id}（基于 ${out.base_id}，${out.chunks} 个段落，新增 ${out.new_words} 个词，用时 ${out.seconds} 秒）`,
+            out.examples.length ? `新增词示例: ${out.examples.slice(0, 12).join('、')}` : '',
+            `新生成向量 ${out.vectors} 条`,
+            out.status.message,
+            '恢复原模型: gridcode models revert',
+          ]
+            .filter(Boolean)
+            .join('\n'),
+        { progress: true },
+      );
+    });
+
+  models
+    .command('revert')
+    .description('恢复到调整前的模型 / go back to the model before adapt')
+    .action(async (_opts, cmd: Command) => {
+      await runOperation(cmd, 'models.revert', {}, (out) => `已恢复为 ${out.model_id}（补齐向量 ${out.vectors} 条）\n${out.status.message}`, { progress: true });
+    });
+
+  models
+    .command('embed')
+    .description('为资料库中尚无向量的段落生成向量（换模型后）/ embed the library with the active model')
+    .action(async (_opts, cmd: Command) => {
+      await runOperation(cmd, 'models.embed_library', {}, (out) => `模型 ${out.model_id ?? '（无）'}：新生成向量 ${out.vectors} 条（${out.regulations} 部规程，${out.collections} 个集合）`, {
+        progress: true,
+      });
+    });
+
+  models
     .command('use <id>')
     .description('选择使用的嵌入模型（default 恢复清单默认）/ choose the embedding model')
     .action(async (id: string, _opts, cmd: Command) => {

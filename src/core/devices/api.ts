@@ -74,6 +74,7 @@ const commandOut = z.object({
   cond: conditionSchema.nullable().optional(),
   ref: z.string().nullable().optional(),
   v: z.union([z.string(), z.number()]).nullable().optional(),
+  x: z.string().nullable().optional(),
   reason: z.string().optional(),
 });
 const irValueSchema = z.object({

@@ -1,6 +1,6 @@
 import { norm } from './home';
-import { ACTIONS, DESCRIPTION_WORDS, OPPOSITES } from './lexicon';
-import type { Entity } from './types';
+import { ACTIONS, DESCRIPTION_WORDS, OPPOSITES, SERVED_BY } from './lexicon';
+import type { CommandSpec, Entity } from './types';
 
 /** Similarity of an action ("打开") to one command description ("打开设备"), 0..1. */
 export type SimilarityFn = (action: string, description: string) => number;
@@ -22,12 +22,38 @@ function dice(a: string, b: string): number {
   return (2 * inter) / (x.size + y.size);
 }
 
-/** Which canonical actions a description expresses (打开设备 -> 打开; 停止清扫并回充 -> 关闭). */
+const actsCache = new Map<string, string[]>();
+
+/**
+ * Which canonical actions a command text expresses (打开设备 -> 打开; "Turn on" -> 打开;
+ * media_next_track -> 下一首). Ids are read too: underscores and camelCase become words.
+ */
 export function descriptionActions(description: string): string[] {
+  let hit = actsCache.get(description);
+  if (hit) return hit;
   const d = norm(description);
-  return Object.entries(DESCRIPTION_WORDS)
-    .filter(([, words]) => words.some((w) => d.includes(w)))
+  const spaced = description
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[._\-:/]+/g, ' ')
+    .toLowerCase();
+  hit = Object.entries(DESCRIPTION_WORDS)
+    .filter(([, words]) => words.some((w) => (typeof w === 'string' ? d.includes(w) : w.test(spaced))))
     .map(([a]) => a);
+  // "Unlock" also reads as lock+open, "Turn off" as off; the more specific word wins
+  if (hit.includes('解锁')) hit = hit.filter((a) => a !== '锁上' && a !== '打开');
+  if (hit.includes('下一首') || hit.includes('上一首')) hit = hit.filter((a) => a !== '打开');
+  // 暂停播放 / 停止播放 pause or stop; 读取温度 reads and sets nothing
+  if (hit.includes('暂停') || hit.includes('停止')) hit = hit.filter((a) => a !== '播放');
+  if (hit.includes('查询')) hit = ['查询'];
+  if (actsCache.size > 20_000) actsCache.clear();
+  actsCache.set(description, hit);
+  return hit;
+}
+
+/** What one command can do, from its description and (for English exports) its id. */
+export function commandActions(c: CommandSpec): string[] {
+  const fromDescription = descriptionActions(c.description);
+  return fromDescription.length ? fromDescription : descriptionActions(c.id);
 }
 
 const cache = new Map<string, number>();
@@ -42,11 +68,12 @@ export function actionSimilarity(action: string, description: string): number {
   if (hit !== undefined) return hit;
   const a = norm(action);
   const d = norm(description);
-  const acts = descriptionActions(d);
+  const acts = descriptionActions(description);
   let sim: number;
   if (acts.includes(a) || (ACTIONS[a] ?? []).some((p) => p.length >= 2 && d.includes(p))) sim = 1;
   else if ((OPPOSITES[a] ?? []).some((o) => acts.includes(o))) sim = 0;
-  else if (a === '调节') sim = /调|设置|设定/.test(d) ? 0.8 : 0;
+  else if ((SERVED_BY[a] ?? []).some((o) => acts.includes(o))) sim = 0.8;
+  else if (a === '调节') sim = /调|设置|设定|set|adjust/i.test(description) ? 0.8 : 0;
   else {
     const phrases = [a, ...(ACTIONS[a] ?? []).filter((p) => p.length >= 2)];
     sim = Math.max(...phrases.map((p) => dice(p, d)));
@@ -59,26 +86,34 @@ export function actionSimilarity(action: string, description: string): number {
 /** Actions a scene accepts: 打开/执行/切换到 观影模式 all mean "run it". */
 const SCENE_ACTIONS = new Set(['打开', '执行', '设置模式', '调节']);
 
+/** Neutral score for an entity whose commands our vocabulary cannot read at all: neither kept nor killed by them. */
+const UNREADABLE = 0.6;
+
 /** Best similarity of the action to any of the entity's commands. */
 export function capabilityScore(entity: Entity, action: string, similarity: SimilarityFn = actionSimilarity): number {
   if (entity.kind === 'scene') return SCENE_ACTIONS.has(action) ? 1 : 0;
+  // a state question can be asked of anything
+  if (action === '查询') return 1;
   let best = 0;
+  let readable = false;
   for (const c of entity.commands) {
+    const acts = commandActions(c);
+    if (acts.length) readable = true;
     // the antonym rule holds even when an embedding model says 打开≈关闭
-    const lexical = actionSimilarity(action, c.description);
-    const acts = descriptionActions(c.description);
+    const lexical = Math.max(actionSimilarity(action, c.description), descriptionActions(c.description).length ? 0 : actionSimilarity(action, c.id));
     if (lexical === 0 && (OPPOSITES[action] ?? []).some((o) => acts.includes(o))) continue;
     // embeddings only speak for descriptions our vocabulary cannot read: 读取温度 is known to be
     // 查询, so a close vector must not turn it into 打开
     const s = similarity === actionSimilarity || acts.length ? lexical : Math.max(lexical, similarity(action, c.description));
     if (s > best) best = s;
   }
+  if (!readable && best < UNREADABLE && entity.commands.length) return UNREADABLE;
   return best;
 }
 
 /** True when the action is one we know well enough to filter on (seed 004: hard filter only when confident). */
 export function confidentAction(action: string): boolean {
-  return action in ACTIONS || action === '调节';
+  return (action in ACTIONS && action !== '查询') || action === '调节';
 }
 
 /**

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { GridError } from '../common/errors';
 import { normalizeText, stripControlChars } from '../text/normalize';
+import { canonical } from './canonical';
 import { UNKNOWN_ROOM, inferCategory } from './lexicon';
 import { homeFileSchema, type CommandSpec, type Entity, type Home } from './types';
 import { importHomeAssistant, importSmartThings, isHomeAssistantExport, isSmartThingsExport } from './importers';
@@ -78,7 +79,7 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
       nicknames: (d.nicknames ?? []).map(clean).filter(Boolean),
       room: d.room ? clean(d.room) || null : null,
       type: d.type,
-      category: d.category ?? inferCategory(d.type, name),
+      category: d.category ?? inferCategory(d.type, canonical(name), d.commands),
       commands: d.commands,
       description: d.description,
       attributes: d.attributes,
@@ -153,7 +154,7 @@ const normCache = new Map<string, string>();
 export function norm(s: string): string {
   let v = normCache.get(s);
   if (v === undefined) {
-    v = normalizeText(s).replace(/\s+/g, '');
+    v = canonical(s).replace(/\s+/g, '');
     if (normCache.size > 50_000) normCache.clear();
     normCache.set(s, v);
   }

@@ -34,6 +34,8 @@ export interface HomeIndex {
   namesLongestFirst: string[];
   /** homophone key -> names with that reading */
   byPinyin: Map<string, string[]>;
+  /** the same with ASR confusions folded */
+  byFuzzy: Map<string, string[]>;
   roomWords: string[];
   homeRooms: Set<string>;
   typeWords: [string, string][];
@@ -86,6 +88,7 @@ export function indexHome(home: Home): HomeIndex {
   const info = new Map<string, EntityInfo>();
   const byName = new Map<string, Entity[]>();
   const byPinyin = new Map<string, string[]>();
+  const byFuzzy = new Map<string, string[]>();
   for (const e of entities) {
     const names = entityNames(e);
     const keys = names.map(norm);
@@ -107,6 +110,12 @@ export function indexHome(home: Home): HomeIndex {
         if (!pl.includes(k)) pl.push(k);
         byPinyin.set(p, pl);
       }
+      const f = fuzzy[i];
+      if (f) {
+        const fl = byFuzzy.get(f) ?? [];
+        if (!fl.includes(k)) fl.push(k);
+        byFuzzy.set(f, fl);
+      }
     });
   }
   const groupsOf = new Map<string, Entity[]>();
@@ -122,6 +131,7 @@ export function indexHome(home: Home): HomeIndex {
     byName,
     namesLongestFirst: longestFirst(byName.keys()),
     byPinyin,
+    byFuzzy,
     roomWords,
     homeRooms,
     typeWords,

@@ -5,46 +5,91 @@
 
 /** Canonical action -> phrases that express it (longest phrases are matched first). */
 export const ACTIONS: Record<string, string[]> = {
-  打开: ['打开', '开启', '开开', '开一下', '启动', '开起来', '点亮', '拉开', '开了', '开下', '开'],
-  关闭: ['关闭', '关掉', '关上', '关一下', '关了', '熄灭', '关下', '拉上', '合上', '停掉', '关'],
-  调亮度: ['调亮度', '亮度调', '调亮', '调暗', '调高亮度', '调低亮度', '亮一点', '暗一点'],
+  打开: ['打开', '开启', '开开', '开一下', '启动', '开起来', '点亮', '拉开', '开了', '开下', '开机', '开'],
+  关闭: ['关闭', '关掉', '关上', '关一下', '关了', '熄灭', '关下', '拉上', '合上', '停掉', '关机', '关'],
+  调亮度: ['调亮度', '亮度调', '调高亮度', '调低亮度'],
   调温度: ['调温度', '温度调', '升温', '降温', '调高温度', '调低温度', '温度设', '设置温度'],
   调风速: ['调风速', '风速调', '风量调'],
-  设置模式: ['切换模式', '设置模式', '调成', '切到', '切换到', '换成'],
-  调音量: ['调音量', '音量调', '大声', '小声', '调大声', '调小声'],
-  播放: ['播放', '放歌', '放音乐', '继续播放'],
-  暂停: ['暂停', '停一下'],
-  锁上: ['锁上', '上锁', '锁门', '反锁'],
+  设置模式: ['切换模式', '设置模式', '切到', '切换到', '切换成', '换成', '调成'],
+  调音量: ['调音量', '音量调'],
+  调位置: ['调开合度', '调位置'],
+  调湿度: ['调湿度', '湿度调'],
+  调色温: ['调色温', '色温调'],
+  调颜色: ['调颜色', '颜色调', '变色'],
+  播放: ['播放音乐', '播放', '放歌', '放音乐', '放首歌', '放点音乐', '放一首歌', '来首歌', '放'],
+  继续: ['继续播放', '恢复播放', '接着放', '接着播', '继续'],
+  暂停: ['暂停一下', '暂停', '停一下', '停一停'],
+  停止: ['停止播放', '停止', '别放了', '停下'],
+  下一首: ['下一首', '下一曲', '下一个频道', '下个频道', '下一个', '下一集', '下一台', '切歌', '换一首', '换首歌', '换歌'],
+  上一首: ['上一首', '上一曲', '上一个频道', '上个频道', '上一集', '上一台'],
+  静音: ['取消静音', '静音'],
+  锁上: ['锁上', '上锁', '锁门', '反锁', '锁好', '锁住'],
   解锁: ['解锁', '开锁'],
-  执行: ['执行', '运行', '激活', '进入'],
-  查询: ['查询', '查看', '看看', '看一下', '是多少', '多少度', '读取', '检查'],
+  开始清扫: ['开始清扫', '开始打扫', '开始扫地', '开始拖地', '开始清洁', '扫一下地', '把地扫', '扫地', '拖地', '打扫', '清扫', '扫一下'],
+  回充: ['回去充电', '回充电座', '回基站', '回座', '回充', '去充电', '充电'],
+  执行: ['执行', '运行', '激活', '进入', '来个', '来一个'],
+  查询: ['查询', '查看', '看看', '看一下', '查一下', '是多少', '多少度', '读取', '检查'],
+};
+
+/** Another action whose command serves this one (继续 can use 播放; a curtain with only 打开 can open to a value). */
+export const SERVED_BY: Record<string, string[]> = {
+  // 打开故事机 plays it; 关闭音箱 stops it (players often have no power command)
+  打开: ['播放'],
+  关闭: ['停止', '暂停'],
+  继续: ['播放'],
+  播放: ['继续'],
+  暂停: ['停止'],
+  停止: ['暂停', '关闭'],
+  静音: ['调音量'],
+  调位置: ['打开'],
+  开始清扫: ['打开'],
+  回充: ['停止'],
+  调风速: ['设置模式'],
+  设置模式: ['调风速'],
+  调颜色: ['调亮度'],
+  调色温: ['调亮度'],
 };
 
 /** Pairs that must never match each other (seed 001: 打开 must never match 关闭设备). */
 export const OPPOSITES: Record<string, string[]> = {
-  打开: ['关闭', '锁上', '暂停'],
-  关闭: ['打开', '解锁', '播放', '执行'],
+  打开: ['关闭', '锁上', '暂停', '停止'],
+  关闭: ['打开', '解锁', '播放', '执行', '开始清扫'],
   锁上: ['解锁', '打开'],
   解锁: ['锁上', '关闭'],
-  播放: ['暂停', '关闭'],
-  暂停: ['播放', '打开'],
+  播放: ['暂停', '关闭', '停止'],
+  继续: ['暂停', '停止'],
+  暂停: ['播放', '打开', '继续'],
+  停止: ['播放', '打开', '继续'],
+  开始清扫: ['暂停', '停止', '关闭', '回充'],
+  回充: ['开始清扫'],
 };
 
-/** Words in command descriptions that express an action (for description -> action). */
-export const DESCRIPTION_WORDS: Record<string, string[]> = {
-  打开: ['打开', '开启', '启动', '开灯', '开机', '拉开', '升起'],
-  关闭: ['关闭', '关掉', '关机', '关灯', '拉上', '降下', '停止'],
-  调亮度: ['亮度', '调光'],
-  调温度: ['温度', '制冷', '制热', '设定温度'],
-  调风速: ['风速', '风量'],
-  设置模式: ['模式'],
-  调音量: ['音量'],
-  播放: ['播放'],
-  暂停: ['暂停'],
-  锁上: ['上锁', '锁上', '锁定'],
-  解锁: ['解锁', '开锁'],
-  执行: ['执行', '场景', '激活'],
-  查询: ['读取', '查询', '获取', '测量'],
+/** Words in command descriptions/ids that express an action (Chinese substrings or English word patterns). */
+export const DESCRIPTION_WORDS: Record<string, (string | RegExp)[]> = {
+  打开: ['打开', '开启', '启动', '开灯', '开机', '拉开', '升起', '开始', /\b(?:turn|switch|power)[ _-]?on\b/, /\bopen\b/, /\bon\b/, /\bstart\b/],
+  关闭: ['关闭', '关掉', '关机', '关灯', '拉上', '降下', '停止', /\b(?:turn|switch|power)[ _-]?off\b/, /\bclose\b/, /\boff\b/],
+  调亮度: ['亮度', '调光', /\bbrightness\b/, /\blevel\b/, /\bdim/],
+  调温度: ['温度', '制冷', '制热', '设定温度', '水温', /temperature/, /thermostat/, /setpoint/],
+  调风速: ['风速', '风量', '档位', '吸力', /fan.?(?:speed|mode)/, /\bspeed\b/, /percentage/, /suction/],
+  设置模式: ['模式', /\bmode\b/, /preset/],
+  调音量: ['音量', /\bvolume\b/],
+  调位置: ['开合', '位置', '开度', /position/],
+  调湿度: ['湿度', /humidity/],
+  调色温: ['色温', /color.?temp/, /kelvin/],
+  调颜色: ['颜色', '色彩', /\bcolou?r\b(?!.?temp)/, /\brgb\b/, /\bhue\b/],
+  播放: ['播放', /\bplay\b/],
+  继续: ['继续', /\bresume\b/, /\bunpause\b/],
+  暂停: ['暂停', /\bpause\b/],
+  停止: ['停止', '取消', /\bstop\b/, /\bcancel\b/],
+  下一首: ['下一', /\bnext\b/],
+  上一首: ['上一', /\bprev(?:ious)?\b/],
+  静音: ['静音', /\bmute\b/],
+  锁上: ['上锁', '锁上', '锁定', /\block\b/],
+  解锁: ['解锁', '开锁', /\bunlock\b/],
+  开始清扫: ['清扫', '打扫', '扫地', '拖地', '清洁', /\bclean/, /\bvacuum\b/],
+  回充: ['回充', '充电', '回座', '基站', /\bdock\b/, /return/, /\bhome\b/],
+  执行: ['执行', '场景', '激活', /\bactivate\b/, /\bscene\b/, /\brun\b/],
+  查询: ['读取', '查询', '获取', '测量', /\bread\b/, /\bget\b/, /\bquery\b/, /\bmeasure/],
 };
 
 /** Canonical type hint -> words naming it. Generic words first; subtypes in SUBTYPES. */
@@ -54,24 +99,28 @@ export const TYPES: Record<string, string[]> = {
   airConditioner: ['空调', '冷气'],
   fan: ['风扇', '电扇', '电风扇'],
   tv: ['电视', '电视机'],
-  speaker: ['音箱', '音响', '喇叭'],
-  lock: ['门锁', '智能锁', '锁'],
+  speaker: ['音箱', '音响', '喇叭', '播放器'],
+  lock: ['门锁', '智能锁', '指纹锁', '锁'],
   switch: ['开关'],
   plug: ['插座', '插头'],
   humidifier: ['加湿器'],
   dehumidifier: ['除湿机', '除湿器'],
   airPurifier: ['净化器', '空气净化器'],
-  robotVacuum: ['扫地机', '扫地机器人', '扫拖机器人'],
+  robotVacuum: ['扫地机', '扫地机器人', '扫拖机器人', '扫拖一体机', '扫地机械人', '吸尘器', '扫拖机'],
   waterHeater: ['热水器'],
   heater: ['暖气', '取暖器', '地暖'],
   washer: ['洗衣机'],
   dryer: ['烘干机'],
   refrigerator: ['冰箱'],
   dishwasher: ['洗碗机'],
-  cooker: ['电饭煲', '电饭锅'],
+  cooker: ['电饭煲', '电饭锅', '饭煲'],
   rangeHood: ['油烟机', '抽油烟机'],
   camera: ['摄像头', '监控'],
-  temperatureSensor: ['温度传感器', '温度计', '温湿度计'],
+  garageDoor: ['车库门', '卷帘门', '卷闸门'],
+  valve: ['阀门', '水阀', '喷灌', '浇水'],
+  projector: [],
+  freshAir: ['新风机', '新风系统', '新风'],
+  temperatureSensor: ['温度传感器', '温度计', '温湿度计', '温湿度传感器'],
   humiditySensor: ['湿度传感器', '湿度计'],
   lightSensor: ['光照传感器', '光线传感器', '光感'],
   motionSensor: ['人体传感器', '人体感应器'],
@@ -89,7 +138,7 @@ export const SUBTYPES: Record<string, string> = {
   纱帘: 'curtain', 布帘: 'curtain', 遮光帘: 'curtain', 卷帘: 'curtain', 百叶帘: 'curtain',
   吊扇: 'fan', 落地扇: 'fan', 台扇: 'fan', 塔扇: 'fan',
   柜机: 'airConditioner', 挂机: 'airConditioner', 中央空调: 'airConditioner',
-  电视墙: 'tv', 投影仪: 'tv', 投影: 'tv',
+  电视墙: 'tv', 投影仪: 'tv', 投影: 'tv', 幕布: 'curtain',
   智能音箱: 'speaker', 回音壁: 'speaker',
 };
 
@@ -111,36 +160,53 @@ export const ROOM_WORDS = [
   '客厅', '卧室', '主卧', '次卧', '主卧室', '次卧室', '儿童房', '书房', '厨房', '餐厅', '卫生间', '洗手间', '浴室',
   '阳台', '玄关', '走廊', '过道', '车库', '衣帽间', '客房', '老人房', '影音室', '地下室', '花园', '洗衣房',
   '储物间', '茶室', '门厅', '客餐厅', '起居室', '楼梯', '二楼', '一楼', '院子', '露台', '工作室', '健身房',
+  '阁楼', '游戏室', '娱乐室', '小孩房', '孩子房', '宝宝房', '婴儿房', '父母房', '长辈房', '客卧', '大厅', '饭厅', '厨房间',
+  '前院', '后院', '庭院', '门口', '保姆房', '三楼', '楼上', '楼下', '主卫', '次卫', '客卫', '公卫', '琴房', '画室', '酒窖',
+  '卧房', '厕所', '泳池', '大门口', '家庭厅', '书屋', '会客厅',
 ];
 
 /** Room aliases: saying 卧室 covers 主卧/次卧 when a home splits them. */
 export const ROOM_ALIASES: Record<string, string[]> = {
   卧室: ['主卧', '次卧', '主卧室', '次卧室', '卧房'],
-  卫生间: ['洗手间', '厕所', '浴室'],
+  卫生间: ['洗手间', '厕所', '浴室', '卫浴', '公卫', '客卫'],
   洗手间: ['卫生间', '厕所'],
   餐厅: ['饭厅', '客餐厅'],
-  客厅: ['客餐厅', '起居室', '起居厅'],
-  玄关: ['门厅'],
+  客厅: ['客餐厅', '起居室', '起居厅', '大厅', '会客厅', '家庭厅'],
+  玄关: ['门厅', '门口', '大门口'],
+  儿童房: ['小孩房', '孩子房', '宝宝房', '婴儿房', '儿童间'],
+  老人房: ['父母房', '长辈房'],
+  客房: ['客卧'],
+  厨房: ['厨房间'],
+  花园: ['院子', '庭院', '前院', '后院'],
+  露台: ['阳台'],
+  阳台: ['露台'],
+  车库: ['车房'],
+  主卫: ['主卫生间'],
 };
 
 /** Type -> words used to infer a category from a device's name or type string. */
 const TYPE_STRING_HINTS: [RegExp, string][] = [
-  [/temperature|thermometer|温度/i, 'temperatureSensor'],
+  [/temperature|thermometer|温度|温湿度/i, 'temperatureSensor'],
   [/humidity|湿度/i, 'humiditySensor'],
   [/illuminance|lux|光照|光线/i, 'lightSensor'],
   [/motion|occupancy|presence|人体/i, 'motionSensor'],
   [/contact|door.?sensor|门磁/i, 'doorSensor'],
-  [/air.?cond|climate|hvac|thermostat|空调/i, 'airConditioner'],
-  [/curtain|shade|blind|cover|窗帘/i, 'curtain'],
-  [/vacuum|扫地/i, 'robotVacuum'],
+  [/air.?cond|climate|hvac|thermostat|空调|冷气/i, 'airConditioner'],
+  [/garage|车库门|卷帘门|卷闸门/i, 'garageDoor'],
+  [/curtain|shade|blind|cover|窗帘|帘/i, 'curtain'],
+  [/valve|阀|喷灌|sprinkler|irrigation/i, 'valve'],
+  [/range.?hood|油烟/i, 'rangeHood'],
+  [/cooker|电饭|饭煲/i, 'cooker'],
+  [/fresh.?air|新风/i, 'freshAir'],
+  [/vacuum|扫地|扫拖|吸尘/i, 'robotVacuum'],
   [/purifier|净化/i, 'airPurifier'],
   [/dehumid|除湿/i, 'dehumidifier'],
   [/humidifier|加湿/i, 'humidifier'],
   [/lock|门锁|智能锁/i, 'lock'],
   [/light|lamp|bulb|灯/i, 'light'],
   [/fan|风扇|吊扇/i, 'fan'],
+  [/speaker|音箱|音响|回音壁|soundbar|故事机|精灵|小爱|小度/i, 'speaker'],
   [/\btv\b|television|media_player|电视|投影/i, 'tv'],
-  [/speaker|音箱|音响/i, 'speaker'],
   [/water.?heater|热水器/i, 'waterHeater'],
   [/bath.?heater|浴霸/i, 'bathHeater'],
   [/heater|暖气|地暖/i, 'heater'],
@@ -153,11 +219,32 @@ const TYPE_STRING_HINTS: [RegExp, string][] = [
   [/switch|开关/i, 'switch'],
 ];
 
-export function inferCategory(type: string, name: string): string {
-  for (const [re, cat] of TYPE_STRING_HINTS) if (re.test(type)) return cat;
-  // type strings like smartthings:device-type say nothing: fall back to the name
-  for (const [sub, cat] of Object.entries(SUBTYPES)) if (name.includes(sub)) return cat;
-  for (const [re, cat] of TYPE_STRING_HINTS) if (re.test(name)) return cat;
+/** Type strings that say little about what the device is (a relay, a player, a sensor): the name decides first. */
+const GENERIC_TYPE = /^(?:.*[:.])?(?:switch|plug|outlet|socket|relay|media_player|sensor|binary_sensor|fan|humidifier|device|other|appliance|开关|插座|设备|电器|传感器)$/i;
+
+/** Category from the commands when type and name say nothing (set_cover_position -> curtain). */
+const COMMAND_HINTS: [RegExp, string][] = [
+  [/hvac|set_?temperature.*mode|制冷|制热/i, 'airConditioner'],
+  [/cover|开合/i, 'curtain'],
+  [/brightness|亮度|color.?temp|色温/i, 'light'],
+  [/return_to_base|dock|回充|清扫/i, 'robotVacuum'],
+  [/\bunlock\b|解锁|开锁/i, 'lock'],
+  [/media|volume|音量|播放/i, 'speaker'],
+];
+
+export function inferCategory(type: string | undefined, name: string, commands: { id: string; description: string }[] = []): string {
+  const t = (type ?? '').trim();
+  const byName = (): string | null => {
+    for (const [sub, cat] of Object.entries(SUBTYPES)) if (name.includes(sub)) return cat;
+    for (const [re, cat] of TYPE_STRING_HINTS) if (re.test(name)) return cat;
+    return null;
+  };
+  if (t && !GENERIC_TYPE.test(t)) for (const [re, cat] of TYPE_STRING_HINTS) if (re.test(t)) return cat;
+  const named = byName();
+  if (named) return named;
+  for (const [re, cat] of TYPE_STRING_HINTS) if (re.test(t)) return cat;
+  const text = commands.map((c) => `${c.id} ${c.description}`).join(' ');
+  for (const [re, cat] of COMMAND_HINTS) if (re.test(text)) return cat;
   return 'other';
 }
 
@@ -168,6 +255,8 @@ export const TYPE_LABELS: Record<string, string> = {
   refrigerator: '冰箱', dishwasher: '洗碗机', cooker: '电饭煲', rangeHood: '油烟机', camera: '摄像头',
   temperatureSensor: '温度传感器', humiditySensor: '湿度传感器', lightSensor: '光照传感器',
   motionSensor: '人体传感器', doorSensor: '门磁', window: '窗户', towelRack: '毛巾架', bathHeater: '浴霸',
+  garageDoor: '车库门', valve: '阀门', freshAir: '新风机', projector: '投影仪', scene: '场景', mixed: '多种设备', other: '其他设备',
+  group: '分组',
 };
 
 /** Longest-first word list for a lexicon map, computed once. */

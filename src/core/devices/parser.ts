@@ -1,74 +1,99 @@
 import { parseChineseNumber } from '../text/chinese-numbers';
-import { normalizeText } from '../text/normalize';
 import { syllableKeys } from '../text/pinyin';
+import { canonical } from './canonical';
+import { unknownCommand } from './command-protocol';
+import { QUESTION_WORDS, SET_ACTION, SET_VERBS, attributeForCategory, attributeSlot, isQuestion, valueSlot } from './grammar';
 import { norm } from './home';
 import { findWords, indexHome, type HomeIndex } from './index';
-import { ACTIONS, SUBTYPES, TYPE_LABELS, longestFirst } from './lexicon';
-import { unknownCommand } from './command-protocol';
-import { findValue, valueFromCommand } from './values';
-import { commandSchema, UNKNOWN_ACTION, type Command, type Condition, type Home, type QueryIR } from './types';
+import { ACTIONS, SUBTYPES, longestFirst } from './lexicon';
+import { parseNumber, valueFromCommand } from './values';
+import { commandSchema, UNKNOWN_ACTION, type Command, type Condition, type Home, type QueryIR, type ValueAttribute } from './types';
 
 /**
- * Offline rule parser: utterance -> ordered command array (seed 000 protocol {a,s,n,t,q,c}).
- * Names are masked first (longest match) so separators and room/type words inside a name
- * (卧室灯, 和风扇) never split or re-interpret it.
+ * Offline rule grammar: utterance -> ordered command array (seed 000 protocol {a,s,n,t,q,c,v,x}).
+ * The utterance is first put in canonical form (simplified, Cantonese/Taiwan words, English
+ * words; see canonical.ts). Names are masked next (longest match) so separators and room/type
+ * words inside a name (卧室灯, 和风扇) never split or re-interpret it. Each clause is then read
+ * as slots: condition, exception, reference, count, value, verb, attribute, rooms, type, name.
  */
 
 const ACTION_PHRASES: [string, string][] = longestFirst(Object.values(ACTIONS).flat()).map((p) => [
   p,
   Object.entries(ACTIONS).find(([, list]) => list.includes(p))![0],
 ]);
-// 调到/设为 need the value's unit to know which setting is meant
-const SET_PHRASES = ['调到', '调成', '调至', '设为', '设置为', '设置成', '设成', '调节', '调'];
 
-const SEPARATORS = /然后|接着|随后|之后|再把|再|并且|同时|以及|顺便|[，,；;。！!？?\n]/;
+const SEPARATORS = /然后|接着|随后|之后|再把|再(?=关|开|打开|调|拉|锁|暂停|播放|启动|执行)|并且|同时|以及|顺便|[，,；;。！!？?\n]/;
 const JOINERS = /和|跟|与|及|还有/;
-const QUANT_ALL = /所有的|所有|全部的|全部|全屋的|全屋|全家的|全家|一切|统统|全都|都/;
-const EXCEPT = /除了|除去|除/;
+const QUANT_ALL = /所有的|所有|全部的|全部|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
+const EXCEPT = /除了|除去|除开|除/;
 const EXCEPT_END = /以外的|之外的|以外|之外|外的|外/;
 const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|这些|刚才那个|刚才的|刚刚那个|上一个|那一个|这一个|那两个|那俩/;
-const COUNT = /(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|把|扇|部|组|路|块)/;
-const PARTICLES = /请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下/g;
-const CONDITION = /^(?:如果|要是|假如|假设|若是|若|当|一旦)(.+?)(?:的时候|的话|时)?(?:就|则|那么|那就|，|,)(.+)$/;
+const COUNT = /(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
+const PARTICLES = /请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
+const COND_PREFIX = /^(?:如果|要是|假如|假设|若是|若|当|一旦|等到|等)/;
+const COND_SPLIT = /的时候|的话|时候|时|就|则|那么|那就|，|,/g;
 const SENSOR_WORDS: [RegExp, Condition['sensor']][] = [
-  [/室温|温度|气温|屋里温度|天气/, 'temperature'],
-  [/湿度|潮湿/, 'humidity'],
-  [/光照|光线|亮度|照度/, 'illuminance'],
+  [/室温|温度|气温|屋里温度|天气|热|冷/, 'temperature'],
+  [/湿度|潮湿|干燥/, 'humidity'],
+  [/光照|光线|亮度|照度|光强/, 'illuminance'],
 ];
 const OPS: [RegExp, Condition['op']][] = [
-  [/超过|高于|大于|多于|以上|>/, '>'],
-  [/低于|小于|少于|不到|以下|</, '<'],
-  [/不低于|至少/, '>='],
+  [/超过|高于|大于|多于|以上|超出|>/, '>'],
+  [/低于|小于|少于|不到|以下|不足|</, '<'],
   [/等于|达到|到了|到/, '>='],
 ];
+const SENSOR_UNIT: Record<Condition['sensor'], string> = { temperature: '℃', humidity: '%', illuminance: 'lux' };
 
+/** 温度高于28度 / 湿度低于40% / 光照低于100: one condition, or null when the text is not one. */
 function parseCondition(text: string, index: HomeIndex): Condition | null {
-  const t = norm(text);
-  const sensor = SENSOR_WORDS.find(([re]) => re.test(t))?.[1];
+  const t = norm(text).replace(COND_PREFIX, '');
+  let sensor = SENSOR_WORDS.find(([re]) => re.test(t))?.[1];
+  // 超过30度就… says temperature by its unit
+  if (!sensor && /\d\s*(?:度|℃)|[十百]度/.test(t)) sensor = 'temperature';
   if (!sensor) return null;
   let op: Condition['op'] | undefined;
-  // 不低于 before 低于
-  if (/不低于|至少/.test(t)) op = '>=';
-  else if (/不高于|最多/.test(t)) op = '<=';
-  else op = OPS.find(([re]) => re.test(t))?.[1];
-  const num = t.match(/(-?\d+(?:\.\d+)?)|([零一两二三四五六七八九十百]+)/);
+  if (/不低于|至少|不少于/.test(t)) op = '>=';
+  else if (/不高于|最多|不超过/.test(t)) op = '<=';
+  else {
+    // 降到20度以下: the later word (以下) decides
+    const hits = OPS.map(([re, o]) => ({ o, i: t.search(re) })).filter((h) => h.i >= 0);
+    const below = hits.find((h) => h.o === '<');
+    const above = hits.find((h) => h.o === '>');
+    op = below && above ? (below.i > above.i ? '<' : '>') : (above?.o ?? below?.o ?? hits[0]?.o);
+  }
+  const num = t.match(/-?\d+(?:\.\d+)?|[零一两二三四五六七八九十百]+(?:点[零一二三四五六七八九])?/);
   if (!op || !num) return null;
-  const value = num[1] !== undefined ? Number(num[1]) : parseChineseNumber(num[2]);
+  const value = parseNumber(num[0]);
   if (value === null || !Number.isFinite(value)) return null;
   const room = findWords(t, index.roomWords)[0]?.word ?? null;
-  return { sensor, op, value, room };
+  return { sensor, op, value, room, unit: SENSOR_UNIT[sensor], text: text.replace(COND_PREFIX, '') };
+}
+
+/** Splits "condition + command": the first split point whose left side reads as a condition. */
+function splitCondition(body: string, index: HomeIndex): { cond: Condition; rest: string } | null {
+  if (!/超过|高于|大于|多于|以上|低于|小于|少于|不到|以下|等于|达到|不足|超出/.test(body)) return null;
+  for (const m of body.matchAll(COND_SPLIT)) {
+    const left = body.slice(0, m.index);
+    const rest = body.slice(m.index! + m[0].length).replace(/^(?:就|则|那么|那就|，|,)+/, '');
+    if (!rest || !left) continue;
+    const cond = parseCondition(left, index);
+    if (cond) return { cond, rest };
+  }
+  return null;
 }
 
 interface Clause {
   text: string;
   masked: Map<string, string>;
+  /** words excluded by 除了…(以外) said in this clause or next to it */
+  except: string[] | null;
 }
 
 const PUA = 0xe000;
 
 function maskNames(text: string, index: HomeIndex): { text: string; masked: Map<string, string> } {
   const masked = new Map<string, string>();
-  const hits = findWords(text, index.namesLongestFirst.filter((n) => n.length >= 2));
+  const hits = findWords(text, index.namesLongestFirst.filter((n) => Array.from(n).length >= 2));
   if (!hits.length) return { text, masked };
   let out = '';
   let pos = 0;
@@ -81,16 +106,24 @@ function maskNames(text: string, index: HomeIndex): { text: string; masked: Map<
   return { text: out + text.slice(pos), masked };
 }
 
-/** Spoken homophones of a known name (大柏 for 大白): windows whose reading equals a name's. */
+/**
+ * Spoken homophones of a known name (大柏 for 大白, 小兴兴 for 小星星): the longest window whose
+ * reading equals a name's, exactly first, then with common ASR confusions (zh/z, n/l, in/ing …).
+ */
 function findHomophone(text: string, index: HomeIndex): string | null {
   const chars = Array.from(text);
   if (chars.length < 2 || index.byPinyin.size === 0) return null;
-  const keys = syllableKeys(text);
-  if (keys.length !== chars.length) return null;
-  for (let len = Math.min(8, chars.length); len >= 2; len--) {
-    for (let i = 0; i + len <= chars.length; i++) {
-      const key = keys.slice(i, i + len).join('');
-      if (index.byPinyin.has(key)) return chars.slice(i, i + len).join('');
+  for (const fuzzy of [false, true]) {
+    const keys = syllableKeys(text, { fuzzy });
+    if (keys.length !== chars.length) return null;
+    const map = fuzzy ? index.byFuzzy : index.byPinyin;
+    for (let len = Math.min(10, chars.length); len >= 2; len--) {
+      for (let i = 0; i + len <= chars.length; i++) {
+        const window = chars.slice(i, i + len);
+        if (window.some((c) => c.charCodeAt(0) >= PUA && c.charCodeAt(0) < PUA + 0x100)) continue;
+        const names = map.get(keys.slice(i, i + len).join(''));
+        if (names?.length === 1) return window.join('');
+      }
     }
   }
   return null;
@@ -114,22 +147,49 @@ interface Partial {
   q: Command['q'];
   c: number | null;
   ref: boolean;
-  setValue: string | null;
   v: string | null;
+  x: string[];
   /** n came from leftover text, not from a known name/subtype (有点暗) */
   residual: boolean;
+  question: boolean;
+}
+
+const blankOut = (s: string, start: number, end: number) => s.slice(0, start) + ' '.repeat(end - start) + s.slice(end);
+
+/** Room and type words blanked (same length): 空调 holds 调, 玄关 and 开关 hold 关/开, 打开大柏 is not 开大. */
+function blankWords(text: string, index: HomeIndex): string {
+  const words = [...index.roomWords, ...index.subtypeWords, ...index.typeWords.map((t) => t[0]).filter((w) => w.length >= 2)];
+  return findWords(text, words).reduce((t, m) => t.slice(0, m.start) + '#'.repeat(m.word.length) + t.slice(m.start + m.word.length), text);
+}
+
+/** Category of what a clause names (a known name's device, a subtype, a type). */
+function categoryOf(p: Partial, index: HomeIndex): string | null {
+  if (p.t) return p.t;
+  if (p.n) {
+    const hits = index.byName.get(norm(p.n));
+    if (hits?.length) return hits[0].category;
+  }
+  return null;
 }
 
 function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): Partial {
-  const p: Partial = { a: null, s: [], n: null, t: null, q: 'one', c: null, ref: false, setValue: null, v: null, residual: false };
+  const p: Partial = { a: null, s: [], n: null, t: null, q: 'one', c: null, ref: false, v: null, x: [], residual: false, question: false };
   let s = raw;
   // names (already masked as single private-use characters)
-  for (const [ch, name] of masked) {
-    if (s.includes(ch)) {
-      if (!p.n) p.n = name;
+  const named = [...masked].filter(([ch]) => s.includes(ch));
+  for (const [ch, name] of named) {
+    const isScene = index.byName.get(norm(name))?.every((e) => e.kind === 'scene');
+    // 把空气净化器调到睡眠模式: a scene's name said with a device is the device's mode
+    if (isScene && named.length > 1 && /模式$/.test(name)) {
+      p.v = name.replace(/模式$/, '');
       s = s.split(ch).join(' ');
+      continue;
     }
+    if (!p.n) p.n = name;
+    s = s.split(ch).join(' ');
   }
+  const modeFromScene = p.v !== null;
+  p.question = isQuestion(s.trim());
   const ref = takeAll(s, REFERENCE);
   if (ref.found.length) {
     p.ref = true;
@@ -139,44 +199,55 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   const count = s.match(COUNT);
   if (count) {
     const n = parseChineseNumber(count[1]);
-    // 一盏 on its own is not a count restriction worth keeping unless said with a type
     if (n && n > 0) p.c = n;
     s = s.replace(count[0], ' ');
   }
-  // a value to set (50%, 26度) decides which setting 调到 means
-  const value = findValue(s);
-  if (value) {
-    p.setValue = value.unit === '℃' ? '度' : value.unit;
-    p.v = value.v;
-    s = s.slice(0, value.start) + ' ' + s.slice(value.end);
-  }
-  // verbs are searched with room/type words blanked: 空调 holds 调, 玄关 and 开关 hold 关/开
-  const blank = (text: string, words: string[]) => findWords(text, words).reduce((t, m) => t.slice(0, m.start) + '#'.repeat(m.word.length) + t.slice(m.start + m.word.length), text);
-  const verbText = blank(s, [...index.roomWords, ...index.subtypeWords, ...index.typeWords.map((t) => t[0]).filter((w) => w.length >= 2)]);
-  for (const [phrase, action] of ACTION_PHRASES) {
-    const i = verbText.indexOf(phrase);
-    if (i >= 0) {
-      p.a = action;
-      s = s.slice(0, i) + ' ' + s.slice(i + phrase.length);
-      break;
+  // the value slot (26度, 一半, 调高两度, 最亮, 制冷模式, 红色): decides which setting 调到 means
+  let attribute: ValueAttribute | null = null;
+  let valueKind: string | null = null;
+  if (modeFromScene) attribute = 'mode';
+  if (!p.question && !modeFromScene) {
+    const value = valueSlot(blankWords(s, index));
+    if (value) {
+      p.v = value.v;
+      attribute = value.attribute;
+      valueKind = value.kind;
+      s = blankOut(s, value.start, value.end);
     }
   }
-  if (!p.a) {
-    const set = SET_PHRASES.find((w) => verbText.includes(w));
-    if (set) {
-      p.a = '调节';
-      const i = verbText.indexOf(set);
-      s = s.slice(0, i) + ' ' + s.slice(i + set.length);
+  const attr = attributeSlot(s);
+  if (attr) {
+    if (!attribute || attribute === 'brightness' || valueKind === 'relative' || valueKind === 'extreme') attribute = attr.attribute === 'color' && attribute === 'color' ? 'color' : attr.attribute;
+    s = blankOut(s, attr.start, attr.end);
+  }
+  const verbText = blankWords(s, index);
+  // 把门锁上: the lock verb wins over the type word 门锁 it overlaps
+  const lockVerb = s.match(/锁上|上锁|锁好|锁住|锁门|解锁|开锁/);
+  if (lockVerb) {
+    p.a = /解锁|开锁/.test(lockVerb[0]) ? '解锁' : '锁上';
+    s = s.replace(lockVerb[0], lockVerb[0] === '锁门' ? ' 门 ' : ' ');
+  } else {
+    for (const [phrase, action] of ACTION_PHRASES) {
+      const i = verbText.indexOf(phrase);
+      if (i >= 0) {
+        p.a = action;
+        s = s.slice(0, i) + ' ' + s.slice(i + phrase.length);
+        break;
+      }
     }
   }
-  // 客厅温度多少: a reading question targets the sensor, not the thermostat
-  if (!p.a || p.a === '查询') {
-    const reading = s.match(/温度|湿度|光照|亮度/);
-    if (reading) {
-      p.a = '查询';
-      p.t = { 温度: 'temperatureSensor', 湿度: 'humiditySensor', 光照: 'lightSensor', 亮度: 'lightSensor' }[reading[0]]!;
-      s = s.replace(reading[0], ' ').replace(/多少|几度|怎么样|如何/g, ' ');
-    }
+  const setText = blankWords(s, index);
+  const hadSetVerb = (setText.match(SET_VERBS) ?? []).length > 0;
+  for (const m of setText.matchAll(SET_VERBS)) s = blankOut(s, m.index!, m.index! + m[0].length);
+  if (p.question || p.a === '查询') {
+    p.question = true;
+    p.a = '查询';
+    s = s.replace(QUESTION_WORDS, ' ');
+    // 客厅温度多少: a reading question targets the sensor, not the thermostat
+    const reading = attribute ?? attributeSlot(s)?.attribute ?? (/几度|多少度/.test(raw) ? 'temperature' : null);
+    s = s.replace(/温度|湿度|光照|照度|亮度|光线|光强/g, ' ');
+    if (/光照|照度|光线|光强/.test(raw)) p.t = 'lightSensor';
+    else if (reading === 'temperature' || reading === 'humidity') p.t = reading === 'temperature' ? 'temperatureSensor' : 'humiditySensor';
   }
   // 所有设备 / 全部电器: no type restriction at all
   s = s.replace(/设备|电器|东西/g, ' ');
@@ -191,18 +262,26 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     if (all.found.some((f) => f.startsWith('全屋') || f.startsWith('全家'))) p.s = [];
     s = all.rest;
   }
+  // after quantifiers (所有床头灯 is not 右床头灯), a misheard name (主卧吸定灯, 草平灯) is looked for before room and type words take it apart
+  if (!p.n && !named.length) {
+    const homophone = findHomophone(s.replace(/\s+/g, ''), index);
+    if (homophone) {
+      p.n = homophone;
+      s = s.replace(homophone, ' ');
+    }
+  }
   const rooms = findWords(s, index.roomWords);
   for (const r of rooms) p.s.push(r.word);
   for (const r of rooms) s = s.replace(r.word, ' ');
   const sub = findWords(s, index.subtypeWords)[0];
   if (sub) {
-    p.t = SUBTYPES[sub.word];
+    if (!p.t) p.t = SUBTYPES[sub.word];
     if (!p.n) p.n = sub.word;
     s = s.replace(sub.word, ' ');
   }
   const type = index.typeWords.find(([w]) => s.includes(w));
   if (type) {
-    if (!p.t || p.t === type[1]) p.t = type[1];
+    if (!p.t || p.t === type[1] || p.question) p.t = p.question && p.t?.endsWith('Sensor') ? p.t : type[1];
     s = s.replace(type[0], ' ');
   }
   if (!p.n) {
@@ -214,14 +293,32 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   if (!p.n) {
     // what is left after removing everything known may still be a name hint (小米插座2号)
-    const residual = s.replace(PARTICLES, ' ').replace(/[\s\d%％.]+/g, ' ').trim();
+    const residual = s.replace(PARTICLES, ' ').replace(/[\s\d%％.#]+/g, ' ').trim();
     const longest = residual.split(' ').sort((a, b) => b.length - a.length)[0] ?? '';
-    if (Array.from(longest).length >= 2) {
+    if (Array.from(longest).length >= 2 && !/^[一二两三四五六七八九十百点度]+$/.test(longest)) {
       p.n = longest;
       p.residual = true;
     }
   }
-  if (p.a === '调节') p.a = p.setValue === '%' && (p.t === 'light' || !p.t) ? '调亮度' : p.setValue === '度' ? '调温度' : '调节';
+  // the action follows the value: 打开到70% is a position, 调到26度 a temperature
+  if (p.v !== null && !p.question) {
+    const cat = categoryOf(p, index);
+    const unit = valueSlot(p.v)?.unit ?? null;
+    const setting = attribute ?? attributeForCategory(cat, unit) ?? (unit === '%' ? 'brightness' : null);
+    const settable = !p.a || ['打开', '关闭', '设置模式', '调亮度', '调温度', '调音量', '调风速', '调位置', '调湿度', '调色温', '调颜色'].includes(p.a);
+    if (settable) p.a = setting ? SET_ACTION[setting] : '调节';
+    else if (p.a && !['打开', '关闭'].includes(p.a)) p.v = null; // 暂停两台: a count, not a value
+  } else if (!p.a && hadSetVerb && attribute) {
+    p.a = SET_ACTION[attribute];
+  } else if (!p.a && hadSetVerb) p.a = '调节';
+  // a lock is opened by unlocking it and closed by locking it
+  const cat = categoryOf(p, index);
+  if (cat === 'lock' && p.a === '打开') p.a = '解锁';
+  if (cat === 'lock' && p.a === '关闭') p.a = '锁上';
+  // 锁上 / 开始扫地 with nothing named: the kind of device the verb belongs to
+  if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '锁上' || p.a === '解锁')) p.t = 'lock';
+  if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '开始清扫' || p.a === '回充' || (p.a && /扫地|拖地|打扫|清扫/.test(raw)))) p.t = 'robotVacuum';
+  if (p.a === '开始清扫' && cat && cat !== 'robotVacuum') p.a = '打开';
   return p;
 }
 
@@ -229,42 +326,71 @@ function hasTarget(p: Partial): boolean {
   return !!(p.n || p.t || p.s.length || p.ref || p.q !== 'one');
 }
 
-/** Parses one utterance into commands with the rule parser (no network). */
+/** 除了A和B / 除A以外: the words an exception names (rooms, names, kinds). */
+function exceptionWords(inner: string, masked: Map<string, string>, index: HomeIndex): string[] {
+  const words = findWords(inner, index.roomWords).map((r) => r.word);
+  for (const [ch, name] of masked) if (inner.includes(ch)) words.push(name);
+  for (const s of findWords(inner, index.subtypeWords)) words.push(s.word);
+  if (!words.length) {
+    const rest = inner.replace(/[的了和跟与及、\s]/g, '');
+    if (rest) words.push(rest);
+  }
+  return words;
+}
+
+/** Splits 除…(以外) out of a clause; returns the clause without it and the excluded words. */
+function takeException(clause: Clause, index: HomeIndex): Clause {
+  const text = clause.text;
+  const ex = text.match(EXCEPT);
+  if (!ex || ex.index === undefined) return clause;
+  const after = text.slice(ex.index + ex[0].length);
+  let end = after.match(EXCEPT_END);
+  // 关掉所有灯除了卧室 / 除了柠檬灯: the except span runs to the end of the clause
+  const namesAfter = [...clause.masked.keys()].some((ch) => after.includes(ch)) || findWords(after, index.subtypeWords).length > 0;
+  if ((!end || end.index === 0) && (findWords(after, index.roomWords).length || namesAfter)) end = Object.assign([''], { index: after.length }) as RegExpMatchArray;
+  if (!end || end.index === undefined || end.index === 0) return clause;
+  const inner = after.slice(0, end.index);
+  const except = exceptionWords(inner, clause.masked, index);
+  return { ...clause, text: text.slice(0, ex.index) + ' ' + after.slice(end.index + end[0].length), except: [...(clause.except ?? []), ...except] };
+}
+
+const hasVerb = (s: string) => ACTION_PHRASES.some(([p]) => p.length >= 1 && s.includes(p) && !/^除/.test(p));
+
+/** Parses one utterance into commands with the rule grammar (no network). */
 export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   const index = 'entities' in home && 'info' in home ? (home as HomeIndex) : indexHome(home as Home);
-  let body = normalizeText(text).replace(/\s+/g, '');
+  let body = canonical(text).replace(/\s+/g, '');
   let cond: Condition | null = null;
-  const cm = body.match(CONDITION);
-  if (cm) {
-    cond = parseCondition(cm[1], index);
-    if (cond) body = cm[2];
+  const split = splitCondition(body, index);
+  if (split) {
+    cond = split.cond;
+    body = split.rest;
   }
   const { text: maskedText, masked } = maskNames(body, index);
-  const clauses: Clause[] = maskedText
+  let clauses: Clause[] = maskedText
     .split(SEPARATORS)
-    .map((c) => c.replace(/^再/, ''))
+    .map((c) => c.replace(/^再(?!亮|暗|大|小|高|低|冷|热)/, ''))
     .filter((c) => c.trim())
-    .map((c) => ({ text: c, masked }));
-  const parts: Partial[] = [];
-  for (const clause of clauses) {
-    let text = clause.text;
-    // 除卧室和书房以外的灯: the except span owns its 和
-    let except: string[] | null = null;
-    const ex = text.match(EXCEPT);
-    if (ex && ex.index !== undefined) {
-      const after = text.slice(ex.index + ex[0].length);
-      let end = after.match(EXCEPT_END);
-      // 关掉所有灯除了卧室: the except span runs to the end of the clause
-      if ((!end || end.index === 0) && findWords(after, index.roomWords).length) end = Object.assign([''], { index: after.length }) as RegExpMatchArray;
-      if (end && end.index !== undefined && end.index > 0) {
-        const inner = after.slice(0, end.index);
-        except = findWords(inner, index.roomWords).map((r) => r.word);
-        for (const [ch, name] of clause.masked) if (inner.includes(ch)) except.push(name);
-        if (!except.length) except = [inner];
-        text = text.slice(0, ex.index) + ' ' + after.slice(end.index + end[0].length);
+    .map((c) => ({ text: c, masked, except: null }));
+  // a clause that is only an exception (…，除了床头灯 / 除了客厅，…) belongs to its neighbour
+  const merged: Clause[] = [];
+  for (let i = 0; i < clauses.length; i++) {
+    const c = clauses[i];
+    const m = c.text.match(/^(?:除了|除去|除开|除)(.+?)(?:以外的?|之外的?|外)?(?:的|其他|其它|别的)?$/);
+    if (m && !hasVerb(m[1].replace(/[\ue000-\ue0ff]/g, ''))) {
+      const words = exceptionWords(m[1], masked, index);
+      const target = merged.length ? merged[merged.length - 1] : clauses[i + 1];
+      if (target) {
+        target.except = [...(target.except ?? []), ...words];
+        continue;
       }
     }
-    const pieces = text.split(JOINERS).filter((x) => x.trim());
+    merged.push(c);
+  }
+  clauses = merged.map((c) => takeException(c, index));
+  const parts: Partial[] = [];
+  for (const clause of clauses) {
+    const pieces = clause.text.split(JOINERS).filter((x) => x.trim());
     const sub = pieces.map((piece) => parsePart(piece, clause.masked, index));
     // 打开客厅和卧室的灯: parts lacking a type/name borrow from the next part that has one
     for (let i = sub.length - 2; i >= 0; i--) {
@@ -278,13 +404,15 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
     for (let i = 1; i < sub.length; i++) {
       if (!sub[i].s.length && sub[i - 1].s.length && !sub[i].ref && !(sub[i].n && !index.subtypeWords.includes(sub[i].n!))) sub[i].s = [...sub[i - 1].s];
     }
-    // a joined piece that is only a room+nothing merges with its neighbour's action
     for (let i = 1; i < sub.length; i++) if (!sub[i].a) sub[i].a = sub[i - 1].a;
     for (let i = sub.length - 2; i >= 0; i--) if (!sub[i].a) sub[i].a = sub[i + 1].a;
-    if (except) {
+    if (clause.except) {
       for (const p of sub) {
         p.q = 'except';
-        p.s = except;
+        p.x = clause.except;
+        // a name the exception took is not also the target (关掉所有灯除了柠檬灯)
+        if (p.n && clause.except.includes(p.n) && !index.subtypeWords.includes(p.n)) p.n = null;
+        if (p.n && index.subtypeWords.includes(p.n) && clause.except.includes(p.n)) p.n = null;
       }
     }
     parts.push(...sub);
@@ -299,26 +427,29 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
     }
   }
   // a verb-only clause (…然后关掉) applies to the previous target; a target-only clause takes the next verb
-  const merged: Partial[] = [];
+  const out: Partial[] = [];
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i];
     const next = parts[i + 1];
     if (!p.a && next && next.a && !hasTarget(next)) {
       p.a = next.a;
-      merged.push(p);
+      if (!p.v) p.v = next.v;
+      out.push(p);
       i++;
       continue;
     }
-    if (!p.a && merged.length) p.a = merged[merged.length - 1].a;
-    if (p.a && !hasTarget(p) && merged.length === 0 && parts.length === 1) p.ref = true;
-    merged.push(p);
+    if (!p.a && out.length && !p.residual) p.a = out[out.length - 1].a;
+    if (p.a && !hasTarget(p) && out.length === 0 && parts.length === 1) p.ref = true;
+    out.push(p);
   }
-  const commands = merged
+  // the condition's room is where the command acts when the command names none (客厅温度高于27度就把空调…)
+  const commands = out
     .filter((p) => p.a || hasTarget(p))
+    .filter((p) => !(out.length > 1 && !p.a && p.residual && !p.t && !p.s.length))
     .map((p) =>
       commandSchema.parse({
         a: p.a ?? UNKNOWN_ACTION,
-        s: p.s.length ? p.s.join('、') : null,
+        s: p.s.length ? p.s.join('、') : cond?.room && !p.n && p.t ? cond.room : null,
         n: p.n,
         t: p.t,
         q: p.q,
@@ -326,6 +457,7 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
         cond: cond ?? undefined,
         ref: p.ref ? 'last-mentioned' : undefined,
         v: p.v ?? undefined,
+        x: p.x.length ? p.x.join('、') : undefined,
         reason: p.a ? undefined : '未识别出动作',
       }),
     );
@@ -333,17 +465,22 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   return commands;
 }
 
-
-/** Seed 000: command -> QueryIR. q = except moves s into scope_exclude. */
+/**
+ * Seed 000: command -> QueryIR. With x (exceptions) s is the include scope; without it, the
+ * older form q = except moves s into scope_exclude.
+ */
 export function commandToIR(cmd: Command): QueryIR {
-  const rooms = cmd.s ? cmd.s.split(/[、,，\s]+/).filter(Boolean) : [];
+  const split = (v: string | null | undefined) => (v ? v.split(/[、,，\s]+/).filter(Boolean) : []);
+  const rooms = split(cmd.s);
+  const except = split(cmd.x);
+  const oldExcept = cmd.q === 'except' && !except.length;
   return {
     action: cmd.a,
     value: valueFromCommand(cmd.v, cmd.a),
     name_hint: cmd.n,
     type_hint: cmd.t,
-    scope_include: cmd.q === 'except' ? [] : rooms,
-    scope_exclude: cmd.q === 'except' ? rooms : [],
+    scope_include: oldExcept ? [] : rooms,
+    scope_exclude: oldExcept ? rooms : except,
     quantifier: cmd.q,
     count: cmd.c,
     conditions: cmd.cond ? [cmd.cond] : [],

@@ -121,6 +121,8 @@ export const commandSchema = z.object({
   ref: z.literal('last-mentioned').nullable().optional(),
   /** The value as said: 26度, 50%, 一半, 最亮, +10%, 红色, 睡眠模式 (a bare number is read as said). */
   v: z.union([z.string(), z.number()]).nullable().optional(),
+  /** Exceptions (除了床头灯 / 除卧室以外): rooms or names excluded; with x, s is the include scope. */
+  x: z.string().nullable().optional(),
   /** Why a command is UNKNOWN (malformed LLM reply, nothing understood). */
   reason: z.string().optional(),
 });

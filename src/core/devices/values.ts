@@ -162,7 +162,7 @@ export function valueFromCommand(v: string | number | null | undefined, action: 
 
 const ATTRIBUTE_WORDS: Record<ValueAttribute, RegExp> = {
   brightness: /亮度|调光|brightness|level|dim/i,
-  temperature: /温度|temperature|thermostat|制冷|制热|setpoint/i,
+  temperature: /温度|水温|temperature|thermostat|制冷|制热|setpoint/i,
   volume: /音量|volume/i,
   position: /位置|开合|开度|百分比|position|percent/i,
   fanSpeed: /风速|风量|档位|speed|fan/i,

@@ -7,6 +7,8 @@ import { DTYPE_SUFFIX, checkInstalled, listModels, userModelsDir, type LocatedMo
 import { importModel } from './import';
 import { MODEL_SETTING_KEY, type LocalEmbedder } from './create';
 import type { ModelStatus } from './types';
+import { adaptModel, revertModel } from './adapt';
+import { embedLibrary } from './library';
 
 /** The embedder's status (ModelStatus) as the API reports it (app.info, models.*). */
 export const modelStatusSchema = z.object({
@@ -176,6 +178,45 @@ export const modelOperations = defineOperations({
       if (input.id === null) ctx.db.prepare('DELETE FROM settings WHERE key = ?').run(MODEL_SETTING_KEY);
       else setSetting(ctx.db, MODEL_SETTING_KEY, input.id);
       return refreshed(ctx);
+    },
+  }),
+
+  'models.embed_library': defineOperation({
+    summary: '为资料库中尚无向量的段落生成向量（换模型后）/ Embed every library chunk that has no vector for the active model',
+    input: z.object({}).strict(),
+    output: z.object({ model_id: z.string().nullable(), regulations: z.number().int(), collections: z.number().int(), vectors: z.number().int() }),
+    handler: async (ctx, _input, run) => {
+      const r = await embedLibrary(ctx, run.progress, run.signal);
+      return { model_id: ctx.embedder().status().model_id, ...r };
+    },
+  }),
+
+  'models.adapt': defineOperation({
+    summary: '按本机资料库调整自带模型（新增资料库词汇并重新生成向量，可恢复）/ Adapt the shipped model to the library',
+    input: z.object({}).strict(),
+    output: z.object({
+      model_id: z.string(),
+      base_id: z.string(),
+      chunks: z.number().int(),
+      new_words: z.number().int(),
+      examples: z.array(z.string()),
+      vectors: z.number().int(),
+      seconds: z.number(),
+      status: modelStatusSchema,
+    }),
+    handler: async (ctx, _input, run) => {
+      const r = await adaptModel(ctx, run.progress, run.signal);
+      return { ...r, status: ctx.embedder().status() };
+    },
+  }),
+
+  'models.revert': defineOperation({
+    summary: '恢复到调整前的模型 / Go back to the model the adapted one was built from',
+    input: z.object({}).strict(),
+    output: z.object({ model_id: z.string(), vectors: z.number().int(), status: modelStatusSchema }),
+    handler: async (ctx, _input, run) => {
+      const r = await revertModel(ctx, run.progress, run.signal);
+      return { ...r, status: ctx.embedder().status() };
     },
   }),
 });

@@ -29,6 +29,8 @@ export const modelEntrySchema = z.object({
   source: z.string().nullable().default(null),
   default: z.boolean().optional(),
   description: z.string().optional(),
+  /** `models adapt` versions: the model this one was adapted from (revert goes back to it). */
+  adapted_from: z.string().optional(),
 });
 
 export type ModelEntry = z.infer<typeof modelEntrySchema>;

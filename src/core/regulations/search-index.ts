@@ -49,8 +49,8 @@ export function indexRegulation(db: Db, regId: string, chunkChars: number): void
  */
 export function indexRegulationProfile(db: Db, regId: string): void {
   removeItems(db, REG_PROFILE_CORPUS, { scope: regId });
-  const reg = db.prepare('SELECT title, description, keywords, scope FROM regulations WHERE reg_id = ?').get(regId) as
-    | { title: string; description: string | null; keywords: string; scope: string | null }
+  const reg = db.prepare('SELECT title, description, keywords, scope, extra FROM regulations WHERE reg_id = ?').get(regId) as
+    | { title: string; description: string | null; keywords: string; scope: string | null; extra: string }
     | undefined;
   if (!reg) return;
   const toc = (db.prepare('SELECT title FROM reg_toc WHERE reg_id = ? ORDER BY ord').all(regId) as { title: string }[]).map((r) => r.title);
@@ -60,8 +60,15 @@ export function indexRegulationProfile(db: Db, regId: string): void {
   } catch {
     keywords = [];
   }
-  // keywords repeated: they are the curated topic words, so they should outweigh TOC noise
-  const text = [reg.description ?? '', keywords.join(' '), keywords.join(' '), reg.scope ?? '', toc.join('\n')].join('\n');
+  let generated: string[] = [];
+  try {
+    generated = (JSON.parse(reg.extra) as { generated_keywords?: string[] }).generated_keywords ?? [];
+  } catch {
+    generated = [];
+  }
+  // curated keywords repeated: they are the topic words a person chose, so they outweigh TOC noise
+  const curated = keywords.filter((k) => !generated.includes(k));
+  const text = [reg.description ?? '', curated.join(' '), curated.join(' '), generated.join(' '), reg.scope ?? '', toc.join('\n')].join('\n');
   indexItems(db, REG_PROFILE_CORPUS, [{ key: regId, parent: regId, scope: regId, title: reg.title, text }]);
 }
 

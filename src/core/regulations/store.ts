@@ -2,6 +2,7 @@ import type { Db } from '../store/db';
 import { writeTransaction } from '../store/transaction';
 import { GridError } from '../common/errors';
 import { indexRegulation, indexRegulationProfile, removeRegulationIndex } from './search-index';
+import { mergeMetadata } from './metadata-merge';
 import type { ParsedDocument, RegulationInfo, TocEntry } from './types';
 
 interface RegulationRow {
@@ -25,12 +26,24 @@ export interface RegulationExtra {
   /** Absolute path the regulation was imported from (identity for re-imports). */
   source_path?: string;
   metadata_source?: 'auto' | 'llm' | 'manual' | 'info.json';
+  /** keywords / fields a program generated (see metadata-merge.ts); the rest are curated */
+  generated_keywords?: string[];
+  generated_fields?: ('description' | 'scope')[];
 }
 
 function parseKeywords(json: string): string[] {
   try {
     const v = JSON.parse(json) as unknown;
     return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function generatedKeywords(extraJson: string): string[] {
+  try {
+    const extra = JSON.parse(extraJson) as RegulationExtra;
+    return Array.isArray(extra.generated_keywords) ? extra.generated_keywords : [];
   } catch {
     return [];
   }
@@ -45,6 +58,7 @@ function toInfo(row: RegulationRow): RegulationInfo {
     indexed_at: row.indexed_at,
     description: row.description,
     keywords: parseKeywords(row.keywords),
+    generated_keywords: generatedKeywords(row.extra),
     scope: row.scope,
     format: row.format,
     is_demo: row.is_demo === 1,
@@ -217,12 +231,25 @@ export function updateInfo(db: Db, regId: string, update: InfoUpdate, source: Re
   return writeTransaction(db, () => {
     const cur = findRegulation(db, regId);
     if (!cur) throw new GridError('NOT_FOUND', `未找到规程「${regId}」`);
-    const extra: RegulationExtra = { ...cur.extra, metadata_source: source };
+    // curated keywords/texts survive generated ones (metadata-merge.ts)
+    const merged = mergeMetadata(
+      {
+        description: cur.description,
+        keywords: cur.keywords,
+        scope: cur.scope,
+        // rows enriched before keywords were marked: everything an enrich wrote counts as generated
+        generated_keywords: cur.extra.generated_keywords ?? (cur.extra.metadata_source === 'auto' || cur.extra.metadata_source === 'llm' ? cur.keywords : []),
+        generated_fields: cur.extra.generated_fields ?? [],
+      },
+      update,
+      source,
+    );
+    const extra: RegulationExtra = { ...cur.extra, metadata_source: source, generated_keywords: merged.generated_keywords, generated_fields: merged.generated_fields };
     db.prepare('UPDATE regulations SET title = ?, description = ?, keywords = ?, scope = ?, extra = ? WHERE reg_id = ?').run(
       update.title ?? cur.title,
-      update.description !== undefined ? update.description : cur.description,
-      JSON.stringify(update.keywords ?? cur.keywords),
-      update.scope !== undefined ? update.scope : cur.scope,
+      merged.description,
+      JSON.stringify(merged.keywords),
+      merged.scope,
       JSON.stringify(extra),
       regId,
     );

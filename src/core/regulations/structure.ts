@@ -149,9 +149,21 @@ export function buildBlocks(lines: Line[], options: BlockOptions): { blocks: Blo
     paragraphOpen = false;
   };
   let mdH1Count = 0;
+  // `#` lines that open the document before any content: one is the title; several are a code and
+  // its part ("# 中华人民共和国民法典" + "# 合同编" -> "中华人民共和国民法典 · 合同编")
+  let leadingH1 = 0;
   if (options.titleFromFirstHeading && options.markdown) {
-    for (const l of lines) if (/^#\s+\S/.test(l.text.trim())) mdH1Count++;
+    let leading = true;
+    for (const l of lines) {
+      const t = l.text.trim();
+      const isH1 = /^#\s+\S/.test(t);
+      if (isH1) mdH1Count++;
+      if (leading && isH1) leadingH1++;
+      else if (leading && t) leading = false;
+    }
   }
+  const titleParts = leadingH1 >= 2 && leadingH1 <= 3 && leadingH1 === mdH1Count ? leadingH1 : mdH1Count === 1 ? 1 : 0;
+  let titlePartsSeen = 0;
 
   for (const { text: rawLine, page = 1, table: tableMark } of lines) {
     const line = rawLine.replace(/\s+$/, '');
@@ -213,9 +225,10 @@ export function buildBlocks(lines: Line[], options: BlockOptions): { blocks: Blo
     const h = headingRank(trimmed, options.markdown, insideArticle);
     if (h) {
       close();
-      // the single top `#` of a Markdown statute is its title, not a TOC entry
-      if (options.titleFromFirstHeading && title === null && h.rank === 1 && mdH1Count === 1 && !blocks.some((b) => b.type === 'heading')) {
-        title = h.title;
+      // the top `#` of a Markdown statute is its title (or code · part), not a TOC entry
+      if (options.titleFromFirstHeading && h.rank === 1 && titlePartsSeen < titleParts && !blocks.some((b) => b.type === 'heading' && !b.isDocTitle)) {
+        titlePartsSeen++;
+        title = title === null ? h.title : `${title} · ${h.title}`;
         blocks.push({ type: 'heading', rank: 0, level: 0, title: h.title, raw: [line], page, isDocTitle: true });
         continue;
       }

@@ -10,6 +10,8 @@ export const regulationInfoSchema = z.object({
   indexed_at: z.string(),
   description: z.string().nullable(),
   keywords: z.array(z.string()),
+  /** the keywords a program generated (offline / LLM enrich); the others are curated (info.json, edits) */
+  generated_keywords: z.array(z.string()).default([]),
   scope: z.string().nullable(),
   format: z.string(),
   is_demo: z.boolean(),

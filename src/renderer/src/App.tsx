@@ -27,8 +27,21 @@ function navTarget(screen: ScreenId): ScreenId {
   return screen === 'reader' ? 'library' : screen;
 }
 
+const NAV_KEY = 'gridcode.sidebar';
+
 export function App() {
   const route = useRoute();
+  // a collapsed sidebar (icons only) leaves the reader room on a laptop; remembered
+  const [navCollapsed, setNavCollapsed] = useState(() => localStorage.getItem(NAV_KEY) === 'collapsed');
+  const toggleNav = () =>
+    setNavCollapsed((c) => {
+      try {
+        localStorage.setItem(NAV_KEY, c ? 'open' : 'collapsed');
+      } catch {
+        /* not remembered */
+      }
+      return !c;
+    });
   const [info, setInfo] = useState<AppInfo | undefined>(undefined);
   const [infoError, setInfoError] = useState<unknown>(undefined);
   const refresh = useCallback(() => {
@@ -91,7 +104,7 @@ export function App() {
 
   return (
     <AppInfoContext.Provider value={ctx}>
-      <div className="app">
+      <div className={`app${navCollapsed ? ' nav-collapsed' : ''}`}>
         <aside className="sidebar">
           <div className="brand">
             <span className="brand-mark">
@@ -109,27 +122,39 @@ export function App() {
                 type="button"
                 className={`nav-item${active === n.id ? ' active' : ''}`}
                 aria-current={active === n.id ? 'page' : undefined}
+                aria-label={navCollapsed ? n.label : undefined}
                 onClick={() => navigate(n.id)}
                 title={n.hint ? `${n.label}（${n.hint}）` : n.label}
               >
                 <span className="nav-icon">
                   <Icon name={n.icon} />
                 </span>
-                <span>{n.label}</span>
+                <span className="nav-label">{n.label}</span>
               </button>
             ))}
           </nav>
-          <div className="sidebar-foot" aria-label="状态">
+          <div className="sidebar-foot">
             {info ? (
-              <>
-                <div className={`mode-badge ${info.search_mode}`} title={info.embedding_model.message}>
+              <div className="status-text">
+                <div className={`mode-badge ${info.search_mode}`} title={info.search_mode === 'hybrid' ? '关键词 + 语义模型' : '未启用语义模型，按关键词检索'}>
                   {info.search_mode === 'hybrid' ? '混合检索' : '仅关键词检索'}
                 </div>
                 <div className="muted small">v{info.version}</div>
-              </>
+              </div>
             ) : infoError ? (
-              <div className="muted small">服务未连接</div>
+              <div className="muted small status-text">服务未连接</div>
             ) : null}
+            <button
+              type="button"
+              className="nav-toggle"
+              aria-expanded={!navCollapsed}
+              aria-label={navCollapsed ? '展开侧栏' : '收起侧栏'}
+              title={navCollapsed ? '展开侧栏' : '收起侧栏'}
+              onClick={toggleNav}
+            >
+              <span aria-hidden="true">{navCollapsed ? '»' : '«'}</span>
+              {navCollapsed ? null : <span>收起侧栏</span>}
+            </button>
           </div>
         </aside>
         <main className="main" id="main">

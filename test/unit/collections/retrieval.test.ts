@@ -1,9 +1,10 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { cosineToScore, distanceToScore, runPipeline, type RetrievedChunk } from '../../../src/core/search/pipeline';
 import { titleScore } from '../../../src/core/collections/retrieve';
-import { hasShared, sharedPath, tempContext } from '../../helpers';
+import { hasShared, sharedPath, tempContext, tempDir } from '../../helpers';
 
 const demo = path.resolve(__dirname, '../../../resources/recipes');
 
@@ -180,5 +181,40 @@ describe.skipIf(!hasShared('data', 'howtocook'))('the shared howtocook collectio
     expect(pork.candidates.map((c) => c.title).sort()).toEqual(['南派红烧肉', '徽派红烧肉', '湖南家常红烧肉', '简易红烧肉'].sort());
     const pick = await invokeOperation(ctx, 'collections.ask', { collection: 'howtocook', question: '第二个', session_id: pork.session_id });
     expect(pick.lock.title).toBe(pork.candidates[1].title);
+  });
+});
+
+describe('natural questions that name the dish lock (no extra best-chunk gate overrules a named title)', () => {
+  const ctx = tempContext();
+  const dir = tempDir();
+  beforeAll(async () => {
+    fs.cpSync(demo, dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'dishes', '绿豆汤.md'),
+      '# 绿豆汤的做法\n\n清热解暑的家常甜汤。\n\n## 必备原料和工具\n\n- 绿豆\n- 冰糖\n\n## 计算\n\n- 绿豆 100g\n- 冰糖 30g\n- 水 1500ml\n\n## 操作\n\n1. 绿豆洗净浸泡 2 小时\n2. 加水大火煮开后转小火煮 40 分钟\n3. 加冰糖搅拌至融化\n',
+    );
+    await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'recipes' });
+  });
+  afterAll(async () => {
+    await ctx.cleanup();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['今晚想做个可乐鸡翅', '可乐鸡翅'],
+    ['家里来客人想炒个宫保鸡丁', '宫保鸡丁'],
+    ['想喝绿豆汤了', '绿豆汤'],
+  ])('%s -> locked on %s', async (question, title) => {
+    const a = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question });
+    expect(a.decision).toBe('locked');
+    expect(a.lock.title).toBe(title);
+    expect(a.profile).toBe('recipes');
+    expect(a.suggestions).toContain('需要哪些原料？');
+  });
+
+  it('今天天气怎么样 -> low evidence in recipe wording', async () => {
+    const a = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '今天天气怎么样' });
+    expect(a.decision).toBe('low_evidence');
+    expect(a.code).toBe('LOW_EVIDENCE');
   });
 });

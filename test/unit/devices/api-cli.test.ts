@@ -154,7 +154,9 @@ describe('with the (tiny, real ONNX) embedding model installed', () => {
       const sensor = await invokeOperation(ctx, 'devices.retrieve', { utterance: '打开客厅温度传感器' });
       expect(sensor.results[0].selected).toEqual([]);
       const off = await invokeOperation(ctx, 'devices.retrieve', { utterance: '关闭入户门锁' });
-      expect(off.results[0].selected).toEqual([]); // a lock has 锁上/解锁, never 关闭-as-打开
+      // 关闭 a lock locks it (issue 11: 锁上/打开门锁/开锁); the vector channel never turns it into 解锁
+      expect(off.results[0].command.a).toBe('锁上');
+      expect(off.results[0].selected.map((s) => s.id)).toEqual(['en-lock']);
       const cases = await invokeOperation(ctx, 'devices.test', { cases: demoCases });
       expect(cases.accuracy).toBeGreaterThanOrEqual(0.95);
       const lint = await invokeOperation(ctx, 'devices.lint', {});

@@ -95,11 +95,13 @@ describe('llm.enrich_metadata (the one LLM-enrich operation) and enrich-metadata
     configureLlm(lib, { apiKey: KEY, baseUrl: server.baseUrl });
     try {
       await invokeOperation(lib, 'regulations.demo_load', {});
+      // generated metadata never replaces curated metadata (info.json): start from an empty profile
+      await invokeOperation(lib, 'regulations.update_info', { reg_id: 'angui_2024', description: null, keywords: [], scope: null });
       server.enqueue(reply.content(JSON.stringify(GOOD)));
       const out = await invokeOperation(lib, 'llm.enrich_metadata', { reg_id: 'angui_2024' });
       expect(out.results[0]).toMatchObject({ reg_id: 'angui_2024', source: 'llm', attempts: 1 });
       const info = await invokeOperation(lib, 'regulations.get', { reg_id: 'angui_2024' });
-      expect(info).toMatchObject({ reg_id: 'angui_2024', ...GOOD });
+      expect(info).toMatchObject({ reg_id: 'angui_2024', ...GOOD, generated_keywords: GOOD.keywords });
       // one LLM path: the offline operation does not take an llm switch
       await expect(invokeOperation(lib, 'regulations.enrich', { reg_id: 'angui_2024', llm: true })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
       expect(server.requests[0].body.messages[1].content).toContain('天中直流');

@@ -54,6 +54,8 @@ describe('demo library', () => {
 
 describe('metadata', () => {
   it('enrich derives description from the purpose article, scope from the scope article, 5-8 keywords', async () => {
+    // generated metadata only fills what is not curated: clear the info.json profile first
+    await invokeOperation(ctx, 'regulations.update_info', { reg_id: 'angui_2024', description: null, keywords: [], scope: null });
     const [info] = await invokeOperation(ctx, 'regulations.enrich', { reg_id: 'angui_2024' });
     expect(info.description).toContain('加强安全自动装置调度运行管理');
     expect([...(info.description ?? '')].length).toBeLessThanOrEqual(50);
@@ -61,8 +63,13 @@ describe('metadata', () => {
     expect(info.keywords.length).toBeGreaterThanOrEqual(5);
     expect(info.keywords.length).toBeLessThanOrEqual(8);
     expect(info.keywords).toContain('安控装置');
+    expect(info.generated_keywords).toEqual(info.keywords);
+    // with curated keywords (wengui's info.json) they stay first and unmarked
+    const curated = (await invokeOperation(ctx, 'regulations.get', { reg_id: 'wengui_2024' })).keywords;
     const [w] = await invokeOperation(ctx, 'regulations.enrich', { reg_id: 'wengui_2024' });
+    expect(w.keywords.slice(0, curated.length)).toEqual(curated);
     expect(w.keywords).toEqual(expect.arrayContaining(['特高压', '稳定限额']));
+    for (const k of curated) expect(w.generated_keywords).not.toContain(k);
     await expect(invokeOperation(ctx, 'regulations.enrich', {})).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 

@@ -40,7 +40,8 @@ export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: D
   const exact = cands.filter((c) => c.nameScore === 1);
   if (ir.quantifier === 'any') return select(cands.slice(0, 1), 'best', false);
   if (ir.quantifier === 'all' || ir.quantifier === 'except') {
-    const chosen = exact.length ? exact : cands;
+    // 所有筒灯 means every 筒灯 even when one device is literally named 筒灯
+    const chosen = exact.length && !isSubtype(hint) ? exact : cands;
     return select(ir.count ? chosen.slice(0, ir.count) : chosen, ir.count ? 'count' : 'all', !ir.count);
   }
   if (ir.count) return select(cands.slice(0, ir.count), 'count', false);

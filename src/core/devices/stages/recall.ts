@@ -36,12 +36,23 @@ function splitsRoomWord(rooms: string[], key: string, hint: string): boolean {
 }
 
 /** Name evidence for one entity: exact, homophone (incl. common ASR confusions), partial. */
-export function nameEvidence(index: HomeIndex, e: Entity, hint: string): { score: number; reason: string | null } {
+interface HintKeys {
+  hint: string;
+  key: string;
+  pinyin: string;
+  fuzzy: string;
+  len: number;
+}
+
+/** The hint's matching keys, computed once per recall (not once per entity). */
+export function hintKeys(hint: string): HintKeys {
+  const key = norm(hint);
+  return { hint, key, pinyin: homophoneKey(key), fuzzy: homophoneKey(key, { fuzzy: true }), len: Array.from(key).length };
+}
+
+export function nameEvidence(index: HomeIndex, e: Entity, h: HintKeys): { score: number; reason: string | null } {
   const info = index.info.get(e.id)!;
-  const hintKey = norm(hint);
-  const hintPinyin = homophoneKey(hintKey);
-  const hintFuzzy = homophoneKey(hintKey, { fuzzy: true });
-  const hintLen = Array.from(hintKey).length;
+  const { hint, key: hintKey, pinyin: hintPinyin, fuzzy: hintFuzzy, len: hintLen } = h;
   let best = 0;
   let reason: string | null = null;
   info.keys.forEach((k, i) => {
@@ -58,18 +69,35 @@ export function nameEvidence(index: HomeIndex, e: Entity, hint: string): { score
   return { score: best, reason };
 }
 
+const READS: Record<string, RegExp> = {
+  temperatureSensor: /温度|temperature/i,
+  humiditySensor: /湿度|humidity/i,
+  lightSensor: /光照|照度|illuminance|lux/i,
+};
+const READ_ATTRIBUTE: Record<string, string> = { temperatureSensor: 'temperature', humiditySensor: 'humidity', lightSensor: 'illuminance' };
+
+/** The entity is of the asked kind; a sensor kind also matches any sensor that reads it (温湿度计 for 湿度). */
+export function typeMatches(e: Entity, type: string): boolean {
+  if (e.category === type) return true;
+  const reads = READS[type];
+  if (!reads || !/sensor/i.test(e.category + e.type)) return false;
+  if (e.attributes && typeof e.attributes[READ_ATTRIBUTE[type]] === 'number') return true;
+  return e.commands.some((c) => reads.test(`${c.description} ${c.id}`));
+}
+
 export function recallStage(index: HomeIndex, pool: Entity[], q: RecallQuery, cfg: DevicesConfig): Scored[] {
   const w = cfg.weights;
   const out: Scored[] = [];
+  const keys = q.hint ? hintKeys(q.hint) : null;
   for (const e of pool) {
     const reasons: string[] = [];
     let nameScore = 0;
     if (q.hint) {
-      const ev = nameEvidence(index, e, q.hint);
+      const ev = nameEvidence(index, e, keys!);
       nameScore = ev.score;
       if (ev.reason) reasons.push(ev.reason);
     }
-    const typeHit = !!q.type && e.category === q.type;
+    const typeHit = !!q.type && typeMatches(e, q.type);
     const vec = q.vector?.get(e.id) ?? 0;
     const vecHit = vec >= cfg.vectorMin;
     // a real name must be hit by name (or embedding); 台灯 by name; no name: the type, or anything in scope

@@ -47,13 +47,16 @@ function roomInclude(index: HomeIndex, e: Entity, rooms: string[], meta: Retriev
 }
 
 /** Excluded by room, by name (除了老伙计以外) or, for a group, through a member. */
-export function excluded(index: HomeIndex, e: Entity, rooms: string[]): boolean {
-  if (!rooms.length) return false;
+export function excluded(index: HomeIndex, e: Entity, words: string[]): boolean {
+  if (!words.length) return false;
+  // room words exclude rooms; other words (床头灯, 老伙计) exclude by name only
+  const rooms = words.filter((w) => index.roomWords.includes(norm(w)) || index.homeRooms.has(norm(w)));
   if (rooms.some((r) => roomMatches(e.room, r))) return true;
   const info = index.info.get(e.id)!;
+  if (words.some((r) => info.keys.includes(norm(r)))) return true;
   if (rooms.some((r) => info.keys.includes(norm(r)))) return true;
   if (info.trust !== 'ok' && info.nameRooms.length === 1 && rooms.some((r) => roomMatches(info.nameRooms[0], r))) return true;
-  if (e.kind === 'group' && e.members?.some((m) => excluded(index, index.byId.get(m)!, rooms))) return true;
+  if (e.kind === 'group' && e.members?.some((m) => excluded(index, index.byId.get(m)!, words))) return true;
   return false;
 }
 

@@ -4,26 +4,58 @@
  * (matched article or snippet) carries class "hit" so the reader can scroll to it.
  */
 import { memo, type ReactNode } from 'react';
+import { HeaderlessTable, Markdown, hasDelimiterRow, isTableLine } from './Markdown';
 
 const HEADING = /^(#{1,6}\s+|第[一二三四五六七八九十百零〇两\d]+[编章节](?:\s|$|[　、：:]))/;
 const ARTICLE = /^(第[一二三四五六七八九十百零〇两\d]+条)(\s*|　*)/;
 const CLAUSE = /^((?:\d+\.)+\d+|[一二三四五六七八九十]+、|（[一二三四五六七八九十\d]+）|\(\d+\))(\s*)/;
 
 interface Block {
-  kind: 'heading' | 'article' | 'clause' | 'para';
+  kind: 'heading' | 'article' | 'clause' | 'para' | 'markdown';
   label: string | null;
   text: string;
 }
 
-export function splitBlocks(text: string): Block[] {
+const QUOTE = /^\s*>/;
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,3}[.)])\s+\S/;
+
+/**
+ * Lines that are Markdown structure (tables anywhere; blockquotes and lists in Markdown sources)
+ * stay together and render as GFM; everything else keeps the regulation layout.
+ */
+function markdownKind(line: string, markdown: boolean): 'table' | 'quote' | 'list' | null {
+  if (isTableLine(line)) return 'table';
+  if (!markdown) return null;
+  if (QUOTE.test(line)) return 'quote';
+  if (LIST_ITEM.test(line)) return 'list';
+  return null;
+}
+
+export function splitBlocks(text: string, markdown = false): Block[] {
   const blocks: Block[] = [];
   let current: Block | null = null;
+  let md: { kind: 'table' | 'quote' | 'list'; lines: string[] } | null = null;
   const flush = () => {
     if (current && (current.text.trim() || current.label)) blocks.push(current);
     current = null;
   };
+  const flushMd = () => {
+    if (md) blocks.push({ kind: 'markdown', label: md.kind, text: md.lines.join('\n') });
+    md = null;
+  };
   for (const rawLine of text.split(/\r?\n/)) {
     const line = rawLine.trim();
+    const open = md as { kind: 'table' | 'quote' | 'list'; lines: string[] } | null;
+    // a list item's continuation line (indented) stays with the list
+    const kind = line ? (markdownKind(rawLine, markdown) ?? (open?.kind === 'list' && /^\s{2,}\S/.test(rawLine) ? 'list' : null)) : null;
+    if (kind) {
+      flush();
+      if (open && open.kind !== kind) flushMd();
+      md ??= { kind, lines: [] };
+      md.lines.push(rawLine.replace(/\s+$/, ''));
+      continue;
+    }
+    flushMd();
     if (!line) {
       flush();
       continue;
@@ -51,6 +83,7 @@ export function splitBlocks(text: string): Block[] {
       current.text += joiner + line;
     } else current = { kind: 'para', label: null, text: line };
   }
+  flushMd();
   flush();
   return blocks;
 }
@@ -83,17 +116,25 @@ export function termsRegex(terms: string[]): RegExp | null {
   return clean.length ? new RegExp(clean.map(escapeRe).join('|'), 'g') : null;
 }
 
+/** Inline Markdown emphasis in a regulation paragraph: the markers are dropped, the words stay. */
+function stripEmphasis(text: string): string {
+  return text.replace(/(\*\*|__)(.+?)\1/g, '$2').replace(/`([^`]+)`/g, '$1');
+}
+
 export const PageText = memo(function PageText({
   text,
   terms,
   hitArticle,
+  markdown = false,
 }: {
   text: string;
   terms: string[];
   /** article/clause label of the search hit; its block is emphasised */
   hitArticle?: string | null;
+  /** the source is Markdown: lists, blockquotes and emphasis are Markdown too */
+  markdown?: boolean;
 }) {
-  const blocks = splitBlocks(text);
+  const blocks = splitBlocks(text, markdown).map((b) => (markdown && b.kind !== 'markdown' ? { ...b, text: stripEmphasis(b.text) } : b));
   const re = termsRegex(terms);
   // the hit block: the one whose label matches, else the first block containing a term
   let hitIndex = -1;
@@ -108,6 +149,21 @@ export const PageText = memo(function PageText({
       {blocks.map((b, i) => {
         const hit = i === hitIndex;
         const cls = `blk blk-${b.kind}${hit ? ' blk-hit' : ''}`;
+        if (b.kind === 'markdown') {
+          const lines = b.text.split('\n');
+          if (b.label === 'table' && !hasDelimiterRow(lines)) {
+            return (
+              <div key={i} className={cls} data-hit={hit ? 'true' : undefined}>
+                <HeaderlessTable lines={lines} mark={(t, k) => markTerms(t, re, `t${i}-${k}`, hit)} />
+              </div>
+            );
+          }
+          return (
+            <div key={i} className={cls} data-hit={hit ? 'true' : undefined}>
+              <Markdown text={b.text} terms={re} hit={hit} />
+            </div>
+          );
+        }
         const body = markTerms(b.text, re, `b${i}`, hit);
         if (b.kind === 'heading') {
           return (

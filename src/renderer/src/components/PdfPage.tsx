@@ -9,18 +9,39 @@ import { termsRegex } from './PageText';
 
 /** CSS width of a page at zoom 1. */
 const BASE_WIDTH = 820;
+/** Padding of the page sheet + the reader view around the picture (styles.css), both sides. */
+const CHROME_X = 2 * (20 + 12) + 2;
+const CHROME_Y = 2 * (20 + 12) + 2;
+
+/** width: page as wide as the reading area (default); page: whole page visible; zoom: fixed scale. */
+export type PdfFit = 'width' | 'page' | 'zoom';
+
+export function pdfScaleFor(fit: PdfFit, zoom: number, pageSize: { width: number; height: number }, area: { width: number; height: number }): number {
+  const byWidth = Math.max(120, area.width - CHROME_X) / pageSize.width;
+  if (fit === 'width') return byWidth;
+  if (fit === 'page') return Math.min(byWidth, Math.max(120, area.height - CHROME_Y) / pageSize.height);
+  return (BASE_WIDTH / pageSize.width) * zoom;
+}
 
 export function PdfPage({
   regId,
   page,
+  fit,
   zoom,
+  area,
   terms,
+  onScale,
   onFailed,
 }: {
   regId: string;
   page: number;
+  fit: PdfFit;
   zoom: number;
+  /** the reading area the page must fit in (CSS px) */
+  area: { width: number; height: number };
   terms: string[];
+  /** the scale shown, relative to the normal page width (100 % = zoom 1) */
+  onScale?: (zoomEquivalent: number) => void;
   onFailed: (e: unknown) => void;
 }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -34,14 +55,16 @@ export function PdfPage({
     let cancelled = false;
     let renderTask: { cancel: () => void; promise: Promise<void> } | null = null;
     let textLayer: { cancel: () => void } | null = null;
-    setState('loading');
+    // keep the previous picture while the next one draws (no flash on resize/flip)
+    if (!canvasRef.current?.width) setState('loading');
     (async () => {
       const [pdfjs, doc] = await Promise.all([loadPdfJs(), openPdf(regId)]);
       if (cancelled) return;
       const pdfPage = await doc.getPage(Math.min(page, doc.numPages));
       if (cancelled) return;
       const unscaled = pdfPage.getViewport({ scale: 1 });
-      const scale = (BASE_WIDTH / unscaled.width) * zoom;
+      const scale = pdfScaleFor(fit, zoom, unscaled, area);
+      onScale?.(Math.round(((scale * unscaled.width) / BASE_WIDTH) * 100) / 100);
       const viewport = pdfPage.getViewport({ scale });
       const dpr = window.devicePixelRatio || 1;
       const canvas = canvasRef.current!;
@@ -75,7 +98,7 @@ export function PdfPage({
       textLayer?.cancel();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [regId, page, zoom, termKey]);
+  }, [regId, page, fit, fit === 'zoom' ? zoom : 0, fit === 'zoom' ? 0 : area.width, fit === 'page' ? area.height : 0, termKey]);
 
   return (
     <div className="pdf-page-wrap" data-state={state}>

@@ -2,6 +2,18 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, fileToServerPath, getBridge, type ApiInput, type ApiOutput } from '../api/client';
 import { toApiError } from '../api/errors';
 import { EmptyState, ErrorBox, ScreenHeader, Spinner, useToast } from '../components/common';
+import {
+  CONDITION_STATUS,
+  DEVICE_REASONS,
+  ENTITY_KINDS,
+  PARSERS,
+  RETRIEVAL_MODES,
+  SENSORS,
+  actionLabel,
+  conditionText,
+  deviceReasonLabel,
+  deviceTypeLabel,
+} from '../i18n/messages';
 
 type RetrieveOut = ApiOutput<'devices.retrieve'>;
 type RetrievalResult = RetrieveOut['results'][number];
@@ -40,18 +52,6 @@ const LINT_LABEL: Record<string, string> = {
   too_long: '名称过长',
   embedding_near_duplicate: '语义相近',
 };
-const MODE_LABEL: Record<string, string> = {
-  exact_name: '名称精确匹配',
-  reference: '指代（上一轮提到的设备）',
-  room_type_all: '房间内同类全部',
-  all: '全部匹配',
-  best: '最佳匹配',
-  count: '按数量',
-  clarify: '需要澄清',
-  none: '无匹配',
-  pending: '澄清回答',
-};
-const Q_LABEL: Record<string, string> = { one: '一个', all: '全部', any: '任意', except: '除外' };
 const EXAMPLES = ['打开客厅的灯', '关闭除卧室以外的灯', '打开台灯', '把它关了', '打开老伙计', '温度高于28度就打开卧室空调'];
 
 let turnSeq = 0;
@@ -234,7 +234,7 @@ export function DevicesScreen() {
             {(
               [
                 ['chat', '对话检索'],
-                ['devices', `设备列表（${source.home.devices.length + source.home.groups.length + source.home.scenes.length}）`],
+                ['devices', `设备列表（${source.home.devices.length} 个设备）`],
                 ['lint', '命名检查'],
               ] as const
             ).map(([id, label]) => (
@@ -260,7 +260,7 @@ export function DevicesScreen() {
                     </EmptyState>
                   ) : (
                     turns.map((t, i) => (
-                      <TurnView key={t.id} turn={t} latest={i === turns.length - 1} busy={busy} onAnswer={(name, question) => void send(name, question)} />
+                      <TurnView key={t.id} turn={t} latest={i === turns.length - 1} busy={busy} home={source.home} onAnswer={(name, question) => void send(name, question)} />
                     ))
                   )}
                   <div ref={logEnd} />
@@ -302,7 +302,7 @@ export function DevicesScreen() {
   );
 }
 
-function TurnView({ turn, latest, busy, onAnswer }: { turn: Turn; latest: boolean; busy: boolean; onAnswer: (name: string, question: string) => void }) {
+function TurnView({ turn, latest, busy, home, onAnswer }: { turn: Turn; latest: boolean; busy: boolean; home: Home | undefined; onAnswer: (name: string, question: string) => void }) {
   return (
     <div className="turn">
       <div className="bubble user">
@@ -317,11 +317,205 @@ function TurnView({ turn, latest, busy, onAnswer }: { turn: Turn; latest: boolea
         <div className="bubble bot" aria-label={`「${turn.utterance}」的检索结果`} role="group">
           {turn.out.results.length === 0 ? <div className="muted">没有解析出可执行的命令</div> : null}
           {turn.out.results.map((r, i) => (
-            <ResultView key={i} r={r} index={i} total={turn.out!.results.length} latest={latest} busy={busy} onAnswer={onAnswer} />
+            <ResultView key={i} r={r} index={i} total={turn.out!.results.length} latest={latest} busy={busy} home={home} onAnswer={onAnswer} />
           ))}
         </div>
       )}
     </div>
+  );
+}
+
+const PAGE_SIZE = 12;
+
+/** What the engine says about the value, in words. */
+const VALUE_CHECK: Record<string, { label: string; tone: 'ok' | 'warn' | 'err' }> = {
+  in_range: { label: '在设备允许范围内', tone: 'ok' },
+  out_of_range: { label: '超出设备允许范围', tone: 'err' },
+  no_range: { label: '设备未声明范围', tone: 'warn' },
+  no_command: { label: '设备没有这项设置', tone: 'err' },
+};
+
+type IRValue = NonNullable<RetrievalResult['ir']['value']>;
+
+/** 26℃ / 50% / 最亮（100%）/ 调高 10% / 红色. */
+function valueText(v: IRValue): string {
+  const n = v.number === null ? '' : `${v.number}${v.unit ?? ''}`;
+  if (v.relative) return `${v.relative === 'up' ? '调高' : '调低'} ${n}`.trim();
+  if (v.extreme) return n ? `${v.text}（${n}）` : v.text;
+  return n || v.text;
+}
+
+interface ListedDevice {
+  id: string;
+  name: string;
+  room: string | null;
+  kind: string;
+  /** the selected group that brought this device in */
+  via: string | null;
+  reasons: string[];
+}
+
+/** Every device a result acts on: groups are opened into their members ("由「全屋灯光」覆盖"). */
+function listSelected(r: RetrievalResult, home: Home | undefined): ListedDevice[] {
+  const byId = new Map<string, Entity>();
+  if (home) for (const e of [...home.devices, ...home.groups, ...home.scenes]) byId.set(e.id, e);
+  const out: ListedDevice[] = [];
+  const seen = new Set<string>();
+  for (const s of r.selected) {
+    const members = s.kind === 'group' ? (byId.get(s.id)?.members ?? []) : [];
+    if (members.length) {
+      for (const m of members) {
+        const d = byId.get(m);
+        if (!d || seen.has(m)) continue;
+        seen.add(m);
+        out.push({ id: m, name: d.name, room: d.room, kind: 'device', via: s.name, reasons: s.reasons.filter((x) => x !== 'group_covers') });
+      }
+    } else if (!seen.has(s.id)) {
+      seen.add(s.id);
+      out.push({ id: s.id, name: s.name, room: s.room, kind: s.kind, via: null, reasons: s.reasons });
+    }
+  }
+  return out;
+}
+
+function ReasonTags({ codes }: { codes: string[] }) {
+  const labels = [...new Set(codes.map(deviceReasonLabel))];
+  return (
+    <span className="small">
+      {labels.map((l) => (
+        <span key={l} className="tag" style={{ marginRight: 4 }}>
+          {l}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+function ReasonLegend({ codes }: { codes: string[] }) {
+  const shown = [...new Set(codes)].filter((c) => DEVICE_REASONS[c]);
+  if (!shown.length) return null;
+  return (
+    <details className="small">
+      <summary>理由说明</summary>
+      <dl className="kv compact" aria-label="理由说明">
+        {shown.map((c) => (
+          <div key={c} style={{ display: 'contents' }}>
+            <dt>{DEVICE_REASONS[c].label}</dt>
+            <dd>{DEVICE_REASONS[c].hint}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
+  );
+}
+
+/** The command in words first: 动作 / 位置 / 设备 / 数值 / 条件 / 范围. */
+function CommandInWords({ r }: { r: RetrievalResult }) {
+  const ir = r.ir;
+  const meta = r.meta;
+  const check = meta.value_check?.[0];
+  const device = ir.name_hint ?? (ir.type_hint ? deviceTypeLabel(ir.type_hint) : ir.references.length ? '上一轮提到的设备' : '（未指明）');
+  const place = [ir.scope_include.length ? ir.scope_include.join('、') : null, ir.scope_exclude.length ? `除「${ir.scope_exclude.join('、')}」以外` : null]
+    .filter(Boolean)
+    .join('，');
+  const scope =
+    ir.quantifier === 'all' || ir.quantifier === 'except'
+      ? ir.count
+        ? `${ir.count} 个`
+        : '全部符合的设备'
+      : ir.quantifier === 'any'
+        ? '任意一个'
+        : ir.count
+          ? `${ir.count} 个`
+          : '一个';
+  return (
+    <dl className="kv compact" aria-label="命令解读">
+      <dt>动作</dt>
+      <dd>{actionLabel(ir.action)}</dd>
+      <dt>位置</dt>
+      <dd>{place || '未指定房间'}</dd>
+      <dt>设备</dt>
+      <dd>{device}</dd>
+      <dt>数值</dt>
+      <dd>
+        {ir.value ? (
+          <>
+            <b>{valueText(ir.value)}</b>{' '}
+            {check ? (
+              <span className={`pill ${VALUE_CHECK[check.status]?.tone ?? 'warn'}`}>
+                {VALUE_CHECK[check.status]?.label ?? '未检查'}
+                {check.minimum !== null && check.maximum !== null ? `（${check.minimum}–${check.maximum}${check.unit ?? ''}）` : ''}
+              </span>
+            ) : null}
+          </>
+        ) : (
+          '—'
+        )}
+      </dd>
+      <dt>条件</dt>
+      <dd>
+        {ir.conditions.length
+          ? ir.conditions.map((c, i) => {
+              const st = meta.conditions.find((m) => m.sensor === c.sensor && m.value === c.value);
+              return (
+                <span key={i}>
+                  <b>{conditionText(c)}</b>
+                  {st ? (
+                    <span className={`pill ${st.status === 'met' ? 'ok' : st.status === 'not_met' ? 'err' : 'warn'}`} style={{ marginLeft: 6 }}>
+                      {CONDITION_STATUS[st.status] ?? ''}
+                      {st.reading !== null ? `（当前 ${st.reading}${SENSORS[st.sensor]?.unit ?? ''}）` : ''}
+                    </span>
+                  ) : null}
+                </span>
+              );
+            })
+          : '无（立即执行）'}
+      </dd>
+      <dt>范围</dt>
+      <dd>{scope}</dd>
+    </dl>
+  );
+}
+
+function SelectedDevices({ list }: { list: ListedDevice[] }) {
+  const [page, setPage] = useState(0);
+  const pages = Math.max(1, Math.ceil(list.length / PAGE_SIZE));
+  const current = list.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
+  const byRoom = new Map<string, ListedDevice[]>();
+  for (const d of current) byRoom.set(d.room ?? '未设置房间', [...(byRoom.get(d.room ?? '未设置房间') ?? []), d]);
+  const vias = [...new Set(list.map((d) => d.via).filter((v): v is string => !!v))];
+  return (
+    <section aria-label="选中的设备" className="selected-list">
+      <div className="small">
+        <b>选中 {list.length} 个</b>
+        {vias.length ? <span className="muted">，其中 {list.filter((d) => d.via).length} 个由{vias.map((v) => `「${v}」`).join('、')}覆盖（整组执行）</span> : null}
+      </div>
+      {[...byRoom].map(([room, items]) => (
+        <div key={room} className="small" style={{ margin: '4px 0' }}>
+          <span className="muted">{room}：</span>
+          {items.map((d) => (
+            <span key={d.id} className="tag sel" style={{ marginRight: 4, display: 'inline-block' }} title={d.via ? `由「${d.via}」覆盖` : undefined}>
+              ✓ {d.name}
+              {d.kind !== 'device' ? <span className="muted">（{ENTITY_KINDS[d.kind] ?? '设备'}）</span> : null}
+              {d.via && vias.length > 1 ? <span className="muted">（由「{d.via}」覆盖）</span> : null}
+            </span>
+          ))}
+        </div>
+      ))}
+      {pages > 1 ? (
+        <div className="row small" role="navigation" aria-label="选中设备分页">
+          <button type="button" className="btn small" disabled={page === 0} onClick={() => setPage(page - 1)}>
+            上一页
+          </button>
+          <span>
+            第 {page + 1} / {pages} 页
+          </span>
+          <button type="button" className="btn small" disabled={page >= pages - 1} onClick={() => setPage(page + 1)}>
+            下一页
+          </button>
+        </div>
+      ) : null}
+    </section>
   );
 }
 
@@ -331,6 +525,7 @@ function ResultView({
   total,
   latest,
   busy,
+  home,
   onAnswer,
 }: {
   r: RetrievalResult;
@@ -338,20 +533,27 @@ function ResultView({
   total: number;
   latest: boolean;
   busy: boolean;
+  home: Home | undefined;
   onAnswer: (name: string, question: string) => void;
 }) {
-  const selectedIds = new Set(r.selected.map((s) => s.id));
-  const meta = r.meta as { mode?: string; parser?: string; parser_error?: string; scope_fallback?: string | null; conditions?: { sensor: string; op: string; value: number; status: string; reading: number | null }[] };
+  const [showJson, setShowJson] = useState(false);
+  const meta = r.meta;
   const cmd = r.command;
+  const listed = listSelected(r, home);
+  // a member of a selected group is selected too (the group acts for it)
+  const selectedIds = new Set([...r.selected.map((s) => s.id), ...listed.map((d) => d.id)]);
+  const allReasons = [...r.candidates.flatMap((c) => c.reasons), ...r.selected.flatMap((s) => s.reasons)];
   return (
     <div className="result">
       <div className="result-head">
         {total > 1 ? <span className="pill">命令 {index + 1}</span> : null}
-        <b>{cmd.a === 'UNKNOWN' ? '未识别的命令' : cmd.a}</b>
-        {meta.mode ? <span className={`pill ${meta.mode === 'clarify' || meta.mode === 'none' ? 'warn' : 'ok'}`}>{MODE_LABEL[meta.mode] ?? meta.mode}</span> : null}
-        {meta.parser ? <span className="muted small">解析：{meta.parser === 'rules' ? '规则' : meta.parser === 'llm' ? '大模型' : meta.parser}</span> : null}
+        <b>{actionLabel(cmd.a)}</b>
+        {meta.mode ? <span className={`pill ${meta.mode === 'clarify' || meta.mode === 'none' ? 'warn' : 'ok'}`}>{RETRIEVAL_MODES[meta.mode] ?? '检索结果'}</span> : null}
+        {meta.parser ? <span className="muted small">{PARSERS[meta.parser] ?? '解析'}</span> : null}
       </div>
       {cmd.reason ? <div className="small job-error">{cmd.reason}</div> : null}
+      <CommandInWords r={r} />
+      {meta.scope_fallback ? <div className="small muted">所说的房间里没有符合的设备，已在全屋范围内查找。</div> : null}
       {r.clarification ? (
         <div className="clarify" role="group" aria-label="澄清">
           <div className="clarify-q">{r.clarification.question}</div>
@@ -370,90 +572,53 @@ function ResultView({
           </div>
         </div>
       ) : null}
-      {r.selected.length ? (
-        <div className="selected-list" aria-label="选中的设备">
-          <span className="muted small">选中：</span>
-          {r.selected.map((s) => (
-            <span key={s.id} className="tag sel">
-              ✓ {s.name}
-              {s.room ? <span className="muted">（{s.room}）</span> : null}
-            </span>
-          ))}
-        </div>
-      ) : null}
-      {meta.conditions?.length ? (
-        <div className="small">
-          条件：
-          {meta.conditions.map((c, i) => (
-            <span key={i} className={`pill ${c.status === 'met' ? 'ok' : c.status === 'not_met' ? 'err' : 'warn'}`}>
-              {c.sensor} {c.op} {c.value}（当前 {c.reading ?? '未知'}，{c.status === 'met' ? '满足' : c.status === 'not_met' ? '不满足' : '无法判断'}）
-            </span>
-          ))}
-        </div>
-      ) : null}
+      {listed.length ? <SelectedDevices list={listed} /> : null}
       <details className="detail" open={latest}>
-        <summary>命令与中间表示</summary>
-        <div className="cmd-grid">
-          <div>
-            <div className="muted small">命令数组项</div>
-            <pre className="code" aria-label="命令 JSON">{JSON.stringify(cmd)}</pre>
-          </div>
-          <div>
-            <div className="muted small">IR</div>
-            <dl className="kv compact">
-              <dt>动作</dt>
-              <dd>{r.ir.action}</dd>
-              <dt>名称提示</dt>
-              <dd>{r.ir.name_hint ?? '—'}</dd>
-              <dt>类型提示</dt>
-              <dd>{r.ir.type_hint ?? '—'}</dd>
-              <dt>包含房间</dt>
-              <dd>{r.ir.scope_include.join('、') || '—'}</dd>
-              <dt>排除房间</dt>
-              <dd>{r.ir.scope_exclude.join('、') || '—'}</dd>
-              <dt>数量</dt>
-              <dd>
-                {Q_LABEL[r.ir.quantifier] ?? r.ir.quantifier}
-                {r.ir.count != null ? ` × ${r.ir.count}` : ''}
-              </dd>
-              {r.ir.references.length ? (
-                <>
-                  <dt>指代</dt>
-                  <dd>{r.ir.references.join('、')}</dd>
-                </>
-              ) : null}
-            </dl>
-          </div>
-        </div>
+        <summary>候选设备与理由</summary>
         {r.candidates.length ? (
-          <table className="data compact" aria-label="候选设备">
-            <thead>
-              <tr>
-                <th />
-                <th>候选</th>
-                <th>房间</th>
-                <th>得分</th>
-                <th>理由</th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.candidates.map((c) => (
-                <tr key={c.id} className={selectedIds.has(c.id) ? 'selected' : undefined}>
-                  <td>{selectedIds.has(c.id) ? '✓' : ''}</td>
-                  <td>
-                    {c.name} <span className="muted small">{KIND_LABEL[c.kind] ?? c.kind}</span>
-                  </td>
-                  <td>{c.room ?? '—'}</td>
-                  <td className="mono">{c.score.toFixed(3)}</td>
-                  <td className="small">{c.reasons.join('，')}</td>
+          <>
+            <table className="data compact" aria-label="候选设备">
+              <thead>
+                <tr>
+                  <th />
+                  <th>候选（得分最高的 {r.candidates.length} 个）</th>
+                  <th>房间</th>
+                  <th>得分</th>
+                  <th>理由</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {r.candidates.map((c) => (
+                  <tr key={c.id} className={selectedIds.has(c.id) ? 'selected' : undefined}>
+                    <td>{selectedIds.has(c.id) ? '✓' : ''}</td>
+                    <td>
+                      {c.name} <span className="muted small" style={{ whiteSpace: 'nowrap' }}>{ENTITY_KINDS[c.kind] ?? '设备'}</span>
+                    </td>
+                    <td>{c.room ?? '—'}</td>
+                    <td className="mono">{c.score.toFixed(2)}</td>
+                    <td>
+                      <ReasonTags codes={c.reasons} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <ReasonLegend codes={allReasons} />
+          </>
         ) : (
           <div className="muted small">没有候选设备</div>
         )}
       </details>
+      <div>
+        <button type="button" className="btn small" aria-expanded={showJson} onClick={() => setShowJson(!showJson)}>
+          {showJson ? '隐藏 JSON' : '查看 JSON（开发者）'}
+        </button>
+        {showJson ? (
+          <pre className="code" aria-label="命令与中间表示 JSON">
+            {JSON.stringify({ command: cmd, ir: r.ir }, null, 2)}
+          </pre>
+        ) : null}
+      </div>
     </div>
   );
 }
@@ -480,7 +645,7 @@ function StatePanel({ state, onReset }: { state: ConversationState | undefined; 
             {state.last_mentioned.length ? state.last_mentioned.map((m) => `${m.name}${m.room ? `（${m.room}）` : ''}`).join('、') : '—'}
           </dd>
           <dt>待澄清</dt>
-          <dd>{state.pending ? `${state.pending.command.a} ${state.pending.command.n ?? state.pending.command.t ?? ''}（${state.pending.options.length} 个选项）` : '—'}</dd>
+          <dd>{state.pending ? `${actionLabel(state.pending.command.a)} ${state.pending.command.n ?? deviceTypeLabel(state.pending.command.t)}（${state.pending.options.length} 个选项）` : '—'}</dd>
         </dl>
       )}
     </section>
@@ -567,12 +732,12 @@ function DeviceTable({ home }: { home: Home }) {
           <option value="">全部类型</option>
           {types.map((t) => (
             <option key={t} value={t}>
-              {t}
+              {deviceTypeLabel(t)}
             </option>
           ))}
         </select>
         <input className="input" type="search" placeholder="按名称筛选" aria-label="按名称筛选" value={text} onChange={(e) => setText(e.target.value)} />
-        <span className="muted small">显示 {shown.length} / {all.length}</span>
+        <span className="muted small">显示 {shown.length} / {all.length} 项（设备 {home.devices.length} 个、分组 {home.groups.length} 个、场景 {home.scenes.length} 个）</span>
       </div>
       {shown.length === 0 ? (
         <EmptyState title="没有符合筛选条件的设备" />
@@ -584,7 +749,7 @@ function DeviceTable({ home }: { home: Home }) {
                 <th>名称</th>
                 <th>房间</th>
                 <th>类型</th>
-                <th>种类</th>
+                <th style={{ whiteSpace: 'nowrap' }}>种类</th>
                 <th>命令</th>
                 <th>状态</th>
               </tr>
@@ -598,8 +763,8 @@ function DeviceTable({ home }: { home: Home }) {
                     <div className="muted small mono">{e.id}</div>
                   </td>
                   <td>{e.room ?? <span className="pill warn">未设置</span>}</td>
-                  <td>{e.category}</td>
-                  <td>{KIND_LABEL[e.kind] ?? e.kind}</td>
+                  <td>{deviceTypeLabel(e.category)}</td>
+                  <td style={{ whiteSpace: 'nowrap' }}>{KIND_LABEL[e.kind] ?? '设备'}</td>
                   <td className="small">{(e.commands as { id?: string }[]).map((c) => c.id).filter(Boolean).join('、') || '—'}</td>
                   <td className="small">
                     {e.attributes ? Object.entries(e.attributes).map(([k, v]) => `${k}=${String(v)}`).join('，') : '—'}

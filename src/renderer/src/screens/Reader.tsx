@@ -1,20 +1,35 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { navigate } from '../router';
-import { ErrorBox, Spinner, useAsync } from '../components/common';
+import { EmptyState, ErrorBox, Spinner, useAsync } from '../components/common';
 import { PageText } from '../components/PageText';
-import { PdfPage } from '../components/PdfPage';
+import { PdfPage, type PdfFit } from '../components/PdfPage';
 import { closePdf } from '../data/pdf';
 import { toApiError } from '../api/errors';
 import { TocTree, activeEntry } from '../components/TocTree';
-import { PageCache, getRegulation, getToc, recallPage, rememberPage, type PageText as PageData } from '../data/regulations';
+import { PageCache, getRegulation, getToc, recallPage, rememberPage, type PageText as PageData, type TocEntry } from '../data/regulations';
 
 const ZOOM_KEY = 'gridcode.reader.zoom';
+const FIT_KEY = 'gridcode.reader.fit';
 const VIEW_KEY = 'gridcode.reader.view';
-const ZOOM_STEPS = [0.8, 0.9, 1, 1.1, 1.25, 1.4, 1.6, 1.8, 2];
+const TOC_KEY = 'gridcode.reader.toc';
+const ZOOM_STEPS = [0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.4, 1.6, 1.8, 2];
 
 function loadZoom(): number {
   const z = Number(localStorage.getItem(ZOOM_KEY));
   return ZOOM_STEPS.includes(z) ? z : 1;
+}
+
+function loadFit(): PdfFit {
+  const f = localStorage.getItem(FIT_KEY);
+  return f === 'page' || f === 'zoom' ? f : 'width';
+}
+
+function store(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    /* storage disabled: remembering is a convenience */
+  }
 }
 
 function isTypingTarget(t: EventTarget | null): boolean {
@@ -23,6 +38,26 @@ function isTypingTarget(t: EventTarget | null): boolean {
   const tag = el.tagName;
   return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable;
 }
+
+/** Space on a focused button/link/TOC item activates it; it flips pages everywhere else. */
+function isActivatable(t: EventTarget | null): boolean {
+  const el = t as HTMLElement | null;
+  if (!el || !el.closest) return false;
+  return !!el.closest('button, a, summary, [role="treeitem"], [role="radio"], [role="switch"], [role="checkbox"], [role="tab"]');
+}
+
+/** Why a typed page number is refused, or null when it is fine. */
+export function pageProblem(raw: string, total: number): string | null {
+  const t = raw.trim();
+  if (!t) return `请输入页码（1–${total}）`;
+  if (!/^[+-]?\d+$/.test(t)) return `页码只能是数字（1–${total}）`;
+  const n = Number(t);
+  if (n < 1) return `页码从 1 开始，没有第 ${t} 页`;
+  if (n > total) return `本规程共 ${total} 页，没有第 ${n} 页`;
+  return null;
+}
+
+const norm = (s: string) => s.replace(/[\s\u3000#]+/g, '');
 
 export function ReaderScreen({ regId, query }: { regId: string; query: URLSearchParams }) {
   const loaded = useAsync(async () => {
@@ -45,7 +80,13 @@ export function ReaderScreen({ regId, query }: { regId: string; query: URLSearch
             ← 返回规程库
           </button>
         </div>
-        <ErrorBox title="无法打开规程" error={loaded.error} onRetry={loaded.reload} />
+        {(loaded.error as { code?: string }).code === 'NOT_FOUND' ? (
+          <EmptyState title="规程库里没有这部规程" action={<button type="button" className="btn primary" onClick={() => navigate('library')}>打开规程库</button>}>
+            它可能已被删除，或链接来自另一台电脑。请在规程库中选择，或在“导入”页重新导入原文件。
+          </EmptyState>
+        ) : (
+          <ErrorBox title="无法打开规程" error={loaded.error} onRetry={loaded.reload} />
+        )}
       </div>
     );
   }
@@ -79,7 +120,9 @@ function Reader({
   const [pageData, setPageData] = useState<PageData | undefined>(() => cache.peek(page));
   const [pageError, setPageError] = useState<unknown>(undefined);
   const [zoom, setZoom] = useState(loadZoom);
-  const [tocOpen, setTocOpen] = useState(true);
+  const [fit, setFit] = useState<PdfFit>(loadFit);
+  const [pdfScale, setPdfScale] = useState<number | null>(null);
+  const [tocOpen, setTocOpen] = useState(() => localStorage.getItem(TOC_KEY) !== 'closed');
   const isPdf = info.format === 'pdf';
   // PDFs open on the original page picture; the stored text view stays one click away
   const [view, setView] = useState<'original' | 'text'>(() => (localStorage.getItem(VIEW_KEY) === 'text' ? 'text' : 'original'));
@@ -87,7 +130,29 @@ function Reader({
   const showPdf = isPdf && view === 'original' && !pdfError;
   useEffect(() => () => closePdf(info.reg_id), [info.reg_id]);
   const [pageBox, setPageBox] = useState(String(page));
+  const [pageMsg, setPageMsg] = useState<string | null>(null);
+  // the TOC entry the reader jumped to (several sections can start on one page)
+  const [picked, setPicked] = useState<{ id: number; scroll: boolean } | null>(null);
   const viewRef = useRef<HTMLDivElement>(null);
+  const titleRef = useRef<HTMLDivElement>(null);
+  const [titleCut, setTitleCut] = useState(false);
+  const [area, setArea] = useState<{ width: number; height: number }>({ width: 800, height: 600 });
+
+  // the page area's size drives fit-to-width / fit-to-page and the title tooltip
+  useEffect(() => {
+    const el = viewRef.current;
+    if (!el) return;
+    const measure = () => {
+      setArea((a) => (a.width === el.clientWidth && a.height === el.clientHeight ? a : { width: el.clientWidth, height: el.clientHeight }));
+      const t = titleRef.current;
+      if (t) setTitleCut(t.scrollWidth > t.clientWidth + 1);
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    if (titleRef.current) ro.observe(titleRef.current);
+    return () => ro.disconnect();
+  }, []);
 
   // a new search hit while the reader is open
   useEffect(() => {
@@ -97,6 +162,7 @@ function Reader({
 
   useEffect(() => {
     setPageBox(String(page));
+    setPageMsg(null);
     rememberPage(info.reg_id, page);
     history.replaceState(null, '', `#/reader/${encodeURIComponent(info.reg_id)}?page=${page}${showHl && hl.terms.length ? `&hl=${encodeURIComponent(hl.terms.join('|'))}${hl.article ? `&article=${encodeURIComponent(hl.article)}` : ''}${hl.from ? `&q=${encodeURIComponent(hl.from)}` : ''}` : ''}`);
     const cached = cache.peek(page);
@@ -122,8 +188,9 @@ function Reader({
   }, [page, cache, info.reg_id, showHl, hl]);
 
   const highlightHere = showHl && hl.page === page ? hl.terms : [];
+  const section = activeEntry(toc, page, picked?.id);
 
-  // new page: back to top, or to the hit
+  // new page: back to top, to the hit, or to the section picked in the TOC
   useEffect(() => {
     const view = viewRef.current;
     if (!view || !pageData) return;
@@ -131,17 +198,64 @@ function Reader({
     if (highlightHere.length && hit) {
       hit.scrollIntoView({ block: 'center' });
       hit.closest('.blk')?.classList.add('flash');
-    } else view.scrollTop = 0;
-  }, [pageData, highlightHere.length]);
+      return;
+    }
+    const entry = picked?.scroll ? toc.find((e) => e.id === picked.id) : undefined;
+    if (entry && entry.page_num === page && !showPdf) {
+      const want = norm(entry.title);
+      const heading = Array.from(view.querySelectorAll<HTMLElement>('.blk-heading, .blk')).find((h) => {
+        const t = norm(h.textContent ?? '');
+        return t.length > 0 && (t.startsWith(want) || want.startsWith(t));
+      });
+      if (heading) {
+        heading.scrollIntoView({ block: 'start' });
+        return;
+      }
+    }
+    view.scrollTop = 0;
+  }, [pageData, highlightHere.length, picked, page, toc, showPdf]);
 
-  const go = useCallback((n: number) => setPage(clamp(n)), [clamp]);
+  const go = useCallback(
+    (n: number) => {
+      setPicked(null);
+      setPage(clamp(n));
+    },
+    [clamp],
+  );
+
+  const jumpTo = useCallback(
+    (entry: TocEntry) => {
+      setPicked({ id: entry.id, scroll: true });
+      setPage(clamp(entry.page_num));
+    },
+    [clamp],
+  );
+
+  const setZoomStep = (dir: 1 | -1) => {
+    // from a fit mode, step from the scale the page is shown at now
+    const current = showPdf && fit !== 'zoom' && pdfScale ? pdfScale : zoom;
+    const next =
+      dir > 0 ? (ZOOM_STEPS.find((z) => z > current + 0.001) ?? ZOOM_STEPS[ZOOM_STEPS.length - 1]) : ([...ZOOM_STEPS].reverse().find((z) => z < current - 0.001) ?? ZOOM_STEPS[0]);
+    setZoom(next);
+    store(ZOOM_KEY, String(next));
+    if (showPdf) {
+      setFit('zoom');
+      store(FIT_KEY, 'zoom');
+    }
+  };
+
+  const chooseFit = (f: PdfFit) => {
+    setFit(f);
+    store(FIT_KEY, f);
+  };
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isTypingTarget(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
       if (document.querySelector('[role="dialog"]')) return;
       let handled = true;
-      if (e.key === 'ArrowLeft' || e.key === 'PageUp') go(page - 1);
+      if (e.key === ' ' && !isActivatable(e.target)) go(e.shiftKey ? page - 1 : page + 1);
+      else if (e.key === 'ArrowLeft' || e.key === 'PageUp') go(page - 1);
       else if (e.key === 'ArrowRight' || e.key === 'PageDown') go(page + 1);
       else if (e.key === 'Home') go(1);
       else if (e.key === 'End') go(total);
@@ -154,121 +268,167 @@ function Reader({
     return () => window.removeEventListener('keydown', onKey);
   });
 
-  const setZoomStep = (dir: 1 | -1) => {
-    setZoom((z) => {
-      const i = ZOOM_STEPS.indexOf(z);
-      const next = ZOOM_STEPS[Math.min(ZOOM_STEPS.length - 1, Math.max(0, (i < 0 ? 2 : i) + dir))];
-      localStorage.setItem(ZOOM_KEY, String(next));
-      return next;
-    });
+  const submitPage = () => {
+    const problem = pageProblem(pageBox, total);
+    if (problem) {
+      setPageMsg(problem);
+      return;
+    }
+    setPageMsg(null);
+    go(Number(pageBox));
   };
 
-  const section = activeEntry(toc, page);
+  const toggleToc = () =>
+    setTocOpen((o) => {
+      store(TOC_KEY, o ? 'closed' : 'open');
+      return !o;
+    });
+
+  const shownZoom = showPdf ? (fit === 'zoom' ? zoom : (pdfScale ?? zoom)) : zoom;
 
   return (
     <div className="reader">
       <div className="reader-bar" role="toolbar" aria-label="阅读工具栏">
-        <button type="button" className="btn ghost" onClick={() => navigate('library')} aria-label="返回规程库">
-          ←
-        </button>
-        <button type="button" className="btn ghost" aria-pressed={tocOpen} onClick={() => setTocOpen((o) => !o)} title="显示/隐藏目录">
-          目录
-        </button>
-        <div className="reader-title" title={info.title}>
-          <div className="reader-title-main">{info.title}</div>
-          <div className="muted small">{section ? section.title : info.reg_id}</div>
-        </div>
-        <div className="row pager">
-          <button type="button" className="btn" onClick={() => go(page - 1)} disabled={page <= 1} aria-label="上一页" title="上一页（← / PgUp）">
-            ‹ 上一页
+        <div className="reader-row">
+          <button type="button" className="btn ghost" onClick={() => navigate('library')} aria-label="返回规程库" title="返回规程库">
+            <span aria-hidden="true">←</span>
           </button>
-          <form
-            className="page-box"
-            onSubmit={(e) => {
-              e.preventDefault();
-              const n = Number(pageBox);
-              if (Number.isFinite(n) && n >= 1) go(n);
-              else setPageBox(String(page));
-            }}
+          <button
+            type="button"
+            className="btn ghost"
+            aria-pressed={tocOpen}
+            aria-controls="reader-toc"
+            onClick={toggleToc}
+            title={tocOpen ? '收起目录' : '展开目录'}
           >
-            <span>第</span>
-            <input
-              className="input page-input"
-              aria-label="页码"
-              inputMode="numeric"
-              value={pageBox}
-              onChange={(e) => setPageBox(e.target.value.replace(/[^\d]/g, ''))}
-              onBlur={() => setPageBox(String(page))}
-            />
-            <span>/ {total} 页</span>
-          </form>
-          <button type="button" className="btn" onClick={() => go(page + 1)} disabled={page >= total} aria-label="下一页" title="下一页（→ / PgDn）">
-            下一页 ›
+            {tocOpen ? '收起目录' : '目录'}
+          </button>
+          <div className="reader-title">
+            <h1 className="reader-title-main" ref={titleRef} title={titleCut ? info.title : undefined} tabIndex={titleCut ? 0 : undefined}>
+              {info.title}
+            </h1>
+            <div className="muted small reader-section" title={section?.title}>
+              {section ? section.title : `共 ${total} 页`}
+            </div>
+          </div>
+          <button
+            type="button"
+            className="btn"
+            title="只在这部规程中搜索"
+            onClick={() => navigate('search', [], { scope: 'pick', regs: info.reg_id })}
+          >
+            搜索本规程
           </button>
         </div>
-        <button
-          type="button"
-          className="btn ghost"
-          title="在本规程中搜索"
-          aria-label="在本规程中搜索"
-          onClick={() => navigate('search', [], { scope: 'pick', regs: info.reg_id })}
-        >
-          搜索本规程
-        </button>
-        {isPdf ? (
-          <div className="segmented" role="radiogroup" aria-label="页面视图">
-            {(
-              [
-                ['original', '原版'],
-                ['text', '文本'],
-              ] as const
-            ).map(([id, label]) => (
-              <button
-                key={id}
-                type="button"
-                role="radio"
-                aria-checked={(id === 'original') === showPdf}
-                onClick={() => {
-                  setView(id);
-                  setPdfError(null);
-                  localStorage.setItem(VIEW_KEY, id);
+        <div className="reader-row">
+          <div className="row pager">
+            <button type="button" className="btn" onClick={() => go(page - 1)} disabled={page <= 1} title="上一页（← / PgUp / Shift+空格）">
+              上一页
+            </button>
+            <form
+              className="page-box"
+              noValidate
+              onSubmit={(e) => {
+                e.preventDefault();
+                submitPage();
+              }}
+            >
+              <span aria-hidden="true">第</span>
+              <input
+                className="input page-input"
+                aria-label="页码"
+                aria-invalid={pageMsg ? true : undefined}
+                aria-describedby={pageMsg ? 'page-msg' : undefined}
+                inputMode="numeric"
+                value={pageBox}
+                onChange={(e) => {
+                  setPageBox(e.target.value);
+                  setPageMsg(null);
                 }}
-              >
-                {label}
-              </button>
-            ))}
+                onBlur={() => {
+                  if (!pageMsg) setPageBox(String(page));
+                }}
+              />
+              <span aria-hidden="true">/ {total} 页</span>
+            </form>
+            <button type="button" className="btn" onClick={() => go(page + 1)} disabled={page >= total} title="下一页（→ / PgDn / 空格）">
+              下一页
+            </button>
+          </div>
+          <input
+            className="page-slider"
+            type="range"
+            min={1}
+            max={total}
+            value={page}
+            aria-label="页面滑块"
+            aria-valuetext={`第 ${page} 页，共 ${total} 页`}
+            onChange={(e) => go(Number(e.target.value))}
+            disabled={total <= 1}
+          />
+          {isPdf ? (
+            <div className="segmented" role="radiogroup" aria-label="页面视图">
+              {(
+                [
+                  ['original', '原版'],
+                  ['text', '文本'],
+                ] as const
+              ).map(([id, label]) => (
+                <button
+                  key={id}
+                  type="button"
+                  role="radio"
+                  aria-checked={(id === 'original') === showPdf}
+                  onClick={() => {
+                    setView(id);
+                    setPdfError(null);
+                    store(VIEW_KEY, id);
+                  }}
+                >
+                  {label}
+                </button>
+              ))}
+            </div>
+          ) : null}
+          {showPdf ? (
+            <div className="segmented" role="radiogroup" aria-label="页面大小">
+              {(
+                [
+                  ['width', '适合宽度'],
+                  ['page', '整页'],
+                ] as const
+              ).map(([id, label]) => (
+                <button key={id} type="button" role="radio" aria-checked={fit === id} onClick={() => chooseFit(id)} title={id === 'width' ? '页面宽度与阅读区一致' : '整页显示在阅读区内'}>
+                  {label}
+                </button>
+              ))}
+            </div>
+          ) : null}
+          <div className="row zoom">
+            <button type="button" className="btn small" onClick={() => setZoomStep(-1)} title="缩小（-）" disabled={shownZoom <= ZOOM_STEPS[0] + 0.001}>
+              缩小
+            </button>
+            <output className="small zoom-value" aria-label="缩放比例">
+              {Math.round(shownZoom * 100)}%
+            </output>
+            <button type="button" className="btn small" onClick={() => setZoomStep(1)} title="放大（+）" disabled={shownZoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1] - 0.001}>
+              放大
+            </button>
+          </div>
+        </div>
+        {pageMsg ? (
+          <div className="page-msg" id="page-msg" role="alert">
+            {pageMsg}
           </div>
         ) : null}
-        <div className="row zoom">
-          <button type="button" className="btn small" onClick={() => setZoomStep(-1)} aria-label="缩小" disabled={zoom <= ZOOM_STEPS[0]}>
-            A−
-          </button>
-          <span className="small zoom-value" aria-label="缩放比例">
-            {Math.round(zoom * 100)}%
-          </span>
-          <button type="button" className="btn small" onClick={() => setZoomStep(1)} aria-label="放大" disabled={zoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1]}>
-            A+
-          </button>
-        </div>
       </div>
-      <input
-        className="page-slider"
-        type="range"
-        min={1}
-        max={total}
-        value={page}
-        aria-label="页面滑块"
-        aria-valuetext={`第 ${page} 页，共 ${total} 页`}
-        onChange={(e) => go(Number(e.target.value))}
-        disabled={total <= 1}
-      />
       <div className={`reader-body${tocOpen ? '' : ' no-toc'}`}>
         {tocOpen ? (
-          <aside className="reader-toc" aria-label="目录面板">
-            <TocTree toc={toc} page={page} onJump={go} />
+          <aside className="reader-toc" id="reader-toc" aria-label="目录面板">
+            <TocTree toc={toc} active={section} onJump={jumpTo} />
           </aside>
         ) : null}
-        <div className="reader-view" ref={viewRef}>
+        <div className="reader-view" ref={viewRef} tabIndex={0} role="region" aria-label="阅读区">
           {showHl && hl.terms.length ? (
             <div className="banner info hl-banner" role="status">
               {hl.page === page ? '已定位到搜索命中' : `搜索命中在第 ${hl.page} 页`}
@@ -276,6 +436,11 @@ function Reader({
               {hl.page !== page && hl.page ? (
                 <button type="button" className="btn small" onClick={() => go(hl.page!)}>
                   回到命中页
+                </button>
+              ) : null}
+              {hl.from ? (
+                <button type="button" className="btn small" onClick={() => navigate('search', [], { q: hl.from ?? undefined })}>
+                  返回搜索结果
                 </button>
               ) : null}
               <button type="button" className="btn small ghost" onClick={() => setShowHl(false)}>
@@ -297,17 +462,28 @@ function Reader({
             style={showPdf ? undefined : { fontSize: `${15 * zoom}px` }}
           >
             {showPdf ? (
-              <PdfPage regId={info.reg_id} page={page} zoom={zoom} terms={highlightHere} onFailed={(e) => setPdfError(toApiError(e).message)} />
+              <PdfPage
+                regId={info.reg_id}
+                page={page}
+                fit={fit}
+                zoom={zoom}
+                area={area}
+                terms={highlightHere}
+                onScale={setPdfScale}
+                onFailed={(e) => setPdfError(toApiError(e).message)}
+              />
             ) : pageError ? (
               <ErrorBox title={`无法读取第 ${page} 页`} error={pageError} onRetry={() => setPage((p) => p)} />
             ) : pageData ? (
-              <PageText text={pageData.text} terms={highlightHere} hitArticle={hl.page === page ? hl.article : null} />
+              <PageText text={pageData.text} terms={highlightHere} hitArticle={hl.page === page ? hl.article : null} markdown={info.format === 'markdown'} />
             ) : (
               <Spinner label={`正在读取第 ${page} 页…`} />
             )}
-            <div className="page-foot muted small">
-              — {page} / {total} —
-            </div>
+            {showPdf ? null : (
+              <div className="page-foot muted small">
+                — {page} / {total} —
+              </div>
+            )}
           </article>
         </div>
       </div>

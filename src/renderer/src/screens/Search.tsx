@@ -1,7 +1,9 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { api, type ApiOutput } from '../api/client';
 import { isCancelled } from '../api/errors';
+import { useAppInfo } from '../app-info';
 import { EmptyState, ErrorBox, ScreenHeader, Spinner } from '../components/common';
+import { Snippet } from '../components/Markdown';
 import { listRegulations, type RegulationInfo } from '../data/regulations';
 import { navigate } from '../router';
 
@@ -12,33 +14,36 @@ type Scope = 'auto' | 'pick' | 'all';
 /** Short enough to feel instant, long enough to skip most intermediate keystrokes. */
 const DEBOUNCE_MS = 50;
 
-// kept across visits so coming back from the reader shows the same search
-const memory: { query: string; scope: Scope; picked: string[]; result: SearchOutput | null } = {
+// kept across visits so coming back from the reader shows the same search, where it was left
+const memory: {
+  query: string;
+  scope: Scope;
+  picked: string[];
+  result: SearchOutput | null;
+  /** scope the stored result was searched in */
+  resultKey: string;
+  scrollTop: number;
+  /** the hit last opened: focused again on return */
+  openedUnit: string | null;
+} = {
   query: '',
   scope: 'auto',
   picked: [],
   result: null,
+  resultKey: '',
+  scrollTop: 0,
+  openedUnit: null,
 };
+
+function scopeKey(sc: Scope, pk: string[]): string {
+  return sc === 'pick' ? `pick:${[...pk].sort().join(',')}` : sc;
+}
 
 const SCOPES: { id: Scope; label: string; hint: string }[] = [
   { id: 'auto', label: '智能', hint: '根据问题自动选择相关规程' },
   { id: 'pick', label: '指定', hint: '只在选中的规程中检索' },
   { id: 'all', label: '全部', hint: '检索全部已导入规程' },
 ];
-
-function renderSnippet(snippet: string, highlights: [number, number][]): ReactNode[] {
-  const out: ReactNode[] = [];
-  let last = 0;
-  const sorted = [...highlights].sort((a, b) => a[0] - b[0]);
-  sorted.forEach(([s, e], i) => {
-    if (s < last) return;
-    if (s > last) out.push(snippet.slice(last, s));
-    out.push(<mark key={i}>{snippet.slice(s, e)}</mark>);
-    last = e;
-  });
-  if (last < snippet.length) out.push(snippet.slice(last));
-  return out;
-}
 
 /** Terms the reader should mark: what was highlighted in the snippet, plus matched terms. */
 export function hitTerms(hit: Hit): string[] {
@@ -47,6 +52,8 @@ export function hitTerms(hit: Hit): string[] {
 }
 
 export function openHit(hit: Hit, query: string): void {
+  memory.openedUnit = String(hit.unit_id);
+  memory.scrollTop = document.getElementById('main')?.scrollTop ?? 0;
   navigate('reader', [hit.reg_id], {
     page: hit.page_num,
     hl: hitTerms(hit).join('|'),
@@ -56,17 +63,24 @@ export function openHit(hit: Hit, query: string): void {
 }
 
 export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) {
+  const { info } = useAppInfo();
   const [query, setQuery] = useState(() => routeQuery.get('q') ?? memory.query);
-  // #/search?scope=pick&regs=a,b (e.g. "search in this regulation" from the reader) wins over memory
-  const [scope, setScope] = useState<Scope>(() => {
-    const sc = routeQuery.get('scope');
-    return sc === 'auto' || sc === 'pick' || sc === 'all' ? (memory.scope = sc) : memory.scope;
+  // #/search?scope=pick&regs=a,b ("search this regulation" in the reader) applies to this visit
+  // only: it is shown as where the user came from, and the sidebar brings back their own scope
+  const routeScope = routeQuery.get('scope');
+  const routeRegs = (routeQuery.get('regs') ?? '').split(',').filter(Boolean);
+  const [cameFrom, setCameFrom] = useState<string[] | null>(() => (routeScope === 'pick' && routeRegs.length ? routeRegs : null));
+  const [scope, setScope] = useState<Scope>(() =>
+    routeScope === 'auto' || routeScope === 'pick' || routeScope === 'all' ? routeScope : memory.scope,
+  );
+  const [picked, setPicked] = useState<string[]>(() => (routeRegs.length ? routeRegs : memory.picked));
+  const [restored] = useState(() => {
+    const sc = routeScope === 'auto' || routeScope === 'pick' || routeScope === 'all' ? routeScope : memory.scope;
+    const pk = routeRegs.length ? routeRegs : memory.picked;
+    const q = (routeQuery.get('q') ?? memory.query).trim();
+    return memory.result && memory.result.query === q && memory.resultKey === scopeKey(sc, pk) ? memory.result : null;
   });
-  const [picked, setPicked] = useState<string[]>(() => {
-    const regs = routeQuery.get('regs');
-    return regs ? (memory.picked = regs.split(',').filter(Boolean)) : memory.picked;
-  });
-  const [result, setResult] = useState<SearchOutput | null>(memory.result && memory.result.query === (routeQuery.get('q') ?? memory.query) ? memory.result : null);
+  const [result, setResult] = useState<SearchOutput | null>(restored);
   const [error, setError] = useState<unknown>(undefined);
   const [loading, setLoading] = useState(false);
   const [regs, setRegs] = useState<RegulationInfo[] | null>(null);
@@ -74,10 +88,28 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
   const abortRef = useRef<AbortController | null>(null);
   const timer = useRef<number | undefined>(undefined);
   const seq = useRef(0);
+  const cameFromRef = useRef(cameFrom);
+  cameFromRef.current = cameFrom;
+
+  // back from the reader: the same list, scrolled where it was, the opened hit focused
+  useLayoutEffect(() => {
+    const main = document.getElementById('main');
+    if (restored && main) {
+      main.scrollTop = memory.scrollTop;
+      const card = memory.openedUnit ? document.querySelector<HTMLElement>(`.hit-card[data-unit="${CSS.escape(memory.openedUnit)}"]`) : null;
+      if (card) card.focus({ preventScroll: true });
+      else inputRef.current?.focus({ preventScroll: true });
+    } else inputRef.current?.focus();
+    const onScroll = () => {
+      if (main) memory.scrollTop = main.scrollTop;
+    };
+    main?.addEventListener('scroll', onScroll, { passive: true });
+    return () => main?.removeEventListener('scroll', onScroll);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   useEffect(() => {
     listRegulations().then(setRegs, () => setRegs([]));
-    inputRef.current?.focus();
     const focus = () => inputRef.current?.focus();
     window.addEventListener('gridcode:focus-search', focus);
     return () => {
@@ -93,7 +125,14 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
       abortRef.current?.abort();
       const text = q.trim();
       memory.query = q;
-      history.replaceState(null, '', text ? `#/search?q=${encodeURIComponent(text)}` : '#/search');
+      const params = new URLSearchParams();
+      if (text) params.set('q', text);
+      if (sc === 'pick' && cameFromRef.current) {
+        params.set('scope', 'pick');
+        params.set('regs', pk.join(','));
+      }
+      const qs = params.toString();
+      history.replaceState(null, '', qs ? `#/search?${qs}` : '#/search');
       if (!text) {
         setResult(null);
         setError(undefined);
@@ -120,6 +159,8 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
         if (my !== seq.current) return;
         setResult(out);
         memory.result = out;
+        memory.resultKey = scopeKey(sc, pk);
+        memory.scrollTop = 0;
         setError(undefined);
       } catch (e) {
         if (my !== seq.current || isCancelled(e)) return;
@@ -144,6 +185,8 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
 
   const changeScope = (sc: Scope) => {
     setScope(sc);
+    setCameFrom(null);
+    cameFromRef.current = null;
     memory.scope = sc;
     void run(query, sc, picked);
   };
@@ -151,8 +194,21 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
   const togglePick = (regId: string) => {
     const next = picked.includes(regId) ? picked.filter((r) => r !== regId) : [...picked, regId];
     setPicked(next);
+    setCameFrom(null);
+    cameFromRef.current = null;
+    memory.scope = 'pick';
     memory.picked = next;
     void run(query, 'pick', next);
+  };
+
+  /** Leave the reader's one-regulation scope for the user's own (visibly, in the scope row). */
+  const resetScope = () => {
+    const sc = memory.scope === 'pick' && memory.picked.length === 0 ? 'auto' : memory.scope;
+    setCameFrom(null);
+    cameFromRef.current = null;
+    setScope(sc);
+    setPicked(memory.picked);
+    void run(query, sc, memory.picked);
   };
 
   const groups = useMemo(() => {
@@ -191,7 +247,12 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
 
   return (
     <div className="screen">
-      <ScreenHeader title="跨规程搜索" subtitle="关键词与语义混合检索，结果按规程分组；点击或回车在阅读器中打开" />
+      <ScreenHeader
+        title="跨规程搜索"
+        subtitle={`${
+          info?.search_mode === 'hybrid' ? '关键词与语义混合检索' : info ? '按关键词检索（未启用语义模型，可在“设置”中导入）' : '检索全部已导入的规程'
+        }，结果按规程分组；点击或回车在阅读器中打开`}
+      />
       <div className="search-box card">
         <div className="row">
           <input
@@ -230,6 +291,16 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
           ) : null}
           {result ? <span className="muted small">{`${result.results.length} 条 · ${Math.round(result.elapsed_ms)} ms`}</span> : null}
         </div>
+        {cameFrom ? (
+          <div className="came-from banner info small" role="status" aria-label="当前检索范围">
+            <span>
+              只在{cameFrom.map((id) => `《${regTitle(id)}》`).join('、')}中检索（来自阅读器的“搜索本规程”）
+            </span>
+            <button type="button" className="btn small" onClick={resetScope}>
+              恢复为{memory.scope === 'all' ? '全部规程' : memory.scope === 'pick' && memory.picked.length ? '之前选定的规程' : '智能选择'}
+            </button>
+          </div>
+        ) : null}
         {scope === 'pick' ? (
           <div className="pick-list" role="group" aria-label="选择规程">
             {regs === null ? (
@@ -301,13 +372,15 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
               <ul>
                 {g.hits.map((h) => (
                   <li key={h.unit_id}>
-                    <button type="button" className="hit-card" onClick={() => openHit(h, result.query)} aria-label={`${h.title} 第 ${h.page_num} 页 ${h.article ?? h.section}`}>
+                    <button type="button" className="hit-card" data-unit={String(h.unit_id)} data-page={h.page_num} onClick={() => openHit(h, result.query)}>
                       <div className="hit-head">
                         {h.article ? <span className="label">{h.article}</span> : null}
                         <span className="hit-section">{h.section}</span>
                         <span className="hit-page">第 {h.page_num} 页</span>
                       </div>
-                      <div className="hit-snippet">{renderSnippet(h.snippet, h.highlights)}</div>
+                      <div className="hit-snippet">
+                        <Snippet snippet={h.snippet} highlights={h.highlights} />
+                      </div>
                       <div className="hit-reasons small muted">
                         得分 {h.score.toFixed(3)}
                         {h.reasons.lexical_rank != null ? ` · 关键词第 ${h.reasons.lexical_rank} 名` : ''}

@@ -3,6 +3,7 @@ import { useAppInfo } from '../app-info';
 import { api, getBridge, type ApiOutput } from '../api/client';
 import { isCancelled, toApiError } from '../api/errors';
 import { ErrorBox, ProgressBar, ScreenHeader, Spinner, useAsync, useToast } from '../components/common';
+import { CONFIG_FIELDS, LLM_KEY_MISSING, stripPaths } from '../i18n/messages';
 
 type Config = ApiOutput<'app.config'>['config'];
 
@@ -32,21 +33,14 @@ export function SettingsScreen() {
             </dd>
             <dt>数据库版本</dt>
             <dd>
-              {info.schema_version}
-              <span className="muted small">
-                {' '}
-                （{Object.entries(info.schema_versions)
-                  .map(([k, v]) => `${k} ${v}`)
-                  .join('，')}
-                ）
-              </span>
+              <span title={Object.entries(info.schema_versions).map(([k, v]) => `${k} ${v}`).join('，')}>{info.schema_version}</span>
             </dd>
             <dt>嵌入模型</dt>
             <dd>
               <span className={`pill ${info.embedding_model.state}`}>{modelLabel(info.embedding_model.state)}</span>{' '}
               {info.embedding_model.model_id ? <code>{info.embedding_model.model_id}</code> : null}
               {info.embedding_model.dims ? <span className="muted small"> {info.embedding_model.dims} 维</span> : null}
-              <div className="muted small">{info.embedding_model.message}</div>
+              <div className="muted small">{stripPaths(info.embedding_model.message)}</div>
             </dd>
             <dt>检索方式</dt>
             <dd>{info.search_mode === 'hybrid' ? '混合检索（关键词 + 语义）' : '仅关键词检索'}</dd>
@@ -107,7 +101,7 @@ function ModelsSection({ onChanged, toast }: { onChanged: () => void; toast: (m:
   const select = async (id: string | null) => {
     try {
       const st = await api('models.select', { id });
-      toast(st.message);
+      toast(stripPaths(st.message));
       models.reload();
       onChanged();
     } catch (e) {
@@ -147,7 +141,7 @@ function ModelsSection({ onChanged, toast }: { onChanged: () => void; toast: (m:
                     <code>{m.id}</code>
                     {m.default ? <span className="pill small-pill">默认</span> : null}
                     {m.description ? <div className="muted small">{m.description}</div> : null}
-                    {m.problem ? <div className="small job-error">{m.problem}</div> : null}
+                    {m.problem ? <div className="small job-error">{stripPaths(m.problem)}</div> : null}
                   </td>
                   <td>{m.dims}</td>
                   <td>
@@ -245,7 +239,7 @@ function LlmSection() {
             <span className={`pill ${status.data.available ? 'ok' : 'warn'}`} aria-label="密钥状态">
               {status.data.available ? `已配置（${status.data.key_source === 'env' ? '环境变量' : '应用内保存'}）` : '未配置'}
             </span>
-            <div className="muted small">{status.data.message}</div>
+            <div className="muted small">{stripPaths(status.data.message)}</div>
             <div className="muted small">
               {browser
                 ? '浏览器版只能通过启动服务时的环境变量 DASHSCOPE_API_KEY 提供密钥；密钥不会发送到界面。'
@@ -297,17 +291,43 @@ interface FieldSpec {
   step: number;
 }
 
-const FIELDS: FieldSpec[] = [
-  { section: 'search', key: 'topK', label: '返回条数', hint: '每次检索返回的结果数', min: 1, max: 200, step: 1 },
-  { section: 'search', key: 'tMin', label: '最低综合分 t_min', hint: '低于此分数判为证据不足', min: 0, max: 1, step: 0.01 },
-  { section: 'search', key: 'ambiguityRatio', label: '歧义比例', hint: '第二名/第一名高于此值判为有歧义', min: 0, max: 1, step: 0.01 },
-  { section: 'search', key: 'coverageThreshold', label: '覆盖度阈值', hint: '候选需覆盖的查询词比例', min: 0, max: 1, step: 0.05 },
-  { section: 'search', key: 'rrfWeight', label: 'RRF 权重', hint: '综合分中排名融合所占比重', min: 0, max: 1, step: 0.05 },
-  { section: 'devices', key: 'epsilon', label: '设备澄清间隔 ε', hint: '前两名得分差低于此值时请用户澄清', min: 0, max: 1, step: 0.01 },
+const field = (section: keyof Config, key: string, hint: string, min: number, max: number | undefined, step: number, integer = false): FieldSpec & { integer: boolean } => ({
+  section,
+  key,
+  label: CONFIG_FIELDS[`${String(section)}.${key}`] ?? key,
+  hint,
+  min,
+  max,
+  step,
+  integer,
+});
+
+const FIELDS = [
+  field('search', 'topK', '每次检索返回的结果数', 1, 200, 1, true),
+  field('search', 'tMin', '低于此分数判为证据不足（0–1）', 0, 1, 0.01),
+  field('search', 'ambiguityRatio', '第二名与第一名得分之比高于此值时判为有歧义（0–1）', 0, 1, 0.01),
+  field('search', 'coverageThreshold', '结果需覆盖的查询词比例（0–1）', 0, 1, 0.05),
+  field('search', 'rrfWeight', '综合分中排名融合所占比重（0–1）', 0, 1, 0.05),
+  field('devices', 'epsilon', '前两名得分差低于此值时请用户确认（0–1）', 0, 1, 0.01),
 ];
+
+/** Why a typed value is refused, naming the field in Chinese; null when fine. */
+export function fieldProblem(f: (typeof FIELDS)[number], raw: string): string | null {
+  const t = raw.trim();
+  if (t === '') return `「${f.label}」不能为空`;
+  const n = Number(t);
+  if (!Number.isFinite(n)) return `「${f.label}」必须是数字`;
+  if (f.integer && !Number.isInteger(n)) return `「${f.label}」必须是整数`;
+  if (n < f.min) return `「${f.label}」不能小于 ${f.min}`;
+  if (f.max !== undefined && n > f.max) return `「${f.label}」不能大于 ${f.max}`;
+  return null;
+}
 
 function ConfigSection({ toast, onSaved }: { toast: (m: string) => void; onSaved: () => void }) {
   const cfg = useAsync(() => api('app.config', {}), []);
+  const llm = useAsync(() => api('llm.status', {}), []);
+  const browser = getBridge().platform === 'browser';
+  const [problems, setProblems] = useState<Record<string, string>>({});
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
@@ -341,23 +361,29 @@ function ConfigSection({ toast, onSaved }: { toast: (m: string) => void; onSaved
 
   const submitThresholds = () => {
     const patch: Record<string, Record<string, unknown>> = {};
+    const found: Record<string, string> = {};
     for (const f of FIELDS) {
-      const raw = draft[`${String(f.section)}.${f.key}`];
-      const n = Number(raw);
-      if (raw === '' || !Number.isFinite(n)) {
-        setError(new Error(`「${f.label}」不是有效数字：${raw}`));
-        return;
-      }
-      (patch[f.section as string] ??= {})[f.key] = n;
+      const id = `${String(f.section)}.${f.key}`;
+      const raw = draft[id] ?? '';
+      const problem = fieldProblem(f, raw);
+      if (problem) found[id] = problem;
+      else (patch[f.section as string] ??= {})[f.key] = Number(raw);
+    }
+    setProblems(found);
+    if (Object.keys(found).length) {
+      setError(new Error(Object.values(found).join('；')));
+      document.getElementById(`cfg-${Object.keys(found)[0]}`)?.focus();
+      return;
     }
     void save(patch, '检索阈值已保存');
   };
+  const keyMissing = config.llm.enabled && llm.data && !llm.data.available;
 
   return (
     <section className="card" aria-labelledby="config-title">
       <h2 id="config-title">解析与检索</h2>
       <div className="muted small" style={{ marginBottom: 10 }}>
-        保存到 <code>{cfg.data.file}</code>，立即生效。
+        保存到数据目录中的 config.json，立即生效。
       </div>
       <label className="switch-row">
         <input
@@ -366,13 +392,23 @@ function ConfigSection({ toast, onSaved }: { toast: (m: string) => void; onSaved
           aria-label="使用大模型解析设备指令"
           checked={config.llm.enabled}
           disabled={saving}
-          onChange={(e) => void save({ llm: { enabled: e.target.checked } }, e.target.checked ? '已开启大模型解析' : '已关闭大模型解析')}
+          aria-describedby={keyMissing ? 'llm-key-missing' : undefined}
+          onChange={(e) => {
+            const on = e.target.checked;
+            const noKey = on && llm.data && !llm.data.available;
+            void save({ llm: { enabled: on } }, on ? (noKey ? '已开启大模型解析，但还缺少密钥' : '已开启大模型解析') : '已关闭大模型解析');
+          }}
         />
         <span>
           使用大模型解析设备指令
           <span className="muted small">（需要 DashScope 密钥；超时或失败时自动回退到规则解析）</span>
         </span>
       </label>
+      {keyMissing ? (
+        <div className="banner warn small" id="llm-key-missing" role="alert" style={{ marginBottom: 12 }}>
+          {browser ? LLM_KEY_MISSING.browser : LLM_KEY_MISSING.desktop}
+        </div>
+      ) : null}
       <form
         className="thresholds"
         // the engine validates and answers in Chinese naming the field; the browser bubble would not
@@ -384,6 +420,7 @@ function ConfigSection({ toast, onSaved }: { toast: (m: string) => void; onSaved
       >
         {FIELDS.map((f) => {
           const id = `${String(f.section)}.${f.key}`;
+          const problem = problems[id];
           return (
             <label key={id} className="field">
               <span>
@@ -391,14 +428,25 @@ function ConfigSection({ toast, onSaved }: { toast: (m: string) => void; onSaved
               </span>
               <input
                 className="input"
+                id={`cfg-${id}`}
                 type="number"
                 aria-label={f.label}
+                aria-invalid={problem ? true : undefined}
+                aria-describedby={problem ? `cfg-${id}-msg` : undefined}
                 min={f.min}
                 max={f.max}
                 step={f.step}
                 value={draft[id] ?? ''}
-                onChange={(e) => setDraft((d) => ({ ...d, [id]: e.target.value }))}
+                onChange={(e) => {
+                  setDraft((d) => ({ ...d, [id]: e.target.value }));
+                  setProblems(({ [id]: _gone, ...rest }) => rest);
+                }}
               />
+              {problem ? (
+                <span className="field-error" id={`cfg-${id}-msg`}>
+                  {problem}
+                </span>
+              ) : null}
             </label>
           );
         })}
@@ -406,7 +454,16 @@ function ConfigSection({ toast, onSaved }: { toast: (m: string) => void; onSaved
           <button type="submit" className="btn primary" disabled={saving}>
             保存阈值
           </button>
-          <button type="button" className="btn" disabled={saving} onClick={() => cfg.reload()}>
+          <button
+            type="button"
+            className="btn"
+            disabled={saving}
+            onClick={() => {
+              setProblems({});
+              setError(undefined);
+              cfg.reload();
+            }}
+          >
             还原
           </button>
         </div>

@@ -1,0 +1,101 @@
+import { normalizeText } from '../text/normalize';
+import { toSimplified } from './traditional';
+
+/**
+ * One canonical form for utterances AND device/room names, so both sides of every match speak
+ * the same words: traditional -> simplified (OpenCC), then the Cantonese and Taiwan words the
+ * conversion leaves alone (閂/熄 = 关, 冷氣 = 空调, 主人房 = 主卧, 較/校/扭 = 调 …), then English
+ * device words mixed into Chinese (TV, speaker, Roomba, AC).
+ */
+
+/** [pattern, replacement] applied in order to simplified, lower-cased text. */
+const DIALECT: [RegExp, string][] = [
+  // Cantonese aspect/particles first, so the verbs below see plain text
+  [/唔该|唔該|麻烦晒|麻烦你/g, '请'],
+  [/(开|关|闩|熄|锁|拉|较|校|调|扭)(咗|埋|晒)/g, '$1$2'],
+  [/熄晒|闩晒|关晒/g, '关掉所有'],
+  [/开晒/g, '打开所有'],
+  [/(闩|熄)(咗|埋)?/g, '关掉'],
+  [/拉埋/g, '拉上'],
+  [/锁埋/g, '锁上'],
+  [/开埋|开咗/g, '打开'],
+  [/关埋|关咗/g, '关掉'],
+  [/(大声|细声|小声|高|低|亮|暗|大|细|小|热|冻|凉|快|慢)啲/g, '$1一点'],
+  [/啲/g, '的'],
+  [/嘅/g, '的'],
+  [/咗/g, '了'],
+  [/开吓|开下/g, '开一下'],
+  [/吓/g, '一下'],
+  [/(?:佢|它)\s*$/g, ''],
+  [/几多度/g, '多少度'],
+  [/几多/g, '多少'],
+  [/扭大声|校大声|较大声/g, '调大声'],
+  [/扭细声|校细声|较细声/g, '调小声'],
+  [/扭大|校大|较大/g, '调大'],
+  [/扭细|校细|较细|扭小/g, '调小'],
+  [/较|校/g, '调'],
+  [/细声/g, '小声'],
+  [/转(大|小|亮|暗|高|低|强|弱)/g, '调$1'],
+  [/开工/g, '开始清扫'],
+  [/播歌/g, '播放音乐'],
+  [/冻/g, '冷'],
+  [/道门|度门/g, '门'],
+  [/将/g, '把'],
+  [/^叫/g, '让'],
+  [/(打开|关掉|开|关|了)一?个(?=[\u4e00-\u9fff]{2})/g, '$1'],
+  // Taiwan usage
+  [/关起来/g, '关上'],
+  [/打开来|开起来/g, '打开'],
+  [/瓦斯/g, '燃气'],
+  [/电锅/g, '电饭锅'],
+  [/投影机/g, '投影仪'],
+  [/清净机/g, '净化器'],
+  [/抽湿机/g, '除湿机'],
+  [/抽油烟机/g, '油烟机'],
+  [/热水炉/g, '热水器'],
+  [/铁卷门|铁门/g, '门'],
+  [/冷气机|冷气/g, '空调'],
+  [/电灯/g, '灯'],
+  [/设定/g, '设置'],
+  // rooms said differently
+  [/主人房/g, '主卧'],
+  [/车房/g, '车库'],
+  [/(^|[^客餐饭大门展影音前后中])厅(?!室)/g, '$1客厅'],
+];
+
+/** English words people mix in (word-bounded, lower case). */
+const ENGLISH: [RegExp, string][] = [
+  [/\b(?:air ?conditioner|aircon|a\/c|ac)\b/g, '空调'],
+  [/\b(?:tv|television)\b/g, '电视'],
+  [/\bsoundbar\b/g, '回音壁'],
+  [/\b(?:speakers?|homepod|echo)\b/g, '音箱'],
+  [/\b(?:roomba|robot ?vacuum|vacuum)\b/g, '扫地机'],
+  [/\brobot\b/g, '机器人'],
+  [/\bprojector\b/g, '投影仪'],
+  [/\b(?:curtains?|blinds?)\b/g, '窗帘'],
+  [/\bdehumidifier\b/g, '除湿机'],
+  [/\bhumidifier\b/g, '加湿器'],
+  [/\bpurifier\b/g, '净化器'],
+  [/\b(?:lights?|lamps?)\b/g, '灯'],
+  [/\bled\s*(?=灯)/g, ''],
+  [/\bfan\b/g, '风扇'],
+  [/\block\b/g, '门锁'],
+  [/\bplay\b/g, '播放'],
+  [/\bpause\b/g, '暂停'],
+  [/\bnext\b/g, '下一首'],
+];
+
+const cache = new Map<string, string>();
+
+/** Canonical text for matching (utterances and names alike). Memoised. */
+export function canonical(text: string): string {
+  let v = cache.get(text);
+  if (v !== undefined) return v;
+  let s = toSimplified(normalizeText(text));
+  for (const [re, to] of ENGLISH) s = s.replace(re, to);
+  for (const [re, to] of DIALECT) s = s.replace(re, to);
+  v = s;
+  if (cache.size > 50_000) cache.clear();
+  cache.set(text, v);
+  return v;
+}

@@ -1,0 +1,157 @@
+import { findValue, parseNumber } from './values';
+import type { ValueAttribute } from './types';
+
+/**
+ * Slot grammar of a command clause beyond the verb: what setting it is about (attribute),
+ * the value (absolute, relative with a default step, extreme), a mode or colour word, and
+ * whether it is a state question. Each slot returns the span it used so the caller can
+ * remove it before reading the device name from what is left.
+ */
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export interface ValueSlot extends Span {
+  /** the command's v: 26℃, 50%, +, -2℃, 最亮, 红色, 制冷 */
+  v: string;
+  attribute: ValueAttribute | null;
+  kind: 'absolute' | 'relative' | 'extreme' | 'word';
+  unit: string | null;
+}
+
+const NUM = '(?:\\d+(?:\\.\\d+)?|[零一二两三四五六七八九十百]+(?:点[零一二三四五六七八九])?)';
+
+/** Words that name the setting, in the order they are tried. */
+export const ATTRIBUTE_WORDS: [RegExp, ValueAttribute][] = [
+  [/色温/, 'colorTemp'],
+  [/亮度|光线|灯光亮度/, 'brightness'],
+  [/水温|温度|室温/, 'temperature'],
+  [/音量|声音|声量/, 'volume'],
+  [/风速|风量|档位|风力|吸力|转速/, 'fanSpeed'],
+  [/湿度/, 'humidity'],
+  [/开合度|开合|开度|位置/, 'position'],
+  [/颜色|色彩|灯色/, 'color'],
+  [/频道/, 'channel'],
+];
+
+/** Which setting a relative or extreme word is about, when no attribute word is said. */
+function attributeOfWord(word: string): ValueAttribute | null {
+  if (/亮|暗/.test(word)) return 'brightness';
+  if (/声/.test(word)) return 'volume';
+  if (/热|冷|暖|凉/.test(word)) return 'temperature';
+  if (/拉开|打开|拉上|关上|开一点|关一点/.test(word)) return 'position';
+  if (/湿|干/.test(word)) return 'humidity';
+  if (/风/.test(word)) return 'fanSpeed';
+  return null;
+}
+
+const REL_UP =
+  /调高|升高|提高|调大|加大|增大|(?<![打拉])开大|调亮|调强|调快|调热|调暖|再亮|再大|再高|(?:亮|大|高|热|暖|暖和|大声|强|快|响)(?:一点儿?|一些|些|点)|大声|(?:拉开|打开|开)(?:一点|一些|些)|增加|加(?=\d|[一二两三四五六七八九十])/;
+const REL_DOWN =
+  /调低|降低|调小|减小|关小|调暗|调弱|调慢|调冷|调凉|再暗|再小|再低|(?:暗|小|低|冷|凉|凉快|小声|弱|慢|轻)(?:一点儿?|一些|些|点)|小声|(?:拉上|关上|关)(?:一点|一些|些)|减少|减(?=\d|[一二两三四五六七八九十])/;
+const EXTREME = /(?:调到|开到|调成|设为|设置为|调至|开至|拉到|放到)?(最亮|最暗|最大|最小|最高|最低|最强|最弱|最冷|最热|最快|最慢|最响|最轻|全开|开到底|拉满|开满)/;
+const MODE = /(制冷|制热|除湿|送风|自动|睡眠|节能|强力|暖风|换气|舒适|烘干|静音|手动|省电|安静)模式|(?:调成|调到|切换成|切换到|切到|换成|设为|设置为|设置成|改成|开)(制冷|制热|除湿|送风|暖风|换气)/;
+const COLOUR = /(?:调成|调到|变成|换成|设为|设置为|设置成|改成|调)?(暖白|冷白|暖黄|粉红|天蓝|红|橙|黄|绿|青|蓝|紫|粉|白)(?:色|光)/;
+
+/** Reads the value slot of a clause (names already masked). */
+export function valueSlot(s: string): ValueSlot | null {
+  const at = (m: RegExpMatchArray) => ({ start: m.index!, end: m.index! + m[0].length });
+  let m = s.match(MODE);
+  if (m) return { ...at(m), v: m[1] ?? m[2], attribute: 'mode', kind: 'word', unit: null };
+  m = s.match(COLOUR);
+  if (m) return { ...at(m), v: `${m[1]}色`, attribute: 'color', kind: 'word', unit: null };
+  m = s.match(EXTREME);
+  if (m) {
+    const word = m[1];
+    const attr = /亮|暗/.test(word) ? 'brightness' : /冷|热/.test(word) ? 'temperature' : /响|轻/.test(word) ? 'volume' : null;
+    return { ...at(m), v: /全开|开到底|拉满|开满/.test(word) ? '最大' : word, attribute: attr, kind: 'extreme', unit: null };
+  }
+  const up = s.match(REL_UP);
+  const down = s.match(REL_DOWN);
+  const rel = up && down ? (up.index! <= down.index! ? up : down) : (up ?? down);
+  if (rel) {
+    const sign = rel === up ? '+' : '-';
+    // an amount right after the word: 调高两度, 音量加10, 降低五
+    const after = s.slice(rel.index! + rel[0].length);
+    const amount = after.match(new RegExp(`^(${NUM})\\s*(度|℃|%|％|档|格)?`));
+    const n = amount ? parseNumber(amount[1]) : null;
+    const unit = amount?.[2] ? (/度|℃/.test(amount[2]) ? '℃' : /%|％/.test(amount[2]) ? '%' : amount[2]) : null;
+    const end = rel.index! + rel[0].length + (amount && n !== null ? amount[0].length : 0);
+    // 一点 is a size, not an amount
+    const v = n !== null && !/^一点/.test(after) ? `${sign}${n}${unit ?? ''}` : sign;
+    return { start: rel.index!, end, v, attribute: unit === '℃' ? 'temperature' : attributeOfWord(rel[0]), kind: 'relative', unit };
+  }
+  const found = findValue(s);
+  if (found) {
+    const attr: ValueAttribute | null = found.unit === '℃' ? 'temperature' : found.unit === '档' ? 'fanSpeed' : found.unit === 'K' ? 'colorTemp' : null;
+    return { start: found.start, end: found.end, v: found.v, attribute: attr, kind: 'absolute', unit: found.unit };
+  }
+  return null;
+}
+
+/** The setting named by a word in the clause (亮度, 温度, 音量 …) and its span. */
+export function attributeSlot(s: string): (Span & { attribute: ValueAttribute }) | null {
+  for (const [re, attribute] of ATTRIBUTE_WORDS) {
+    const m = s.match(re);
+    if (m) return { start: m.index!, end: m.index! + m[0].length, attribute };
+  }
+  return null;
+}
+
+/** The setting a percentage or bare number means for a kind of device. */
+export function attributeForCategory(category: string | null, unit: string | null): ValueAttribute | null {
+  switch (category) {
+    case 'light':
+      return 'brightness';
+    case 'curtain':
+    case 'window':
+    case 'garageDoor':
+      return 'position';
+    case 'humidifier':
+    case 'dehumidifier':
+      return 'humidity';
+    case 'speaker':
+    case 'tv':
+      return 'volume';
+    case 'fan':
+    case 'airPurifier':
+    case 'freshAir':
+    case 'rangeHood':
+      return unit === '%' ? 'fanSpeed' : 'fanSpeed';
+    case 'airConditioner':
+    case 'heater':
+    case 'waterHeater':
+      return unit === '%' ? null : 'temperature';
+    default:
+      return null;
+  }
+}
+
+/** Attribute -> the canonical action that sets it. */
+export const SET_ACTION: Record<ValueAttribute, string> = {
+  brightness: '调亮度',
+  temperature: '调温度',
+  volume: '调音量',
+  position: '调位置',
+  fanSpeed: '调风速',
+  humidity: '调湿度',
+  colorTemp: '调色温',
+  color: '调颜色',
+  mode: '设置模式',
+  channel: '调节',
+  generic: '调节',
+};
+
+/** Verbs that only say "set it" (the value says what): removed so they never become a name. */
+export const SET_VERBS = /设置为|设置成|设置到|设定为|设为|设成|设到|设置|调整为|调整到|调整成|调节到|调节为|调节|调整|调到|调成|调至|调为|调在|改成|改为|改到|定到|定在|设在|开到|关到|拉到|放到|升到|降到|调/g;
+
+/** A state question: 空调开着吗, 门锁了吗, 客厅温度多少, 洗衣机洗完了没有. */
+export function isQuestion(s: string): boolean {
+  if (/多少|几度|怎么样|如何|什么状态|状态如何/.test(s)) return true;
+  return /(?:吗|么|嘛|没有|了没|没|呢)$/.test(s) && /开着|关着|开了|关了|锁了|锁好|锁上|锁着|洗完|好了|在运行|在播放|亮着|关好|开好|打开|关闭|开|关|锁/.test(s);
+}
+
+/** Words of a state question that are not verbs or names. */
+export const QUESTION_WORDS = /现在|目前|当前|是不是|是否|有没有|开着|关着|亮着|锁着|锁好|关好|开好|洗完|在运行|在播放|怎么样|如何|什么状态|状态|是多少|多少|几度|(?:了)?(?:吗|么|嘛|没有|没|呢)$/g;

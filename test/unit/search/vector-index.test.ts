@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { INDEX_MIN_ROWS, vectorTopK, type VectorMatrix } from '../../../src/core/search/vectors';
+import { mulberry32 } from '../../../scripts/lib/prng';
+
+function clustered(n: number, dims: number, seed = 3): VectorMatrix {
+  const rand = mulberry32(seed);
+  const gauss = () => Math.sqrt(-2 * Math.log(Math.max(rand(), 1e-12))) * Math.cos(2 * Math.PI * rand());
+  const centers = Array.from({ length: 200 }, () => Float32Array.from({ length: dims }, gauss));
+  const data = new Float32Array(n * dims);
+  const byScope = new Map<string, number[]>();
+  const scopes: string[] = [];
+  for (let r = 0; r < n; r++) {
+    const c = centers[r % centers.length];
+    let s = 0;
+    for (let d = 0; d < dims; d++) s += (data[r * dims + d] = c[d] + gauss() + 0.3) ** 2;
+    for (let d = 0; d < dims; d++) data[r * dims + d] /= Math.sqrt(s);
+    const scope = `reg${r % 50}`;
+    scopes.push(scope);
+    if (!byScope.has(scope)) byScope.set(scope, []);
+    byScope.get(scope)!.push(r);
+  }
+  return { corpus: 't', modelId: 't', dims, version: 1, ids: Int32Array.from({ length: n }, (_, i) => i + 1000), scopes, byScope, data };
+}
+
+describe('vector top-k with the binary prefilter', () => {
+  const m = clustered(INDEX_MIN_ROWS + 10_000, 64);
+  const rand = mulberry32(9);
+  const queries = Array.from({ length: 20 }, () => {
+    const row = Math.floor(rand() * m.ids.length);
+    return Float32Array.from({ length: m.dims }, (_, d) => m.data[row * m.dims + d] + (rand() - 0.5) * 0.1);
+  });
+
+  it('finds nearly the same top 100 as the exact scan on a large matrix', () => {
+    let recall = 0;
+    for (const q of queries) {
+      const exact = vectorTopK(m, q, 100, undefined, { exact: true });
+      const approx = vectorTopK(m, q, 100);
+      expect(approx).toHaveLength(100);
+      // scores are exact cosines, sorted
+      for (let i = 1; i < approx.length; i++) expect(approx[i - 1].score).toBeGreaterThanOrEqual(approx[i].score);
+      expect(approx[0].id).toBe(exact[0].id);
+      const got = new Set(approx.map((h) => h.id));
+      recall += exact.filter((h) => got.has(h.id)).length / 100;
+    }
+    expect(recall / queries.length).toBeGreaterThan(0.9);
+  });
+
+  it('scans exactly when the candidate rows are few (one scope)', () => {
+    const q = queries[0];
+    const scoped = vectorTopK(m, q, 10, ['reg3']);
+    const exact = vectorTopK(m, q, 10, ['reg3'], { exact: true });
+    expect(scoped).toEqual(exact);
+    expect(scoped.every((h) => m.scopes[h.id - 1000] === 'reg3')).toBe(true);
+  });
+});
