@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { KIND_LABELS, OP_LABELS, SENSOR_LABELS, VALUE_CHECK_LABELS, reasonLabels } from '../../core/devices/labels';
+import { TYPE_LABELS } from '../../core/devices/lexicon';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { invokeOperation } from '../../core/api/invoke';
@@ -31,6 +33,8 @@ function readState(file: string): unknown {
   return parsed.data;
 }
 
+const Q_WORDS: Record<string, string> = { one: '一个', all: '全部', any: '任意一个', except: '除指定的以外全部' };
+
 export function registerDeviceCommands(program: Command): void {
   const devices = program.command('devices').description('设备上下文检索与命名检查 / device-context retrieval and naming lint');
 
@@ -61,20 +65,27 @@ export function registerDeviceCommands(program: Command): void {
       if (opts.yaml) return void process.stdout.write(out.yaml.endsWith('\n') ? out.yaml : out.yaml + '\n');
       const lines: string[] = [];
       const first = out.results[0]?.meta as { parser?: string; parser_error?: string } | undefined;
-      if (first?.parser && first.parser !== 'rules') lines.push(`解析器: ${first.parser === 'llm' ? '大模型' : first.parser === 'rules-fallback' ? `规则（大模型不可用：${first.parser_error ?? ''}）` : first.parser}`);
+      if (first?.parser && first.parser !== 'rules') lines.push(`解析器: ${first.parser === 'llm' ? '大模型' : first.parser === 'rules-fallback' ? `规则（大模型不可用：${first.parser_error ?? ''}）` : '直接给出的命令'}`);
       out.results.forEach((r, i) => {
         const c = r.command;
-        lines.push(`命令 ${i + 1}: ${c.a}  房间=${c.s ?? '-'} 名称=${c.n ?? '-'} 类型=${c.t ?? '-'} 量词=${c.q}${c.c ? ` 数量=${c.c}` : ''}${c.ref ? ' 指代=上文' : ''}`);
+        const action = c.a === 'UNKNOWN' ? '未识别的动作' : c.a;
+        lines.push(`命令 ${i + 1}: ${action}  房间=${c.s ?? '-'} 名称=${c.n ?? '-'} 类型=${c.t ? (TYPE_LABELS[c.t] ?? c.t) : '-'} 范围=${Q_WORDS[c.q] ?? c.q}${c.c ? ` 数量=${c.c}` : ''}${c.ref ? ' 指代=上一轮提到的设备' : ''}${c.x ? ` 除外=${c.x}` : ''}`);
+        if (r.ir.value) {
+          const v = r.ir.value;
+          const check = r.meta.value_check?.[0];
+          const n = v.number === null ? v.text : `${v.number}${v.unit ?? ''}`;
+          lines.push(`  数值: ${v.relative ? (v.relative === 'up' ? '调高 ' : '调低 ') : ''}${n}${check ? `（${VALUE_CHECK_LABELS[check.status]}${check.minimum !== null && check.maximum !== null ? ` ${check.minimum}–${check.maximum}${check.unit ?? ''}` : ''}）` : ''}`);
+        }
         if (r.clarification) {
           lines.push(`  需要澄清: ${r.clarification.question}`);
           for (const o of r.clarification.options) lines.push(`    - ${o.label}  [${o.id}]`);
         } else if (!r.selected.length) lines.push('  未选中任何设备');
-        for (const s of r.selected) lines.push(`  ✓ ${s.name}（${s.room ?? '无房间'}）[${s.kind}:${s.id}] ${s.score.toFixed(2)}  ${s.reasons.join(',')}`);
-        const m = r.meta as { scope_fallback?: string | null; name_room_fallback?: string[]; conditions?: { sensor: string; op: string; value: number; status: string; reading: number | null; sensor_id: string | null }[]; groups_collapsed?: string[] };
-        if (m.scope_fallback) lines.push(`  注意: 房间过滤为空，已回退为不按房间过滤（${m.scope_fallback}）`);
+        for (const s of r.selected) lines.push(`  ✓ ${s.name}（${s.room ?? '无房间'}）[${KIND_LABELS[s.kind] ?? s.kind}:${s.id}] ${s.score.toFixed(2)}  依据：${reasonLabels(s.reasons)}`);
+        const m = r.meta;
+        if (m.scope_fallback) lines.push('  注意: 所说的房间里没有符合的设备，已在全屋范围内查找');
         if (m.name_room_fallback?.length) lines.push(`  按设备名中的房间词匹配: ${m.name_room_fallback.join(', ')}`);
         for (const cond of m.conditions ?? [])
-          lines.push(`  条件 ${cond.sensor} ${cond.op} ${cond.value}: ${cond.status === 'met' ? '满足' : cond.status === 'not_met' ? '不满足' : '未知（交给 Agent 判断）'}${cond.reading !== null ? `（${cond.sensor_id} 读数 ${cond.reading}）` : ''}`);
+          lines.push(`  条件 ${cond.room ?? ''}${SENSOR_LABELS[cond.sensor] ?? cond.sensor}${OP_LABELS[cond.op] ?? cond.op}${cond.value}${cond.unit ?? ''}: ${cond.status === 'met' ? '满足' : cond.status === 'not_met' ? '不满足' : '未知（交给 Agent 判断）'}${cond.reading !== null ? `（${cond.sensor_id} 读数 ${cond.reading}）` : ''}`);
       });
       lines.push('', out.yaml);
       process.stdout.write(lines.join('\n') + '\n');

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { lazyModule } from '../common/lazy';
 import { z } from 'zod';
 import { GridError } from '../common/errors';
 import { jsonPath } from './home';
 import { retrieve, type RetrieveOptions } from './retrieve';
 import { emptyState, type Home, type RetrievalResult } from './types';
+
+const yaml = lazyModule<typeof import('yaml')>('yaml');
 
 const expectOne = z
   .object({
@@ -39,7 +41,7 @@ export function loadCaseFile(file: string): DeviceCase[] {
   if (!fs.existsSync(file)) throw new GridError('NOT_FOUND', `用例文件不存在：${file}`);
   let raw: unknown;
   try {
-    raw = parseYaml(fs.readFileSync(file, 'utf8'));
+    raw = yaml().parse(fs.readFileSync(file, 'utf8'));
   } catch (e) {
     throw new GridError('BAD_FILE', `用例文件 ${file} 不是有效的 YAML：${(e as Error).message}`);
   }

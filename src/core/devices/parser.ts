@@ -122,7 +122,8 @@ function findHomophone(text: string, index: HomeIndex): string | null {
         const window = chars.slice(i, i + len);
         if (window.some((c) => c.charCodeAt(0) >= PUA && c.charCodeAt(0) < PUA + 0x100)) continue;
         const names = map.get(keys.slice(i, i + len).join(''));
-        if (names?.length === 1) return window.join('');
+        // the name written exactly but not said in one piece (卧室…灯) is not a mishearing
+        if (names?.length === 1 && names[0] !== window.join('')) return window.join('');
       }
     }
   }
@@ -264,10 +265,14 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   // after quantifiers (所有床头灯 is not 右床头灯), a misheard name (主卧吸定灯, 草平灯) is looked for before room and type words take it apart
   if (!p.n && !named.length) {
-    const homophone = findHomophone(s.replace(/\s+/g, ''), index);
-    if (homophone) {
-      p.n = homophone;
-      s = s.replace(homophone, ' ');
+    // within one stretch of text: 卧室 + 所有的 + 灯 must not join into the name 卧室灯
+    for (const segment of s.split(/\s+/)) {
+      const homophone = findHomophone(segment, index);
+      if (homophone) {
+        p.n = homophone;
+        s = s.replace(homophone, ' ');
+        break;
+      }
     }
   }
   const rooms = findWords(s, index.roomWords);
@@ -285,7 +290,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     s = s.replace(type[0], ' ');
   }
   if (!p.n) {
-    const homophone = findHomophone(s.replace(/\s+/g, ''), index);
+    const homophone = s.split(/\s+/).map((seg) => findHomophone(seg, index)).find((h) => h) ?? null;
     if (homophone) {
       p.n = homophone;
       s = s.replace(homophone, ' ');

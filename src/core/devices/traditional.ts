@@ -1,4 +1,6 @@
-import * as OpenCC from 'opencc-js/t2cn';
+import { lazyModule } from '../common/lazy';
+
+const openCC = lazyModule<typeof import('opencc-js/t2cn')>('opencc-js/t2cn');
 
 /**
  * Traditional Chinese (Taiwan, Hong Kong) -> simplified, with Taiwan phrasing (開啟 -> 打开,
@@ -7,9 +9,17 @@ import * as OpenCC from 'opencc-js/t2cn';
  */
 
 type Convert = (s: string) => string;
-const converters = OpenCC as unknown as { Converter: (o: { from: string; to: string }) => Convert };
-const fromTaiwan = converters.Converter({ from: 'twp', to: 'cn' });
-const fromHongKong = converters.Converter({ from: 'hk', to: 'cn' });
+let convert: Convert | undefined;
+/** Built on first use: the dictionaries are large and most commands never need them. */
+function converter(): Convert {
+  if (!convert) {
+    const converters = openCC() as unknown as { Converter: (o: { from: string; to: string }) => Convert };
+    const fromTaiwan = converters.Converter({ from: 'twp', to: 'cn' });
+    const fromHongKong = converters.Converter({ from: 'hk', to: 'cn' });
+    convert = (s) => fromHongKong(fromTaiwan(s));
+  }
+  return convert;
+}
 
 // quick test: does the text contain a character a simplified text would not?
 const cache = new Map<string, string>();
@@ -18,7 +28,7 @@ export function toSimplified(text: string): string {
   if (!text) return text;
   let v = cache.get(text);
   if (v === undefined) {
-    v = fromHongKong(fromTaiwan(text));
+    v = converter()(text);
     if (cache.size > 50_000) cache.clear();
     cache.set(text, v);
   }

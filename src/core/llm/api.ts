@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation, defineOperations } from '../common/operation';
 import type { AppContext } from '../context';
 import { GridError, toErrorPayload } from '../common/errors';
-import { configureLlm, createLlmClient, currentLlmSettings, llmAvailable, noKeyError, resolveLlmSettings } from './client';
+import { configureLlm, createLlmClient, currentLlmSettings, isAllowedEndpoint, llmAvailable, noKeyError, resolveLlmSettings, withheldMessage } from './client';
 import { describeKeySource, redactSecrets } from './redact';
 import { runChatAgent } from './agent';
 import { enrichMetadataWithLlm } from './metadata';
@@ -90,7 +90,7 @@ function llmStatus(ctx: AppContext): z.input<typeof llmStatusSchema> {
     parse_model: ctx.config.llm.parseModel,
     chat_model: ctx.config.llm.chatModel,
     embed_model: ctx.config.llm.embedModel,
-    message: describeKeySource(settings.keySource),
+    message: withheldMessage(settings.withheld) ?? describeKeySource(settings.keySource),
   };
 }
 
@@ -128,6 +128,7 @@ export const llmOperations = defineOperations({
           .string()
           .trim()
           .regex(/^https?:\/\/\S+$/, '接口地址应以 http:// 或 https:// 开头')
+          .refine(isAllowedEndpoint, '接口地址必须使用 https（仅本机地址可用 http），且不能含用户名或密码')
           .nullable()
           .optional(),
       })
@@ -135,7 +136,12 @@ export const llmOperations = defineOperations({
     output: llmStatusSchema,
     handler: (ctx, input) => {
       const next = currentLlmSettings(ctx);
-      if (input.api_key !== undefined) next.apiKey = input.api_key;
+      // a key entered now belongs to the endpoint in effect after this call; a base_url changed
+      // without re-entering the key leaves the key bound to its old endpoint (so it is not sent)
+      if (input.api_key !== undefined) {
+        next.apiKey = input.api_key;
+        next.keyBaseUrl = null;
+      }
       if (input.base_url !== undefined) next.baseUrl = input.base_url;
       configureLlm(ctx, next, { notify: true });
       return llmStatus(ctx);

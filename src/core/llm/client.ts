@@ -70,6 +70,12 @@ export interface LlmSettings {
   /** Key handed over by the Electron shell (decrypted from safeStorage); wins over the env. */
   apiKey?: string | null;
   baseUrl?: string | null;
+  /**
+   * The base URL the app key was entered for. The key is only ever sent there: changing the
+   * endpoint without re-entering the key sends no key. Defaults to the endpoint in effect when
+   * the key is set.
+   */
+  keyBaseUrl?: string | null;
 }
 
 const SETTINGS_CACHE_KEY = 'llm.settings';
@@ -86,10 +92,42 @@ export function onLlmSettingsChanged(listener: SettingsListener): () => void {
   return () => settingsListeners.delete(listener);
 }
 
+export function normaliseBaseUrl(url: string): string {
+  return url.trim().replace(/\/+$/, '');
+}
+
+/** The endpoint an environment key belongs to: DASHSCOPE_BASE_URL, else the configured default. */
+function envEndpoint(ctx: AppContext): string {
+  return normaliseBaseUrl(process.env.DASHSCOPE_BASE_URL?.trim() || ctx.config.llm.baseUrl);
+}
+
+function effectiveBaseUrl(ctx: AppContext, app: LlmSettings): string {
+  return normaliseBaseUrl(app.baseUrl?.trim() || envEndpoint(ctx));
+}
+
+/** Loopback hosts may speak plain http (a local gateway, the test server); anything else must be https. */
+export function isAllowedEndpoint(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.username || parsed.password) return false;
+  if (parsed.protocol === 'https:') return true;
+  if (parsed.protocol !== 'http:') return false;
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 /** The Electron shell (or a test) passes the stored key in; core never reads safeStorage itself. */
 export function configureLlm(ctx: AppContext, settings: LlmSettings, options: { notify?: boolean } = {}): void {
-  ctx.cache.set(SETTINGS_CACHE_KEY, { ...settings });
-  if (options.notify) for (const listener of settingsListeners) listener(ctx, { ...settings });
+  const next: LlmSettings = { ...settings };
+  const key = next.apiKey?.trim() || null;
+  // bind the key to the endpoint it is entered for (unless the caller says where it was stored)
+  next.keyBaseUrl = key ? normaliseBaseUrl(next.keyBaseUrl?.trim() || effectiveBaseUrl(ctx, next)) : null;
+  ctx.cache.set(SETTINGS_CACHE_KEY, next);
+  if (options.notify) for (const listener of settingsListeners) listener(ctx, { ...next });
 }
 
 export function currentLlmSettings(ctx: AppContext): LlmSettings {
@@ -100,14 +138,35 @@ export interface ResolvedLlmSettings {
   apiKey: string | null;
   keySource: 'app' | 'env' | null;
   baseUrl: string;
+  /** Why a configured key is withheld from this endpoint (null when nothing is withheld). */
+  withheld: 'endpoint_changed' | 'insecure_endpoint' | null;
 }
 
+/**
+ * The key to send and where: an app key only to the endpoint it was entered for, an env key only
+ * to DASHSCOPE_BASE_URL (or the default endpoint), and never over plain http to another machine.
+ */
 export function resolveLlmSettings(ctx: AppContext): ResolvedLlmSettings {
   const app = (ctx.cache.get(SETTINGS_CACHE_KEY) as LlmSettings | undefined) ?? {};
+  const baseUrl = effectiveBaseUrl(ctx, app);
   const appKey = app.apiKey?.trim() || null;
   const envKey = process.env.DASHSCOPE_API_KEY?.trim() || null;
-  const baseUrl = (app.baseUrl?.trim() || process.env.DASHSCOPE_BASE_URL?.trim() || ctx.config.llm.baseUrl).replace(/\/+$/, '');
-  return { apiKey: appKey ?? envKey, keySource: appKey ? 'app' : envKey ? 'env' : null, baseUrl };
+  let withheld: ResolvedLlmSettings['withheld'] = null;
+  let apiKey: string | null = null;
+  let keySource: ResolvedLlmSettings['keySource'] = null;
+  if (appKey && normaliseBaseUrl(app.keyBaseUrl || baseUrl) === baseUrl) {
+    apiKey = appKey;
+    keySource = 'app';
+  } else if (envKey && envEndpoint(ctx) === baseUrl) {
+    apiKey = envKey;
+    keySource = 'env';
+  } else if (appKey || envKey) withheld = 'endpoint_changed';
+  if (apiKey && !isAllowedEndpoint(baseUrl)) {
+    apiKey = null;
+    keySource = null;
+    withheld = 'insecure_endpoint';
+  }
+  return { apiKey, keySource, baseUrl, withheld };
 }
 
 /** False with no key: every LLM feature then behaves exactly as offline. */
@@ -115,21 +174,29 @@ export function llmAvailable(ctx: AppContext): boolean {
   return resolveLlmSettings(ctx).apiKey !== null;
 }
 
-export function noKeyError(): GridError {
-  return new GridError('LLM_UNAVAILABLE', '未配置大模型密钥（环境变量 DASHSCOPE_API_KEY 或应用设置），无法使用大模型功能', {
+export function noKeyError(withheld: ResolvedLlmSettings['withheld'] = null): GridError {
+  return new GridError('LLM_UNAVAILABLE', withheldMessage(withheld) ?? '未配置大模型密钥（环境变量 DASHSCOPE_API_KEY 或应用设置），无法使用大模型功能', {
     kind: 'no_key',
   } satisfies LlmErrorDetails);
+}
+
+export function withheldMessage(withheld: ResolvedLlmSettings['withheld']): string | null {
+  if (withheld === 'endpoint_changed') return '大模型接口地址已更改，密钥只发往它保存时的地址：请为新地址重新输入密钥（未发送密钥）';
+  if (withheld === 'insecure_endpoint') return '大模型接口地址不是 https（本机地址除外），为保护密钥未发送请求';
+  return null;
 }
 
 /** A client for this context; throws LLM_UNAVAILABLE (no key) so callers can fall back. */
 export function createLlmClient(ctx: AppContext, overrides: Partial<LlmClientOptions> = {}): LlmClient {
   const settings = resolveLlmSettings(ctx);
   const apiKey = overrides.apiKey ?? settings.apiKey;
-  if (!apiKey) throw noKeyError();
+  if (!apiKey) throw noKeyError(settings.withheld);
+  const baseUrl = overrides.baseUrl ?? settings.baseUrl;
+  if (!isAllowedEndpoint(baseUrl)) throw noKeyError('insecure_endpoint');
   const c = ctx.config.llm;
   return new LlmClient({
     apiKey,
-    baseUrl: overrides.baseUrl ?? settings.baseUrl,
+    baseUrl,
     timeoutMs: overrides.timeoutMs ?? c.timeoutMs,
     maxRetries: overrides.maxRetries ?? c.maxRetries,
     retryBaseMs: overrides.retryBaseMs ?? c.retryBaseMs,
@@ -326,7 +393,16 @@ export class LlmClient {
     if (!choice?.message) throw this.fail('bad_response', '大模型回复缺少 choices[0].message', { attempts });
     const message: ChatMessage = { role: 'assistant', content: choice.message.content ?? null };
     if (choice.message.tool_calls?.length) message.tool_calls = choice.message.tool_calls.map(normaliseToolCall);
-    return { message, finishReason: choice.finish_reason ?? null, usage: data.usage ?? null, attempts };
+    return { message: this.redactMessage(message), finishReason: choice.finish_reason ?? null, usage: data.usage ?? null, attempts };
+  }
+
+  /** A reply may echo the key (a prompt-injected document, a hostile gateway): it never leaves unredacted. */
+  private redactMessage(message: ChatMessage): ChatMessage {
+    const out: ChatMessage = { ...message, content: message.content === null ? null : this.redact(message.content) };
+    if (message.tool_calls) {
+      out.tool_calls = message.tool_calls.map((c) => ({ ...c, function: { name: this.redact(c.function.name), arguments: this.redact(c.function.arguments) } }));
+    }
+    return out;
   }
 
   /**
@@ -350,13 +426,15 @@ export class LlmClient {
       }
       const choice = data.choices?.[0];
       if (!choice?.message) throw this.fail('bad_response', '大模型回复缺少 choices[0].message', { attempts });
-      if (choice.message.content) onDelta(choice.message.content);
-      const message: ChatMessage = { role: 'assistant', content: choice.message.content ?? null };
-      if (choice.message.tool_calls?.length) message.tool_calls = choice.message.tool_calls.map(normaliseToolCall);
+      const message = this.redactMessage({ role: 'assistant', content: choice.message.content ?? null });
+      if (message.content) onDelta(message.content);
+      if (choice.message.tool_calls?.length) message.tool_calls = this.redactMessage({ ...message, tool_calls: choice.message.tool_calls.map(normaliseToolCall) }).tool_calls;
       return { message, finishReason: choice.finish_reason ?? null, usage: data.usage ?? null, attempts };
     }
 
     let content = '';
+    // deltas pass through a redactor that holds back a possible key prefix until it is decided
+    const redactor = new StreamRedactor((text) => this.redact(text), this.options.apiKey, onDelta);
     const calls: { id: string; name: string; arguments: string }[] = [];
     let finishReason: string | null = null;
     let usage: ChatResult['usage'] = null;
@@ -384,7 +462,7 @@ export class LlmClient {
       const delta = choice.delta ?? {};
       if (delta.content) {
         content += delta.content;
-        onDelta(delta.content);
+        redactor.push(delta.content);
       }
       for (const part of delta.tool_calls ?? []) {
         const index = part.index ?? calls.length;
@@ -428,16 +506,17 @@ export class LlmClient {
     } finally {
       control.dispose();
     }
+    redactor.flush();
     if (!sawDone && finishReason === null && !content && !calls.length) {
       throw this.fail('bad_response', '大模型流式回复为空', { attempts });
     }
-    const message: ChatMessage = { role: 'assistant', content: content || null };
+    const message: ChatMessage = { role: 'assistant', content: content ? this.redact(content) : null };
     const toolCalls = calls.filter(Boolean).map((c, i) => ({
       id: c.id || `call_${i}`,
       type: 'function' as const,
       function: { name: c.name, arguments: c.arguments },
     }));
-    if (toolCalls.length) message.tool_calls = toolCalls;
+    if (toolCalls.length) message.tool_calls = this.redactMessage({ ...message, tool_calls: toolCalls }).tool_calls;
     return { message, finishReason, usage, attempts };
   }
 
@@ -458,6 +537,41 @@ export class LlmClient {
       throw this.fail('bad_response', `嵌入服务返回 ${rows.length} 个向量，期望 ${texts.length} 个`, { attempts });
     }
     return [...rows].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((r) => r.embedding as number[]);
+  }
+}
+
+/**
+ * Redacts streamed text without letting a secret through split across two deltas: text is emitted
+ * at once, except a tail that could still become the key (a prefix of it, or an `sk-…`/`Bearer …`
+ * run), which waits for the next delta or flush().
+ */
+class StreamRedactor {
+  private pending = '';
+  constructor(
+    private readonly redact: (text: string) => string,
+    private readonly secret: string,
+    private readonly emit: (text: string) => void,
+  ) {}
+  private holdBack(buf: string): number {
+    let hold = 0;
+    for (let n = Math.min(buf.length, this.secret.length - 1); n > 0; n--) {
+      if (this.secret.startsWith(buf.slice(buf.length - n))) {
+        hold = n;
+        break;
+      }
+    }
+    const run = /(?:\bsk?-?[A-Za-z0-9_-]*|\bBearer\s*[A-Za-z0-9._~+/=-]*|\bBeare?r?)$/i.exec(buf);
+    return Math.max(hold, run ? run[0].length : 0);
+  }
+  push(text: string): void {
+    const buf = this.pending + text;
+    const cut = buf.length - this.holdBack(buf);
+    if (cut > 0) this.emit(this.redact(buf.slice(0, cut)));
+    this.pending = buf.slice(cut);
+  }
+  flush(): void {
+    if (this.pending) this.emit(this.redact(this.pending));
+    this.pending = '';
   }
 }
 

@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { pinyin } from 'pinyin-pro';
+import { lazyModule } from '../common/lazy';
 import { GridError } from '../common/errors';
+
+const pinyinPro = lazyModule<typeof import('pinyin-pro')>('pinyin-pro');
 
 export const REG_ID_MAX = 64;
 const REG_ID_RE = /^[a-z0-9][a-z0-9_-]*$/;
@@ -24,7 +26,7 @@ export function isValidRegId(id: string): boolean {
 /** Slug of a file name: 电力法.md -> dianlifa, "Grid Code v2.pdf" -> grid-code-v2. */
 export function slugFromFileName(file: string): string {
   const stem = path.basename(file, path.extname(file)).normalize('NFKC');
-  const parts = pinyin(stem, { toneType: 'none', type: 'all', nonZh: 'consecutive', v: true }) as unknown as {
+  const parts = pinyinPro().pinyin(stem, { toneType: 'none', type: 'all', nonZh: 'consecutive', v: true }) as unknown as {
     origin: string;
     pinyin: string;
     isZh: boolean;

@@ -12,7 +12,7 @@ export function makeSnippet(text: string, terms: string[], maxChars = 160): { sn
   const end = Math.min(text.length, start + maxChars);
   const prefix = start > 0 ? '…' : '';
   const suffix = end < text.length ? '…' : '';
-  const body = text.slice(start, end).replace(/\s+/g, ' ');
+  const body = joinCjkSpaces(text.slice(start, end).replace(/\s+/g, ' '));
   const snippet = prefix + body + suffix;
   const low = snippet.toLowerCase();
   const ranges: [number, number][] = [];
@@ -28,4 +28,16 @@ export function makeSnippet(text: string, terms: string[], maxChars = 160): { sn
   }
   ranges.sort((a, b) => a[0] - b[0]);
   return { snippet, highlights: ranges };
+}
+
+const CJK = '\\p{Script=Han}\\u3000-\\u303f\\uff00-\\uffef';
+const CJK_GAP = new RegExp(`([${CJK}]) (?=[${CJK}])`, 'gu');
+
+/**
+ * Line breaks inside Chinese text (PDF extraction, wrapped Markdown) leave spaces between two CJK
+ * characters ("值班调度 员"); Chinese puts no spaces between words, so they go. Latin words and
+ * numbers keep theirs ("500 kV", "N-1 故障").
+ */
+export function joinCjkSpaces(text: string): string {
+  return text.replace(CJK_GAP, '$1');
 }

@@ -1,5 +1,7 @@
-import { pinyin } from 'pinyin-pro';
+import { lazyModule } from '../common/lazy';
 import { normalizeText } from './normalize';
+
+const pinyinPro = lazyModule<typeof import('pinyin-pro')>('pinyin-pro');
 
 /**
  * Toneless pinyin helpers for matching speech-recognised device names: ASR writes 大柏 for
@@ -13,7 +15,7 @@ export function pinyinSyllables(text: string): string[] {
   const s = normalizeText(text);
   const hit = cache.get(s);
   if (hit) return hit;
-  const out = s ? (pinyin(s, { toneType: 'none', type: 'array' }) as string[]).map((x) => x.toLowerCase()) : [];
+  const out = s ? (pinyinPro().pinyin(s, { toneType: 'none', type: 'array' }) as string[]).map((x) => x.toLowerCase()) : [];
   if (cache.size > 20_000) cache.clear();
   cache.set(s, out);
   return out;

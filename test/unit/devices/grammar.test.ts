@@ -81,6 +81,16 @@ describe('slot grammar on real homes', () => {
     expect(ids(await run('除了客厅，其他房间的灯都关掉', villa))).not.toContain('v-lr-crystal');
   });
 
+  it('关掉卧室所有的灯，除了床头灯 on the demo home: one command, bedside lamps excluded, no stray name', async () => {
+    const rs = await run('关掉卧室所有的灯，除了床头灯', demo);
+    expect(rs).toHaveLength(1);
+    expect(rs[0].command.n).toBeNull();
+    const got = ids(rs);
+    expect(got).toContain('br-ceiling');
+    expect(got).not.toContain('br-bedside-l');
+    expect(got).not.toContain('br-bedside-r');
+  });
+
   it('parses the name hints the issue reported as broken', () => {
     expect(parseRules('把书房温度设置为20度', demo)[0]).toMatchObject({ a: '调温度', s: '书房', n: null, v: '20℃' });
     expect(parseRules('让扫地机开始打扫', demo)[0]).toMatchObject({ a: '开始清扫', t: 'robotVacuum', n: null });

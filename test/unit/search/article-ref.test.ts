@@ -36,3 +36,14 @@ describe('unit shapes', () => {
     expect(queryTargetsRows('母线失压怎么处理')).toBe(false);
   });
 });
+
+describe('snippets', () => {
+  it('join Chinese split by line breaks, keep spaces around Latin words and numbers', async () => {
+    const { joinCjkSpaces, makeSnippet } = await import('../../../src/core/search/snippet');
+    expect(joinCjkSpaces('经值班调度 员同意； （二）母线')).toBe('经值班调度员同意；（二）母线');
+    expect(joinCjkSpaces('不大于 20 毫秒，500 kV 母线')).toBe('不大于 20 毫秒，500 kV 母线');
+    const s = makeSnippet('经值班调度\n员同意方可恢复', ['调度员']);
+    expect(s.snippet).toBe('经值班调度员同意方可恢复');
+    expect(s.snippet.slice(...s.highlights[0])).toBe('调度员');
+  });
+});

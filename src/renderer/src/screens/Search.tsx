@@ -340,15 +340,32 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
         </div>
       ) : null}
 
-      {decision && result?.results.length ? (
-        <div
-          className={`banner ${decision.state === 'locked' ? 'ok' : decision.state === 'ambiguous' ? 'warn' : 'err'}`}
-          role="status"
-          aria-label="检索结论"
-        >
-          <b>{decision.state === 'locked' ? '已锁定答案' : decision.state === 'ambiguous' ? '结果有歧义' : '证据不足'}</b>
-          {decision.clarify ? ` · ${decision.clarify}` : ''}
-          <span className="muted small"> （{decision.reason}）</span>
+      {decision?.banner && result?.results.length ? (
+        // only when the reader can act on it: choose a regulation, search everything, or refine
+        <div className={`banner ${decision.state === 'ambiguous' ? 'warn' : 'info'}`} role="status" aria-label="检索提示">
+          <span>{decision.banner.message}</span>
+          {decision.banner.actions.map((a) => (
+            <button
+              key={`${a.kind}:${a.reg_id ?? ''}`}
+              type="button"
+              className="btn small"
+              onClick={() => {
+                if (a.kind === 'choose_reg' && a.reg_id) {
+                  setPicked([a.reg_id]);
+                  setScope('pick');
+                  memory.scope = 'pick';
+                  void run(query, 'pick', [a.reg_id]);
+                } else if (a.kind === 'search_all') changeScope('all');
+                else inputRef.current?.focus();
+              }}
+            >
+              {a.label}
+            </button>
+          ))}
+          <details className="small">
+            <summary>为什么</summary>
+            <span className="muted">{decision.reason}</span>
+          </details>
         </div>
       ) : null}
 
