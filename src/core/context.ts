@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { FileAccess } from './common/file-access';
 import { loadConfig, type AppConfig } from './config';
 import { openDatabase, type Db } from './store/db';
 import { allMigrations } from './schema';
@@ -22,6 +23,8 @@ export interface AppContext {
   embedder(): Embedder;
   /** Engines keep per-process caches here (e.g. loaded search indexes) keyed by name. */
   cache: Map<string, unknown>;
+  /** Set by adapters that serve other programs (MCP, browser bridge): files they may read. Unset = no limit. */
+  fileAccess?: FileAccess;
   close(): Promise<void>;
 }
 

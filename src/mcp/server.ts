@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { LineStdioTransport } from './stdio-transport';
 import { z } from 'zod';
 import type { AppContext } from '../core/context';
 import { apiTable, type ApiName } from '../core/api/table';
@@ -60,7 +60,8 @@ export async function runMcpServer(ctx: AppContext): Promise<void> {
   console.log = (...args: unknown[]) => console.error(...args);
   console.info = console.log;
   const server = createMcpServer(ctx);
-  const transport = new StdioServerTransport();
+  const transport = new LineStdioTransport();
+  transport.onerror = (e) => process.stderr.write(`[gridcode mcp] ${e.message}\n`);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
     process.stdin.once('end', () => resolve());

@@ -13,6 +13,7 @@ import { invokeOperation } from '../core/api/invoke';
 import type { ApiName } from '../core/api/table';
 import { GridError, toErrorPayload } from '../core/common/errors';
 import { projectRoot } from '../core/common/paths';
+import { fileAccessFor } from '../core/common/file-access';
 import { runStartupTasks } from '../core/app/startup';
 
 export const DEFAULT_PORT = 5317;
@@ -89,6 +90,9 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<We
   }
   const token = options.token ?? crypto.randomBytes(24).toString('hex');
   const ctx = createAppContext({ dataDir: options.dataDir });
+  // the page (or anything holding its token) reads device/case files only under the data dir
+  // (uploads land there), the bundled resources and folders granted by GRIDCODE_ALLOW_PATHS
+  ctx.fileAccess = fileAccessFor([ctx.dataDir, ctx.resourcesDir]);
   if (!options.skipStartup) await runStartupTasks(ctx);
   const indexHtml = fs
     .readFileSync(indexFile, 'utf8')

@@ -55,3 +55,39 @@ test('collections: import a folder, ask, pick a candidate, follow up, see why', 
   await expect(answers).toHaveCount(5);
   await expect(answers.last()).toContainText('鸡腿');
 });
+
+test('collections: upload a folder of rule books from the browser, the list switches to it, answers cite their article', async ({ page }) => {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcode-e2e-rules-'));
+  const books = path.join(dir, '安全规定');
+  fs.mkdirSync(path.join(books, '子目录'), { recursive: true });
+  fs.writeFileSync(
+    path.join(books, '配电室安全管理规定.md'),
+    '# 配电室安全管理规定\n\n## 第一章 总则\n\n第一条 为了加强配电室安全管理，制定本规定。\n\n第二条 本规定适用于所有配电室。\n\n## 第二章 运行管理\n\n第三条 进入配电室巡视应当两人进行，一人监护，一人操作。\n\n第四条 配电室禁止存放易燃物品。\n\n## 第三章 罚则\n\n第五条 违反本规定第三条单人巡视的，给予警告。\n',
+  );
+  fs.writeFileSync(path.join(books, '子目录', '充电桩使用办法.md'), '# 充电桩使用办法\n\n第一条 充电结束后应当在三十分钟内挪车。\n\n第二条 充电桩故障应当拨打物业电话报修。\n\n第三条 超时占用车位的，每小时收取占位费十元。\n');
+  fs.writeFileSync(path.join(books, '说明.pdf'), 'not a document');
+  try {
+    await page.goto('/');
+    await openScreen(page, '文集问答');
+    const form = page.getByRole('region', { name: '导入文集' });
+    await form.getByTestId('collection-folder-input').setInputFiles(books);
+    const entry = page.getByRole('region', { name: '文集列表' }).getByRole('button', { name: /^安全规定/ });
+    await expect(entry).toContainText('2 篇文档', { timeout: 30_000 });
+    await expect(entry).toContainText('法规条款');
+    await expect(entry).toHaveAttribute('aria-pressed', 'true');
+    const chat = page.getByRole('region', { name: '问答' });
+    const q = chat.getByRole('textbox', { name: '问题' });
+    await q.fill('进入配电室巡视可以一个人去吗');
+    await q.press('Enter');
+    const answers = chat.getByRole('article', { name: '回答' });
+    await expect(answers.last()).toContainText('第三条');
+    await expect(answers.last().getByRole('group', { name: '出处' })).toContainText('《配电室安全管理规定》第三条');
+    await chat.getByRole('group', { name: '继续追问' }).getByRole('button', { name: '罚则呢？' }).click();
+    await expect(answers).toHaveCount(2);
+    await expect(answers.last().getByRole('group', { name: '出处' })).toContainText('第五条');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

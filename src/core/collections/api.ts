@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../common/operation';
-import { deleteCollection, importCollection } from './import';
+import { deleteCollection, importCollection, importUploadedFiles } from './import';
 import { askCollection, sessionInfo } from './session';
 import { embedCollectionVectors } from './vectors';
 import crypto from 'node:crypto';
@@ -126,6 +126,34 @@ export const collectionOperations = defineOperations({
       const vectors = await embedCollectionVectors(ctx, result.collection, run.progress);
       const coll = requireCollection(ctx.db, result.collection);
       return { ...result, vectors, profile: profileOf(ctx.db, coll) };
+    },
+  }),
+  'collections.import_files': defineOperation({
+    summary: '导入浏览器上传的文件夹（已上传的文件 + 相对路径） / Import an uploaded folder as a collection',
+    input: z
+      .object({
+        name: collectionName,
+        files: z.array(z.object({ path: z.string().min(1), rel_path: z.string().min(1).max(1000) }).strict()).min(1, '没有文件').max(20000),
+      })
+      .strict(),
+    output: z.object({
+      collection: z.string(),
+      source_dir: z.string(),
+      files: z.number().int(),
+      added: z.number().int(),
+      updated: z.number().int(),
+      unchanged: z.number().int(),
+      removed: z.number().int(),
+      skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+      documents: z.number().int(),
+      chunks: z.number().int(),
+      vectors: z.number().int(),
+      profile: profileSchema,
+    }),
+    handler: async (ctx, input, run) => {
+      const result = importUploadedFiles(ctx, input, run.progress, run.signal);
+      const vectors = await embedCollectionVectors(ctx, result.collection, run.progress);
+      return { ...result, vectors, profile: profileOf(ctx.db, requireCollection(ctx.db, result.collection)) };
     },
   }),
   'collections.list': defineOperation({

@@ -225,3 +225,43 @@ export function deleteCollection(ctx: AppContext, name: string): { collection: s
   ctx.cache.delete(`collections:${name}`);
   return { collection: name, documents };
 }
+
+/**
+ * Browser folder upload: files already uploaded into the data dir's uploads/ (one by one,
+ * through the shell's upload bridge) are staged under collections-src/<name>/ with their
+ * relative paths and imported from there. Re-uploading the same folder re-stages it, so the
+ * import stays idempotent (unchanged files keep their hash). Only files inside uploads/ are
+ * accepted; relative paths cannot leave the staging folder.
+ */
+export function importUploadedFiles(
+  ctx: AppContext,
+  input: { name: string; files: { path: string; rel_path: string }[] },
+  progress: ProgressSink = () => {},
+  signal?: AbortSignal,
+): ImportResult {
+  const name = validateCollectionName(input.name);
+  const uploads = path.resolve(ctx.dataDir, 'uploads');
+  const staged = path.resolve(ctx.dataDir, 'collections-src', name);
+  const entries: { from: string; rel: string }[] = [];
+  for (const f of input.files) {
+    const from = path.resolve(f.path);
+    if (!from.startsWith(uploads + path.sep)) throw new GridError('INVALID_INPUT', `files: 只能导入已上传的文件（${path.basename(f.path)}）`);
+    if (!fs.existsSync(from)) throw new GridError('NOT_FOUND', `files: 上传的文件已不存在（${path.basename(f.path)}），请重新上传`);
+    const parts = f.rel_path.split(/[\\/]+/).filter((p) => p && p !== '.' && p !== '..');
+    if (!parts.length) throw new GridError('INVALID_INPUT', `files: 相对路径无效（${f.rel_path}）`);
+    if (!DOC_EXTENSIONS.includes(path.extname(parts[parts.length - 1]).toLowerCase())) continue;
+    entries.push({ from, rel: parts.map((p) => p.replace(/[\u0000-\u001f<>:"|?*]/g, '_')).join(path.sep) });
+  }
+  if (!entries.length) throw new GridError('INVALID_INPUT', `files: 文件夹中没有可导入的 ${DOC_EXTENSIONS.join('/')} 文件`);
+  const fresh = `${staged}.new-${process.pid}`;
+  fs.rmSync(fresh, { recursive: true, force: true });
+  for (const e of entries) {
+    const to = path.join(fresh, e.rel);
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.copyFileSync(e.from, to);
+  }
+  fs.rmSync(staged, { recursive: true, force: true });
+  fs.renameSync(fresh, staged);
+  for (const e of entries) fs.rmSync(path.dirname(e.from), { recursive: true, force: true });
+  return importCollection(ctx, { folder: staged, name }, progress, signal);
+}

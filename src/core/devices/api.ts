@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../common/operation';
 import { GridError } from '../common/errors';
+import { confineFile } from '../common/file-access';
 import type { AppContext } from '../context';
 import { loadCaseFile, runCases } from './cases';
 import { loadHomeFile, type HomeFormat } from './home';
@@ -23,7 +24,7 @@ export function demoHomePath(ctx: AppContext): string {
 
 /** Loads (and caches per process, keyed by path + mtime) a home file. */
 export function loadHome(ctx: AppContext, file?: string): { home: Home; format: HomeFormat; warnings: string[]; file: string; demo: boolean } {
-  const f = path.resolve(file ?? demoHomePath(ctx));
+  const f = file === undefined ? path.resolve(demoHomePath(ctx)) : confineFile(ctx.fileAccess, file, '设备文件');
   const stat = fs.existsSync(f) ? fs.statSync(f) : null;
   const key = `devices.home:${f}:${stat?.mtimeMs ?? 0}:${stat?.size ?? 0}`;
   let hit = ctx.cache.get(key) as ReturnType<typeof loadHomeFile> | undefined;
@@ -257,7 +258,7 @@ export const deviceOperations = defineOperations({
     }),
     handler: async (ctx, input, run) => {
       const { home, file } = loadHome(ctx, input.devices);
-      const cases = loadCaseFile(path.resolve(input.cases));
+      const cases = loadCaseFile(confineFile(ctx.fileAccess, input.cases, '用例文件'));
       run.progress({ stage: 'cases', done: 0, total: cases.length });
       const out = await runCases(cases, home, { config: ctx.config.devices, embed: embedOf(ctx) });
       run.progress({ stage: 'cases', done: cases.length, total: cases.length });

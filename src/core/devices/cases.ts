@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { lazyModule } from '../common/lazy';
 import { z } from 'zod';
 import { GridError } from '../common/errors';
@@ -43,7 +44,9 @@ export function loadCaseFile(file: string): DeviceCase[] {
   try {
     raw = yaml().parse(fs.readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new GridError('BAD_FILE', `用例文件 ${file} 不是有效的 YAML：${(e as Error).message}`);
+    // never echo the content (the YAML parser quotes the offending line): line number only
+    const line = (e as { linePos?: { line: number }[] }).linePos?.[0]?.line;
+    throw new GridError('BAD_FILE', `用例文件 ${file} 不是有效的 YAML${line ? `（第 ${line} 行）` : ''}`);
   }
   const parsed = caseFileSchema.safeParse(raw);
   if (!parsed.success) {

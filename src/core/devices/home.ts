@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { GridError } from '../common/errors';
 import { normalizeText, stripControlChars } from '../text/normalize';
@@ -136,7 +137,9 @@ export function loadHomeFile(file: string, options: { maxBytes?: number } = {}):
   try {
     raw = JSON.parse(fs.readFileSync(file, 'utf8').replace(/^\ufeff/, ''));
   } catch (e) {
-    throw new GridError('BAD_FILE', `设备文件 ${file} 不是有效的 JSON：${(e as Error).message}`);
+    // never echo the content (JSON.parse quotes the text around the error): position only
+    const at = /position (\d+)/.exec((e as Error).message)?.[1];
+    throw new GridError('BAD_FILE', `设备文件 ${file} 不是有效的 JSON${at ? `（第 ${at} 个字符附近）` : ''}`);
   }
   return normalizeHome(raw, `设备文件 ${file}`);
 }

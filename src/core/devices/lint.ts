@@ -48,6 +48,12 @@ function label(e: Entity): string {
   return e.room ? `「${e.name}」（${e.room}）` : `「${e.name}」`;
 }
 
+/** A concrete rename that differs from the current name: the room in front when that adds something, else a word of purpose. */
+function renameHint(e: Entity): string {
+  if (e.room && !e.name.startsWith(e.room)) return `例如「${e.room}${e.name}」`;
+  return `例如给「${e.name}」加上用途或位置（如「${e.kind === 'scene' ? '晚上' : '左侧'}${e.name}」）`;
+}
+
 /**
  * Naming lint for installers: names a voice user or a retriever will confuse, each with a
  * concrete Chinese suggestion. `embed` (when a model is installed) adds near-duplicate detection.
@@ -108,7 +114,7 @@ export async function lintHome(
       }
       if (a.py && a.py === b.py && !seen.has('py' + pair)) {
         seen.add('py' + pair);
-        push('same_pinyin', 'error', [a.e, b.e], `「${a.name}」与「${b.name}」读音相同（${a.py}），语音识别无法区分`, `把其中一个改成读音不同的名称，例如「${b.e.room ?? ''}${b.name}」或换一个昵称`);
+        push('same_pinyin', 'error', [a.e, b.e], `「${a.name}」与「${b.name}」读音相同（${a.py}），语音识别无法区分`, `把其中一个改成读音不同的名称，${renameHint(b.e)}或换一个昵称`);
         continue;
       }
       if (a.chars.length >= 2 && b.chars.length >= 2 && editDistance(a.chars, b.chars) === 1 && !seen.has('ed' + pair)) {
@@ -120,7 +126,7 @@ export async function lintHome(
         const distinctWords = words(a.key) !== words(b.key);
         if (!numbered && !distinctWords && a.e.category === b.e.category) {
           seen.add('ed' + pair);
-          push('edit_distance_1', 'warning', [a.e, b.e], `「${a.name}」与「${b.name}」只差一个字，容易说错或听错`, `让两个名称差别更明显，例如加上房间或用途：「${a.e.room ?? ''}${a.name}」`);
+          push('edit_distance_1', 'warning', [a.e, b.e], `「${a.name}」与「${b.name}」只差一个字，容易说错或听错`, `让两个名称差别更明显，${renameHint(a.e)}`);
         }
       }
     }

@@ -36,6 +36,8 @@ export const modelListItemSchema = z.object({
   state: z.enum(['installed', 'missing', 'error']),
   problem: z.string().nullable(),
   active: z.boolean(),
+  /** `models adapt` versions: the model it was adapted from */
+  adapted_from: z.string().nullable().default(null),
   files: z.array(z.object({ path: z.string(), sha256: z.string().nullable() })),
 });
 
@@ -57,6 +59,7 @@ function describe(ctx: AppContext, m: LocatedModel, activeId: string | null): z.
     state: inst.state,
     problem: inst.state === 'installed' ? null : inst.reason,
     active: m.id === activeId && inst.state === 'installed',
+    adapted_from: m.adapted_from ?? null,
     files: m.files.map((f) => ({ path: f.path, sha256: f.sha256 })),
   };
 }

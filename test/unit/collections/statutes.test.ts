@@ -233,3 +233,29 @@ describe('CLI: interactive ask and collection search', () => {
     }
   }, 90_000);
 });
+
+describe('collections.import_files (browser folder upload)', () => {
+  it('stages uploaded files with their relative paths, imports them, and refuses files outside uploads/', async () => {
+    const ctx = tempContext();
+    try {
+      const up = path.join(ctx.dataDir, 'uploads', 'u-1');
+      fs.mkdirSync(up, { recursive: true });
+      fs.writeFileSync(path.join(up, 'a.md'), '# 甲规定\n\n第一条 甲。\n\n第二条 乙。\n\n第三条 丙。\n');
+      fs.writeFileSync(path.join(up, 'b.txt'), '备注文件');
+      const out = await invokeOperation(ctx, 'collections.import_files', {
+        name: 'up',
+        files: [
+          { path: path.join(up, 'a.md'), rel_path: 'sub/../../a.md' },
+          { path: path.join(up, 'b.txt'), rel_path: 'notes/b.txt' },
+        ],
+      });
+      expect(out).toMatchObject({ collection: 'up', documents: 2 });
+      expect(fs.existsSync(path.join(ctx.dataDir, 'collections-src', 'up', 'sub', 'a.md'))).toBe(true);
+      const outside = path.join(tempDir(), 'x.md');
+      fs.writeFileSync(outside, '# x');
+      await expect(invokeOperation(ctx, 'collections.import_files', { name: 'up', files: [{ path: outside, rel_path: 'x.md' }] })).rejects.toThrow(/只能导入已上传的文件/);
+    } finally {
+      await ctx.cleanup();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import Markdown from 'react-markdown';
-import { api, getBridge, type ApiOutput } from '../api/client';
+import { api, fileToServerPath, getBridge, type ApiOutput } from '../api/client';
 import { isCancelled, toApiError } from '../api/errors';
 import { ConfirmDialog, EmptyState, ErrorBox, ProgressBar, ScreenHeader, Spinner, formatDate, useAsync, useToast } from '../components/common';
 
@@ -16,8 +16,22 @@ interface Message {
   display?: string;
 }
 
-const FOLLOW_UPS = ['需要哪些原料？', '第一步是什么？', '要多久？', '需要什么工具？'];
-const INTENT_LABEL: Record<string, string> = { ingredients: '原料', steps: '步骤', time: '时间', tools: '工具', general: '综合' };
+const INTENT_LABEL: Record<string, string> = {
+  ingredients: '原料',
+  steps: '步骤',
+  time: '时间',
+  tools: '工具',
+  general: '综合',
+  article: '条款',
+  next: '下一条',
+  previous: '上一条',
+  penalty: '罚则',
+  scope: '适用范围',
+  definition: '定义',
+  outline: '章节',
+};
+const PROFILE_LABEL: Record<string, string> = { recipes: '菜谱', regulations: '法规条款', generic: '通用文档' };
+const DOC_EXT = /\.(md|markdown|txt)$/i;
 const KIND_LABEL: Record<AskOut['kind'], string> = { answer: '已锁定文档', candidates: '需要选择', low_evidence: '证据不足', follow_up: '追问' };
 
 let msgSeq = 0;
@@ -50,7 +64,7 @@ export function CollectionsScreen() {
 
   return (
     <div className="screen">
-      <ScreenHeader title="文集问答" subtitle="导入一个文件夹（Markdown/TXT），然后像聊天一样提问；锁定文档后可以继续追问原料、步骤、时间、工具" />
+      <ScreenHeader title="文集问答" subtitle="导入一个文件夹（Markdown/TXT：菜谱、规章制度、手册……），然后像聊天一样提问；锁定文档后可以继续追问，回答附出处" />
       <div className="coll-layout">
         <div className="coll-side">
           <section className="card" aria-label="文集列表">
@@ -68,7 +82,7 @@ export function CollectionsScreen() {
                     <button type="button" className="coll-item" aria-pressed={c.name === active} onClick={() => setActive(c.name)}>
                       <b>{c.name}</b>
                       <span className="muted small">
-                        {c.documents} 篇文档 · {c.chunks} 个片段 · 更新于 {formatDate(c.updated_at)}
+                        {PROFILE_LABEL[c.profile] ?? c.profile} · {c.documents} 篇文档 · {c.chunks} 个片段 · 更新于 {formatDate(c.updated_at)}
                       </span>
                     </button>
                     <button type="button" className="btn small ghost danger" aria-label={`删除文集 ${c.name}`} onClick={() => setConfirm(c)}>
@@ -151,6 +165,47 @@ function ImportCollection({ onDone }: { onDone: (name: string, summary: string) 
     }
   };
 
+  const folderInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    // webkitdirectory is not in React's input props: set it on the element
+    folderInput.current?.setAttribute('webkitdirectory', '');
+    folderInput.current?.setAttribute('directory', '');
+  }, []);
+
+  /** Browser: the chosen folder's documents go through the upload bridge, then one import. */
+  const uploadFolder = async (list: FileList | null) => {
+    const files = [...(list ?? [])].filter((f) => DOC_EXT.test(f.name));
+    if (!files.length) {
+      setError(new Error('所选文件夹中没有 Markdown/TXT 文件'));
+      return;
+    }
+    const rel = (f: File) => (f.webkitRelativePath || f.name).split('/');
+    const top = rel(files[0])[0];
+    const nm = name.trim() || top || '上传的文集';
+    setError(undefined);
+    const controller = new AbortController();
+    abortRef.current = controller;
+    setProgress({ stage: '上传文件', done: 0, total: files.length });
+    try {
+      const uploaded: { path: string; rel_path: string }[] = [];
+      for (const [i, f] of files.entries()) {
+        const parts = rel(f);
+        uploaded.push({ path: await fileToServerPath(f, { signal: controller.signal }), rel_path: (parts.length > 1 ? parts.slice(1) : parts).join('/') });
+        setProgress({ stage: '上传文件', done: i + 1, total: files.length, item: f.name });
+      }
+      const out = await api('collections.import_files', { name: nm, files: uploaded }, { signal: controller.signal, onProgress: (ev) => setProgress(ev) });
+      onDone(out.collection, `已导入文集「${out.collection}」（${PROFILE_LABEL[out.profile]}）：${out.documents} 篇文档${out.skipped.length ? `，跳过 ${out.skipped.length}` : ''}`);
+      setFolder('');
+      setName('');
+    } catch (e) {
+      if (!isCancelled(e)) setError(e);
+    } finally {
+      abortRef.current = null;
+      setProgress(null);
+      if (folderInput.current) folderInput.current.value = '';
+    }
+  };
+
   const pick = async () => {
     const [dir] = (await getBridge().pickFiles?.({ directory: true })) ?? [];
     if (dir) {
@@ -177,7 +232,22 @@ function ImportCollection({ onDone }: { onDone: (name: string, summary: string) 
               <button type="button" className="btn" onClick={() => void pick()}>
                 选择…
               </button>
-            ) : null}
+            ) : (
+              <>
+                <button type="button" className="btn" disabled={running} onClick={() => folderInput.current?.click()}>
+                  选择文件夹上传…
+                </button>
+                <input
+                  ref={folderInput}
+                  type="file"
+                  multiple
+                  hidden
+                  aria-label="选择要上传的文件夹"
+                  data-testid="collection-folder-input"
+                  onChange={(e) => void uploadFolder(e.target.files)}
+                />
+              </>
+            )}
           </div>
         </label>
         <label className="field">
@@ -290,7 +360,7 @@ function Chat({ collection }: { collection: string }) {
       </div>
       <div className="chat-msgs" role="log" aria-label="问答记录">
         {messages.length === 0 ? (
-          <EmptyState title={`向「${collection}」提问`}>例如：红烧肉怎么做？ 鸡怎么做？</EmptyState>
+          <EmptyState title={`向「${collection}」提问`}>直接问想知道的事；锁定文档后可以继续追问，回答会注明出处。</EmptyState>
         ) : (
           messages.map((m, i) => (
             <div key={m.id} className="turn">
@@ -356,9 +426,20 @@ function Answer({ out, latest, busy, onAsk, onWhy }: { out: AskOut; latest: bool
         <div className="muted">{out.clarify_question ?? '没有找到答案'}</div>
       )}
       {out.kind === 'low_evidence' && out.clarify_question && out.answer ? <div className="muted small">{out.clarify_question}</div> : null}
-      {latest && out.lock.state === 'locked' ? (
+      {out.citations.length ? (
+        <div className="small" role="group" aria-label="出处">
+          <span className="muted">出处：</span>
+          {out.citations.map((c, i) => (
+            <span key={`${c.doc_id}-${c.label}-${i}`} className="chip citation" title={`${c.rel_path}${c.path ? ` · ${c.path}` : ''}`}>
+              《{c.title}》{c.label}
+              {c.page ? ` · 第 ${c.page} 页` : ''}
+            </span>
+          ))}
+        </div>
+      ) : null}
+      {latest && out.lock.state === 'locked' && out.suggestions.length ? (
         <div className="row follow" role="group" aria-label="继续追问">
-          {FOLLOW_UPS.map((f) => (
+          {out.suggestions.map((f) => (
             <button key={f} type="button" className="chip" disabled={busy} onClick={() => onAsk(f)}>
               {f}
             </button>

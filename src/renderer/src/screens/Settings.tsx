@@ -163,6 +163,14 @@ function ModelsSection({ onChanged, toast }: { onChanged: () => void; toast: (m:
           </table>
         )
       ) : null}
+      <AdaptModel
+        adapted={Boolean(models.data?.models.some((m) => m.active && m.adapted_from))}
+        onDone={(m) => {
+          toast(m);
+          models.reload();
+          onChanged();
+        }}
+      />
       <form
         className="row"
         style={{ marginTop: 12 }}
@@ -203,6 +211,62 @@ function ModelsSection({ onChanged, toast }: { onChanged: () => void; toast: (m:
       ) : null}
       {error ? <ErrorBox title="模型导入失败" error={error} /> : null}
     </section>
+  );
+}
+
+/** "Adapt to my library" (models.adapt / models.revert): progress, cancel, Chinese results. */
+function AdaptModel({ adapted, onDone }: { adapted: boolean; onDone: (message: string) => void }) {
+  const [progress, setProgress] = useState<{ stage: string; done: number; total: number; item?: string } | null>(null);
+  const [error, setError] = useState<unknown>(undefined);
+  const abortRef = useRef<AbortController | null>(null);
+  const run = async (op: 'models.adapt' | 'models.revert') => {
+    setError(undefined);
+    const controller = new AbortController();
+    abortRef.current = controller;
+    setProgress({ stage: '准备中', done: 0, total: 0 });
+    try {
+      if (op === 'models.adapt') {
+        const out = await api('models.adapt', {}, { signal: controller.signal, onProgress: (ev) => setProgress(ev) });
+        onDone(`已按资料库调整模型：新增 ${out.new_words} 个词，重新生成 ${out.vectors} 条向量`);
+      } else {
+        const out = await api('models.revert', {}, { signal: controller.signal, onProgress: (ev) => setProgress(ev) });
+        onDone(`已恢复为 ${out.model_id}`);
+      }
+    } catch (e) {
+      if (!isCancelled(e)) setError(e);
+    } finally {
+      abortRef.current = null;
+      setProgress(null);
+    }
+  };
+  return (
+    <div className="adapt-model" style={{ marginTop: 12 }}>
+      <div className="row">
+        <button type="button" className="btn" disabled={!!progress} onClick={() => void run('models.adapt')}>
+          按资料库调整模型
+        </button>
+        {adapted ? (
+          <button type="button" className="btn" disabled={!!progress} onClick={() => void run('models.revert')}>
+            恢复原模型
+          </button>
+        ) : null}
+        {progress ? (
+          <button type="button" className="btn danger" onClick={() => abortRef.current?.abort()}>
+            取消
+          </button>
+        ) : null}
+      </div>
+      <p className="muted small">用本机已导入的规程和文档补充模型词汇并重新生成向量（离线，约几分钟），随时可以恢复原模型。</p>
+      {progress ? (
+        <div className="coll-progress">
+          <ProgressBar value={progress.done} max={progress.total || 1} label="模型调整进度" />
+          <div className="small muted">
+            {progress.stage} {progress.total ? `${progress.done}/${progress.total}` : ''}
+          </div>
+        </div>
+      ) : null}
+      {error ? <ErrorBox title="调整模型失败" error={error} /> : null}
+    </div>
   );
 }
 
