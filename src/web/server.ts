@@ -228,9 +228,14 @@ function parseArgs(argv: string[]): { port?: number; dataDir?: string } {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     const args = parseArgs(process.argv.slice(2));
+    // `npm run web` is a try-out: it keeps its data inside the project (.gridcode-data/, gitignored),
+    // not in the per-user folder the desktop app uses, unless told otherwise
+    const projectLocal = !args.dataDir && !process.env.GRIDCODE_DATA_DIR;
+    if (projectLocal) args.dataDir = path.join(projectRoot(), '.gridcode-data');
     const server = await startWebServer(args);
     console.log(`GridCode 浏览器版已启动: ${server.url}`);
     console.log(`数据目录: ${server.ctx.dataDir}`);
+    if (projectLocal) console.log('（浏览器版默认把数据放在项目内的 .gridcode-data/；换文件夹：npm run web -- --data-dir <文件夹>，或设置环境变量 GRIDCODE_DATA_DIR）');
     const stop = async () => {
       await server.close();
       process.exit(0);

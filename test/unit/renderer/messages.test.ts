@@ -31,7 +31,7 @@ describe('message catalogue', () => {
       expect(deviceReasonLabel(code)).not.toBe('其他依据');
     }
     for (const [type, label] of Object.entries(TYPE_LABELS)) expect(deviceTypeLabel(type)).toBe(label);
-    expect(deviceTypeLabel('someVendorThing')).toBe('其他');
+    expect(deviceTypeLabel('someVendorThing')).toBe('其他设备');
     expect(actionLabel('UNKNOWN')).toBe('未识别的动作');
     expect(referenceLabel('last-mentioned')).toBe('上一轮提到的设备');
     expect(conditionText({ sensor: 'temperature', op: '>', value: 28, room: '卧室' })).toBe('卧室温度高于 28℃');

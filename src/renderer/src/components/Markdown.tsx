@@ -102,12 +102,30 @@ export function tableCells(line: string): string[] {
   return line.trim().replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/).map((c) => c.trim().replace(/\\\|/g, '|'));
 }
 
-/** A table whose header row is on an earlier page: body rows only, still as a table. */
-export function HeaderlessTable({ lines, mark: markCell }: { lines: string[]; mark: (text: string, key: string) => ReactNode }) {
-  const rows = lines.filter((l) => !DELIMITER.test(l)).map(tableCells);
+/**
+ * A GFM table drawn directly (pages of ledgers hold hundreds of rows: no Markdown parse per flip).
+ * With a delimiter row the first row is the header; without one (the header is on an earlier
+ * page) all rows are body rows, still a table.
+ */
+export function PipeTable({ lines, mark: markCell }: { lines: string[]; mark: (text: string, key: string) => ReactNode }) {
+  const withHeader = hasDelimiterRow(lines);
+  const all = lines.filter((l) => !DELIMITER.test(l)).map((l) => tableCells(l).map((c) => c.replace(/(\*\*|__)(.+?)\1/g, '$2').replace(/`([^`]+)`/g, '$1')));
+  const header = withHeader ? all[0] : null;
+  const rows = withHeader ? all.slice(1) : all;
   return (
     <div className="markdown">
       <table>
+        {header ? (
+          <thead>
+            <tr>
+              {header.map((c, i) => (
+                <th key={i} scope="col">
+                  {markCell(c, `h-${i}`)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+        ) : null}
         <tbody>
           {rows.map((cells, r) => (
             <tr key={r}>

@@ -4,7 +4,7 @@
  * (matched article or snippet) carries class "hit" so the reader can scroll to it.
  */
 import { memo, type ReactNode } from 'react';
-import { HeaderlessTable, Markdown, hasDelimiterRow, isTableLine } from './Markdown';
+import { Markdown, PipeTable, isTableLine } from './Markdown';
 
 const HEADING = /^(#{1,6}\s+|第[一二三四五六七八九十百零〇两\d]+[编章节](?:\s|$|[　、：:]))/;
 const ARTICLE = /^(第[一二三四五六七八九十百零〇两\d]+条)(\s*|　*)/;
@@ -151,10 +151,10 @@ export const PageText = memo(function PageText({
         const cls = `blk blk-${b.kind}${hit ? ' blk-hit' : ''}`;
         if (b.kind === 'markdown') {
           const lines = b.text.split('\n');
-          if (b.label === 'table' && !hasDelimiterRow(lines)) {
+          if (b.label === 'table') {
             return (
               <div key={i} className={cls} data-hit={hit ? 'true' : undefined}>
-                <HeaderlessTable lines={lines} mark={(t, k) => markTerms(t, re, `t${i}-${k}`, hit)} />
+                <PipeTable lines={lines} mark={(t, k) => markTerms(t, re, `t${i}-${k}`, hit)} />
               </div>
             );
           }

@@ -5,6 +5,9 @@
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { TocEntry } from '../data/regulations';
+import { activeEntry } from './reader-logic';
+
+export { activeEntry };
 
 interface Node {
   entry: TocEntry;
@@ -22,23 +25,6 @@ function buildTree(toc: TocEntry[]): { roots: Node[]; byId: Map<number, Node> } 
     else roots.push(node);
   }
   return { roots, byId };
-}
-
-/**
- * The section being read on a page. A section the reader jumped to (TOC click) wins while its
- * page is shown; otherwise the first section starting on the page (several chapters may share
- * one page, and the page opens with the first), else the last one started before it.
- */
-export function activeEntry(toc: TocEntry[], page: number, pickedId?: number | null): TocEntry | undefined {
-  if (pickedId != null) {
-    const picked = toc.find((e) => e.id === pickedId);
-    if (picked && picked.page_num === page) return picked;
-  }
-  const onPage = toc.find((e) => e.page_num === page);
-  if (onPage) return onPage;
-  let best: TocEntry | undefined;
-  for (const e of toc) if (e.page_num <= page && (!best || e.page_num >= best.page_num)) best = e;
-  return best;
 }
 
 export function TocTree({

@@ -71,7 +71,7 @@ export const DEVICE_TYPES: Record<string, string> = {
   group: '分组',
   mixed: '多种设备',
   device: '设备',
-  other: '其他',
+  other: '其他设备',
 };
 
 export function deviceTypeLabel(type: string | null | undefined): string {
@@ -79,7 +79,7 @@ export function deviceTypeLabel(type: string | null | undefined): string {
   if (DEVICE_TYPES[type]) return DEVICE_TYPES[type];
   // already Chinese (a home file may name its own types)
   if (/[\u4e00-\u9fff]/.test(type)) return type;
-  return '其他';
+  return '其他设备';
 }
 
 export const ENTITY_KINDS: Record<string, string> = { device: '设备', group: '分组', scene: '场景' };

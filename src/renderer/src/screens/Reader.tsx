@@ -5,7 +5,8 @@ import { PageText } from '../components/PageText';
 import { PdfPage, type PdfFit } from '../components/PdfPage';
 import { closePdf } from '../data/pdf';
 import { toApiError } from '../api/errors';
-import { TocTree, activeEntry } from '../components/TocTree';
+import { TocTree } from '../components/TocTree';
+import { activeEntry, pageProblem } from '../components/reader-logic';
 import { PageCache, getRegulation, getToc, recallPage, rememberPage, type PageText as PageData, type TocEntry } from '../data/regulations';
 
 const ZOOM_KEY = 'gridcode.reader.zoom';
@@ -44,17 +45,6 @@ function isActivatable(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
   if (!el || !el.closest) return false;
   return !!el.closest('button, a, summary, [role="treeitem"], [role="radio"], [role="switch"], [role="checkbox"], [role="tab"]');
-}
-
-/** Why a typed page number is refused, or null when it is fine. */
-export function pageProblem(raw: string, total: number): string | null {
-  const t = raw.trim();
-  if (!t) return `请输入页码（1–${total}）`;
-  if (!/^[+-]?\d+$/.test(t)) return `页码只能是数字（1–${total}）`;
-  const n = Number(t);
-  if (n < 1) return `页码从 1 开始，没有第 ${t} 页`;
-  if (n > total) return `本规程共 ${total} 页，没有第 ${n} 页`;
-  return null;
 }
 
 const norm = (s: string) => s.replace(/[\s\u3000#]+/g, '');
@@ -190,18 +180,26 @@ function Reader({
   const highlightHere = showHl && hl.page === page ? hl.terms : [];
   const section = activeEntry(toc, page, picked?.id);
 
+  // a TOC jump waiting for its page to paint, then scrolled to its heading
+  const pendingJump = useRef<number | null>(null);
+  // scrolls the reader makes itself (to a hit, a heading, the top) must not move the TOC highlight
+  const quietUntil = useRef(0);
+  const [jumpSeq, setJumpSeq] = useState(0);
+
   // new page: back to top, to the hit, or to the section picked in the TOC
   useEffect(() => {
     const view = viewRef.current;
     if (!view || !pageData) return;
+    quietUntil.current = performance.now() + 400;
     const hit = view.querySelector<HTMLElement>('mark.hit') ?? view.querySelector<HTMLElement>('mark');
     if (highlightHere.length && hit) {
       hit.scrollIntoView({ block: 'center' });
       hit.closest('.blk')?.classList.add('flash');
       return;
     }
-    const entry = picked?.scroll ? toc.find((e) => e.id === picked.id) : undefined;
+    const entry = pendingJump.current != null ? toc.find((e) => e.id === pendingJump.current) : undefined;
     if (entry && entry.page_num === page && !showPdf) {
+      pendingJump.current = null;
       const want = norm(entry.title);
       const heading = Array.from(view.querySelectorAll<HTMLElement>('.blk-heading, .blk')).find((h) => {
         const t = norm(h.textContent ?? '');
@@ -213,7 +211,25 @@ function Reader({
       }
     }
     view.scrollTop = 0;
-  }, [pageData, highlightHere.length, picked, page, toc, showPdf]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pageData, highlightHere.length, jumpSeq, showPdf]);
+
+  // scrolling a page that holds several sections moves the TOC highlight along (text view)
+  const onViewScroll = () => {
+    const view = viewRef.current;
+    if (!view || showPdf || performance.now() < quietUntil.current) return;
+    const onPage = toc.filter((e) => e.page_num === page);
+    if (onPage.length < 2) return;
+    const top = view.getBoundingClientRect().top + 48;
+    let current: TocEntry | undefined;
+    for (const h of Array.from(view.querySelectorAll<HTMLElement>('.blk-heading'))) {
+      if (h.getBoundingClientRect().top > top) break;
+      const t = norm(h.textContent ?? '');
+      current = onPage.find((e) => norm(e.title) === t || t.startsWith(norm(e.title))) ?? current;
+    }
+    const id = current?.id ?? onPage[0].id;
+    setPicked((p) => (p?.id === id ? p : { id, scroll: false }));
+  };
 
   const go = useCallback(
     (n: number) => {
@@ -226,6 +242,8 @@ function Reader({
   const jumpTo = useCallback(
     (entry: TocEntry) => {
       setPicked({ id: entry.id, scroll: true });
+      pendingJump.current = entry.id;
+      setJumpSeq((n) => n + 1);
       setPage(clamp(entry.page_num));
     },
     [clamp],
@@ -428,7 +446,7 @@ function Reader({
             <TocTree toc={toc} active={section} onJump={jumpTo} />
           </aside>
         ) : null}
-        <div className="reader-view" ref={viewRef} tabIndex={0} role="region" aria-label="阅读区">
+        <div className="reader-view" ref={viewRef} tabIndex={0} role="region" aria-label="阅读区" onScroll={onViewScroll}>
           {showHl && hl.terms.length ? (
             <div className="banner info hl-banner" role="status">
               {hl.page === page ? '已定位到搜索命中' : `搜索命中在第 ${hl.page} 页`}
