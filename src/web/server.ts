@@ -61,8 +61,10 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        // keep the connection to answer 413 as JSON: stop collecting and discard the rest
+        req.removeAllListeners('data');
+        req.resume();
         reject(new GridError('TOO_LARGE', `请求体过大（上限 ${Math.round(limit / 1024 / 1024)} MB）`));
-        req.destroy();
         return;
       }
       chunks.push(chunk);
@@ -79,7 +81,16 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
 
 function safeUploadName(name: string): string {
   const base = path.basename(name).replace(/[\u0000-\u001f<>:"/\\|?*]/g, '_').slice(0, 200);
+  if (base === '.' || base === '..') throw new GridError('INVALID_INPUT', '上传文件名无效');
   return base || 'upload.bin';
+}
+
+/** HTTP status for an error payload: bad input 400, too large 413, everything else 500. */
+function statusOf(code: string): number {
+  if (code === 'TOO_LARGE') return 413;
+  if (code === 'NOT_FOUND') return 404;
+  if (code === 'INTERNAL') return 500;
+  return 400;
 }
 
 export async function startWebServer(options: WebServerOptions = {}): Promise<WebServer> {
@@ -119,10 +130,11 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<We
           return;
         }
         if (url.pathname === '/api/upload') {
+          const name = safeUploadName(url.searchParams.get('name') ?? 'upload.bin');
           const body = await readBody(req, ctx.config.import.maxFileBytes);
           fs.mkdirSync(uploadsDir, { recursive: true });
           const dir = fs.mkdtempSync(path.join(uploadsDir, 'u-'));
-          const file = path.join(dir, safeUploadName(url.searchParams.get('name') ?? 'upload.bin'));
+          const file = path.join(dir, name);
           fs.writeFileSync(file, body);
           sendJson(res, 200, { path: file });
           return;
@@ -137,7 +149,9 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<We
       }
       serveStatic(url.pathname, res);
     } catch (e) {
-      if (!res.headersSent) sendJson(res, 400, { error: toErrorPayload(e) });
+      // a malformed %-escape in the URL is the caller's input, not an internal failure
+      const payload = e instanceof URIError ? { code: 'INVALID_INPUT' as const, message: '请求地址中的 % 转义无效' } : toErrorPayload(e);
+      if (!res.headersSent) sendJson(res, statusOf(payload.code), { error: payload });
       else res.end();
     }
   });

@@ -84,6 +84,12 @@ export function addUserWords(words: Iterable<string>): number {
   return fresh.length;
 }
 
+/** Forgets run-time words: the next segmentation rebuilds jieba from the bundled dictionaries (tests reset with it). */
+export function resetUserWords(): void {
+  runtimeWords.clear();
+  jieba = undefined;
+}
+
 /** Loads an extra user dictionary file (same format as resources/dict/*.txt). */
 export function loadUserDictFile(file: string): number {
   const lines = toDictLines(fs.readFileSync(file, 'utf8'));

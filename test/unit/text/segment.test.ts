@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addUserWords, cleanToken, queryTokens, segment, segmentForSearch } from '../../../src/core/text/segment';
+import { addUserWords, cleanToken, queryTokens, resetUserWords, segment, segmentForSearch } from '../../../src/core/text/segment';
 
 describe('segment', () => {
   it('keeps 2-character domain words whole', () => {
@@ -35,7 +35,13 @@ describe('segment', () => {
 
   it('accepts user words at run time', () => {
     expect(segment('鄂渝背靠背工程')).not.toContain('鄂渝背靠背');
-    addUserWords(['鄂渝背靠背']);
-    expect(segment('鄂渝背靠背工程')).toContain('鄂渝背靠背');
+    try {
+      addUserWords(['鄂渝背靠背']);
+      expect(segment('鄂渝背靠背工程')).toContain('鄂渝背靠背');
+    } finally {
+      // the dictionary is process-global: leave it as the other tests expect it
+      resetUserWords();
+    }
+    expect(segment('鄂渝背靠背工程')).not.toContain('鄂渝背靠背');
   });
 });

@@ -71,7 +71,7 @@ export const DEVICE_TYPES: Record<string, string> = {
   group: '分组',
   mixed: '多种设备',
   device: '设备',
-  other: '其他设备',
+  other: '其他',
 };
 
 export function deviceTypeLabel(type: string | null | undefined): string {
