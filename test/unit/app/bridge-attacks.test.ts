@@ -46,14 +46,14 @@ describe('browser-shell bridge under attack', () => {
     const body = JSON.stringify({ q: 'x'.repeat(11 * 1024 * 1024) });
     const res = await fetch(new URL('/api/invoke/app.info', server.url), { method: 'POST', body, headers: headers() });
     expect(res.status).toBe(413);
-    expect((await res.json()).error.code).toBe('TOO_LARGE');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('TOO_LARGE');
   });
 
   it('?name=.. on upload is a clean 400', async () => {
     for (const name of ['..', '.']) {
       const res = await fetch(new URL(`/api/upload?name=${name}`, server.url), { method: 'POST', body: 'abc', headers: headers() });
       expect(res.status).toBe(400);
-      expect((await res.json()).error.code).toBe('INVALID_INPUT');
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('INVALID_INPUT');
     }
   });
 
