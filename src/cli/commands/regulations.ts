@@ -198,19 +198,42 @@ export function registerRegulationCommands(program: Command): void {
 
   program
     .command('mcp')
-    .description('启动 MCP 服务器（stdio） / start the MCP server over stdio')
+    .description('启动 MCP 服务器（默认 stdio；--http 为可共享的 HTTP 服务） / start the MCP server (stdio, or streamable HTTP)')
     .option(
       '--allow-path <dir>',
       '允许读取该文件夹中的设备/用例文件（可多次；默认只允许数据目录与内置资源） / grant reads under DIR (repeatable)',
       (value: string, prev: string[]) => [...prev, value],
       [] as string[],
     )
-    .action(async (opts: { allowPath: string[] }, cmd: Command) => {
-      const { runMcpServer } = await import('../../mcp/server');
+    .option('--http', '通过 streamable HTTP 提供服务（需要令牌） / serve over streamable HTTP (token required)')
+    .option('--port <n>', 'HTTP 端口（默认 8765） / HTTP port', '8765')
+    .option('--host <addr>', '监听地址（默认仅本机 127.0.0.1） / listen address (default loopback)', '127.0.0.1')
+    .option('--token <token>', '访问令牌（默认读取环境变量 GRIDCODE_MCP_TOKEN，否则随机生成） / access token')
+    .action(async (opts: { allowPath: string[]; http?: boolean; port: string; host: string; token?: string }, cmd: Command) => {
+      if (!opts.http) {
+        const { runMcpServer } = await import('../../mcp/server');
+        await withContext(cmd, async (ctx) => {
+          // an agent drives this server: it reads files only under the data dir, resources and granted folders
+          ctx.fileAccess = fileAccessFor([ctx.dataDir, ctx.resourcesDir, ...opts.allowPath]);
+          await runMcpServer(ctx);
+        });
+        return;
+      }
+      const port = Number(opts.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new GridError('INVALID_INPUT', `--port「${opts.port}」无效：应为 0–65535 的整数`);
+      const { startMcpHttpServer } = await import('../../mcp/http');
       await withContext(cmd, async (ctx) => {
-        // an agent drives this server: it reads files only under the data dir, resources and granted folders
+        // remote agents read files only under the data dir, resources and granted folders
         ctx.fileAccess = fileAccessFor([ctx.dataDir, ctx.resourcesDir, ...opts.allowPath]);
-        await runMcpServer(ctx);
+        const svc = await startMcpHttpServer(ctx, { port, host: opts.host, token: opts.token ?? process.env.GRIDCODE_MCP_TOKEN });
+        process.stderr.write(`MCP 服务已启动：${svc.url}\n`);
+        if (!opts.token && !process.env.GRIDCODE_MCP_TOKEN) process.stderr.write(`访问令牌（请求头 Authorization: Bearer <令牌>）：${svc.token}\n`);
+        if (opts.host !== '127.0.0.1' && opts.host !== 'localhost' && opts.host !== '::1') process.stderr.write('注意：服务监听在非本机地址，局域网内持有令牌者均可访问规程库\n');
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+        await svc.close();
       });
     });
 }

@@ -101,11 +101,18 @@ export function registerSearchCommands(program: Command): void {
     .option('-k, --top-k <n>', '返回结果数 / number of results')
     .option('--offset <n>', '跳过前 n 条结果（分页）/ skip the first n results (paging)')
     .option('-m, --mode <mode>', 'hybrid | lexical | vector')
+    .option('-t, --types <list>', '只看这些块类型（逗号分隔）：article,text,table,note / block types')
+    .option('-c, --chapter <scope>', '只在该章节内检索，如 第六章、附录C / chapter scope')
     .option('--batch <file>', '每行一个问题；每行输出一个 JSON / one query per line in, one JSON object per line out')
     .action(async (query: string | undefined, flags: SearchFlags, cmd: Command) => {
       const reg_id = regIdOf(flags);
       const top_k = topKOf(flags);
       const offset = offsetOf(flags);
+      const blockFlags = flags as { types?: string; chapter?: string };
+      const block_types = blockFlags.types
+        ? (blockFlags.types.split(/[,，\s]+/).filter(Boolean) as ('article' | 'text' | 'table' | 'note')[])
+        : undefined;
+      const chapter_scope = blockFlags.chapter;
       if (flags.mode && !['hybrid', 'lexical', 'vector'].includes(flags.mode)) {
         throw new GridError('INVALID_INPUT', `--mode: 只能是 hybrid、lexical 或 vector，收到 "${flags.mode}"`);
       }
@@ -120,7 +127,7 @@ export function registerSearchCommands(program: Command): void {
         await withContext(cmd, async (ctx) => {
           for (const q of queries) {
             try {
-              const out = await invokeOperation(ctx, 'search.smart_search', { query: q, reg_id, top_k, offset, mode: flags.mode });
+              const out = await invokeOperation(ctx, 'search.smart_search', { query: q, reg_id, top_k, offset, mode: flags.mode, block_types, chapter_scope });
               process.stdout.write(JSON.stringify(out) + '\n');
             } catch (e) {
               const err = e as GridError;
@@ -131,6 +138,6 @@ export function registerSearchCommands(program: Command): void {
         return;
       }
       if (!query || !query.trim()) throw new GridError('INVALID_INPUT', 'query: 请提供检索问题，或使用 --batch FILE');
-      await runOperation(cmd, 'search.smart_search', { query, reg_id, top_k, offset, mode: flags.mode }, formatSearch);
+      await runOperation(cmd, 'search.smart_search', { query, reg_id, top_k, offset, mode: flags.mode, block_types, chapter_scope }, formatSearch);
     });
 }

@@ -184,8 +184,15 @@ export function citedSources(answer: string, sources: Citation[]): Citation[] {
 /** Scoring internals (highlight offsets, token lists, timings) cost tokens and help no answer. */
 const NOISE_KEYS = new Set(['highlights', 'tokens', 'elapsed_ms', 'unit_id']);
 
+/** A search hit's snippet already reads as its table row (header=value …): the structured copy is left out. */
+const HIT_DUPLICATES = new Set(['table', 'block_type']);
+
 export function compactForModel(value: unknown): string {
-  return JSON.stringify(value, (key, v) => (NOISE_KEYS.has(key) ? undefined : v));
+  return JSON.stringify(value, function (this: unknown, key, v) {
+    if (NOISE_KEYS.has(key)) return undefined;
+    if (HIT_DUPLICATES.has(key) && this && typeof this === 'object' && 'snippet' in this) return undefined;
+    return v;
+  });
 }
 
 function truncateForModel(text: string, max: number): string {

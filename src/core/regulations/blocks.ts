@@ -437,3 +437,64 @@ export function sectionText(db: Db, regId: string, section: string): { label: st
   const ch = readChapter(db, regId, section, 20000);
   return { label: ch.chapter.title, page_num: ch.chapter.page_start, text: ch.blocks.map((b) => b.text).join('\n') };
 }
+
+// ---------------------------------------------------------------- search hooks (block_types, chapter_scope, table rows)
+
+export type BlockType = ChapterBlock['type'];
+export const BLOCK_TYPES = ['article', 'text', 'table', 'note'] as const;
+
+/** A search unit's block type: article (条/款/节), text (paragraph), table, note. */
+export function blockTypeOf(kind: string): BlockType {
+  return BLOCK_TYPE_OF_KIND[kind] ?? 'text';
+}
+
+/** Does a unit filed under `sectionPath` lie in the chapter the user named ("第六章", "第6章", "附录C", a title)? */
+export function inChapterScope(sectionPath: string, scope: string): boolean {
+  const want = headingKey(scope.trim());
+  if (!want) return true;
+  return sectionPath.split(' > ').some((part) => {
+    const k = headingKey(part);
+    return k === want || (k.startsWith(want) && !/^[A-Za-z0-9一二三四五六七八九十]/.test(k.slice(want.length))) || k.includes(want);
+  });
+}
+
+export interface TableHit {
+  table_id: string;
+  title: string;
+  columns: string[];
+  row: { cells: string[]; page_num: number } | null;
+}
+
+/** "表C.1 稳控装置主要定值清单：厂站=天山换流站；定值项=…；定值=600" */
+export function tableRowText(t: TableHit): string {
+  const row = t.row?.cells ?? [];
+  return `${t.table_id} ${t.title}：${t.columns.map((c, i) => `${c}=${row[i] ?? ''}`).join('；')}`;
+}
+
+/** For a hit on a table unit: the table and its row (on that page) that holds most of the matched words. */
+export function tableRowHit(db: Db, regId: string, tableId: string, pageNum: number, terms: string[]): TableHit | null {
+  const t = db.prepare('SELECT * FROM reg_tables WHERE reg_id = ? AND table_id = ?').get(regId, tableId) as TableRow | undefined;
+  if (!t) return null;
+  const rows = db.prepare('SELECT row_idx, page_num, cells FROM reg_table_rows WHERE table_pk = ? AND page_num = ? ORDER BY row_idx').all(t.id, pageNum) as {
+    row_idx: number;
+    page_num: number;
+    cells: string;
+  }[];
+  const words = [...new Set(terms.map((w) => w.toLowerCase()).filter(Boolean))];
+  let best: (typeof rows)[number] | null = null;
+  let bestScore = 0;
+  for (const r of rows) {
+    const text = r.cells.toLowerCase();
+    const score = words.reduce((n, w) => n + (text.includes(w) ? w.length : 0), 0);
+    if (score > bestScore) {
+      bestScore = score;
+      best = r;
+    }
+  }
+  return {
+    table_id: t.table_id,
+    title: t.title,
+    columns: JSON.parse(t.columns) as string[],
+    row: best ? { cells: JSON.parse(best.cells) as string[], page_num: best.page_num } : null,
+  };
+}

@@ -14,6 +14,11 @@ export const smartSearchInput = z
     top_k: z.number().int().min(1).max(200).optional(),
     offset: z.number().int().min(0).max(10000).optional(),
     mode: z.enum(['hybrid', 'lexical', 'vector']).optional(),
+    chapter_scope: z.string().max(80).optional().describe('只在该章节内检索，如“第六章”“附录C” / only inside this chapter'),
+    block_types: z
+      .array(z.enum(['article', 'text', 'table', 'note']))
+      .optional()
+      .describe('只返回这些块类型：article 条款 / text 段落 / table 表格 / note 注释'),
   })
   .strict();
 
@@ -48,6 +53,15 @@ export const smartSearchResult = z.object({
     article_ref: z.boolean(),
   }),
   similar: z.object({ count: z.number().int(), units: z.array(z.object({ unit_id: z.number().int(), page_num: z.number().int() })) }),
+  block_type: z.enum(['article', 'text', 'table', 'note']).optional(),
+  table: z
+    .object({
+      table_id: z.string(),
+      title: z.string(),
+      columns: z.array(z.string()),
+      row: z.object({ cells: z.array(z.string()), page_num: z.number().int() }).nullable(),
+    })
+    .optional(),
 });
 
 const decisionAction = z.object({ kind: z.enum(['choose_reg', 'refine', 'search_all']), label: z.string(), reg_id: z.string().optional() });

@@ -1,3 +1,4 @@
+import { blockTypeOf, inChapterScope, tableRowHit, tableRowText, type BlockType, type TableHit } from './blocks';
 import type { AppContext } from '../context';
 import { GridError } from '../common/errors';
 import { queryTokens } from '../text/segment';
@@ -65,6 +66,10 @@ export interface SmartResult {
     /** the query referred to this article directly (电力法第三条) */
     article_ref: boolean;
   };
+  /** block type of the hit: article | text | table | note */
+  block_type?: BlockType;
+  /** a hit in a table: the table and the matching row with its header */
+  table?: TableHit;
   /** near-identical rows of the same table folded into this one ("+8 similar rows") */
   similar: { count: number; units: { unit_id: number; page_num: number }[] };
 }
@@ -109,6 +114,10 @@ export interface SmartSearchInput {
   /** skip this many arranged hits (paging, "加载更多") */
   offset?: number;
   mode?: SearchMode;
+  /** only these block types: article (条/款), text (paragraphs), table, note */
+  block_types?: BlockType[];
+  /** only units under this chapter / section / appendix ("第六章", "附录C", a heading title) */
+  chapter_scope?: string;
 }
 
 export interface SmartSearchOptions {
@@ -412,7 +421,9 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     const matched = [...new Set(chunks.flatMap((c) => c.matched))];
     // an article label is highlighted whole, and only where the query asked for it
     const terms = [...matched.filter((t) => !NUMBERING.test(t)), ...(u.label && refLabels.has(u.label) ? [u.label] : [])];
-    const { snippet, highlights } = makeSnippet(u.text, terms);
+    const table = u.kind === 'table' && u.label ? tableRowHit(ctx.db, u.reg_id, u.label, u.page_num, matched) : null;
+    // a table hit reads as its row under its header: 表C.1 …：厂站=…；定值项=…；定值=…
+    const { snippet, highlights } = makeSnippet(table?.row ? tableRowText(table) : u.text, terms);
     return {
       reg_id: u.reg_id,
       title: u.title,
@@ -434,14 +445,19 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
         evidence: round(Math.max(...chunks.map((c) => c.evidence), 0)),
         article_ref: articleRef,
       },
+      block_type: blockTypeOf(u.kind),
+      ...(table ? { table } : {}),
     };
   };
+  const types = input.block_types?.length ? new Set(input.block_types) : null;
+  const scope = input.chapter_scope?.trim() || null;
+  const wanted = (u: UnitRow) => (!types || types.has(blockTypeOf(u.kind))) && (!scope || inChapterScope(u.section_path, scope));
 
   // candidates in engine order, then arranged for reading (rows after provisions, similar rows folded)
   const candidates: (ResultCore & { shape: UnitShape; matched: string[] })[] = [];
   for (const p of engine.parents.slice(0, cfg.candidates)) {
     const u = unit(p.parent);
-    if (!u) continue;
+    if (!u || !wanted(u)) continue;
     const r = toResult(u, p, false);
     candidates.push({ ...r, matched: r.reasons.matched_terms });
   }
@@ -457,7 +473,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
   const ordered: { item: ResultCore & { shape: UnitShape }; similar: { unit_id: number; page_num: number }[] }[] = [];
   for (const r of resolved) {
     const u = unit(String(r.id));
-    if (!u) continue;
+    if (!u || !wanted(u)) continue;
     const p = engine.parents.find((x) => x.parent === String(r.id)) ?? null;
     const item = toResult(u, p, true);
     item.score = round(Math.max(item.score, top, 1e-4));

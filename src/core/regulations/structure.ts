@@ -209,6 +209,12 @@ export function buildBlocks(lines: Line[], options: BlockOptions): { blocks: Blo
       continue;
     }
     if (!trimmed) {
+      // a table caption waits for its table across blank lines
+      const cur = current as Extract<Block, { type: 'unit' }> | null;
+      if (cur && cur.kind === 'table' && !cur.rows?.length) {
+        cur.raw.push('');
+        continue;
+      }
       // a blank line ends a plain paragraph (markdown); articles run on until the next label or heading
       paragraphOpen = false;
       if (current && current.kind !== 'article' && current.kind !== 'clause') current = null;
@@ -478,6 +484,7 @@ export function flowTables(lines: string[], source: string): { tables: TableInfo
     const continues = prev && t.caption?.continued && (!t.caption.id || t.caption.id === prev.caption?.id);
     if (continues) {
       const index = merged.length - 1;
+      if (t.captionLine >= 0 && !/^\s*#/.test(lines[t.captionLine])) marks.set(t.captionLine, { index, row: -2 });
       const headerRepeated = sameRow(t.header, prev.columns);
       marks.set(t.headerLine, headerRepeated ? { index, row: -1 } : { index, row: prev.rows.length });
       if (!headerRepeated) prev.rows.push(t.header);
@@ -489,6 +496,8 @@ export function flowTables(lines: string[], source: string): { tables: TableInfo
       continue;
     }
     const index = merged.length;
+    // a plain caption line (not a heading, which stays in the TOC) travels with its table
+    if (t.caption && t.captionLine >= 0 && !/^\s*#/.test(lines[t.captionLine])) marks.set(t.captionLine, { index, row: -2 });
     merged.push({ table_id: '', title: t.caption?.title ?? '', columns: t.header, rows: [...t.rows], headerRaw: [lines[t.headerLine], lines[t.headerLine + 1]], caption: t.caption });
     marks.set(t.headerLine, { index, row: -1 });
     marks.set(t.headerLine + 1, { index, row: -1 });

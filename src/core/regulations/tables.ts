@@ -277,6 +277,8 @@ export interface MarkdownTable {
   header: string[];
   rows: string[][];
   caption: Caption | null;
+  /** 0-based line of the caption, -1 when there is none */
+  captionLine: number;
 }
 
 type MdNode = { type: string; children?: MdNode[]; position?: { start: { line: number }; end: { line: number } } };
@@ -300,6 +302,7 @@ export function markdownTables(text: string): MarkdownTable[] {
         header: (head.children ?? []).map((c) => toString(c as never).trim()),
         rows: body.map((r) => (r.children ?? []).map((c) => toString(c as never).trim())),
         caption,
+        captionLine: caption ? k : -1,
       });
       return;
     }
