@@ -102,24 +102,27 @@ const topParents = z.number().int().min(1).max(50).optional();
 
 const collectionName = z.string().min(1, '集合名称不能为空').max(64);
 
+/** what a folder import and an uploaded-folder import both report */
+const importOutput = z.object({
+  collection: z.string(),
+  source_dir: z.string(),
+  files: z.number().int(),
+  added: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  removed: z.number().int(),
+  skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+  documents: z.number().int(),
+  chunks: z.number().int(),
+  vectors: z.number().int(),
+  profile: profileSchema,
+});
+
 export const collectionOperations = defineOperations({
   'collections.import': defineOperation({
     summary: '导入文件夹为文档集合（递归 .md/.txt，幂等，单事务） / Import a folder as a document collection',
     input: z.object({ folder: z.string().min(1, '文件夹路径不能为空'), name: collectionName }).strict(),
-    output: z.object({
-      collection: z.string(),
-      source_dir: z.string(),
-      files: z.number().int(),
-      added: z.number().int(),
-      updated: z.number().int(),
-      unchanged: z.number().int(),
-      removed: z.number().int(),
-      skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
-      documents: z.number().int(),
-      chunks: z.number().int(),
-      vectors: z.number().int(),
-      profile: profileSchema,
-    }),
+    output: importOutput,
     handler: async (ctx, input, run) => {
       const result = importCollection(ctx, input, run.progress, run.signal);
       // vectors after the commit (slow, off the main thread); without a model this is a no-op
@@ -136,20 +139,7 @@ export const collectionOperations = defineOperations({
         files: z.array(z.object({ path: z.string().min(1), rel_path: z.string().min(1).max(1000) }).strict()).min(1, '没有文件').max(20000),
       })
       .strict(),
-    output: z.object({
-      collection: z.string(),
-      source_dir: z.string(),
-      files: z.number().int(),
-      added: z.number().int(),
-      updated: z.number().int(),
-      unchanged: z.number().int(),
-      removed: z.number().int(),
-      skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
-      documents: z.number().int(),
-      chunks: z.number().int(),
-      vectors: z.number().int(),
-      profile: profileSchema,
-    }),
+    output: importOutput,
     handler: async (ctx, input, run) => {
       const result = importUploadedFiles(ctx, input, run.progress, run.signal);
       const vectors = await embedCollectionVectors(ctx, result.collection, run.progress);
