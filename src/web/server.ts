@@ -15,7 +15,8 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Command, InvalidArgumentError } from 'commander';
 import { Hono, type Context } from 'hono';
 import { createAppContext, type AppContext } from '../core/context';
-import { getOperation, invokeOperation } from '../core/api/invoke';
+import { invokeOperation } from '../core/api/invoke';
+import { findOperation } from '../core/api/table';
 import { GridError, toErrorPayload, type ErrorPayload } from '../core/common/errors';
 import { projectRoot } from '../core/common/paths';
 import { fileAccessFor } from '../core/common/file-access';
@@ -137,7 +138,7 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<We
 
   app.post('/api/invoke/:name{[A-Za-z0-9_.-]+}', async (c) => {
     const name = c.req.param('name');
-    const op = getOperation(name);
+    const op = await findOperation(name);
     const raw = await readBody(c.env.incoming, MAX_JSON_BODY);
     let input: unknown = {};
     if (raw.length) {
