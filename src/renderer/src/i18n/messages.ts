@@ -57,6 +57,8 @@ export const DEVICE_TYPES: Record<string, string> = {
   towelRack: '毛巾架',
   bathHeater: '浴霸',
   garageDoor: '车库门',
+  clothesRack: '晾衣架',
+  media: '播放设备',
   valve: '阀门',
   freshAir: '新风机',
   projector: '投影仪',
