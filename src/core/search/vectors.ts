@@ -1,6 +1,7 @@
 import type { Db } from '../store/db';
 import { writeTransaction } from '../store/transaction';
 import { corpusVersion } from './lexical';
+import { KeyedCache, type ContextState } from '../common/cache';
 
 /**
  * Generic vector store: unit-length Float32 vectors as BLOBs in search_vectors per (item, model),
@@ -70,13 +71,15 @@ export function itemsMissingVectors(db: Db, corpus: string, modelId: string, sco
   return db.prepare(sql).all(...args) as { id: number; key: string; title: string | null }[];
 }
 
-type Cache = Map<string, unknown>;
+/** Loaded corpus matrices, by corpus and model. */
+const matrices = new KeyedCache<VectorMatrix>('search.vectors');
 
 /** The corpus matrix for a model, from the process cache unless the corpus changed since. */
-export function loadMatrix(db: Db, cache: Cache, corpus: string, modelId: string): VectorMatrix | null {
-  const cacheKey = `search:vectors:${corpus}:${modelId}`;
+export function loadMatrix(db: Db, state: ContextState, corpus: string, modelId: string): VectorMatrix | null {
+  const cache = matrices.in(state);
+  const cacheKey = `${corpus}\u0000${modelId}`;
   const version = corpusVersion(db, corpus);
-  const cached = cache.get(cacheKey) as VectorMatrix | undefined;
+  const cached = cache.get(cacheKey);
   if (cached && cached.version === version) return cached;
   const count = (
     db
