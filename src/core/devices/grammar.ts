@@ -146,7 +146,7 @@ export const SET_ACTION: Record<ValueAttribute, string> = {
 };
 
 /** Verbs that only say "set it" (the value says what): removed so they never become a name. */
-export const SET_VERBS = /设置为|设置成|设置到|设定为|设为|设成|设到|设置|调整为|调整到|调整成|调节到|调节为|调节|调整|调到|调成|调至|调为|调在|改成|改为|改到|定到|定在|设在|开到|关到|拉到|放到|升到|降到|调/g;
+export const SET_VERBS = /设置为|设置成|设置到|设定为|设为|设成|设到|设置|调整为|调整到|调整成|调节到|调节为|调节|调整|调到|调成|调至|调为|调在|改成|改为|改到|定到|定在|设在|开到|关到|拉到|放到|升到|降到|换到|转到|调/g;
 
 /** A state question: 空调开着吗, 门锁了吗, 客厅温度多少, 洗衣机洗完了没有. */
 export function isQuestion(s: string): boolean {
