@@ -142,7 +142,12 @@ export const TYPES: Record<string, string[]> = {
   towelRack: ['毛巾架'],
   bathHeater: ['浴霸'],
   clothesRack: ['晾衣架', '晾衣机', '晒衣架', '升降衣架'],
+  // a door said plainly: its lock, a garage door or a door sensor (resolved per home in the parser)
+  door: ['大门', '房门', '家门', '门'],
 };
+
+/** What 门 can be in a home. */
+export const DOOR_KINDS = ['lock', 'garageDoor', 'doorSensor'];
 
 /** Words that name a specific kind of a type (台灯 is a light but sounds like one device). */
 export const SUBTYPES: Record<string, string> = {
@@ -237,7 +242,7 @@ const TYPE_STRING_HINTS: [RegExp, string][] = [
 ];
 
 /** Type strings that say little about what the device is (a relay, a player, a sensor): the name decides first. */
-const GENERIC_TYPE = /^(?:.*[:.])?(?:switch|plug|outlet|socket|relay|media_player|sensor|binary_sensor|fan|humidifier|device|other|appliance|开关|插座|设备|电器|传感器)$/i;
+const GENERIC_TYPE = /^(?:.*[:.])?(?:switch|plug|outlet|socket|relay|media_player|sensor|binary_sensor|fan|humidifier|cover|device|other|appliance|开关|插座|设备|电器|传感器)$/i;
 
 /** Category from the commands when type and name say nothing (set_cover_position -> curtain). */
 const COMMAND_HINTS: [RegExp, string][] = [
@@ -272,7 +277,7 @@ export const TYPE_LABELS: Record<string, string> = {
   refrigerator: '冰箱', dishwasher: '洗碗机', cooker: '电饭煲', rangeHood: '油烟机', camera: '摄像头',
   temperatureSensor: '温度传感器', humiditySensor: '湿度传感器', lightSensor: '光照传感器',
   motionSensor: '人体传感器', doorSensor: '门磁', window: '窗户', towelRack: '毛巾架', bathHeater: '浴霸',
-  garageDoor: '车库门', clothesRack: '晾衣架', media: '播放设备', valve: '阀门', freshAir: '新风机', projector: '投影仪', scene: '场景', mixed: '多种设备', other: '其他',
+  garageDoor: '车库门', clothesRack: '晾衣架', media: '播放设备', door: '门', valve: '阀门', freshAir: '新风机', projector: '投影仪', scene: '场景', mixed: '多种设备', other: '其他',
   group: '分组',
 };
 

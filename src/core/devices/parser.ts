@@ -5,7 +5,7 @@ import { unknownCommand } from './command-protocol';
 import { QUESTION_WORDS, SET_ACTION, SET_VERBS, attributeForCategory, attributeSlot, isQuestion, valueSlot } from './grammar';
 import { norm } from './home';
 import { findWords, indexHome, roomMatches, type HomeIndex } from './index';
-import { ACTIONS, SUBTYPES, longestFirst } from './lexicon';
+import { ACTIONS, DOOR_KINDS, SUBTYPES, longestFirst } from './lexicon';
 import { parseNumber, valueFromCommand } from './values';
 import { commandSchema, NOT_DEVICE_ACTION, TIMER_ACTION, TIMER_OPS, UNKNOWN_ACTION, type Command, type OtherIntent, type Condition, type Home, type QueryIR, type ValueAttribute } from './types';
 
@@ -389,6 +389,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     if (!p.n) p.n = sub.word;
     s = s.replace(sub.word, ' ');
   }
+  // 我要出门了: leaving, not a door
+  s = s.replace(/出门|进门|串门|上门|出家门/g, ' ');
   const type = index.typeWords.find(([w]) => s.includes(w));
   if (type) {
     if (!p.t || p.t === type[1] || p.question) p.t = p.question && p.t?.endsWith('Sensor') ? p.t : type[1];
@@ -424,6 +426,12 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
       p.n = longest;
       p.residual = true;
     }
+  }
+  // 门: when every door-like device of this home is one kind (only a lock), that kind (开门 unlocks)
+  if (p.t === 'door' && lockVerb) p.t = 'lock';
+  if (p.t === 'door') {
+    const kinds = new Set(index.entities.filter((e) => DOOR_KINDS.includes(e.category)).map((e) => e.category));
+    if (kinds.size === 1) p.t = [...kinds][0];
   }
   // the action follows the value: 打开到70% is a position, 调到26度 a temperature
   if (p.v !== null && !p.question) {
