@@ -123,6 +123,10 @@ export const configSchema = z.object({
       focusMinChunks: z.number().int().positive().default(12),
       /** Focus rule in shorter documents: best-chunk evidence needed (they could have reached coverage). */
       focusEvidence: z.number().min(0).max(1).default(0.65),
+      /** Section choice inside a locked document (collections/sections.ts rankSections): weight of term evidence vs the BM25+vector RRF. */
+      sectionEvidenceWeight: z.number().min(0).max(1).default(0.6),
+      /** Section choice: bonus for an article that states a quantity when the question asks 多少/几天, or enumerates when it asks 哪些. */
+      sectionFormBonus: z.number().min(0).max(1).default(0.1),
       /** When titles make a question ambiguous, titles scoring >= best × this are listed as candidates. */
       candidateTitleRatio: z.number().min(0).max(1).default(0.85),
       /** Title similarity below this does not enter the title ranking. */
