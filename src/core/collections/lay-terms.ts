@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AppContext } from '../context';
 import { normalizeText } from '../text/normalize';
 import { queryTokens } from '../text/segment';
+import { ContextValue } from '../common/cache';
 
 /**
  * Everyday words → statute words (resources/collections/lay-terms.json, written by hand): `偷电`
@@ -20,9 +21,11 @@ export interface LayExpansion {
 
 const EMPTY: LayExpansion = { extra: [], equivalents: [] };
 
+/** The table, loaded once per context. */
+const layTable = new ContextValue<[string, string[]][]>('collections.lay-terms');
+
 function table(ctx: AppContext): [string, string[]][] {
-  const key = 'collections:lay-terms';
-  let t = ctx.cache.get(key) as [string, string[]][] | undefined;
+  let t = layTable.get(ctx.state);
   if (!t) {
     t = [];
     try {
@@ -32,7 +35,7 @@ function table(ctx: AppContext): [string, string[]][] {
     } catch {
       t = []; // a missing or broken resource must not break answering
     }
-    ctx.cache.set(key, t);
+    layTable.set(ctx.state, t);
   }
   return t;
 }
