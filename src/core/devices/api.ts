@@ -81,6 +81,8 @@ const commandOut = z.object({
   ref: z.string().nullable().optional(),
   v: z.union([z.string(), z.number()]).nullable().optional(),
   x: z.string().nullable().optional(),
+  d: z.number().nullable().optional(),
+  i: z.enum(['time', 'date', 'weather', 'nevermind', 'list']).optional(),
   reason: z.string().optional(),
 });
 const irValueSchema = z.object({
@@ -141,6 +143,12 @@ export const retrievalResultSchema = z.object({
     count: z.number().nullable(),
     conditions: z.array(conditionSchema),
     references: z.array(z.string()),
+    /** 十分钟后关掉空调: run after this many seconds */
+    delay_seconds: z.number().optional(),
+    /** 设一个十分钟的定时器 / 取消计时器: a timer request, no device */
+    timer: z.object({ op: z.enum(['start', 'cancel', 'status', 'pause', 'resume']), seconds: z.number().nullable(), text: z.string() }).optional(),
+    /** not a device command: what it is instead */
+    intent: z.enum(['time', 'date', 'weather', 'nevermind', 'list']).optional(),
   }),
   selected: z.array(selectedSchema),
   candidates: z.array(selectedSchema),
