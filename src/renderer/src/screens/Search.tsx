@@ -474,7 +474,7 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
                     type="button"
                     className="btn small more-from"
                     disabled={!!moreBusy}
-                    aria-label={`更多来自《${regTitle(g.reg_id)}》的结果（还有 ${moreRows} 条）`}
+                    aria-label={`更多来自本规程（还有 ${moreRows} 条）：${regTitle(g.reg_id)}`}
                     onClick={() => void moreFrom(g.reg_id)}
                   >
                     {moreBusy === g.reg_id ? '正在加载…' : `更多来自本规程（还有 ${moreRows} 条）`}
