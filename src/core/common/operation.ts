@@ -34,7 +34,7 @@ export interface OperationRun {
   signal: AbortSignal;
   invoke: Invoke;
   /** Every registered operation, e.g. to offer some of them to a model as tools. */
-  operations: () => readonly Operation[];
+  operations: () => Promise<readonly Operation[]>;
 }
 
 /**
@@ -48,6 +48,11 @@ export interface OperationSpec<I extends z.ZodType = z.ZodType, O extends z.ZodT
   output: O;
   /** Name of the MCP tool when the operation is exposed to agents. */
   mcp?: string;
+  /**
+   * The files named in the input are imported, not kept referring to: an adapter that staged them
+   * for the caller (the browser shell's uploads) removes them when the operation ends, however it ends.
+   */
+  consumesFiles?: boolean;
   handler: (ctx: AppContext, input: z.output<I>, run: OperationRun) => Promise<z.input<O>> | z.input<O>;
 }
 
@@ -63,8 +68,9 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(spec: 
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers differ in input type; any keeps each one's own
 type AnySpec = OperationSpec<any, any>;
+/** Any engine's operation (handlers differ in input type). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyOperation = Operation<any, any>;
+export type AnyOperation = Operation<any, any>;
 
 export type NamedOperations<M extends Record<string, AnySpec>> = { [K in keyof M & string]: M[K] & { name: K } };
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { indexRegulationVectors, REG_CORPUS } from '../../../src/core/regulations/search-index';
-import { loadMatrix } from '../../../src/core/search/vectors';
+import { loadMatrix } from '../../../src/core/search/vector-index';
 import { tempContext } from '../../helpers';
 import { testModelsDir, TEST_MODEL_DIMS } from '../../fixtures/model';
 import { ANGUI, WENGUI, insertRegulation } from './fixtures';
@@ -21,7 +21,7 @@ describe('hybrid search with an installed model', () => {
   it('stores one vector per unit chunk and loads them as one matrix', () => {
     expect(ctx.embedder().available()).toBe(true);
     const modelId = ctx.embedder().status().model_id!;
-    const m = loadMatrix(ctx.db, ctx.cache, REG_CORPUS, modelId)!;
+    const m = loadMatrix(ctx.db, ctx.state, REG_CORPUS, modelId)!;
     expect(m.dims).toBe(TEST_MODEL_DIMS);
     expect(m.ids.length).toBe(ANGUI.units.length + WENGUI.units.length);
   });
