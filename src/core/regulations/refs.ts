@@ -1,12 +1,12 @@
 import { parseChineseNumber, toChineseNumber } from '../text/chinese-numbers';
-import { normalizeTableNumber } from './tables';
+import { NOTE_RE, normalizeTableNumber } from './tables';
 
 /**
  * Notes (注 / 注1 / 说明) and cross-references ("见表6-2", "见附录D", "按本规程第三十二条执行",
  * "详见第六章", "第三节", "注1", "《电网调度管理条例》第十条") found in regulation text.
  */
 
-export const NOTE_RE = /^(注|说明|备注)\s*([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})?\s*[:：．.、]\s*\S/;
+export { NOTE_RE };
 
 /** "注1：…" -> "注1"; "注：" -> "注"; "说明：" -> "说明". */
 export function noteLabel(line: string): string | null {
