@@ -271,6 +271,10 @@ function resolveIn(db: Db, regId: string, ref: FoundReference): Omit<Resolution,
   }
 }
 
+const CONTAINER_TYPES = new Set(['part', 'chapter', 'section', 'appendix']);
+// not 'section': 第二节 is numbered per chapter, so it alone would land in the wrong chapter
+const NARROWER_TYPES = new Set(['article', 'clause', 'table', 'note']);
+
 /**
  * Resolves the first reference in `text` ("见附录D", "按本规程第三十二条执行", "详见第六章", "见表6-2",
  * "注1", "《电网调度管理条例》第十条") within regulation `regId` (or the regulation it names).
@@ -281,9 +285,20 @@ export function resolveReference(db: Db, regId: string, text: string): Resolutio
   if (!refs.length) {
     return { resolved: false, reference_type: 'unknown', target: null, page_num: null, preview: null, reg_id: regId, regulation: reg.title, reference_text: null, message: `「${text}」中没有可识别的引用（条、章、节、附录、表、注或《规程名》）`, others: [] };
   }
-  // "《X》第十条": one reference to an article of X; "本规程/本规定" keeps the current regulation
-  const ref = refs[0];
-  const others = refs.slice(1);
+  // "《X》第十条": one reference to an article of X; "本规程/本规定" keeps the current regulation.
+  // A container named right before something inside it ("附录 C 表 C.2", "第六章第二十条", "附录B中的表B.3")
+  // means the narrower target; the container stays in `others`.
+  let at = 0;
+  while (
+    at + 1 < refs.length &&
+    CONTAINER_TYPES.has(refs[at].type) &&
+    NARROWER_TYPES.has(refs[at + 1].type) &&
+    !refs[at].regulation &&
+    /^[\s的中之内]{0,3}$/.test(text.trim().slice(refs[at].index + refs[at].text.length, refs[at + 1].index))
+  )
+    at++;
+  const ref = refs[at];
+  const others = refs.filter((_, i) => i !== at);
   if (ref.regulation) {
     const other = findRegulationByTitle(db, ref.regulation);
     if (!other) {
