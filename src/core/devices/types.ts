@@ -160,6 +160,10 @@ export interface QueryIR {
   count: number | null;
   conditions: Condition[];
   references: string[];
+  /** 十分钟后关掉空调: the command runs after this many seconds (absent when said for now). */
+  delay_seconds?: number;
+  /** 设一个十分钟的定时器: a timer request (no device); absent otherwise. */
+  timer?: { seconds: number; text: string };
 }
 
 export const conversationStateSchema = z.object({
