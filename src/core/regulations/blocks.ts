@@ -536,3 +536,42 @@ export function tableRowHit(db: Db, regId: string, tableId: string, pageNum: num
     row: best ? { cells: JSON.parse(best.cells) as string[], page_num: best.page_num } : null,
   };
 }
+
+// ---------------------------------------------------------------- reader: what one page holds
+
+export interface PageTable extends TableSummary {
+  /** the rows printed on this page (a continuation page repeats no header: the reader shows `columns`) */
+  rows: { cells: string[]; page_num: number }[];
+  /** the table started on an earlier page / goes on to a later one */
+  continued: boolean;
+  continues: boolean;
+  /** the table's notes printed on this page */
+  notes: NoteOut[];
+}
+
+/**
+ * The structure of one page for the reader: its tables (rows of this page, header, continuation flags),
+ * the notes printed on it and the references written on it, each resolved (links).
+ */
+export function pageStructure(
+  db: Db,
+  regId: string,
+  page: number,
+): { reg_id: string; page_num: number; tables: PageTable[]; notes: NoteOut[]; references: (Resolution & { source_page: number; source: string })[] } {
+  getRegulation(db, regId);
+  const rows = db
+    .prepare('SELECT * FROM reg_tables WHERE reg_id = ? AND page_start <= ? AND page_end >= ? ORDER BY ord')
+    .all(regId, page, page) as TableRow[];
+  const notes = db
+    .prepare('SELECT label, text, page_num, target_type, target, section_path FROM reg_notes WHERE reg_id = ? AND page_num = ? ORDER BY ord')
+    .all(regId, page) as NoteOut[];
+  const rowStmt = db.prepare('SELECT page_num, cells FROM reg_table_rows WHERE table_pk = ? AND page_num = ? ORDER BY row_idx');
+  const tables = rows.map((t) => ({
+    ...summary(t),
+    rows: (rowStmt.all(t.id, page) as { page_num: number; cells: string }[]).map((r) => ({ cells: JSON.parse(r.cells) as string[], page_num: r.page_num })),
+    continued: page > t.page_start,
+    continues: page < t.page_end,
+    notes: notes.filter((n) => n.target_type === 'table' && n.target === t.table_id),
+  }));
+  return { reg_id: regId, page_num: page, tables, notes, references: pageReferences(db, regId, page, page) };
+}
