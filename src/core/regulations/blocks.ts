@@ -320,33 +320,41 @@ export function resolveReference(db: Db, regId: string, text: string): Resolutio
     /^[\s的中之内]{0,3}$/.test(text.trim().slice(refs[at].index + refs[at].text.length, refs[at + 1].index))
   )
     at++;
-  const ref = refs[at];
-  const others = refs.filter((_, i) => i !== at);
+  return { ...resolveFound(db, regId, refs[at]), others: refs.filter((_, i) => i !== at) };
+}
+
+/** One reference already read from text (or stored at import) resolved within `regId` or the regulation it names. */
+function resolveFound(db: Db, regId: string, ref: FoundReference): Resolution {
   if (ref.regulation) {
     const other = findRegulationByTitle(db, ref.regulation);
     if (!other) {
-      return { resolved: false, reference_type: ref.type === 'regulation' ? 'regulation' : ref.type, target: ref.target, page_num: null, preview: null, reg_id: null, regulation: ref.regulation, reference_text: ref.text, message: `规程库中没有《${ref.regulation}》`, others };
+      return { resolved: false, reference_type: ref.type === 'regulation' ? 'regulation' : ref.type, target: ref.target, page_num: null, preview: null, reg_id: null, regulation: ref.regulation, reference_text: ref.text, message: `规程库中没有《${ref.regulation}》` };
     }
     if (ref.type === 'regulation') {
       const first = db.prepare('SELECT text FROM reg_pages WHERE reg_id = ? ORDER BY page_num LIMIT 1').get(other.reg_id) as { text: string } | undefined;
-      return { resolved: true, reference_type: 'regulation', target: other.title, page_num: 1, preview: preview(first?.text ?? other.title), reg_id: other.reg_id, regulation: other.title, reference_text: ref.text, others };
+      return { resolved: true, reference_type: 'regulation', target: other.title, page_num: 1, preview: preview(first?.text ?? other.title), reg_id: other.reg_id, regulation: other.title, reference_text: ref.text };
     }
-    return { ...resolveIn(db, other.reg_id, ref), reference_text: ref.text, others };
+    return { ...resolveIn(db, other.reg_id, ref), reference_text: ref.text };
   }
-  return { ...resolveIn(db, regId, ref), reference_text: ref.text, others };
+  return { ...resolveIn(db, regId, ref), reference_text: ref.text };
 }
 
 /** References written in a regulation (optionally on some pages), each resolved: the reader turns them into links. */
 export function pageReferences(db: Db, regId: string, from: number, to: number): (Resolution & { source_page: number; source: string })[] {
-  const rows = db.prepare('SELECT page_num, source, text FROM reg_refs WHERE reg_id = ? AND page_num BETWEEN ? AND ? ORDER BY ord').all(regId, from, to) as {
+  const rows = db.prepare('SELECT page_num, source, text, ref_type, target, regulation FROM reg_refs WHERE reg_id = ? AND page_num BETWEEN ? AND ? ORDER BY ord').all(regId, from, to) as {
     page_num: number;
     source: string;
     text: string;
+    ref_type: FoundReference['type'];
+    target: string;
+    regulation: string | null;
   }[];
-  return rows.map((r) => {
-    const { others: _o, ...res } = resolveReference(db, regId, r.text);
-    return { ...res, source_page: r.page_num, source: r.source };
-  });
+  // the stored reading is used as is: "注1" alone only reads as a note after 见/按 (the words around it are not stored)
+  return rows.map((r) => ({
+    ...resolveFound(db, regId, { text: r.text, type: r.ref_type, target: r.target, regulation: r.regulation, index: 0 }),
+    source_page: r.page_num,
+    source: r.source,
+  }));
 }
 
 // ---------------------------------------------------------------- chapters

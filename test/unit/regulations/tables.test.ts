@@ -81,6 +81,20 @@ describe('PDF tables (generated, borderless, cross-page)', () => {
     expect(notes.notes[0]).toMatchObject({ target_type: 'table', target: '表3-1' });
   });
 
+  it('page_structure gives the reader one page: the rows printed there, continuation flags, resolved references', async () => {
+    const t = await invokeOperation(ctx, 'regulations.table', { reg_id: regId, table_id: '表3-1' });
+    const second = t.rows.find((r) => r.page_num > t.page_start)!.page_num;
+    const page = await invokeOperation(ctx, 'regulations.page_structure', { reg_id: regId, page: second });
+    const onPage = page.tables.find((x) => x.table_id === '表3-1')!;
+    expect(onPage).toMatchObject({ continued: true, columns: t.columns });
+    expect(onPage.rows).toEqual(t.rows.filter((r) => r.page_num === second));
+    const first = await invokeOperation(ctx, 'regulations.page_structure', { reg_id: regId, page: 1 });
+    expect(first.references.filter((r) => r.reference_type === 'table').map((r) => [r.reference_text, r.resolved, r.page_num])).toEqual([
+      ['表3-1', true, t.page_start],
+      ['表3-2', true, (await invokeOperation(ctx, 'regulations.table', { reg_id: regId, table_id: '表3-2' })).page_start],
+    ]);
+  });
+
   it('search_tables finds the table and the matching row', async () => {
     const out = await invokeOperation(ctx, 'regulations.search_tables', { query: '西山变电站 主变 负载率上限', reg_id: regId });
     expect(out.results[0].table.table_id).toBe('表3-1');

@@ -4,9 +4,8 @@
  * (matched article or snippet) carries class "hit" so the reader can scroll to it.
  */
 import { memo, useState, type ReactNode } from 'react';
-import type { ApiOutput } from '../api/client';
+import type { ApiOutput } from '../../../core/api/table';
 import { Markdown, PipeTable, isTableLine } from './Markdown';
-import { RegTable } from './RegTable';
 import { squashLine } from './table-copy';
 
 export type PageStructure = ApiOutput<'regulations.page_structure'>;
@@ -258,6 +257,7 @@ export const PageText = memo(function PageText({
   structure,
   regId,
   onReference,
+  renderTable,
 }: {
   text: string;
   terms: string[];
@@ -269,10 +269,12 @@ export const PageText = memo(function PageText({
   structure?: PageStructure | null;
   regId?: string;
   onReference?: (ref: PageReference) => void;
+  /** renders one of the page's tables (the reader passes RegTable, which talks to the API) */
+  renderTable?: (table: PageTableData, key: number, mark: (text: string, key: string) => ReactNode[]) => ReactNode;
 }) {
   const tables = structure?.tables ?? [];
   const refs = structure?.references ?? [];
-  const blocks = splitBlocks(placeTables(text, tables), markdown).map((b) => (markdown && b.kind !== 'markdown' ? { ...b, text: stripEmphasis(b.text) } : b));
+  const blocks = splitBlocks(renderTable ? placeTables(text, tables) : text, markdown).map((b) => (markdown && b.kind !== 'markdown' ? { ...b, text: stripEmphasis(b.text) } : b));
   const re = termsRegex(terms);
   // the hit block: the one whose label matches, else the first block containing a term
   let hitIndex = -1;
@@ -289,7 +291,7 @@ export const PageText = memo(function PageText({
         const cls = `blk blk-${b.kind}${hit ? ' blk-hit' : ''}`;
         if (b.kind === 'table') {
           const t = tables[Number(b.label)];
-          return t ? <RegTable key={i} regId={regId ?? ''} table={t} mark={(s, k) => markTerms(s, re, `tb${i}-${k}`, false)} /> : null;
+          return t && renderTable ? renderTable(t, i, (text, k) => markTerms(text, re, `tb${i}-${k}`, false)) : null;
         }
         if (b.kind === 'markdown') {
           const lines = b.text.split('\n');

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { navigate } from '../router';
 import { EmptyState, ErrorBox, Spinner, useAsync } from '../components/common';
 import { PageText, type PageReference, type PageStructure } from '../components/PageText';
+import { RegTable } from '../components/RegTable';
 import { api } from '../api/client';
 import { PdfPage, type PdfFit } from '../components/PdfPage';
 import { closePdf } from '../data/pdf';
@@ -228,11 +229,11 @@ function Reader({
   useEffect(() => {
     const ref = pendingFocus.current;
     const view = viewRef.current;
-    if (!ref || !view || !pageData || ref.page_num !== page) return;
+    // wait for this page's text and structure (the previous page's may still be in state)
+    if (!ref || !view || pageData?.page_num !== page || structure?.page_num !== page || ref.page_num !== page) return;
     const el =
       (ref.table_id ? view.querySelector<HTMLElement>(`[data-table-id="${CSS.escape(ref.table_id)}"]`) : null) ??
       (ref.target ? view.querySelector<HTMLElement>(`[data-label="${CSS.escape(ref.target)}"]`) : null);
-    if (!el && ref.table_id && !structure) return; // the table renders once the structure arrives
     pendingFocus.current = null;
     // after the page's own scroll-to-top (declared below) has run
     if (el)
@@ -589,6 +590,7 @@ function Reader({
                 structure={structure?.page_num === page ? structure : null}
                 regId={info.reg_id}
                 onReference={followReference}
+                renderTable={(t, key, mark) => <RegTable key={key} regId={info.reg_id} table={t} mark={mark} />}
               />
             ) : (
               <Spinner label={`正在读取第 ${page} 页…`} />
