@@ -11,6 +11,10 @@ import type { Migration } from '../store/migrations';
  *   unicode61 with tokenchars '-._+' keeps `n-1` / `500kv` / `5.3.2` as single tokens.
  * - search_vectors: unit-length Float32 vectors per item and model.
  * - search_corpus: a version per corpus, bumped on every change, to invalidate process caches.
+ * - search_vector_log (v3): every insert / replace / delete of search_vectors, by trigger, so the
+ *   persisted vector index (vector-index.ts) follows changes row by row; search_vector_files
+ *   records the log position each index file holds (the log is pruned behind the oldest);
+ *   search_meta.index_id ties index files to this database.
  */
 export const searchMigrations: Migration[] = [
   {
@@ -51,6 +55,35 @@ export const searchMigrations: Migration[] = [
           corpus TEXT PRIMARY KEY,
           version INTEGER NOT NULL DEFAULT 0
         );
+      `);
+    },
+  },
+  {
+    domain: 'search',
+    // 3, not 2: a parallel branch holds search v2
+    version: 3,
+    name: 'vector change log for the persisted vector index',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE search_vector_log (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          item_id INTEGER NOT NULL,
+          model_id TEXT NOT NULL
+        );
+        CREATE TRIGGER search_vectors_logged_insert AFTER INSERT ON search_vectors
+          BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (new.item_id, new.model_id); END;
+        CREATE TRIGGER search_vectors_logged_update AFTER UPDATE ON search_vectors
+          BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (new.item_id, new.model_id); END;
+        CREATE TRIGGER search_vectors_logged_delete AFTER DELETE ON search_vectors
+          BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (old.item_id, old.model_id); END;
+        CREATE TABLE search_vector_files (
+          corpus TEXT NOT NULL,
+          model_id TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          PRIMARY KEY (corpus, model_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE search_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO search_meta (key, value) VALUES ('index_id', lower(hex(randomblob(8))));
       `);
     },
   },
