@@ -7,26 +7,8 @@ import { useState, type ReactNode } from 'react';
 import { api } from '../api/client';
 import { toApiError } from '../api/errors';
 import type { PageTableData } from './PageText';
+import { copyText } from './clipboard';
 import { tableToMarkdown, tableToTsv } from './table-copy';
-
-async function copyText(text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return;
-  } catch {
-    // no clipboard permission (some shells): the old selection-based copy still works
-  }
-  const area = document.createElement('textarea');
-  area.value = text;
-  area.setAttribute('readonly', '');
-  area.style.position = 'fixed';
-  area.style.opacity = '0';
-  document.body.appendChild(area);
-  area.select();
-  const ok = document.execCommand('copy');
-  area.remove();
-  if (!ok) throw new Error('浏览器不允许写入剪贴板');
-}
 
 export function RegTable({ regId, table, mark }: { regId: string; table: PageTableData; mark: (text: string, key: string) => ReactNode[] }) {
   const [status, setStatus] = useState<string | null>(null);
