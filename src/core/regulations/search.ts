@@ -10,6 +10,7 @@ import type { Decision } from '../search/fusion';
 import { REG_CORPUS, REG_PROFILE_CORPUS } from './search-index';
 import { parseArticleRefs, titleMatchesLaw, type ArticleRef } from './article-ref';
 import { arrangeHits, queryTargetsRows, unitShape, type UnitShape } from './rank';
+import { ContextValue } from '../common/cache';
 
 /**
  * smart_search over the regulation library (seed 002): reg_id = one id | list | null (auto) | 'all'.
@@ -131,13 +132,14 @@ export interface SmartSearchOptions {
 }
 
 /** All regulations (cached per index version: 3k+ laws would otherwise cost a query each time). */
+const regList = new ContextValue<{ version: string; regs: RegInfo[] }>('regulations.list');
+
 export function listRegs(ctx: AppContext): RegInfo[] {
-  const key = 'search:regs';
   const version = `${corpusVersion(ctx.db, REG_PROFILE_CORPUS)}:${corpusVersion(ctx.db, REG_CORPUS)}`;
-  const cached = ctx.cache.get(key) as { version: string; regs: RegInfo[] } | undefined;
+  const cached = regList.get(ctx.state);
   if (cached && cached.version === version) return cached.regs;
   const regs = ctx.db.prepare('SELECT reg_id, title FROM regulations ORDER BY reg_id').all() as RegInfo[];
-  ctx.cache.set(key, { version, regs });
+  regList.set(ctx.state, { version, regs });
   return regs;
 }
 
