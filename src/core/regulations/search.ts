@@ -448,7 +448,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
         article_ref: articleRef,
       },
       block_type: blockTypeOf(u.kind),
-      ...(table ? { table } : {}),
+      ...(table ? { table: clipTable(table) } : {}),
     };
   };
   const types = input.block_types?.length ? new Set(input.block_types) : null;
@@ -600,4 +600,13 @@ function regulationDecision(
     };
   }
   return { state: 'locked', reason: d.reason, banner: null };
+}
+
+/** A search result carries at most this much of one table cell (the snippet shows the match; `get_table_by_id` has the rest). */
+const MAX_CELL_CHARS = 200;
+
+/** A table hit with every cell and column name cut to MAX_CELL_CHARS, so a pathological row cannot bloat the response. */
+function clipTable(t: TableHit): TableHit {
+  const clip = (c: string) => (c.length > MAX_CELL_CHARS ? `${c.slice(0, MAX_CELL_CHARS - 1)}…` : c);
+  return { ...t, title: clip(t.title), columns: t.columns.map(clip), row: t.row && { ...t.row, cells: t.row.cells.map(clip) } };
 }
