@@ -54,6 +54,8 @@ const REL_DOWN =
   /太(?:亮|刺眼|吵|响|大声|大|高|强|快|热|晒)了?|调小声|开小声|调低|降低|调小|减小|关小|调暗|调弱|调慢|调冷|调凉|再暗|再小|再低|(?:暗|小|低|冷|凉|凉快|小声|弱|慢|轻)(?:一点儿?|一些|些|点)|小声|(?:拉上|关上|关)(?:一点|一些|些)|减少|减(?=\d|[一二两三四五六七八九十])/;
 const EXTREME = /(?:调到|开到|调成|设为|设置为|调至|开至|拉到|放到)?(最亮|最暗|最大|最小|最高|最低|最强|最弱|最冷|最热|最快|最慢|最响|最轻|全开|开到底|拉满|开满)/;
 const MODE = /(制冷|制热|除湿|送风|自动|睡眠|节能|强力|暖风|换气|舒适|烘干|静音|手动|省电|安静)模式|(?:调成|调到|切换成|切换到|切到|换成|设为|设置为|设置成|改成|开)(制冷|制热|除湿|送风|暖风|换气)/;
+/** 暖光 / 冷白光 / 自然光: a white tone, i.e. a colour temperature said as a word. */
+const TONE = /(?:调成|调到|换成|变成|设为|设置为|设置成|改成|调)?(暖白光|冷白光|暖光|冷光|自然光|日光|暖色调|冷色调)/;
 const COLOUR = /(?:调成|调到|变成|换成|设为|设置为|设置成|改成|调)?(暖白|冷白|暖黄|粉红|天蓝|红|橙|黄|绿|青|蓝|紫|粉|白)(?:色|光)/;
 
 /** Reads the value slot of a clause (names already masked). */
@@ -63,16 +65,27 @@ export function valueSlot(s: string): ValueSlot | null {
   if (m) return { ...at(m), v: m[1] ?? m[2], attribute: 'mode', kind: 'word', unit: null };
   m = s.match(COLOUR);
   if (m) return { ...at(m), v: `${m[1]}色`, attribute: 'color', kind: 'word', unit: null };
+  m = s.match(TONE);
+  if (m) return { ...at(m), v: m[1], attribute: 'colorTemp', kind: 'word', unit: null };
   m = s.match(EXTREME);
   if (m) {
     const word = m[1];
-    const attr = /亮|暗/.test(word) ? 'brightness' : /冷|热/.test(word) ? 'temperature' : /响|轻/.test(word) ? 'volume' : null;
+    // 开到最大风 / 最大档: the word after the extreme says the setting
+    const next = s.slice(m.index! + m[0].length, m.index! + m[0].length + 2);
+    const attr = /亮|暗/.test(word) ? 'brightness' : /冷|热/.test(word) ? 'temperature' : /响|轻/.test(word) ? 'volume' : /^(?:风|档)/.test(next) ? 'fanSpeed' : /^(?:音量|声)/.test(next) ? 'volume' : null;
     return { ...at(m), v: /全开|开到底|拉满|开满/.test(word) ? '最大' : word, attribute: attr, kind: 'extreme', unit: null };
   }
   const up = s.match(REL_UP);
   const down = s.match(REL_DOWN);
   const rel = up && down ? (up.index! <= down.index! ? up : down) : (up ?? down);
   if (rel) {
+    // 调高到60% / 调暗到20%: the word says the direction, the number after 到 is the target
+    const target = s.slice(rel.index! + rel[0].length).match(/^(?:到|至)/) ? findValue(s.slice(rel.index! + rel[0].length)) : null;
+    if (target) {
+      const base = rel.index! + rel[0].length;
+      const attr = target.unit === '℃' ? 'temperature' : attributeOfWord(rel[0]);
+      return { start: rel.index!, end: base + target.end, v: target.v, attribute: attr, kind: 'absolute', unit: target.unit };
+    }
     const sign = rel === up ? '+' : '-';
     // an amount right after the word: 调高两度, 音量加10, 降低五
     const after = s.slice(rel.index! + rel[0].length);

@@ -582,8 +582,9 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
     for (let i = 1; i < sub.length; i++) {
       if (!sub[i].s.length && sub[i - 1].s.length && !sub[i].ref && !(sub[i].n && !index.subtypeWords.includes(sub[i].n!))) sub[i].s = [...sub[i - 1].s];
     }
-    for (let i = 1; i < sub.length; i++) if (!sub[i].a) sub[i].a = sub[i - 1].a;
-    for (let i = sub.length - 2; i >= 0; i--) if (!sub[i].a) sub[i].a = sub[i + 1].a;
+    // 把客厅和主卧的空调都调到25度: pieces joined by 和 share the verb and the value
+    for (let i = 1; i < sub.length; i++) if (!sub[i].a) [sub[i].a, sub[i].v] = [sub[i - 1].a, sub[i].v ?? sub[i - 1].v];
+    for (let i = sub.length - 2; i >= 0; i--) if (!sub[i].a) [sub[i].a, sub[i].v] = [sub[i + 1].a, sub[i].v ?? sub[i + 1].v];
     if (clause.except) {
       for (const p of sub) {
         p.q = 'except';
@@ -629,6 +630,8 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
     }
     if (!p.a && out.length && !p.residual) p.a = out[out.length - 1].a;
     if (p.a && !hasTarget(p) && out.length === 0 && parts.length === 1) p.ref = true;
+    // 客厅空调调到26度，并且开到最大风: a later clause with a verb and no target acts on the previous target
+    if (p.a && !hasTarget(p) && out.length && hasTarget(out[out.length - 1])) p.ref = true;
     out.push(p);
   }
   // the condition's room is where the command acts when the command names none (客厅温度高于27度就把空调…)

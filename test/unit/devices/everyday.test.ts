@@ -141,6 +141,22 @@ describe('area-only, questions, negation, media without a name', () => {
     expect(parseRules('阳台灯是不是开着', flat)[0].a).toBe('查询');
   });
 
+  it('values: 调高到60% is a target, 和 shares the value, a later verb-only clause acts on the previous target, 暖光 is a colour temperature', async () => {
+    expect((await run('把加湿器的湿度调高到60%'))[0].ir.value).toMatchObject({ number: 60 });
+    const both = await run('把客厅和主卧的空调都调到25度');
+    expect(both.map((r) => [r.selected.map((x) => x.id), r.ir.value?.number])).toEqual([
+      [['mijia.ac'], 25],
+      [['mb.ac'], 25],
+    ]);
+    const two = await run('客厅空调调到26度并且开到最大风');
+    expect(two.map((r) => [r.command.a, r.selected.map((x) => x.id)])).toEqual([
+      ['调温度', ['mijia.ac']],
+      ['调风速', ['mijia.ac']],
+    ]);
+    expect(two[1].ir.value?.number).toBe(5);
+    expect(parseRules('床头灯调成暖光', mihome)[0]).toMatchObject({ a: '调色温', v: '暖光' });
+  });
+
   it('sound off is mute, sound on unmute; 上一个台 is a channel step, not a reference', () => {
     expect(parseRules('把小爱音箱的声音关掉', flat)[0].a).toBe('静音');
     expect(parseRules('电视打开声音', flat)[0].a).toBe('取消静音');
