@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, fileToServerPath, getBridge, type ApiInput, type ApiOutput } from '../api/client';
 import { toApiError } from '../api/errors';
 import { EmptyState, ErrorBox, ScreenHeader, Spinner, useToast } from '../components/common';
+import { copyText } from '../components/clipboard';
 import {
   CONDITION_STATUS,
   DEVICE_REASONS,
@@ -671,24 +672,6 @@ function StatePanel({ state, onReset }: { state: ConversationState | undefined; 
       )}
     </section>
   );
-}
-
-async function copyText(text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return;
-  } catch {
-    // clipboard API refused (permissions/insecure context): fall back to a selection copy
-    const ta = document.createElement('textarea');
-    ta.value = text;
-    ta.style.position = 'fixed';
-    ta.style.opacity = '0';
-    document.body.appendChild(ta);
-    ta.select();
-    const ok = document.execCommand('copy');
-    ta.remove();
-    if (!ok) throw new Error('浏览器不允许写入剪贴板');
-  }
 }
 
 const YAML_OPEN_KEY = 'gridcode.devices.showYaml';
