@@ -103,6 +103,7 @@ test('library: generated keywords are marked apart from curated ones after 重�
   await page.goto('/#/library');
   const table = page.getByRole('table', { name: '规程列表' });
   const row = table.getByRole('row').filter({ hasText: 'angui_2024' });
+  await expect(row.locator('.tag').first()).toBeVisible();
   const curated = await row.locator('.tag:not(.gen)').allInnerTexts();
   expect(curated.length).toBeGreaterThan(0);
   await row.getByRole('button', { name: /^重新生成元数据/ }).click();
