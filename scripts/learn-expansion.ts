@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createAppContext } from '../src/core/context';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
 import { documentFrequencies, idfOf, stats } from '../src/core/search/lexical';
-import { TranslationModel, type TrainPair } from '../src/core/search/learn';
+import { EXPANSION_MAX_TERMS, fitExpansionTable, type TrainPair } from '../src/core/search/learn';
 import { ensureImported, readStardQuestions, resolveGold } from '../eval/stard.eval';
 
 const laws = path.join(sharedDir(), 'data', 'laws');
@@ -37,7 +37,7 @@ try {
     question: q.question,
     passages: q.gold.map((id) => ({ id, text: (unitText.get(id) as { text: string }).text })),
   }));
-  const table = TranslationModel.learn(pairs, idf).toTable(10);
+  const table = fitExpansionTable(pairs, idf);
   const words = Object.keys(table).sort();
   const sorted: Record<string, [string, number][]> = {};
   for (const w of words) sorted[w] = table[w];
@@ -46,7 +46,7 @@ try {
     _about: 'GridCode learned query expansion (question word -> statute words), derived by scripts/learn-expansion.ts from STARD train.jsonl only.',
     _source: 'STARD (THUIR) train.jsonl (../shared/data/stard)',
     _license: license,
-    max_terms: 10,
+    max_terms: EXPANSION_MAX_TERMS,
     pairs: pairs.length,
     table: sorted,
   };

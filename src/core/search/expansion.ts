@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context';
-import { TranslationModel } from './learn';
+import { EXPANSION_MAX_TERMS, tableExpander } from './learn';
 import { corpusVersion, documentFrequencies } from './lexical';
 
 /**
@@ -11,7 +11,7 @@ import { corpusVersion, documentFrequencies } from './lexical';
  */
 export function shippedExpansion(ctx: AppContext, corpus: string): ((tokens: string[]) => string[]) | null {
   const key = 'search:expansion';
-  let loaded = ctx.cache.get(key) as { model: TranslationModel; maxTerms: number; targets: string[] } | null | undefined;
+  let loaded = ctx.cache.get(key) as { expand: (tokens: string[]) => string[]; targets: string[] } | null | undefined;
   if (loaded === undefined) {
     loaded = null;
     const file = path.join(ctx.resourcesDir, 'search', 'expansion.json');
@@ -19,7 +19,7 @@ export function shippedExpansion(ctx: AppContext, corpus: string): ((tokens: str
       if (fs.existsSync(file)) {
         const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { table: Record<string, [string, number][]>; max_terms?: number };
         const targets = [...new Set(Object.values(data.table).flatMap((row) => row.map(([v]) => v)))];
-        loaded = { model: TranslationModel.fromTable(data.table), maxTerms: data.max_terms ?? 10, targets };
+        loaded = { expand: tableExpander(data.table, data.max_terms ?? EXPANSION_MAX_TERMS), targets };
       }
     } catch {
       loaded = null; // a broken resource must not break search
@@ -39,7 +39,6 @@ export function shippedExpansion(ctx: AppContext, corpus: string): ((tokens: str
     ctx.cache.set(gateKey, gate);
   }
   if (!gate.on) return null;
-  const { model, maxTerms } = loaded;
-  return (tokens) => model.expand(tokens, maxTerms);
+  return loaded.expand;
 }
 

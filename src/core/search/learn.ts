@@ -106,6 +106,24 @@ export class TranslationModel {
   }
 }
 
+/** Expansion words per query (the shipped table's `max_terms`, also the row length kept per question word). */
+export const EXPANSION_MAX_TERMS = 10;
+
+/**
+ * The expansion table as shipped (resources/search/expansion.json, scripts/learn-expansion.ts).
+ * Evaluations refit it with this same function on their train part only, so the table they
+ * measure is built exactly like the shipped one but never saw the evaluated questions.
+ */
+export function fitExpansionTable(pairs: TrainPair[], idf: (t: string) => number, maxTerms = EXPANSION_MAX_TERMS): Record<string, [string, number][]> {
+  return TranslationModel.learn(pairs, idf).toTable(maxTerms);
+}
+
+/** A table (shipped or refitted) as the query expander smart search uses. */
+export function tableExpander(table: Record<string, [string, number][]>, maxTerms = EXPANSION_MAX_TERMS): (tokens: string[]) => string[] {
+  const model = TranslationModel.fromTable(table);
+  return (tokens) => model.expand(tokens, maxTerms);
+}
+
 export class QaMemory {
   private readonly entries: { tokens: Map<string, number>; norm: number; passages: number[] }[] = [];
 

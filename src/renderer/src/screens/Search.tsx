@@ -51,7 +51,26 @@ export function hitTerms(hit: Hit): string[] {
   return [...new Set([...fromSnippet, ...hit.reasons.matched_terms].map((t) => t.trim()).filter((t) => t.length > 0))];
 }
 
+/**
+ * A result the user opens and keeps reading this long (still in that regulation's reader) counts
+ * as a confirmed hit: "adapt to my library" learns from such question -> passage pairs.
+ */
+const CONFIRM_AFTER_MS = 15_000;
+let confirmTimer: ReturnType<typeof setTimeout> | null = null;
+
+function confirmIfKept(hit: Hit, query: string): void {
+  if (confirmTimer) clearTimeout(confirmTimer);
+  const readerOf = `#/reader/${encodeURIComponent(hit.reg_id)}`;
+  confirmTimer = setTimeout(() => {
+    confirmTimer = null;
+    const still = location.hash === readerOf || location.hash.startsWith(`${readerOf}?`);
+    // best effort: a failed record must never disturb reading
+    if (still) void api('search.confirm_hit', { query, unit_id: hit.unit_id }).catch(() => undefined);
+  }, CONFIRM_AFTER_MS);
+}
+
 export function openHit(hit: Hit, query: string): void {
+  confirmIfKept(hit, query);
   memory.openedUnit = String(hit.unit_id);
   memory.scrollTop = document.getElementById('main')?.scrollTop ?? 0;
   navigate('reader', [hit.reg_id], {
