@@ -6,11 +6,13 @@
  * - vocabulary: words jieba finds in at least MIN_DF of the library's chunks that the model does
  *   not know (power-grid codes: 母线失压, 调度管辖, ...). Unknown words were split into known
  *   pieces before; now they are one token each;
- * - their static vectors: the mean of the (base model) vectors of the chunks that contain the word,
- *   an inverse-cloze estimate ("a word means what the passages around it mean"), scaled to the
- *   table's typical row norm;
- * - their weights: a least-squares fit of the trained weights against the word's IDF in this
- *   library, so a word found in half the chunks counts little and a rare term counts a lot.
+ * - their static vectors: what the base model already made of the word (its pieces, weighted as
+ *   the base weighs them) plus a step (CONTEXT_STEP of its norm) towards what the chunks that
+ *   contain it share beyond the library's mean vector (an inverse-cloze estimate: "a word means
+ *   what the passages around it mean"). With the step at 0 the adapted model embeds exactly like
+ *   the base, so adapting keeps what the base knew; the first version (context mean alone, new
+ *   IDF-fitted weights) lost 0.04 MRR@10 on the power questions;
+ * - their weights: the sum of their pieces' weights (a word counts as much as its pieces did);
  * - confirmed hits (search_confirmed: the user opened a result of a question and kept it): the
  *   question's words the model does not know get the kept passages' vectors too; words that only
  *   questions use (lay words such as 老伙计 for a device, never in the documents) become tokens
@@ -37,6 +39,12 @@ const MAX_NEW_WORDS = 20_000;
 const MAX_WORD_CHARS = 8;
 /** A pair confirmed again and again counts more, up to this many times (one user's habit is not the library). */
 const MAX_CONFIRMED_REPEATS = 3;
+/**
+ * How far a library word moves from its base meaning towards its contexts (share of its norm).
+ * Chosen on the dev questions of `npm run eval -- power --adapt` (0 = the base exactly; 0.25 kept
+ * dev MRR@10 within 0.004 of the base while 0.5 lost 0.016; see models/README.md for held-out numbers).
+ */
+const CONTEXT_STEP = 0.25;
 
 export interface AdaptResult {
   model_id: string;
@@ -164,6 +172,18 @@ export async function adaptModel(ctx: AppContext, progress: ProgressSink = () =>
   }
   rowNorms.sort((a, b) => a - b);
   const typicalNorm = rowNorms[Math.floor(rowNorms.length / 2)] ?? 1;
+  // the library's mean chunk vector: every chunk shares it, so a word's context mean minus it is
+  // what the word's contexts have in common beyond "this library" (without this, new words pull
+  // queries towards the library's centre)
+  const center = new Float64Array(dims);
+  let counted = 0;
+  for (let i = 0; i < texts.length; i += Math.max(1, Math.floor(texts.length / 5000))) {
+    const v = chunkVec(i);
+    if (!v || v.length !== dims) continue;
+    for (let d = 0; d < dims; d++) center[d] += v[d];
+    counted++;
+  }
+  for (let d = 0; d < dims; d++) center[d] /= counted || 1;
 
   // 4. weights: least squares of the trained weights against IDF in this library
   const idf = (n: number) => Math.log((N + 1) / (n + 1));
@@ -197,22 +217,52 @@ export async function adaptModel(ctx: AppContext, progress: ProgressSink = () =>
       used++;
     }
     if (!used) return;
-    // a word only questions use is only ever seen through the query projection: place it so that
-    // its projected vector, not the raw row, points at the passages it led to
-    if (!wordSet.has(w)) acc.set(toQuerySpace(acc));
+    for (let d = 0; d < dims; d++) acc[d] = acc[d] / used - center[d];
     let norm = 0;
-    for (let d = 0; d < dims; d++) norm += acc[d] * acc[d];
-    norm = Math.sqrt(norm) || 1;
-    let maxAbs = 0;
     const row = new Float32Array(dims);
-    for (let d = 0; d < dims; d++) {
-      row[d] = (acc[d] / norm) * typicalNorm;
-      maxAbs = Math.max(maxAbs, Math.abs(row[d]));
+    let wp: number;
+    let wq: number;
+    if (wordSet.has(w)) {
+      // a library word: what the base model already said about it (its pieces, weighted as the
+      // base weighs them) plus a step towards what its contexts share. With the step at 0 the
+      // adapted model embeds every text exactly like the base, so adapting cannot lose what the
+      // base knew; the step adds what only this library can teach.
+      const base = new Float64Array(dims);
+      wp = 0;
+      wq = 0;
+      for (const id of tokenizer.encode(w)) {
+        const pw = weights.wPassage[id];
+        wp += pw;
+        wq += weights.wQuery[id];
+        for (let d = 0; d < dims; d++) base[d] += pw * weights.embQ8[id * dims + d] * weights.embScale[id];
+      }
+      let baseNorm = 0;
+      for (let d = 0; d < dims; d++) baseNorm += (base[d] /= wp || 1) ** 2;
+      baseNorm = Math.sqrt(baseNorm) || typicalNorm;
+      for (let d = 0; d < dims; d++) norm += acc[d] * acc[d];
+      norm = Math.sqrt(norm) || 1;
+      for (let d = 0; d < dims; d++) row[d] = base[d] + CONTEXT_STEP * baseNorm * (acc[d] / norm);
+      if (!(wp > 0)) {
+        const x = idf(docs.length);
+        wp = fitP(x);
+        wq = fitQ(x);
+      }
+    } else {
+      // a word only questions use is only ever seen through the query projection: place it so
+      // that its projected vector, not the raw row, points at the passages it led to
+      acc.set(toQuerySpace(acc));
+      for (let d = 0; d < dims; d++) norm += acc[d] * acc[d];
+      norm = Math.sqrt(norm) || 1;
+      for (let d = 0; d < dims; d++) row[d] = (acc[d] / norm) * typicalNorm;
+      const x = idf(docs.length);
+      wp = fitP(x);
+      wq = fitQ(x);
     }
+    let maxAbs = 0;
+    for (let d = 0; d < dims; d++) maxAbs = Math.max(maxAbs, Math.abs(row[d]));
     const scale = maxAbs / 127 || 1;
     const q8 = Int8Array.from(row, (x) => Math.max(-127, Math.min(127, Math.round(x / scale))));
-    const x = idf(docs.length);
-    rows.push({ q8, scale, wp: fitP(x), wq: fitQ(x) });
+    rows.push({ q8, scale, wp, wq });
     added.push(w);
     if (k % 500 === 0) progress({ stage: '拟合新词向量', done: k, total: words.length });
   });

@@ -5,6 +5,7 @@ import { BagTokenizer, readBagFromFolder } from '../../../src/core/embed/bag-mod
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { queryRowSolver } from '../../../src/core/embed/adapt';
 import { segment } from '../../../src/core/text/segment';
+import { fromBlob } from '../../../src/core/search/vectors';
 import { tempContext, tempDir } from '../../helpers';
 import { BAG_TEST_ID, bagReference, makeBagWeights, writeBagTestModel } from '../../fixtures/bag-model';
 
@@ -88,6 +89,16 @@ describe('models adapt / revert', () => {
       const word = out.examples[0];
       expect(new BagTokenizer(adapted.vocab, adapted.pieceRegex).encode(word)).toEqual([adapted.vocab.indexOf(word)]);
       expect(new BagTokenizer(weights.vocab, weights.pieceRegex).encode(word).length).toBeGreaterThan(1);
+
+      // conservative: a library word starts from what the base made of its pieces, so every chunk
+      // stays close to its base vector, and chunks with new words do move
+      const both = ctx.db
+        .prepare('SELECT a.vec AS a, b.vec AS b FROM search_vectors a JOIN search_vectors b ON b.item_id = a.item_id WHERE a.model_id = ? AND b.model_id = ?')
+        .all(BAG_TEST_ID, out.model_id) as { a: Buffer; b: Buffer }[];
+      const cosines = both.map((r) => cosine(fromBlob(r.a), fromBlob(r.b)));
+      expect(cosines.length).toBe(items);
+      expect(Math.min(...cosines)).toBeGreaterThan(0.8);
+      expect(cosines.filter((c) => c < 0.999).length).toBeGreaterThan(0);
 
       const listed = await invokeOperation(ctx, 'models.list', {});
       expect(listed.active).toBe(out.model_id);
