@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createAppContext } from '../src/core/context';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
 import { smartSearch } from '../src/core/regulations/search';
-import { vectorTopK, type VectorMatrix } from '../src/core/search/vectors';
+import { matrixFrom, vectorTopK } from '../src/core/search/vectors';
 import { segment } from '../src/core/text/segment';
 import { ensureImported } from '../eval/stard.eval';
 import { indexRegulationVectors } from '../src/core/regulations/search-index';
@@ -40,7 +40,7 @@ function vectorScan(dims: number, n = 140_000, queries = 20): { ms: number } {
     const norm = Math.sqrt(s);
     for (let d = 0; d < dims; d++) data[r * dims + d] /= norm;
   }
-  const m: VectorMatrix = { corpus: 'bench', modelId: 'bench', dims, version: 0, ids: Int32Array.from({ length: n }, (_, i) => i), scopes: [], byScope: new Map(), data };
+  const m = matrixFrom('bench', 'bench', dims, Int32Array.from({ length: n }, (_, i) => i), new Array<string>(n).fill(''), data);
   const times: number[] = [];
   for (let q = 0; q < queries; q++) {
     const v = new Float32Array(dims).map(() => rand() - 0.5);

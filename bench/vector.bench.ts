@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createAppContext } from '../src/core/context';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
-import { binaryIndex, loadMatrix, vectorTopK, type VectorMatrix } from '../src/core/search/vectors';
+import { binaryIndex, matrixFrom, vectorTopK, type VectorMatrix } from '../src/core/search/vectors';
+import { loadMatrix } from '../src/core/search/vector-index';
 import { REG_CORPUS } from '../src/core/regulations/search-index';
 import { mulberry32 } from '../scripts/lib/prng';
 
@@ -35,7 +36,7 @@ function synthetic(n: number, dims: number, topics: number): { m: VectorMatrix; 
     const inv = 1 / Math.sqrt(s);
     for (let d = 0; d < dims; d++) data[r * dims + d] *= inv;
   }
-  const m: VectorMatrix = { corpus: 'bench', modelId: 'bench', dims, version: 0, ids: Int32Array.from({ length: n }, (_, i) => i), scopes: [], byScope: new Map(), data };
+  const m = matrixFrom('bench', 'bench', dims, Int32Array.from({ length: n }, (_, i) => i), new Array<string>(n).fill(''), data);
   const queries = Array.from({ length: 200 }, () => {
     const row = Math.floor(rand() * n);
     return Float32Array.from({ length: dims }, (_, d) => data[row * dims + d] + 0.08 * gauss());

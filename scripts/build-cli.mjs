@@ -66,6 +66,7 @@ const common = {
   format: 'esm',
   target: 'node20',
   sourcemap: 'linked',
+  minify: true,
   metafile: true,
   logLevel: 'warning',
   absWorkingDir: root,

@@ -33,7 +33,7 @@ export const defaultTestModelsDir = path.resolve(here, '..', 'test', 'fixtures',
 
 const rng = mulberry32;
 
-function gaussian(next: () => number): () => number {
+export function gaussian(next: () => number): () => number {
   return () => {
     const u = Math.max(next(), 1e-12);
     const v = next();
@@ -41,7 +41,7 @@ function gaussian(next: () => number): () => number {
   };
 }
 
-function randomMatrix(rows: number, cols: number, scale: number, normal: () => number): Float32Array {
+export function randomMatrix(rows: number, cols: number, scale: number, normal: () => number): Float32Array {
   const out = new Float32Array(rows * cols);
   for (let i = 0; i < out.length; i++) out[i] = normal() * scale;
   return out;
@@ -63,7 +63,7 @@ export function buildVocab(): string[] {
   return vocab;
 }
 
-function tensor(name: string, dims: number[], data: Float32Array | BigInt64Array): import('onnx-proto').onnx.ITensorProto {
+export function tensor(name: string, dims: number[], data: Float32Array | BigInt64Array): import('onnx-proto').onnx.ITensorProto {
   const isFloat = data instanceof Float32Array;
   return {
     name,
@@ -73,7 +73,7 @@ function tensor(name: string, dims: number[], data: Float32Array | BigInt64Array
   };
 }
 
-function valueInfo(name: string, elemType: number, shape: (string | number)[]): import('onnx-proto').onnx.IValueInfoProto {
+export function valueInfo(name: string, elemType: number, shape: (string | number)[]): import('onnx-proto').onnx.IValueInfoProto {
   return {
     name,
     type: {
@@ -85,7 +85,7 @@ function valueInfo(name: string, elemType: number, shape: (string | number)[]): 
   };
 }
 
-function node(opType: string, inputs: string[], outputs: string[], attrs: import('onnx-proto').onnx.IAttributeProto[] = []) {
+export function node(opType: string, inputs: string[], outputs: string[], attrs: import('onnx-proto').onnx.IAttributeProto[] = []) {
   return { opType, input: inputs, output: outputs, name: outputs[0], attribute: attrs };
 }
 

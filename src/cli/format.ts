@@ -1,4 +1,8 @@
-import stringWidth from 'string-width';
+import { lazyModule } from '../core/common/lazy';
+
+// string-width compiles large Unicode-property regexes when it loads: only load it to format a table
+const stringWidthModule = lazyModule<typeof import('string-width')>('string-width');
+const stringWidth = (text: string): number => stringWidthModule().default(text);
 
 /** Pads by display width so Chinese titles (2 columns per character) line up in terminals. */
 export function padDisplay(text: string, width: number): string {

@@ -1,5 +1,8 @@
-import cliProgress from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
 import type { ProgressEvent, ProgressSink } from '../core/common/operation';
+import { lazyModule } from '../core/common/lazy';
+
+const cliProgress = lazyModule<typeof import('cli-progress')>('cli-progress');
 
 /**
  * Progress on stderr so stdout stays clean for --json. A live bar on a terminal;
@@ -7,16 +10,16 @@ import type { ProgressEvent, ProgressSink } from '../core/common/operation';
  */
 export function createProgressReporter(stream: NodeJS.WriteStream = process.stderr): { sink: ProgressSink; stop: () => void } {
   if (stream.isTTY) {
-    let bar: cliProgress.SingleBar | undefined;
+    let bar: SingleBar | undefined;
     let stage = '';
     return {
       sink(ev: ProgressEvent) {
         if (!bar || stage !== ev.stage) {
           bar?.stop();
           stage = ev.stage;
-          bar = new cliProgress.SingleBar(
+          bar = new (cliProgress().SingleBar)(
             { format: `${ev.stage} [{bar}] {value}/{total} {item}`, stream, hideCursor: true, clearOnComplete: false },
-            cliProgress.Presets.shades_classic,
+            cliProgress().Presets.shades_classic,
           );
           bar.start(Math.max(ev.total, 1), ev.done, { item: ev.item ?? '' });
         }

@@ -64,7 +64,7 @@ export async function startMcpHttpServer(
       const given = /^Bearer\s+(.+)$/i.exec(auth)?.[1]?.trim() ?? '';
       if (!given || !sameToken(given, token)) return reply(res, 401, '未授权：请在 Authorization 头中提供 Bearer 令牌');
       if (req.method !== 'POST') return reply(res, 405, '此服务为无状态模式，只接受 POST /mcp');
-      const mcp = createMcpServer(ctx);
+      const mcp = await createMcpServer(ctx);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => {
         void transport.close();

@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { LineStdioTransport } from './stdio-transport';
 import { z } from 'zod';
 import type { AppContext } from '../core/context';
-import { apiTable, type ApiName } from '../core/api/table';
+import { loadApiTable, type ApiName } from '../core/api/table';
 import type { Operation } from '../core/common/operation';
 import { invokeOperation } from '../core/api/invoke';
 import { toErrorPayload } from '../core/common/errors';
@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** Every API-table operation that declares an `mcp` name, in table order. */
-export function mcpOperations(): { tool: string; name: ApiName; op: Operation }[] {
-  return Object.entries(apiTable as Record<string, Operation>)
+export async function mcpOperations(): Promise<{ tool: string; name: ApiName; op: Operation }[]> {
+  return Object.entries(await loadApiTable())
     .filter(([, op]) => typeof op.mcp === 'string' && op.input instanceof z.ZodObject)
     .map(([name, op]) => ({ tool: op.mcp!, name: name as ApiName, op }));
 }
@@ -29,7 +29,7 @@ function version(): string {
  * The MCP server is generic over the API table: adding `mcp: 'name'` to an operation exposes it here
  * (input schema from its zod input, description from its Chinese + English summary).
  */
-export function createMcpServer(ctx: AppContext): McpServer {
+export async function createMcpServer(ctx: AppContext): Promise<McpServer> {
   const server = new McpServer(
     { name: 'gridcode', version: version() },
     {
@@ -38,7 +38,7 @@ export function createMcpServer(ctx: AppContext): McpServer {
         ' / GridCode regulation library: list_regulations first, then get_toc and read_page_range to read the source text.',
     },
   );
-  for (const { tool, name, op } of mcpOperations()) {
+  for (const { tool, name, op } of await mcpOperations()) {
     server.registerTool(
       tool,
       { title: op.summary.split(' / ')[0], description: op.summary, inputSchema: op.input as z.ZodObject },
@@ -59,7 +59,7 @@ export function createMcpServer(ctx: AppContext): McpServer {
 export async function runMcpServer(ctx: AppContext): Promise<void> {
   console.log = (...args: unknown[]) => console.error(...args);
   console.info = console.log;
-  const server = createMcpServer(ctx);
+  const server = await createMcpServer(ctx);
   const transport = new LineStdioTransport();
   transport.onerror = (e) => process.stderr.write(`[gridcode mcp] ${e.message}\n`);
   const closed = new Promise<void>((resolve) => {

@@ -91,3 +91,57 @@ test('collections: upload a folder of rule books from the browser, the list swit
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('collections: a citation opens the reader at the article page (library statute) or the collection document at the section', async ({ page, request }) => {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const { FIXTURE_MD, ensureFixtureRegulation, invoke } = await import('./helpers');
+  // the same statute is in the regulation library and in the collection; the second one only in the collection
+  const regId = await ensureFixtureRegulation(request);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcode-e2e-cite-'));
+  fs.copyFileSync(FIXTURE_MD, path.join(dir, path.basename(FIXTURE_MD)));
+  fs.writeFileSync(path.join(dir, '充电桩使用办法.md'), '# 充电桩使用办法\n\n第一条 充电结束后应当在三十分钟内挪车。\n\n第二条 充电桩故障应当拨打物业电话报修。\n\n第三条 超时占用车位的，每小时收取占位费十元。\n');
+  try {
+    const want = await invoke<{ resolved: boolean; page_num: number | null }>(request, 'regulations.resolve', { reg_id: regId, reference: '第五条' });
+    expect(want.resolved).toBe(true);
+    await page.goto('/');
+    await openScreen(page, '文集问答');
+    const form = page.getByRole('region', { name: '导入文集' });
+    await form.getByRole('textbox', { name: '文件夹路径' }).fill(dir);
+    await form.getByRole('textbox', { name: '文集名称' }).fill('站内规程');
+    await form.getByRole('button', { name: '导入', exact: true }).click();
+    const entry = page.getByRole('region', { name: '文集列表' }).getByRole('button', { name: /^站内规程/ });
+    await expect(entry).toContainText('2 篇文档', { timeout: 30_000 });
+    await entry.click();
+
+    const chat = page.getByRole('region', { name: '问答' });
+    const q = chat.getByRole('textbox', { name: '问题' });
+    const answers = chat.getByRole('article', { name: '回答' });
+    await q.fill('倒闸操作可以一个人执行吗');
+    await q.press('Enter');
+    const cite = answers.last().getByRole('group', { name: '出处' }).getByRole('button', { name: /第五条/ });
+    await expect(cite).toContainText(`第 ${want.page_num} 页`);
+    await cite.click();
+    await expect(page).toHaveURL(new RegExp(`#/reader/${encodeURIComponent(regId)}\\?page=${want.page_num}`));
+    await expect(page.getByRole('textbox', { name: '页码' })).toHaveValue(String(want.page_num));
+    await expect(page.getByRole('region', { name: `第 ${want.page_num} 页` })).toContainText('倒闸操作应由两人执行');
+
+    // back to the conversation; a statute that is not in the library opens in the document viewer
+    await page.goBack();
+    await expect(answers).toHaveCount(1);
+    await q.fill('充电桩故障了怎么报修');
+    await q.press('Enter');
+    await expect(answers).toHaveCount(2);
+    await answers.last().getByRole('group', { name: '出处' }).getByRole('button', { name: /充电桩使用办法》第二条/ }).click();
+    const viewer = page.getByRole('article', { name: '文档内容' });
+    const cited = viewer.locator('[aria-current="location"]');
+    await expect(cited).toHaveAccessibleName('第二条');
+    await expect(cited).toContainText('拨打物业电话报修');
+    await expect(cited).toBeInViewport();
+    await expect(viewer.getByRole('region', { name: '第三条' })).toBeVisible();
+    await page.getByRole('button', { name: '← 返回问答' }).click();
+    await expect(answers).toHaveCount(2);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

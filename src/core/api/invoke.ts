@@ -1,12 +1,7 @@
 import { GridError } from '../common/errors';
 import type { AppContext } from '../context';
 import { describeZodError, type Operation, type OperationRun } from '../common/operation';
-import { apiTable, isApiName, type ApiName, type ApiInput, type ApiOutput } from './table';
-
-export function getOperation(name: string): Operation {
-  if (!isApiName(name)) throw new GridError('NOT_FOUND', `未知操作: ${name}`);
-  return apiTable[name] as Operation;
-}
+import { findOperation, loadApiTable, type ApiName, type ApiInput, type ApiOutput } from './table';
 
 export function parseInput(op: Operation, raw: unknown): unknown {
   const parsed = op.input.safeParse(raw ?? {});
@@ -17,7 +12,6 @@ export function parseInput(op: Operation, raw: unknown): unknown {
 }
 
 const neverAborted = new AbortController().signal;
-const allOperations = Object.values(apiTable) as readonly Operation[];
 
 /**
  * The single call path every adapter uses: validate input, run, validate output. Handlers get
@@ -42,14 +36,14 @@ export async function invokeOperation(
   raw: unknown,
   run: Partial<Pick<OperationRun, 'progress' | 'signal'>> = {},
 ): Promise<unknown> {
-  const op = getOperation(name);
+  const op = await findOperation(name);
   const input = parseInput(op, raw);
   const signal = run.signal ?? neverAborted;
   const full: OperationRun = {
     progress: run.progress ?? (() => {}),
     signal,
     invoke: (other, otherInput, otherRun = {}) => invokeOperation(ctx, other, otherInput, { signal, ...otherRun }),
-    operations: () => allOperations,
+    operations: async () => Object.values(await loadApiTable()),
   };
   const result = await op.handler(ctx, input as never, full);
   const checked = op.output.safeParse(result);

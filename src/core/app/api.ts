@@ -7,7 +7,7 @@ import { schemaVersions } from '../store/migrations';
 import { projectRoot } from '../common/paths';
 import { GridError } from '../common/errors';
 import { CONFIG_FILE_NAME, configSchema, saveConfig } from '../config';
-import { modelStatusSchema } from '../embed/api';
+import { modelStatusSchema } from '../embed/types';
 
 const require = createRequire(import.meta.url);
 

@@ -4,7 +4,9 @@ import { deleteCollection, importCollection, importUploadedFiles } from './impor
 import { askCollection, sessionInfo } from './session';
 import { embedCollectionVectors } from './vectors';
 import crypto from 'node:crypto';
-import { requireCollection } from './store';
+import { getDoc, requireCollection } from './store';
+import { sectionsOf } from './sections';
+import { GridError } from '../common/errors';
 import { retrieveState } from './retrieve';
 import { writeLog } from './logs';
 import { detectCollectionProfile, parseProfile, profileOf } from './profile';
@@ -53,6 +55,8 @@ const citationSchema = z.object({
   path: z.string(),
   page: z.number().int().nullable(),
   text: z.string(),
+  index: z.number().int(),
+  regulation: z.object({ reg_id: z.string(), title: z.string(), page: z.number().int() }).nullable(),
 });
 
 export const askOutput = z.object({
@@ -283,6 +287,23 @@ export const collectionOperations = defineOperations({
       }
       const fresh = requireCollection(ctx.db, input.name) as typeof coll & { profile?: string | null };
       return { collection: fresh.name, profile: profileOf(ctx.db, fresh), detected, stored: !!fresh.profile };
+    },
+  }),
+  'collections.document': defineOperation({
+    summary: '查看集合中的一篇文档（按条款/章节列出），供引用跳转 / One collection document as its sections (citation viewer)',
+    input: z.object({ collection: collectionName, doc_id: z.number().int().min(1) }).strict(),
+    output: z.object({
+      collection: z.string(),
+      doc_id: z.number().int(),
+      title: z.string(),
+      rel_path: z.string(),
+      sections: z.array(z.object({ index: z.number().int(), label: z.string(), path: z.string(), text: z.string() })),
+    }),
+    handler: (ctx, input) => {
+      const coll = requireCollection(ctx.db, input.collection);
+      const doc = getDoc(ctx.db, input.doc_id);
+      if (!doc || doc.collection_id !== coll.id) throw new GridError('NOT_FOUND', `文集「${coll.name}」中没有这篇文档（可能已重新导入），请重新提问`);
+      return { collection: coll.name, doc_id: doc.id, title: doc.title, rel_path: doc.rel_path, sections: sectionsOf(doc) };
     },
   }),
   'collections.session': defineOperation({

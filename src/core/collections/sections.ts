@@ -1,9 +1,12 @@
 import type { AppContext } from '../context';
+import type { Db } from '../store/db';
+import { locateArticleByTitle } from '../regulations/blocks';
 import { parseChineseNumber } from '../text/chinese-numbers';
 import { queryTokens } from '../text/segment';
 import { lexicalSearch } from '../search/lexical';
 import { rrfFuse, type RankedHit } from '../search/fusion';
-import { loadMatrix, vectorTopK } from '../search/vectors';
+import { vectorTopK } from '../search/vectors';
+import { loadMatrix } from '../search/vector-index';
 import { chunkDocument } from './chunk';
 import { corpusOf, type CollectionRow, type StoredDoc } from './store';
 import { questionCore } from './retrieve';
@@ -31,9 +34,13 @@ export interface Citation {
   rel_path: string;
   label: string;
   path: string;
-  /** Markdown/TXT documents have no pages: null (regulations read in the reader carry pages). */
+  /** Page of the article in the library regulation of the same title (see `regulation`); null when there is none. */
   page: number | null;
   text: string;
+  /** Position of the section in the document (`collections.document` lists sections by it). */
+  index: number;
+  /** The library regulation this document is (same title), where the reader opens the cited page; null: the collection's own viewer. */
+  regulation: { reg_id: string; title: string; page: number } | null;
 }
 
 export type SectionIntent = 'article' | 'next' | 'previous' | 'penalty' | 'scope' | 'definition' | 'outline' | 'general';
@@ -150,7 +157,15 @@ function snippet(text: string, max = 60): string {
 }
 
 function cite(doc: StoredDoc, s: Section): Citation {
-  return { doc_id: doc.id, title: doc.title, rel_path: doc.rel_path, label: s.label, path: s.path, page: null, text: s.text };
+  return { doc_id: doc.id, title: doc.title, rel_path: doc.rel_path, label: s.label, path: s.path, page: null, text: s.text, index: s.index, regulation: null };
+}
+
+/** Links citations to the reader when the regulation library holds the same statute (by title). */
+export function linkCitationsToLibrary(db: Db, citations: Citation[]): Citation[] {
+  return citations.map((c) => {
+    const at = locateArticleByTitle(db, c.title, c.label);
+    return at ? { ...c, page: at.page_num, regulation: { reg_id: at.reg_id, title: at.title, page: at.page_num } } : c;
+  });
 }
 
 export function formatSectionAnswer(doc: StoredDoc, best: Section, seeAlso: Section[], lead?: string): string {

@@ -8,7 +8,7 @@ import { questionCore, retrieveState, titleMatches, titlesNamedIn, type ParentSc
 import { getDoc, requireCollection, type CollectionRow, type StoredDoc } from './store';
 import { writeLog, type LogBase } from './logs';
 import { profileOf, WORDING, type CollectionProfile } from './profile';
-import { answerInDocument, bestSectionEvidence, classifySectionQuery, type Citation, type SectionAnswer, type SectionIntent } from './sections';
+import { answerInDocument, bestSectionEvidence, classifySectionQuery, linkCitationsToLibrary, type Citation, type SectionAnswer, type SectionIntent } from './sections';
 
 /** seed 003 ParentLock: locked on one document, pending a choice among candidates, or none. */
 export type LockState = 'locked' | 'pending' | 'none';
@@ -212,7 +212,7 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     const a: SectionAnswer = await answerInDocument(ctx, coll, doc, text, { context, last: state.last_section ?? null });
     const max = ctx.config.collections.maxAnswerChars;
     result.answer = a.markdown.length > max ? `${a.markdown.slice(0, max)}\n\n……（内容过长，已截断）` : a.markdown;
-    result.citations = a.citations;
+    result.citations = linkCitationsToLibrary(ctx.db, a.citations);
     result.evidence = a.citations.map((c) => ({ block: 'article', heading: [c.path, c.label].filter(Boolean).join(' '), text: c.text }));
     if (a.best) state.last_section = a.best.index;
     result.route = { intent: a.intent, layer: 'layer1', blocks: a.best ? [a.best.label] : [], found: a.found, escalated: false, step: null };
@@ -269,8 +269,9 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     });
   };
 
-  const runRetrieval = async (text: string) => {
-    const r: RetrievalState = await retrieveState(ctx, coll, text, { topK: input.top_k, topParents: input.top_parents });
+  const retrieve = (text: string) => retrieveState(ctx, coll, text, { topK: input.top_k, topParents: input.top_parents });
+  const runRetrieval = async (text: string, done?: RetrievalState) => {
+    const r: RetrievalState = done ?? (await retrieve(text));
     result.decision = r.decision;
     result.retrieval = { core: r.core, tokens: r.tokens, lists: r.lists, reason: r.reason, rule: r.rule, parents: r.parents };
     writeLog(ctx, 'retrieval', base, {
@@ -383,14 +384,41 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     } else if (profile !== 'recipes' && current.kind !== 'recipe') {
       // statutes / generic documents: follow-ups move inside the locked document; a question of
       // its own that the document barely answers is a new retrieval (it may be about another one)
+      // its own subject may belong to another document (`充电桩坏了找谁报修` while locked on a
+      // switching-operation code that mentions 充电 once): retrieval over the whole collection
+      // decides, and the lock moves when the other document answers the question better than
+      // any section of the locked one (same measure: best idf-weighted term share of a section)
       const { intent } = classifySectionQuery(question);
-      const inDoc = intent !== 'general' || !hasOwnSubject(question) ? 1 : await bestSectionEvidence(ctx, coll, current, question);
-      if (inDoc >= ctx.config.collections.minEvidence) {
+      const ownQuestion = intent === 'general' && hasOwnSubject(question);
+      const inDoc = ownQuestion ? await bestSectionEvidence(ctx, coll, current, question) : 1;
+      const elsewhere = ownQuestion ? await retrieve(question) : null;
+      let better: { doc: StoredDoc; evidence: number } | null = null;
+      for (const p of elsewhere?.parents.slice(0, ctx.config.collections.topParents) ?? []) {
+        if (p.doc_id === current.id) continue;
+        const doc = getDoc(ctx.db, p.doc_id);
+        const ev = doc ? await bestSectionEvidence(ctx, coll, doc, question) : 0;
+        if (doc && ev > inDoc && ev >= ctx.config.collections.minEvidence && ev > (better?.evidence ?? 0)) better = { doc, evidence: ev };
+      }
+      if (better && elsewhere) {
+        result.decision = 'locked';
+        result.retrieval = {
+          core: elsewhere.core,
+          tokens: elsewhere.tokens,
+          lists: elsewhere.lists,
+          reason: `问题在「${better.doc.title}」中的证据（${better.evidence.toFixed(2)}）强于当前文档（${inDoc.toFixed(2)}），切换文档`,
+          rule: 'switch',
+          parents: elsewhere.parents,
+        };
+        writeLog(ctx, 'retrieval', base, { query: question, decision: 'locked', reason: result.retrieval.reason, rule: 'switch', parents: elsewhere.parents.slice(0, input.top_parents ?? 5) });
+        lockOn(better.doc);
+        await fullAnswer(better.doc);
+        result.switched = true;
+      } else if (inDoc >= ctx.config.collections.minEvidence) {
         result.kind = 'follow_up';
         await sectionAnswer(current, question, state.last_query ?? null);
       } else {
         const before = state.doc_id;
-        await runRetrieval(question);
+        await runRetrieval(question, elsewhere ?? undefined);
         if (result.kind === 'low_evidence' && state.lock_state === 'locked' && state.doc_id === before) {
           result.kind = 'follow_up';
           result.code = null;

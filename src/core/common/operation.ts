@@ -34,7 +34,7 @@ export interface OperationRun {
   signal: AbortSignal;
   invoke: Invoke;
   /** Every registered operation, e.g. to offer some of them to a model as tools. */
-  operations: () => readonly Operation[];
+  operations: () => Promise<readonly Operation[]>;
 }
 
 /**
@@ -63,8 +63,9 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(spec: 
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers differ in input type; any keeps each one's own
 type AnySpec = OperationSpec<any, any>;
+/** Any engine's operation (handlers differ in input type). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyOperation = Operation<any, any>;
+export type AnyOperation = Operation<any, any>;
 
 export type NamedOperations<M extends Record<string, AnySpec>> = { [K in keyof M & string]: M[K] & { name: K } };
 

@@ -131,3 +131,15 @@ export function capabilityFilter<T extends Entity>(
   for (const e of entities) (capabilityScore(e, action, options.similarity) >= min ? kept : filtered).push(e);
   return { kept, filtered };
 }
+
+/** Words of a command that runs a programme (开始洗涤, 停止清扫, cancel) rather than switching power. */
+const PROGRAMME = /开始|停止|取消|暂停|启动|start|stop|cancel|pause/i;
+
+/**
+ * The entity switches on/off itself (a power or light command), as opposed to starting or
+ * stopping a programme (a washer's 开始洗衣) or opening a cover: what 关掉厨房 reaches.
+ */
+export function hasPowerCommand(entity: Entity, action: '打开' | '关闭'): boolean {
+  if (/^(?:curtain|window|garageDoor|valve|lock)$/.test(entity.category)) return false;
+  return entity.commands.some((c) => commandActions(c).includes(action) && !PROGRAMME.test(`${c.description} ${c.id}`));
+}

@@ -17,6 +17,8 @@ export interface EntityInfo {
   fuzzy: string[];
   /** room words found inside the name (longest match, non-overlapping) */
   nameRooms: string[];
+  /** shorter forms people say for a product name (皓石吸顶灯 / Yeelight吸顶灯 for Yeelight皓石吸顶灯Pro) */
+  aliases: string[];
   trust: RoomTrust;
 }
 
@@ -29,7 +31,7 @@ export interface HomeIndex {
   entities: Entity[];
   info: Map<string, EntityInfo>;
   byId: Map<string, Entity>;
-  /** normalised name/nickname -> entities carrying it */
+  /** normalised name/nickname (and name alias) -> entities carrying it */
   byName: Map<string, Entity[]>;
   namesLongestFirst: string[];
   /** homophone key -> names with that reading */
@@ -77,7 +79,52 @@ export function findWords(text: string, words: string[]): { word: string; start:
   return out.sort((a, b) => a.start - b.start);
 }
 
+/** Model/size suffixes of product names (Pro, 1S, ES65, G10, 2K): droppable, never distinctive. */
+const MODEL = /^(?:[a-z]*\d[\w.+-]*|pro|max|plus|mini|lite|se|ultra|air|x)$/;
+const MAX_NAME_TOKENS = 7;
+
+/**
+ * Shorter forms of a product-style name, as people say them: any of its distinctive words (brand,
+ * series) kept in order before the kind word, with or without the model suffix after it —
+ * Yeelight皓石吸顶灯Pro -> 皓石吸顶灯, Yeelight吸顶灯, 吸顶灯Pro; 客厅水晶吊灯 -> 水晶吊灯;
+ * 米家台灯1S -> 米家台灯, 台灯1S. A name without a kind word or a distinctive word gets none.
+ */
+export function nameAliases(key: string, kindWords: string[], roomWords: string[]): string[] {
+  const marks = findWords(key, [...kindWords, ...roomWords].filter((w) => w.length >= 2).sort((a, b) => b.length - a.length));
+  type Tok = { text: string; kind: 'room' | 'type' | 'word' | 'model' };
+  const toks: Tok[] = [];
+  let pos = 0;
+  const plain = (text: string) => {
+    for (const run of text.match(/[a-z0-9.+\-]+|[^a-z0-9.+\-]+/g) ?? []) toks.push({ text: run, kind: /^[a-z0-9.+\-]+$/.test(run) && MODEL.test(run) ? 'model' : 'word' });
+  };
+  for (const m of marks) {
+    if (m.start > pos) plain(key.slice(pos, m.start));
+    toks.push({ text: m.word, kind: roomWords.includes(m.word) ? 'room' : 'type' });
+    pos = m.start + m.word.length;
+  }
+  if (pos < key.length) plain(key.slice(pos));
+  if (toks.length > MAX_NAME_TOKENS) return [];
+  let head = -1;
+  toks.forEach((t, i) => {
+    if (t.kind === 'type') head = i;
+  });
+  if (head < 0) return [];
+  const distinct = toks.slice(0, head).filter((t) => t.kind === 'word' && Array.from(t.text).length >= 2 && !/^(?:智能|电动|无线)$/.test(t.text));
+  const model = toks.slice(head + 1).every((t) => t.kind === 'model') ? toks.slice(head + 1).map((t) => t.text).join('') : '';
+  const out = new Set<string>();
+  for (let mask = 0; mask < 1 << distinct.length; mask++) {
+    const lead = distinct.filter((_, i) => mask & (1 << i)).map((t) => t.text).join('');
+    if (!lead && !model) continue;
+    if (lead) out.add(lead + toks[head].text);
+    if (model) out.add(lead + toks[head].text + model);
+  }
+  out.delete(key);
+  return [...out];
+}
+
 const cache = new WeakMap<Home, HomeIndex>();
+
+const byIdOf = (entities: Entity[], id: string) => entities.find((e) => e.id === id)!;
 
 export function indexHome(home: Home): HomeIndex {
   const hit = cache.get(home);
@@ -89,6 +136,7 @@ export function indexHome(home: Home): HomeIndex {
   const byName = new Map<string, Entity[]>();
   const byPinyin = new Map<string, string[]>();
   const byFuzzy = new Map<string, string[]>();
+  const kindWords = [...Object.values(TYPES).flat(), ...Object.keys(SUBTYPES)];
   for (const e of entities) {
     const names = entityNames(e);
     const keys = names.map(norm);
@@ -99,7 +147,8 @@ export function indexHome(home: Home): HomeIndex {
     if (!e.room) trust = e.kind === 'device' ? 'missing' : 'ok';
     else if (UNKNOWN_ROOM.test(e.room)) trust = 'unknown';
     else if (nameRooms.length && !nameRooms.some((r) => roomMatches(e.room, r) || roomMatches(r, e.room!))) trust = 'conflict';
-    info.set(e.id, { entity: e, names, keys, pinyin, fuzzy, nameRooms, trust });
+    const aliases = e.kind === 'scene' ? [] : [...new Set(keys.flatMap((k) => nameAliases(k, kindWords, roomWords)))].filter((a) => !keys.includes(a));
+    info.set(e.id, { entity: e, names, keys, pinyin, fuzzy, nameRooms, aliases, trust });
     keys.forEach((k, i) => {
       const list = byName.get(k) ?? [];
       list.push(e);
@@ -117,6 +166,16 @@ export function indexHome(home: Home): HomeIndex {
         byFuzzy.set(f, fl);
       }
     });
+  }
+  // aliases answer only where no real name or nickname says the same words
+  const realNames = new Set(byName.keys());
+  for (const [id, inf] of info) {
+    for (const a of inf.aliases) {
+      if (realNames.has(a)) continue;
+      const list = byName.get(a) ?? [];
+      list.push(byIdOf(entities, id));
+      byName.set(a, list);
+    }
   }
   const groupsOf = new Map<string, Entity[]>();
   for (const g of home.groups) for (const m of g.members ?? []) groupsOf.set(m, [...(groupsOf.get(m) ?? []), g]);

@@ -5,6 +5,7 @@
 export const REASON_LABELS: Record<string, string> = {
   name_hit: '名称',
   name_partial: '名称部分',
+  name_alias: '名称简称',
   pinyin_hit: '读音',
   type_hit: '种类',
   room_hit: '房间',

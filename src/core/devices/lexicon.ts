@@ -5,7 +5,7 @@
 
 /** Canonical action -> phrases that express it (longest phrases are matched first). */
 export const ACTIONS: Record<string, string[]> = {
-  打开: ['打开', '开启', '开开', '开一下', '启动', '开起来', '点亮', '拉开', '开了', '开下', '开机', '开'],
+  打开: ['打开', '开启', '开开', '开一下', '启动', '开起来', '点亮', '拉开', '开了', '开下', '开机', '开始', '开'],
   关闭: ['关闭', '关掉', '关上', '关一下', '关了', '熄灭', '关下', '拉上', '合上', '停掉', '关机', '关'],
   调亮度: ['调亮度', '亮度调', '调高亮度', '调低亮度'],
   调温度: ['调温度', '温度调', '升温', '降温', '调高温度', '调低温度', '温度设', '设置温度'],
@@ -18,15 +18,17 @@ export const ACTIONS: Record<string, string[]> = {
   调颜色: ['调颜色', '颜色调', '变色'],
   播放: ['播放音乐', '播放', '放歌', '放音乐', '放首歌', '放点音乐', '放一首歌', '来首歌', '放'],
   继续: ['继续播放', '恢复播放', '接着放', '接着播', '继续'],
-  暂停: ['暂停一下', '暂停', '停一下', '停一停'],
-  停止: ['停止播放', '停止', '别放了', '停下'],
+  暂停: ['暂停播放', '暂停一下', '暂停', '停一下', '停一停'],
+  停止: ['停止播放', '停止', '别放了', '停下来', '停下', '停住', '别动'],
   下一首: ['下一首', '下一曲', '下一个频道', '下个频道', '下一个', '下一集', '下一台', '切歌', '换一首', '换首歌', '换歌'],
   上一首: ['上一首', '上一曲', '上一个频道', '上个频道', '上一集', '上一台'],
   静音: ['取消静音', '静音'],
-  锁上: ['锁上', '上锁', '锁门', '反锁', '锁好', '锁住'],
+  锁上: ['锁上', '上锁', '锁门', '反锁', '锁好', '锁住', '锁一下', '锁下'],
   解锁: ['解锁', '开锁'],
   开始清扫: ['开始清扫', '开始打扫', '开始扫地', '开始拖地', '开始清洁', '扫一下地', '把地扫', '扫地', '拖地', '打扫', '清扫', '扫一下'],
   回充: ['回去充电', '回充电座', '回基站', '回座', '回充', '去充电', '充电'],
+  升起: ['升起来', '升上去', '升上来', '升起', '收起来'],
+  降下: ['降下来', '降下去', '放下来', '降下', '放下'],
   执行: ['执行', '运行', '激活', '进入', '来个', '来一个'],
   查询: ['查询', '查看', '看看', '看一下', '查一下', '是多少', '多少度', '读取', '检查'],
 };
@@ -48,6 +50,9 @@ export const SERVED_BY: Record<string, string[]> = {
   设置模式: ['调风速'],
   调颜色: ['调亮度'],
   调色温: ['调亮度'],
+  // a blind or a drying rack: up is open, down is closed
+  升起: ['打开'],
+  降下: ['关闭'],
 };
 
 /** Pairs that must never match each other (seed 001: 打开 must never match 关闭设备). */
@@ -62,6 +67,8 @@ export const OPPOSITES: Record<string, string[]> = {
   停止: ['播放', '打开', '继续'],
   开始清扫: ['暂停', '停止', '关闭', '回充'],
   回充: ['开始清扫'],
+  升起: ['降下'],
+  降下: ['升起'],
 };
 
 /** Words in command descriptions/ids that express an action (Chinese substrings or English word patterns). */
@@ -69,7 +76,8 @@ export const DESCRIPTION_WORDS: Record<string, (string | RegExp)[]> = {
   打开: ['打开', '开启', '启动', '开灯', '开机', '拉开', '升起', '开始', /\b(?:turn|switch|power)[ _-]?on\b/, /\bopen\b/, /\bon\b/, /\bstart\b/],
   关闭: ['关闭', '关掉', '关机', '关灯', '拉上', '降下', '停止', /\b(?:turn|switch|power)[ _-]?off\b/, /\bclose\b/, /\boff\b/],
   调亮度: ['亮度', '调光', /\bbrightness\b/, /\blevel\b/, /\bdim/],
-  调温度: ['温度', '制冷', '制热', '设定温度', '水温', /temperature/, /thermostat/, /setpoint/],
+  // "Set color temperature" is a light's colour, not a temperature
+  调温度: ['温度', '制冷', '制热', '设定温度', '水温', /(?<!colou?r ?)temperature/, /thermostat/, /setpoint/],
   调风速: ['风速', '风量', '档位', '吸力', /fan.?(?:speed|mode)/, /\bspeed\b/, /percentage/, /suction/],
   设置模式: ['模式', /\bmode\b/, /preset/],
   调音量: ['音量', /\bvolume\b/],
@@ -88,6 +96,8 @@ export const DESCRIPTION_WORDS: Record<string, (string | RegExp)[]> = {
   解锁: ['解锁', '开锁', /\bunlock\b/],
   开始清扫: ['清扫', '打扫', '扫地', '拖地', '清洁', /\bclean/, /\bvacuum\b/],
   回充: ['回充', '充电', '回座', '基站', /\bdock\b/, /return/, /\bhome\b/],
+  升起: ['升起', '上升', /\bup\b/, /\braise\b/],
+  降下: ['降下', '下降', /\bdown\b/, /\blower\b/],
   执行: ['执行', '场景', '激活', /\bactivate\b/, /\bscene\b/, /\brun\b/],
   查询: ['读取', '查询', '获取', '测量', /\bread\b/, /\bget\b/, /\bquery\b/, /\bmeasure/],
 };
@@ -128,6 +138,7 @@ export const TYPES: Record<string, string[]> = {
   window: ['窗户', '窗'],
   towelRack: ['毛巾架'],
   bathHeater: ['浴霸'],
+  clothesRack: ['晾衣架', '晾衣机', '晒衣架', '升降衣架'],
 };
 
 /** Words that name a specific kind of a type (台灯 is a light but sounds like one device). */
@@ -193,6 +204,7 @@ const TYPE_STRING_HINTS: [RegExp, string][] = [
   [/contact|door.?sensor|门磁/i, 'doorSensor'],
   [/air.?cond|climate|hvac|thermostat|空调|冷气/i, 'airConditioner'],
   [/garage|车库门|卷帘门|卷闸门/i, 'garageDoor'],
+  [/clothes.?(?:rack|hanger|airer)|晾衣|晒衣/i, 'clothesRack'],
   [/curtain|shade|blind|cover|窗帘|帘/i, 'curtain'],
   [/valve|阀|喷灌|sprinkler|irrigation/i, 'valve'],
   [/range.?hood|油烟/i, 'rangeHood'],
@@ -255,7 +267,7 @@ export const TYPE_LABELS: Record<string, string> = {
   refrigerator: '冰箱', dishwasher: '洗碗机', cooker: '电饭煲', rangeHood: '油烟机', camera: '摄像头',
   temperatureSensor: '温度传感器', humiditySensor: '湿度传感器', lightSensor: '光照传感器',
   motionSensor: '人体传感器', doorSensor: '门磁', window: '窗户', towelRack: '毛巾架', bathHeater: '浴霸',
-  garageDoor: '车库门', valve: '阀门', freshAir: '新风机', projector: '投影仪', scene: '场景', mixed: '多种设备', other: '其他',
+  garageDoor: '车库门', clothesRack: '晾衣架', media: '播放设备', valve: '阀门', freshAir: '新风机', projector: '投影仪', scene: '场景', mixed: '多种设备', other: '其他',
   group: '分组',
 };
 

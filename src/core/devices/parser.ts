@@ -7,7 +7,7 @@ import { norm } from './home';
 import { findWords, indexHome, type HomeIndex } from './index';
 import { ACTIONS, SUBTYPES, longestFirst } from './lexicon';
 import { parseNumber, valueFromCommand } from './values';
-import { commandSchema, UNKNOWN_ACTION, type Command, type Condition, type Home, type QueryIR, type ValueAttribute } from './types';
+import { commandSchema, TIMER_ACTION, UNKNOWN_ACTION, type Command, type Condition, type Home, type QueryIR, type ValueAttribute } from './types';
 
 /**
  * Offline rule grammar: utterance -> ordered command array (seed 000 protocol {a,s,n,t,q,c,v,x}).
@@ -28,8 +28,18 @@ const QUANT_ALL = /所有的|所有|全部的|全部|全屋的|全屋|全家的|
 const EXCEPT = /除了|除去|除开|除/;
 const EXCEPT_END = /以外的|之外的|以外|之外|外的|外/;
 const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|这些|刚才那个|刚才的|刚刚那个|上一个|那一个|这一个|那两个|那俩/;
-const COUNT = /(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
-const PARTICLES = /请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
+// 上一台 / 下一个 / 第一个 are media steps and ordinals, not counts
+const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
+const PARTICLES = /家里|家中|屋里|屋内|室内|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
+const MEDIA_ACTIONS = new Set(['播放', '继续', '暂停', '停止', '下一首', '上一首', '静音']);
+
+/** What an appliance does, said instead of its name: 开始洗衣服 -> the washer. */
+const ACTIVITY_TYPES: [RegExp, string][] = [
+  [/洗衣服|洗衣裳|洗衣/, 'washer'],
+  [/烘衣服|烘干衣服|烘衣/, 'dryer'],
+  [/洗碗/, 'dishwasher'],
+  [/煮饭|蒸饭|做饭/, 'cooker'],
+];
 const COND_PREFIX = /^(?:如果|要是|假如|假设|若是|若|当|一旦|等到|等)/;
 const COND_SPLIT = /的时候|的话|时候|时|就|则|那么|那就|，|,/g;
 const SENSOR_WORDS: [RegExp, Condition['sensor']][] = [
@@ -43,6 +53,54 @@ const OPS: [RegExp, Condition['op']][] = [
   [/等于|达到|到了|到/, '>='],
 ];
 const SENSOR_UNIT: Record<Condition['sensor'], string> = { temperature: '℃', humidity: '%', illuminance: 'lux' };
+
+/** Wake words said before a command (小爱同学，…) and courtesy said after it (…好吗 / 谢谢). */
+const WAKE = /^(?:小爱同学|小爱|天猫精灵|小度小度|小度|小艺小艺|小艺|嘿?siri|hey ?siri|ok ?google|你好)[，,、\s]*/i;
+const COURTESY_END = /(?:好吗|好不好|好嘛|行吗|行不行|可以吗|可以不|可不可以|成吗|谢谢你?|谢谢啦|谢啦|多谢|ok吗)(?=[，,。！!？?\s]|$)/g;
+
+/**
+ * 别开着了 / 不要亮着了 / 不用开了: asking to stop something being on is turning it off;
+ * 别让扫地机扫了 stops it. Rewritten before the grammar reads verbs.
+ */
+function negationToVerb(body: string): string {
+  return body
+    .replace(/(?:别|不要|不用|不必|甭)再?(?:开着|亮着|开|打开|亮)(?:了|啦|吧)?/g, '关掉')
+    .replace(/^(?:别|不要|不用)再?让?(.+?)(?:再)?(?:扫地|拖地|扫|拖|洗|吹|响|放|播|转|跑|工作)了?$/, '停止$1');
+}
+
+const DURATION = /(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)?\s*个?\s*(半)?\s*个?\s*(秒钟?|分钟|分|小时|钟头|个钟)/;
+const SECONDS: Record<string, number> = { 秒: 1, 秒钟: 1, 分: 60, 分钟: 60, 小时: 3600, 钟头: 3600, 个钟: 3600 };
+
+/** 十分钟 / 半小时 / 一个半小时 / 90秒 -> seconds (null when the text holds no duration). */
+function durationSeconds(m: RegExpMatchArray): number | null {
+  const unit = SECONDS[m[3]] ?? null;
+  if (!unit) return null;
+  const n = m[1] ? parseNumber(m[1]) : m[2] ? 0 : null;
+  if (n === null) return null;
+  const total = (n + (m[2] ? 0.5 : 0)) * unit;
+  return total > 0 ? Math.round(total) : null;
+}
+
+/** 十分钟后 / 半小时以后 / 过一个小时: the delay said before (or inside) a command. */
+function takeDelay(body: string): { body: string; seconds: number } | null {
+  const re = new RegExp(`(?:过|等)?${DURATION.source}(?:之后|以后|后)`);
+  const m = body.match(re);
+  if (!m) return null;
+  const seconds = durationSeconds(m);
+  if (!seconds) return null;
+  return { body: body.slice(0, m.index) + body.slice(m.index! + m[0].length), seconds };
+}
+
+/** 设一个十分钟的定时器 / 定个五分钟的闹钟 / 三分钟倒计时: a timer, no device. */
+function timerCommand(body: string): Command | null {
+  if (!/定时器|计时器|倒计时|闹钟|提醒我|计时|timer/i.test(body)) return null;
+  const m = body.match(DURATION);
+  if (!m) return null;
+  const seconds = durationSeconds(m);
+  if (!seconds) return null;
+  // 定时器 said with a device verb and target (十分钟后关空调的定时器) is a delayed command, not a bare timer
+  return commandSchema.parse({ a: TIMER_ACTION, v: m[0].replace(/\s+/g, ''), d: seconds });
+}
 
 /** 温度高于28度 / 湿度低于40% / 光照低于100: one condition, or null when the text is not one. */
 function parseCondition(text: string, index: HomeIndex): Condition | null {
@@ -153,6 +211,8 @@ interface Partial {
   /** n came from leftover text, not from a known name/subtype (有点暗) */
   residual: boolean;
   question: boolean;
+  /** the only "verb" was a complaint (卧室太热了): a remark when another clause says what to do */
+  complaint: boolean;
 }
 
 const blankOut = (s: string, start: number, end: number) => s.slice(0, start) + ' '.repeat(end - start) + s.slice(end);
@@ -174,7 +234,7 @@ function categoryOf(p: Partial, index: HomeIndex): string | null {
 }
 
 function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): Partial {
-  const p: Partial = { a: null, s: [], n: null, t: null, q: 'one', c: null, ref: false, v: null, x: [], residual: false, question: false };
+  const p: Partial = { a: null, s: [], n: null, t: null, q: 'one', c: null, ref: false, v: null, x: [], residual: false, question: false, complaint: false };
   let s = raw;
   // names (already masked as single private-use characters)
   const named = [...masked].filter(([ch]) => s.includes(ch));
@@ -213,6 +273,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
       p.v = value.v;
       attribute = value.attribute;
       valueKind = value.kind;
+      p.complaint = value.kind === 'relative' && s.slice(value.start).startsWith('太');
       s = blankOut(s, value.start, value.end);
     }
   }
@@ -223,7 +284,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   const verbText = blankWords(s, index);
   // 把门锁上: the lock verb wins over the type word 门锁 it overlaps
-  const lockVerb = s.match(/锁上|上锁|锁好|锁住|锁门|解锁|开锁/);
+  const lockVerb = s.match(/锁上|上锁|锁好|锁住|锁门|锁一下|锁下|解锁|开锁/);
   if (lockVerb) {
     p.a = /解锁|开锁/.test(lockVerb[0]) ? '解锁' : '锁上';
     s = s.replace(lockVerb[0], lockVerb[0] === '锁门' ? ' 门 ' : ' ');
@@ -296,6 +357,16 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
       s = s.replace(homophone, ' ');
     }
   }
+  // 开始洗衣服 / 洗碗机… / 煮饭: the activity names the kind of appliance
+  if (!p.t && !p.n) {
+    const act = ACTIVITY_TYPES.find(([re]) => re.test(s));
+    if (act) {
+      p.t = act[1];
+      s = s.replace(act[0], ' ');
+    }
+  }
+  // 门锁上了吗: the question's lock verb also says what is asked about
+  if (p.question && lockVerb && !p.t && !p.n) p.t = 'lock';
   if (!p.n) {
     // what is left after removing everything known may still be a name hint (小米插座2号)
     const residual = s.replace(PARTICLES, ' ').replace(/[\s\d%％.#]+/g, ' ').trim();
@@ -324,6 +395,17 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '锁上' || p.a === '解锁')) p.t = 'lock';
   if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '开始清扫' || p.a === '回充' || (p.a && /扫地|拖地|打扫|清扫/.test(raw)))) p.t = 'robotVacuum';
   if (p.a === '开始清扫' && cat && cat !== 'robotVacuum') p.a = '打开';
+  // 停止播放 / 下一首 with nothing named: whatever plays media; stopping or muting means all of it
+  if (!p.n && !p.t && !p.s.length && !p.ref && p.a && MEDIA_ACTIONS.has(p.a) && (/播放|音乐|歌|曲/.test(raw) || p.a === '下一首' || p.a === '上一首')) {
+    p.t = 'media';
+    if (p.a === '暂停' || p.a === '停止' || p.a === '静音') p.q = 'all';
+  }
+  // 启动扫地机 starts cleaning; 窗帘停一下 / 车库门暂停 stops a cover
+  if (cat === 'robotVacuum' && p.a === '打开') p.a = '开始清扫';
+  if ((cat === 'curtain' || cat === 'garageDoor' || cat === 'window' || cat === 'clothesRack') && p.a === '暂停') p.a = '停止';
+  // 打开回家模式 / 切换到观影模式 / 晚安: a scene is run
+  const sceneNamed = p.n ? index.byName.get(norm(p.n)) : undefined;
+  if (sceneNamed?.length && sceneNamed.every((e) => e.kind === 'scene') && (!p.a || ['打开', '设置模式', '调节', '开始清扫'].includes(p.a))) p.a = '执行';
   return p;
 }
 
@@ -359,12 +441,24 @@ function takeException(clause: Clause, index: HomeIndex): Clause {
   return { ...clause, text: text.slice(0, ex.index) + ' ' + after.slice(end.index + end[0].length), except: [...(clause.except ?? []), ...except] };
 }
 
+const KEEP_CLAUSE = /^(.+?)(?:的)?(?:就|先|都|也)?(?:不要关|不用关|别关|不关|留着|保留|除外|不动|别动|不要动|就算了|不用管)(?:了|吧|掉|它)?$/;
+
 const hasVerb = (s: string) => ACTION_PHRASES.some(([p]) => p.length >= 1 && s.includes(p) && !/^除/.test(p));
 
 /** Parses one utterance into commands with the rule grammar (no network). */
 export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   const index = 'entities' in home && 'info' in home ? (home as HomeIndex) : indexHome(home as Home);
   let body = canonical(text).replace(/\s+/g, '');
+  // 小爱同学，… is a wake word, but 小爱音箱 / 天猫精灵 may be this home's device names
+  const wake = body.match(WAKE);
+  if (wake && (/[，,、]$/.test(wake[0]) || !index.namesLongestFirst.some((n) => n.startsWith(norm(wake[0]).slice(0, 2))))) body = body.slice(wake[0].length);
+  body = negationToVerb(body.replace(COURTESY_END, ''));
+  const delay = takeDelay(body);
+  if (delay) body = delay.body;
+  else {
+    const timer = timerCommand(body);
+    if (timer) return [timer];
+  }
   let cond: Condition | null = null;
   const split = splitCondition(body, index);
   if (split) {
@@ -389,6 +483,13 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
         target.except = [...(target.except ?? []), ...words];
         continue;
       }
+    }
+    // …，厨房的不要关 / 床头灯留着 / 夜灯不用关: what the previous command must leave alone
+    const keep = c.text.match(KEEP_CLAUSE);
+    if (keep && merged.length && !hasVerb(keep[1].replace(/[\ue000-\ue0ff]/g, ''))) {
+      const target = merged[merged.length - 1];
+      target.except = [...(target.except ?? []), ...exceptionWords(keep[1], masked, index)];
+      continue;
     }
     merged.push(c);
   }
@@ -426,7 +527,7 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   for (let i = parts.length - 2; i >= 0; i--) {
     const p = parts[i];
     const next = parts[i + 1];
-    if (!p.a && p.s.length && !p.t && !p.ref && (!p.n || p.residual) && next.a && !next.s.length) {
+    if ((!p.a || p.complaint) && p.s.length && !p.t && !p.ref && (!p.n || p.residual) && next.a && !next.s.length) {
       next.s = p.s;
       parts.splice(i, 1);
     }
@@ -451,6 +552,7 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   const commands = out
     .filter((p) => p.a || hasTarget(p))
     .filter((p) => !(out.length > 1 && !p.a && p.residual && !p.t && !p.s.length))
+    .filter((p) => !(out.length > 1 && p.complaint && (!p.n || p.residual) && !p.t && !p.s.length))
     .map((p) =>
       commandSchema.parse({
         a: p.a ?? UNKNOWN_ACTION,
@@ -463,6 +565,7 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
         ref: p.ref ? 'last-mentioned' : undefined,
         v: p.v ?? undefined,
         x: p.x.length ? p.x.join('、') : undefined,
+        d: delay?.seconds,
         reason: p.a ? undefined : '未识别出动作',
       }),
     );
@@ -479,7 +582,23 @@ export function commandToIR(cmd: Command): QueryIR {
   const rooms = split(cmd.s);
   const except = split(cmd.x);
   const oldExcept = cmd.q === 'except' && !except.length;
+  if (cmd.a === TIMER_ACTION) {
+    return {
+      action: cmd.a,
+      value: null,
+      name_hint: null,
+      type_hint: null,
+      scope_include: [],
+      scope_exclude: [],
+      quantifier: 'one',
+      count: null,
+      conditions: [],
+      references: [],
+      ...(cmd.d ? { timer: { seconds: cmd.d, text: String(cmd.v ?? '') } } : {}),
+    };
+  }
   return {
+    ...(cmd.d ? { delay_seconds: cmd.d } : {}),
     action: cmd.a,
     value: valueFromCommand(cmd.v, cmd.a),
     name_hint: cmd.n,

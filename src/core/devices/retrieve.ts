@@ -13,6 +13,7 @@ import { recallStage, type DevicesConfig } from './stages/recall';
 import { roomAliasPool, scopeStage, unexcluded } from './stages/scope';
 import { scoreStage } from './stages/score';
 import {
+  TIMER_ACTION,
   UNKNOWN_ACTION,
   type Clarification,
   type Command,
@@ -97,6 +98,12 @@ export function retrieveCommand(
     return { command: cmd, ir, selected: selected.map(toSelected), candidates: candidates.slice(0, cfg.maxCandidates).map(toSelected), clarification, meta };
   };
 
+  // 设一个十分钟的定时器: a timer, no device acts (the IR carries it)
+  if (action === TIMER_ACTION) {
+    meta.mode = 'none';
+    return result([], [], null);
+  }
+
   // references resolve through the conversation state (seed 004)
   let last = ir.references.length ? state.last_mentioned.map((m) => index.byId.get(m.id)).filter((e): e is Entity => !!e) : [];
   if (last.length && (ir.name_hint || ir.type_hint)) {
@@ -106,10 +113,15 @@ export function retrieveCommand(
     if (!last.length) ir.references = [];
   }
   if (ir.references.length) {
-    if (!last.length) {
+    if (!last.length && (action === UNKNOWN_ACTION || !confidentAction(action))) {
       meta.mode = 'clarify';
       return result([], [], clarifyReference(action));
     }
+    // 关掉 / 停止播放 with nothing said before: read as a fresh request for whatever can do it
+    // (the gate asks with real options, seed 000) instead of a question with none
+    if (!last.length) ir.references = [];
+  }
+  if (ir.references.length) {
     const scored = last.map((e) => ({ entity: e, score: 1, nameScore: 0, cap: action === UNKNOWN_ACTION ? 1 : capabilityScore(e, action, sim), reasons: ['reference'] }));
     const kept = scored.filter((s) => !confidentAction(action) || s.cap >= cfg.capabilityMin);
     meta.capability_filtered = scored.filter((s) => !kept.includes(s)).map((s) => s.entity.id);

@@ -123,6 +123,8 @@ export const commandSchema = z.object({
   v: z.union([z.string(), z.number()]).nullable().optional(),
   /** Exceptions (除了床头灯 / 除卧室以外): rooms or names excluded; with x, s is the include scope. */
   x: z.string().nullable().optional(),
+  /** Delay in seconds (十分钟后关掉空调); with a = 计时 the length of a timer (设一个十分钟的定时器). */
+  d: z.number().positive().nullable().optional(),
   /** Why a command is UNKNOWN (malformed LLM reply, nothing understood). */
   reason: z.string().optional(),
 });
@@ -130,6 +132,8 @@ export type Command = z.output<typeof commandSchema>;
 export const commandArraySchema = z.array(commandSchema);
 
 export const UNKNOWN_ACTION = 'UNKNOWN';
+/** A timer request (设一个十分钟的定时器): no device acts; the IR carries `timer`. */
+export const TIMER_ACTION = '计时';
 
 /** What a value is about; decides the default unit and the relative step. */
 export type ValueAttribute = 'brightness' | 'temperature' | 'volume' | 'position' | 'fanSpeed' | 'humidity' | 'colorTemp' | 'color' | 'mode' | 'channel' | 'generic';
@@ -160,6 +164,10 @@ export interface QueryIR {
   count: number | null;
   conditions: Condition[];
   references: string[];
+  /** 十分钟后关掉空调: the command runs after this many seconds (absent when said for now). */
+  delay_seconds?: number;
+  /** 设一个十分钟的定时器: a timer request (no device); absent otherwise. */
+  timer?: { seconds: number; text: string };
 }
 
 export const conversationStateSchema = z.object({

@@ -6,17 +6,10 @@ import { GridError } from '../common/errors';
 import { DTYPE_SUFFIX, checkInstalled, listModels, userModelsDir, type LocatedModel, type ModelDtype } from './manifest';
 import { importModel } from './import';
 import { MODEL_SETTING_KEY, type LocalEmbedder } from './create';
-import type { ModelStatus } from './types';
+import { modelStatusSchema, type ModelStatus } from './types';
 import { adaptModel, revertModel } from './adapt';
 import { embedLibrary } from './library';
 
-/** The embedder's status (ModelStatus) as the API reports it (app.info, models.*). */
-export const modelStatusSchema = z.object({
-  state: z.enum(['ready', 'missing', 'error']),
-  model_id: z.string().nullable(),
-  dims: z.number().int().nullable(),
-  message: z.string(),
-});
 
 const dtypeSchema = z.enum(Object.keys(DTYPE_SUFFIX) as [ModelDtype, ...ModelDtype[]]);
 

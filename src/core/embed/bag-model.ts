@@ -11,9 +11,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import onnxProto from 'onnx-proto';
+import { lazyModule } from '../common/lazy';
 
-const { onnx } = onnxProto as unknown as { onnx: typeof import('onnx-proto').onnx };
+// protobufjs + the ONNX schema load when a bag model is built or read, not at start-up
+const onnxProto = lazyModule<{ onnx: typeof import('onnx-proto').onnx }>('onnx-proto');
 type ITensorProto = import('onnx-proto').onnx.ITensorProto;
 
 export interface BagWeights {
@@ -83,14 +84,14 @@ function valueInfo(name: string, elemType: number, shape: (string | number)[]) {
   };
 }
 
-const INT = onnx.AttributeProto.AttributeType.INT;
-const INTS = onnx.AttributeProto.AttributeType.INTS;
-
 function node(opType: string, inputs: string[], outputs: string[], attrs: import('onnx-proto').onnx.IAttributeProto[] = []) {
   return { opType, input: inputs, output: outputs, name: outputs[0], attribute: attrs };
 }
 
 export function buildBagOnnx(w: BagWeights, producerVersion: string): Uint8Array {
+  const { onnx } = onnxProto();
+  const INT = onnx.AttributeProto.AttributeType.INT;
+  const INTS = onnx.AttributeProto.AttributeType.INTS;
   const V = w.vocab.length;
   const D = w.dims;
   const graph: import('onnx-proto').onnx.IGraphProto = {
@@ -224,7 +225,7 @@ export function isBagModel(dir: string): boolean {
 
 /** Reads the weights back from a model folder written by writeBagModelFolder (for `models adapt`). */
 export function readBagFromFolder(dir: string): BagWeights {
-  const model = onnx.ModelProto.decode(fs.readFileSync(path.join(dir, 'onnx', 'model.onnx')));
+  const model = onnxProto().onnx.ModelProto.decode(fs.readFileSync(path.join(dir, 'onnx', 'model.onnx')));
   const init = new Map((model.graph?.initializer ?? []).map((t) => [t.name ?? '', t]));
   const raw = (name: string): ArrayBuffer => {
     const t = init.get(name);

@@ -1,12 +1,17 @@
+import { z } from 'zod';
+
 export type EmbedKind = 'query' | 'passage';
 
-export interface ModelStatus {
-  state: 'ready' | 'missing' | 'error';
-  model_id: string | null;
-  dims: number | null;
+/** The embedder's status as the API reports it (app.info, models.*). */
+export const modelStatusSchema = z.object({
+  state: z.enum(['ready', 'missing', 'error']),
+  model_id: z.string().nullable(),
+  dims: z.number().int().nullable(),
   /** Chinese, shown to users as is (e.g. "未安装嵌入模型，检索仅使用关键词"). */
-  message: string;
-}
+  message: z.string(),
+});
+
+export type ModelStatus = z.infer<typeof modelStatusSchema>;
 
 /**
  * Text -> unit vectors. Implementations run the model off the main thread and cache

@@ -100,15 +100,17 @@ export function collectSources(value: unknown, titles: Map<string, string>, out:
   }
   const obj = value as Record<string, unknown>;
   const ownReg = str(obj.reg_id) ?? regId;
-  const page = [obj.page_num, obj.page, obj.start_page].find((p): p is number => typeof p === 'number' && Number.isInteger(p));
-  const hasText = ['text', 'snippet', 'label', 'content', 'section_path'].some((k) => str(obj[k]));
-  if (ownReg && page !== undefined && hasText) {
-    const text = str(obj.snippet) ?? str(obj.text) ?? str(obj.content);
+  const page = [obj.page_num, obj.page, obj.start_page, obj.page_start].find((p): p is number => typeof p === 'number' && Number.isInteger(p));
+  const hasText = ['text', 'snippet', 'label', 'content', 'section_path', 'preview', 'table_id'].some((k) => str(obj[k]));
+  // an unresolved reference points nowhere; a table's own `title` is the table's, not the regulation's
+  const table = str(obj.table_id);
+  if (ownReg && page !== undefined && hasText && obj.resolved !== false) {
+    const text = str(obj.snippet) ?? str(obj.text) ?? str(obj.content) ?? str(obj.preview) ?? (table ? `${table} ${str(obj.title) ?? ''}`.trim() : null);
     out.push({
       reg_id: ownReg,
-      title: str(obj.title) ?? str(obj.reg_title) ?? titles.get(ownReg) ?? ownReg,
+      title: str(obj.regulation) ?? (table ? null : (str(obj.title) ?? str(obj.reg_title))) ?? titles.get(ownReg) ?? ownReg,
       page_num: page,
-      label: str(obj.label) ?? str(obj.article),
+      label: str(obj.label) ?? str(obj.article) ?? table,
       section_path: str(obj.section_path) ?? str(obj.section),
       snippet: text ? text.replace(/\s+/g, ' ').slice(0, 120) : null,
     });
@@ -310,18 +312,26 @@ interface ToolOutcome {
  * Keeps a call inside the regulations the user restricted the chat to: searches are narrowed,
  * reads of other regulations are refused. Returns the effective arguments or an error.
  */
+/** Tools that search several regulations, and the argument naming them. */
+const SCOPED_SEARCH_FIELDS: Record<string, string> = { smart_search: 'reg_id', search_tables: 'reg_id', find_similar_content: 'scope' };
+
 export function scopeToolArgs(tool: string, args: unknown, allowed: string[] | null): { args: unknown } | { error: string } {
   if (!allowed || !args || typeof args !== 'object' || Array.isArray(args)) return { args };
   const a = { ...(args as Record<string, unknown>) };
-  if (tool === 'smart_search') {
-    const wanted = Array.isArray(a.reg_id) ? a.reg_id : typeof a.reg_id === 'string' && a.reg_id !== 'all' ? [a.reg_id] : [];
+  // searches over several regulations are narrowed to the allowed ones (the whole scope when none is left)
+  const narrowed = SCOPED_SEARCH_FIELDS[tool];
+  if (narrowed) {
+    const v = a[narrowed];
+    const wanted = Array.isArray(v) ? v : typeof v === 'string' && v !== 'all' ? [v] : [];
     const inside = wanted.filter((id): id is string => typeof id === 'string' && allowed.includes(id));
     const scope = inside.length ? inside : allowed;
-    a.reg_id = scope.length === 1 ? scope[0] : scope;
-    return { args: a };
+    a[narrowed] = scope.length === 1 ? scope[0] : scope;
   }
-  if ((tool === 'get_toc' || tool === 'read_page_range') && typeof a.reg_id === 'string' && !allowed.includes(a.reg_id)) {
-    return { error: `规程 ${a.reg_id} 不在本次限定的检索范围（${allowed.join('、')}）内` };
+  // a call that reads one named regulation outside the scope is refused
+  for (const field of ['reg_id', 'reg_id_a', 'reg_id_b']) {
+    if (field === narrowed) continue;
+    const id = a[field];
+    if (typeof id === 'string' && !allowed.includes(id)) return { error: `规程 ${id} 不在本次限定的检索范围（${allowed.join('、')}）内` };
   }
   return { args: a };
 }
@@ -359,7 +369,7 @@ async function executeToolCall(
   if (earlier) return { ...earlier, cached: true };
   try {
     const result = await invoke(tool.operation, args, { signal: options.signal });
-    const found = tool.name === 'smart_search' || tool.name === 'read_page_range' ? collectSources(result, titles) : [];
+    const found = tool.name === 'list_regulations' || tool.name === 'get_toc' || tool.name === 'get_chapter_structure' ? [] : collectSources(result, titles);
     const outcome: ToolOutcome = { operation: tool.operation, args, ok: true, error: null, content: compactForModel(result), sources: found, cached: false };
     options.cache.set(key, outcome);
     return outcome;

@@ -177,7 +177,7 @@ export const llmOperations = defineOperations({
         stream: input.stream,
         signal: run.signal,
         invoke: run.invoke,
-        operations: run.operations(),
+        operations: await run.operations(),
         onEvent: (event) => {
           if (event.type === 'delta') run.progress({ stage: 'delta', done: event.step, total: 0, message: event.text });
           else if (event.type === 'tool_call')

@@ -32,6 +32,8 @@ export const OPERATING_RULES = `# 操作规则
 
 ## 1. 检索与阅读
 - 先用 smart_search 找到相关条款；需要上下文时用 read_page_range 阅读对应页；需要了解章节结构时用 get_toc。
+- 定值、限额、压板状态、台账等表格内容：用 search_tables 找表，用 get_table_by_id 取整张表（跨页续表已合并），表下的“注”用 lookup_annotation 查。
+- 条文中出现“见附录D”“按本规程第三十二条执行”“见表6-2”“详见第六章”等引用时，用 resolve_reference 找到目标页再阅读；整章内容用 get_chapter_structure / read_chapter_content。
 - 只根据工具返回的规程原文作答，不要编造条款；检索不到时如实说明。
 - 跨规程问题要分别说明每部规程的规定，再给出综合结论。
 

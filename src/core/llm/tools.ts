@@ -2,8 +2,25 @@ import { z } from 'zod';
 import type { Operation } from '../common/operation';
 import type { ToolDefinition } from './client';
 
-/** The API-table operations the chat agent may call, by their MCP tool names (seed 002 §5). */
-export const CHAT_TOOL_NAMES = ['list_regulations', 'get_toc', 'smart_search', 'read_page_range'] as const;
+/**
+ * The API-table operations the chat agent may call, by their MCP tool names: seed 002 §5's four, then the
+ * structure tools of issue 18 (tables, notes, references, chapters) so a multi-hop answer can open 表A.1
+ * whole, read its 注, and follow "见附录D" instead of guessing from search snippets.
+ */
+export const CHAT_TOOL_NAMES = [
+  'list_regulations',
+  'get_toc',
+  'smart_search',
+  'read_page_range',
+  'search_tables',
+  'get_table_by_id',
+  'lookup_annotation',
+  'resolve_reference',
+  'get_chapter_structure',
+  'read_chapter_content',
+  'find_similar_content',
+  'compare_sections',
+] as const;
 export type ChatToolName = (typeof CHAT_TOOL_NAMES)[number];
 
 export interface AgentTool {

@@ -203,6 +203,29 @@ function findRegulationByTitle(db: Db, name: string): { reg_id: string; title: s
   );
 }
 
+/**
+ * The library regulation that IS the document titled `title` (same title once 《》, spaces, a
+ * (试行)/(year) suffix and 中华人民共和国 are ignored; never a longer title such as …实施细则) and
+ * the page of its article `label`. Collections use it so a cited article opens in the reader.
+ */
+export function locateArticleByTitle(db: Db, title: string, label: string): { reg_id: string; title: string; page_num: number } | null {
+  const core = (s: string) =>
+    s
+      .replace(/[《》\s]/g, '')
+      .replace(/[（(](演示|试行|\d{4}[^)）]*)[)）]/g, '')
+      .replace(/^中华人民共和国/, '');
+  const want = core(title);
+  if (!want) return null;
+  const all = db.prepare('SELECT reg_id, title FROM regulations').all() as { reg_id: string; title: string }[];
+  const reg = all.find((r) => core(r.title) === want);
+  if (!reg) return null;
+  const u = db.prepare('SELECT page_num FROM reg_units WHERE reg_id = ? AND label = ? ORDER BY ord LIMIT 1').get(reg.reg_id, label) as { page_num: number } | undefined;
+  if (u) return { reg_id: reg.reg_id, title: reg.title, page_num: u.page_num };
+  // the section is a heading, not an article: its TOC entry
+  const t = db.prepare('SELECT page_num FROM reg_toc WHERE reg_id = ? AND title = ? ORDER BY ord LIMIT 1').get(reg.reg_id, label) as { page_num: number } | undefined;
+  return { reg_id: reg.reg_id, title: reg.title, page_num: t?.page_num ?? 1 };
+}
+
 function resolveIn(db: Db, regId: string, ref: FoundReference): Omit<Resolution, 'reference_text'> {
   const reg = getRegulation(db, regId);
   const base = { reference_type: ref.type, target: ref.target, reg_id: regId, regulation: reg.title };

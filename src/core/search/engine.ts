@@ -2,7 +2,8 @@ import type { AppContext } from '../context';
 import type { Db } from '../store/db';
 import { aggregateParents, decide, rrfFuse, type ChunkScore, type Decision, type ParentHit, type RankedHit } from './fusion';
 import { documentFrequencies, idfOf, itemTokens, lexicalSearch, stats, termEvidence, type LexicalResult } from './lexical';
-import { cosineFor, loadMatrix, vectorTopK } from './vectors';
+import { cosineFor, vectorTopK } from './vectors';
+import { loadMatrix } from './vector-index';
 import { queryTokens } from '../text/segment';
 
 /**

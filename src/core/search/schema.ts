@@ -15,6 +15,10 @@ import type { Migration } from '../store/migrations';
  *   corpus and parent key, used by "adapt to my library" as (question, passage) training pairs.
  *   Not tied to search_items by a foreign key: readers join on (corpus, parent), so a deleted
  *   document's confirmations simply stop counting.
+ * - search_vector_log (v3): every insert / replace / delete of search_vectors, by trigger, so the
+ *   persisted vector index (vector-index.ts) follows changes row by row; search_vector_files
+ *   records the log position each index file holds (the log is pruned behind the oldest);
+ *   search_meta.index_id ties index files to this database.
  */
 export const searchMigrations: Migration[] = [
   {
@@ -72,6 +76,35 @@ export const searchMigrations: Migration[] = [
           last_at TEXT NOT NULL,
           PRIMARY KEY (corpus, parent, query)
         ) WITHOUT ROWID;
+      `);
+    },
+  },
+  {
+    domain: 'search',
+    // 3, not 2: a parallel branch holds search v2
+    version: 3,
+    name: 'vector change log for the persisted vector index',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE search_vector_log (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          item_id INTEGER NOT NULL,
+          model_id TEXT NOT NULL
+        );
+        CREATE TRIGGER search_vectors_logged_insert AFTER INSERT ON search_vectors
+          BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (new.item_id, new.model_id); END;
+        CREATE TRIGGER search_vectors_logged_update AFTER UPDATE ON search_vectors
+          BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (new.item_id, new.model_id); END;
+        CREATE TRIGGER search_vectors_logged_delete AFTER DELETE ON search_vectors
+          BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (old.item_id, old.model_id); END;
+        CREATE TABLE search_vector_files (
+          corpus TEXT NOT NULL,
+          model_id TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          PRIMARY KEY (corpus, model_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE search_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO search_meta (key, value) VALUES ('index_id', lower(hex(randomblob(8))));
       `);
     },
   },

@@ -1,26 +1,48 @@
 import type { Db } from '../store/db';
 import { writeTransaction } from '../store/transaction';
-import { corpusVersion } from './lexical';
 
 /**
- * Generic vector store: unit-length Float32 vectors as BLOBs in search_vectors per (item, model),
- * loaded per corpus into ONE contiguous Float32Array (row-major) cached per process. Top-k is an
- * exact cosine scan for small candidate sets and, from INDEX_MIN_ROWS rows on, a binary-code
- * prefilter (sign bits, Hamming distance) followed by an exact rerank of the best few thousand
- * (see vectorTopK; recall vs exact in `npm run bench -- vector`). The codes are derived from the
- * stored vectors when a matrix is loaded, so they follow imports and deletes with the matrix.
+ * Generic vector store: unit-length Float32 vectors as BLOBs in search_vectors per (item, model)
+ * (the source of truth), and the in-memory matrix searched at query time: ONE contiguous
+ * Float32Array (row-major) per corpus and model with binary codes beside it. Top-k is an exact
+ * cosine scan for small candidate sets and, from INDEX_MIN_ROWS rows on, a binary-code prefilter
+ * (sign bits, Hamming distance) followed by an exact rerank of the best few thousand (see
+ * vectorTopK; recall vs exact in `npm run bench -- vector`). vector-index.ts persists the matrix
+ * in the data dir and keeps it in step with imports and deletes (a change log, applied row by row).
  */
 
 export interface VectorMatrix {
   corpus: string;
   modelId: string;
   dims: number;
-  version: number;
+  /** last change-log sequence applied (vector-index.ts); 0 for matrices built in memory */
+  seq: number;
+  /** item id per row, -1 for a deleted row (a hole until the next compaction) */
   ids: Int32Array;
   scopes: string[];
   /** scope -> row indexes, for restricted scans */
   byScope: Map<string, number[]>;
+  /** row-major vectors: ids.length x dims */
   data: Float32Array;
+  /** rows holding a vector (ids.length minus holes) */
+  live: number;
+  /** binary codes, built on first use and extended row by row afterwards */
+  binary?: BinaryIndex;
+  /** item id -> row, built on first use */
+  rowOf?: Map<number, number>;
+  /** where the loader got it: the index file in the data dir, or SQLite (vector-index.ts) */
+  source?: 'file' | 'db';
+}
+
+/** A matrix over rows held in memory (tests, benchmarks, the loader). */
+export function matrixFrom(corpus: string, modelId: string, dims: number, ids: Int32Array, scopes: string[], data: Float32Array): VectorMatrix {
+  const byScope = new Map<string, number[]>();
+  scopes.forEach((sc, row) => {
+    let list = byScope.get(sc);
+    if (!list) byScope.set(sc, (list = []));
+    list.push(row);
+  });
+  return { corpus, modelId, dims, seq: 0, ids, scopes, byScope, data, live: ids.length };
 }
 
 export interface VectorHit {
@@ -70,49 +92,6 @@ export function itemsMissingVectors(db: Db, corpus: string, modelId: string, sco
   return db.prepare(sql).all(...args) as { id: number; key: string; title: string | null }[];
 }
 
-type Cache = Map<string, unknown>;
-
-/** The corpus matrix for a model, from the process cache unless the corpus changed since. */
-export function loadMatrix(db: Db, cache: Cache, corpus: string, modelId: string): VectorMatrix | null {
-  const cacheKey = `search:vectors:${corpus}:${modelId}`;
-  const version = corpusVersion(db, corpus);
-  const cached = cache.get(cacheKey) as VectorMatrix | undefined;
-  if (cached && cached.version === version) return cached;
-  const count = (
-    db
-      .prepare('SELECT COUNT(*) AS n FROM search_vectors v JOIN search_items i ON i.id = v.item_id WHERE i.corpus = ? AND v.model_id = ?')
-      .get(corpus, modelId) as { n: number }
-  ).n;
-  if (count === 0) {
-    cache.delete(cacheKey);
-    return null;
-  }
-  const first = db
-    .prepare('SELECT v.dims FROM search_vectors v JOIN search_items i ON i.id = v.item_id WHERE i.corpus = ? AND v.model_id = ? LIMIT 1')
-    .get(corpus, modelId) as { dims: number };
-  const dims = first.dims;
-  const data = new Float32Array(count * dims);
-  const ids = new Int32Array(count);
-  const scopes: string[] = new Array(count);
-  const byScope = new Map<string, number[]>();
-  let row = 0;
-  const stmt = db.prepare(
-    'SELECT v.item_id AS id, i.scope, v.vec FROM search_vectors v JOIN search_items i ON i.id = v.item_id WHERE i.corpus = ? AND v.model_id = ? AND v.dims = ? ORDER BY v.item_id',
-  );
-  for (const r of stmt.iterate(corpus, modelId, dims) as Iterable<{ id: number; scope: string; vec: Buffer }>) {
-    new Uint8Array(data.buffer, row * dims * 4, dims * 4).set(r.vec);
-    ids[row] = r.id;
-    scopes[row] = r.scope;
-    let list = byScope.get(r.scope);
-    if (!list) byScope.set(r.scope, (list = []));
-    list.push(row);
-    row++;
-  }
-  const m: VectorMatrix = { corpus, modelId, dims, version, ids: ids.subarray(0, row), scopes, byScope, data: data.subarray(0, row * dims) };
-  cache.set(cacheKey, m);
-  return m;
-}
-
 /**
  * Below this many candidate rows the scan is exact; above it a binary prefilter (one bit per
  * dimension: the sign of the vector minus the corpus mean) ranks rows by Hamming distance, and
@@ -130,27 +109,44 @@ export interface BinaryIndex {
   codes: Uint32Array;
 }
 
-const binaryIndexes = new WeakMap<VectorMatrix, BinaryIndex>();
-
 /** Sign codes of (vector - mean), built once per loaded matrix (~40 ms for 164k x 256). */
 export function binaryIndex(m: VectorMatrix): BinaryIndex {
-  let idx = binaryIndexes.get(m);
-  if (idx) return idx;
+  if (m.binary && m.binary.codes.length >= m.ids.length * m.binary.words) return m.binary;
   const { dims, data } = m;
   const n = m.ids.length;
   const mean = new Float32Array(dims);
   const acc = new Float64Array(dims);
   for (let r = 0; r < n; r++) {
+    if (m.ids[r] < 0) continue;
     const off = r * dims;
     for (let d = 0; d < dims; d++) acc[d] += data[off + d];
   }
-  for (let d = 0; d < dims; d++) mean[d] = acc[d] / (n || 1);
+  for (let d = 0; d < dims; d++) mean[d] = acc[d] / (m.live || 1);
   const words = Math.ceil(dims / 32);
   const codes = new Uint32Array(n * words);
   for (let r = 0; r < n; r++) encodeBits(data, r * dims, mean, codes, r * words);
-  idx = { words, mean, codes };
-  binaryIndexes.set(m, idx);
-  return idx;
+  m.binary = { words, mean, codes };
+  return m.binary;
+}
+
+/** Codes of rows [from, ids.length) after rows were appended (the mean stays: centring, not statistics). */
+export function extendBinaryIndex(m: VectorMatrix, from: number, codes?: Uint32Array): void {
+  const idx = m.binary;
+  if (!idx) return;
+  const n = m.ids.length;
+  const next = codes ?? new Uint32Array(n * idx.words);
+  if (!codes) next.set(idx.codes.subarray(0, Math.min(idx.codes.length, from * idx.words)));
+  else next.fill(0, from * idx.words, n * idx.words);
+  for (let r = from; r < n; r++) encodeBits(m.data, r * m.dims, idx.mean, next, r * idx.words);
+  idx.codes = next;
+}
+
+/** Re-encodes one row in place (a vector replaced). */
+export function encodeRow(m: VectorMatrix, row: number): void {
+  const idx = m.binary;
+  if (!idx) return;
+  idx.codes.fill(0, row * idx.words, (row + 1) * idx.words);
+  encodeBits(m.data, row * m.dims, idx.mean, idx.codes, row * idx.words);
 }
 
 function encodeBits(v: ArrayLike<number>, off: number, mean: Float32Array, out: Uint32Array, at: number): void {
@@ -160,27 +156,30 @@ function encodeBits(v: ArrayLike<number>, off: number, mean: Float32Array, out: 
   }
 }
 
-/** popcount of 16-bit values */
-const POP16 = (() => {
-  const t = new Uint8Array(65536);
-  for (let i = 1; i < 65536; i++) t[i] = (i & 1) + t[i >>> 1];
-  return t;
-})();
-
-/** Rows (of `rows`, or all) whose codes are nearest to the query's, at least `want` of them. */
-function hammingCandidates(idx: BinaryIndex, q: Float32Array, n: number, rows: number[] | null, want: number): number[] {
+/** Rows (of `rows`, or all) whose codes are nearest to the query's, at least `want` of them; holes never. */
+function hammingCandidates(m: VectorMatrix, idx: BinaryIndex, q: Float32Array, rows: number[] | null, want: number): number[] {
   const { words, codes } = idx;
+  const ids = m.ids;
   const qc = new Uint32Array(words);
   encodeBits(q, 0, idx.mean, qc, 0);
-  const count = rows ? rows.length : n;
+  const count = rows ? rows.length : ids.length;
+  const HOLE = 0xffff;
   const dist = new Uint16Array(count);
   const hist = new Uint32Array(words * 32 + 1);
   for (let i = 0; i < count; i++) {
-    const off = (rows ? rows[i] : i) * words;
+    const row = rows ? rows[i] : i;
+    if (ids[row] < 0) {
+      dist[i] = HOLE;
+      continue;
+    }
+    let off = row * words;
     let h = 0;
-    for (let w = 0; w < words; w++) {
-      const x = codes[off + w] ^ qc[w];
-      h += POP16[x & 0xffff] + POP16[x >>> 16];
+    for (let w = 0; w < words; w++, off++) {
+      // SWAR popcount of the differing bits
+      let x = codes[off] ^ qc[w];
+      x -= (x >>> 1) & 0x55555555;
+      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+      h += (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
     }
     dist[i] = h;
     hist[h]++;
@@ -200,76 +199,85 @@ export interface TopKOptions {
   exact?: boolean;
 }
 
-/** Cosine top-k over the matrix (all rows, or only rows of the given scopes); exact below INDEX_MIN_ROWS rows. */
-export function vectorTopK(m: VectorMatrix, query: Float32Array, k: number, scopes?: string[], options: TopKOptions = {}): VectorHit[] {
-  const q = normalizeVector(query);
-  if (q.length !== m.dims || k <= 0) return [];
-  const dims = m.dims;
-  const data = m.data;
-  // bounded min-heap of (score, row): O(n log k), no allocation per row
-  const heapS = new Float64Array(k);
-  const heapR = new Int32Array(k);
-  let size = 0;
-  const push = (s: number, row: number) => {
-    if (size < k) {
-      let i = size++;
+/** Bounded min-heap of (score, row): O(n log k), no allocation per row. */
+class TopHeap {
+  readonly s: Float64Array;
+  readonly r: Int32Array;
+  size = 0;
+  constructor(readonly k: number) {
+    this.s = new Float64Array(k);
+    this.r = new Int32Array(k);
+  }
+  push(score: number, row: number): void {
+    const { s, r, k } = this;
+    if (this.size < k) {
+      let i = this.size++;
       while (i > 0) {
         const p = (i - 1) >> 1;
-        if (heapS[p] <= s) break;
-        heapS[i] = heapS[p];
-        heapR[i] = heapR[p];
+        if (s[p] <= score) break;
+        s[i] = s[p];
+        r[i] = r[p];
         i = p;
       }
-      heapS[i] = s;
-      heapR[i] = row;
-    } else if (s > heapS[0]) {
+      s[i] = score;
+      r[i] = row;
+    } else if (score > s[0]) {
+      const size = this.size;
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
         if (l >= size) break;
-        const r = l + 1;
-        const c = r < size && heapS[r] < heapS[l] ? r : l;
-        if (heapS[c] >= s) break;
-        heapS[i] = heapS[c];
-        heapR[i] = heapR[c];
+        const rr = l + 1;
+        const c = rr < size && s[rr] < s[l] ? rr : l;
+        if (s[c] >= score) break;
+        s[i] = s[c];
+        r[i] = r[c];
         i = c;
       }
-      heapS[i] = s;
-      heapR[i] = row;
+      s[i] = score;
+      r[i] = row;
     }
-  };
-  const dot = (row: number) => {
-    const off = row * dims;
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    let d = 0;
-    for (; d + 3 < dims; d += 4) {
-      s0 += data[off + d] * q[d];
-      s1 += data[off + d + 1] * q[d + 1];
-      s2 += data[off + d + 2] * q[d + 2];
-      s3 += data[off + d + 3] * q[d + 3];
-    }
-    for (; d < dims; d++) s0 += data[off + d] * q[d];
-    return s0 + s1 + s2 + s3;
-  };
+  }
+}
+
+function dotRow(data: Float32Array, off: number, q: Float32Array, dims: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let d = 0;
+  for (; d + 3 < dims; d += 4) {
+    s0 += data[off + d] * q[d];
+    s1 += data[off + d + 1] * q[d + 1];
+    s2 += data[off + d + 2] * q[d + 2];
+    s3 += data[off + d + 3] * q[d + 3];
+  }
+  for (; d < dims; d++) s0 += data[off + d] * q[d];
+  return s0 + s1 + s2 + s3;
+}
+
+/** Cosine top-k over the matrix (all rows, or only rows of the given scopes); exact below INDEX_MIN_ROWS rows. */
+export function vectorTopK(m: VectorMatrix, query: Float32Array, k: number, scopes?: string[], options: TopKOptions = {}): VectorHit[] {
+  const q = normalizeVector(query);
+  if (q.length !== m.dims || k <= 0) return [];
+  const { dims, data, ids } = m;
+  const heap = new TopHeap(k);
   let rows: number[] | null = null;
   if (scopes) {
     rows = [];
     for (const sc of scopes) for (const row of m.byScope.get(sc) ?? []) rows.push(row);
   }
-  const n = rows ? rows.length : m.ids.length;
+  const n = rows ? rows.length : m.live;
   const want = Math.max(k * RERANK_FACTOR, RERANK_MIN);
   if (!options.exact && n >= INDEX_MIN_ROWS && want < n) {
-    for (const row of hammingCandidates(binaryIndex(m), q, m.ids.length, rows, want)) push(dot(row), row);
+    for (const row of hammingCandidates(m, binaryIndex(m), q, rows, want)) heap.push(dotRow(data, row * dims, q, dims), row);
   } else if (rows) {
-    for (const row of rows) push(dot(row), row);
+    for (const row of rows) heap.push(dotRow(data, row * dims, q, dims), row);
   } else {
-    for (let row = 0; row < n; row++) push(dot(row), row);
+    for (let row = 0; row < ids.length; row++) if (ids[row] >= 0) heap.push(dotRow(data, row * dims, q, dims), row);
   }
-  const order = Array.from({ length: size }, (_, i) => i).sort((a, b) => heapS[b] - heapS[a] || heapR[a] - heapR[b]);
-  return order.map((i, rank) => ({ id: m.ids[heapR[i]], rank: rank + 1, score: heapS[i] }));
+  const order = Array.from({ length: heap.size }, (_, i) => i).sort((a, b) => heap.s[b] - heap.s[a] || heap.r[a] - heap.r[b]);
+  return order.map((i, rank) => ({ id: ids[heap.r[i]], rank: rank + 1, score: heap.s[i] }));
 }
 
 /** Cosine of the query with specific items (for evidence of items found only lexically). */
@@ -281,21 +289,16 @@ export function cosineFor(m: VectorMatrix, query: Float32Array, ids: number[]): 
   for (const id of ids) {
     const row = rowOf.get(id);
     if (row === undefined) continue;
-    let s = 0;
-    const off = row * m.dims;
-    for (let d = 0; d < m.dims; d++) s += m.data[off + d] * q[d];
-    out.set(id, s);
+    out.set(id, dotRow(m.data, row * m.dims, q, m.dims));
   }
   return out;
 }
 
-const rowIndexes = new WeakMap<VectorMatrix, Map<number, number>>();
-function rowIndex(m: VectorMatrix): Map<number, number> {
-  let idx = rowIndexes.get(m);
-  if (!idx) {
-    idx = new Map();
-    for (let i = 0; i < m.ids.length; i++) idx.set(m.ids[i], i);
-    rowIndexes.set(m, idx);
+/** item id -> row (holes excluded), built once per matrix and kept up to date by vector-index.ts. */
+export function rowIndex(m: VectorMatrix): Map<number, number> {
+  if (!m.rowOf) {
+    m.rowOf = new Map();
+    for (let i = 0; i < m.ids.length; i++) if (m.ids[i] >= 0) m.rowOf.set(m.ids[i], i);
   }
-  return idx;
+  return m.rowOf;
 }

@@ -1,9 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Jieba } from '@node-rs/jieba';
-import { dict } from '@node-rs/jieba/dict.js';
+import type { Jieba } from '@node-rs/jieba';
 import { normalizeText } from './normalize';
 import { resourcesDir } from '../common/paths';
+import { lazyModule } from '../common/lazy';
+
+// The native addon and its 5 MB dictionary load on first segmentation, not at start-up.
+const jiebaPackage = lazyModule<typeof import('@node-rs/jieba')>('@node-rs/jieba');
+const jiebaDict = lazyModule<{ dict: Uint8Array }>('@node-rs/jieba/dict.js');
 
 /**
  * Chinese segmentation shared by every search index (regulations, collections) and by queries:
@@ -58,7 +62,7 @@ function toDictLines(text: string): string {
 /** The one jieba instance of the process (dictionary load ≈ 200 ms, so only once). */
 export function getJieba(): Jieba {
   if (jieba) return jieba;
-  const j = Jieba.withDict(dict);
+  const j = jiebaPackage().Jieba.withDict(jiebaDict().dict);
   for (const file of dictFiles()) {
     const lines = toDictLines(fs.readFileSync(file, 'utf8'));
     if (lines) j.loadDict(Buffer.from(lines));

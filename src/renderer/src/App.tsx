@@ -92,7 +92,7 @@ export function App() {
       screen = <DevicesScreen />;
       break;
     case 'collections':
-      screen = <CollectionsScreen />;
+      screen = <CollectionsScreen params={route.params} query={route.query} />;
       break;
     case 'import':
       screen = <ImportScreen />;

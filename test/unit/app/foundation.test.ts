@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { defineOperation, defineOperations, registerOperations } from '../../../src/core/common/operation';
-import { apiNames, apiTable } from '../../../src/core/api/table';
+import { findOperation, loadApiTable, registerNamespace } from '../../../src/core/api/table';
 import { allMigrations } from '../../../src/core/schema';
 import { openDatabase } from '../../../src/core/store/db';
 import { applyMigrations } from '../../../src/core/store/migrations';
@@ -46,8 +46,22 @@ describe('api table', () => {
     const table = registerOperations(first, defineOperations({ 'test.pong': ping }));
     expect(Object.keys(table)).toEqual(['test.ping', 'test.pong']);
     expect(() => registerOperations(first, defineOperations({ 'test.ping': ping }))).toThrow(/test\.ping/);
-    // the real table registered without a duplicate, under the declared names
-    for (const name of apiNames) expect(apiTable[name].name).toBe(name);
+  });
+
+  it('keeps each name inside its namespace, so lazily loaded engines can never register the same name', async () => {
+    const ping = defineOperation({ summary: 'ping', input: z.object({}).strict(), output: z.object({ ok: z.boolean() }), handler: () => ({ ok: true }) });
+    expect(Object.keys(registerNamespace('test', defineOperations({ 'test.ping': ping })))).toEqual(['test.ping']);
+    expect(() => registerNamespace('test', defineOperations({ 'other.ping': ping }))).toThrow(/other\.ping/);
+    expect(() => registerNamespace('test', defineOperations({ 'test.ping': ping }), defineOperations({ 'test.ping': ping }))).toThrow(/test\.ping/);
+    // the real table: every engine loads without a duplicate or a stray name, each under its declared name
+    const table = await loadApiTable();
+    expect(Object.keys(table).length).toBeGreaterThan(40);
+    for (const [name, op] of Object.entries(table)) {
+      expect(op.name).toBe(name);
+      expect(await findOperation(name)).toBe(op);
+    }
+    await expect(findOperation('nosuch.op')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(findOperation('app.nosuch')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('app.info reports versions, data dir, schema version and model status', async () => {

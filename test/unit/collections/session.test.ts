@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { apiTable } from '../../../src/core/api/table';
+import { findOperation } from '../../../src/core/api/table';
 import { mcpOperations } from '../../../src/mcp/server';
 import { createAppContext } from '../../../src/core/context';
 import { askCollection, parseSelection } from '../../../src/core/collections/session';
@@ -156,9 +156,9 @@ describe('sessions on the demo recipe collection', () => {
     await expect(invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 
-  it('is exposed to agents as the MCP tool ask_collection', () => {
-    expect(apiTable['collections.ask'].mcp).toBe('ask_collection');
-    expect(mcpOperations().find((t) => t.tool === 'ask_collection')?.name).toBe('collections.ask');
+  it('is exposed to agents as the MCP tool ask_collection', async () => {
+    expect((await findOperation('collections.ask')).mcp).toBe('ask_collection');
+    expect((await mcpOperations()).find((t) => t.tool === 'ask_collection')?.name).toBe('collections.ask');
   });
 });
 

@@ -153,6 +153,37 @@ describe('statutes and rule books as a collection (real SQLite, jieba)', () => {
     expect(low.clarify_question).not.toMatch(/原料|菜名/);
   });
 
+  it('moves the lock when another document answers a follow-up better, without its title being named', async () => {
+    const first = await invokeOperation(ctx, 'collections.ask', { collection: 'rules', question: '进入配电室巡视可以一个人去吗' });
+    expect(first.lock.title).toBe('配电室安全管理规定');
+    const sw = await invokeOperation(ctx, 'collections.ask', { collection: 'rules', question: '充电桩故障了怎么报修', session_id: first.session_id });
+    expect(sw).toMatchObject({ switched: true, lock: { title: '电动汽车充电桩使用办法' } });
+    expect(sw.retrieval?.rule).toBe('switch');
+    expect(sw.citations[0].label).toBe('第四条');
+    // a question the locked document answers stays a follow-up
+    const stay = await invokeOperation(ctx, 'collections.ask', { collection: 'rules', question: '超时占用车位怎么收费', session_id: sw.session_id });
+    expect(stay).toMatchObject({ kind: 'follow_up', switched: false, lock: { title: '电动汽车充电桩使用办法' } });
+    expect(stay.citations[0].label).toBe('第六条');
+  });
+
+  it('citations carry their section index, and open the reader when the library holds the same statute', async () => {
+    const before = await invokeOperation(ctx, 'collections.ask', { collection: 'rules', question: '配电室里能放易燃物品吗' });
+    expect(before.citations[0]).toMatchObject({ label: '第四条', index: 3, regulation: null, page: null });
+    const doc = await invokeOperation(ctx, 'collections.document', { collection: 'rules', doc_id: before.citations[0].doc_id });
+    expect(doc.sections[3]).toMatchObject({ index: 3, label: '第四条', path: '第二章 运行管理' });
+    await expect(invokeOperation(ctx, 'collections.document', { collection: 'rules', doc_id: 99999 })).rejects.toThrow(/没有这篇文档/);
+    // the same rule book imported into the regulation library: the citation now names its page
+    const [imp] = await invokeOperation(ctx, 'regulations.import', { paths: [path.join(dir, '配电室安全管理规定.md')] });
+    const after = await invokeOperation(ctx, 'collections.ask', { collection: 'rules', question: '配电室里能放易燃物品吗' });
+    const page = await invokeOperation(ctx, 'regulations.resolve', { reg_id: imp.reg_id!, reference: '第四条' });
+    expect(after.citations[0].regulation).toEqual({ reg_id: imp.reg_id, title: '配电室安全管理规定', page: page.page_num });
+    expect(after.citations[0].page).toBe(page.page_num);
+    // a document of another title stays with the collection viewer
+    const other = await invokeOperation(ctx, 'collections.ask', { collection: 'rules', question: '充电结束后多久要挪车' });
+    expect(other.citations[0].regulation).toBeNull();
+    await invokeOperation(ctx, 'regulations.delete', { reg_id: imp.reg_id! });
+  });
+
   it('collections.search returns ranked candidates with seed-003 scores without locking', async () => {
     const r = await invokeOperation(ctx, 'collections.search', { collection: 'rules', query: '充电结束后多久要挪车', top_parents: 2 });
     expect(r.candidates[0].title).toBe('电动汽车充电桩使用办法');

@@ -130,7 +130,8 @@ describe('chat agent', () => {
     expect(first.messages[0].content).toContain('**daidian_test**: 配电网带电作业管理规定');
     expect(first.messages[0].content).toContain('关键词: 带电作业, 天气, 重合闸');
     const names = first.tools.map((x: { function: { name: string } }) => x.function.name);
-    expect(names).toEqual(['list_regulations', 'get_toc', 'smart_search', 'read_page_range']);
+    expect(names.slice(0, 4)).toEqual(['list_regulations', 'get_toc', 'smart_search', 'read_page_range']);
+    expect(names).toEqual(expect.arrayContaining(['search_tables', 'get_table_by_id', 'lookup_annotation', 'resolve_reference', 'get_chapter_structure', 'read_chapter_content']));
     const search = first.tools.find((x: { function: { name: string } }) => x.function.name === 'smart_search').function;
     expect(search.parameters.required).toEqual(['query']);
     expect(search.parameters.properties.reg_id).toBeDefined();
@@ -308,6 +309,112 @@ describe('prompts', () => {
     // a page mention cites one source of that page
     expect(citedSources('《乙规程》第9页', sources).map((s) => s.label)).toEqual(['第九条']);
     expect(citedSources('没有出处', sources)).toEqual([]);
+  });
+});
+
+describe('chat agent with the structure tools (tables, notes, references)', () => {
+  const DOC = `# 断面运行管理细则
+
+## 第一章 总则
+
+第一条 为规范断面运行，制定本细则。
+
+第二条 断面限额见表2-1，限额计算条件见附录A。
+
+## 第二章 断面限额
+
+表2-1 主要断面限额
+
+| 断面 | 运行方式 | 限额(MW) |
+| --- | --- | ---: |
+| 甲乙断面 | 正常方式 | 1200 |
+| 丙丁断面 | 正常方式 | 900 |
+
+注1：检修方式下限额按正常方式的80%执行。
+
+注2：夏季高峰时段限额另行下达。
+
+表2-1 主要断面限额（续）
+
+| 断面 | 运行方式 | 限额(MW) |
+| --- | --- | ---: |
+| 戊己断面 | 检修方式 | 700 |
+
+## 附录A 计算条件
+
+按年度运行方式计算，负荷模型采用恒阻抗模型。
+`;
+  let sctx: ReturnType<typeof tempContext>;
+  beforeAll(async () => {
+    sctx = tempContext();
+    configureLlm(sctx, { apiKey: KEY, baseUrl: server.baseUrl });
+    sctx.config.llm.retryBaseMs = 5;
+    const file = path.join(docs, 'duanmian_test.md');
+    fs.writeFileSync(file, DOC);
+    const [res] = await invokeOperation(sctx, 'regulations.import', { paths: [file], id: 'duanmian_test' });
+    expect(res.status).toBe('imported');
+  });
+  afterAll(async () => {
+    await sctx.cleanup();
+  });
+
+  it('finds a table, opens it whole, reads its notes and follows a reference, citing each', async () => {
+    // a scripted model that only chains what each tool returned: search → table → notes → reference
+    server.setHandler((req) => {
+      const tools = toolMessages(req);
+      const last = (name: string) => {
+        const m = tools.filter((t) => t.name === name).at(-1);
+        return m ? JSON.parse(m.content) : null;
+      };
+      if (!last('search_tables')) return reply.toolCalls([{ name: 'search_tables', arguments: { query: '戊己断面 限额' } }]);
+      const found = last('search_tables').results[0];
+      if (!last('get_table_by_id')) return reply.toolCalls([{ name: 'get_table_by_id', arguments: { reg_id: found.reg_id, table_id: found.table.table_id } }]);
+      const table = last('get_table_by_id');
+      if (!last('lookup_annotation')) return reply.toolCalls([{ name: 'lookup_annotation', arguments: { reg_id: table.reg_id, table_id: table.table_id } }]);
+      if (!last('resolve_reference')) return reply.toolCalls([{ name: 'resolve_reference', arguments: { reg_id: table.reg_id, reference: '见附录A' } }]);
+      const notes = last('lookup_annotation').notes as { label: string; text: string }[];
+      const ref = last('resolve_reference');
+      const row = (table.rows as { cells: string[]; page_num: number }[]).find((r) => r.cells[0] === '戊己断面')!;
+      return reply.content(
+        `戊己断面限额 ${row.cells[2]}MW，见《${table.regulation}》${table.table_id}（第${row.page_num}页）；${notes[0].label}：${notes[0].text}。计算条件见${ref.target}（第${ref.page_num}页）。`,
+      );
+    });
+    const t = await invokeOperation(sctx, 'llm.chat', { question: '戊己断面的限额是多少？检修方式怎么算？' });
+    expect(t.stop_reason).toBe('answered');
+    expect(t.tool_calls.map((c) => [c.name, c.operation, c.ok])).toEqual([
+      ['search_tables', 'regulations.search_tables', true],
+      ['get_table_by_id', 'regulations.table', true],
+      ['lookup_annotation', 'regulations.notes', true],
+      ['resolve_reference', 'regulations.resolve', true],
+    ]);
+    // the answer is built from the real engines' results: the merged table, its first note, the appendix
+    const direct = await invokeOperation(sctx, 'regulations.table', { reg_id: 'duanmian_test', table_id: '表2-1' });
+    expect(direct.rows.map((r) => r.cells[0])).toEqual(['甲乙断面', '丙丁断面', '戊己断面']);
+    expect(t.answer).toContain('戊己断面限额 700MW');
+    expect(t.answer).toContain('注1：检修方式下限额按正常方式的80%执行');
+    const appendix = await invokeOperation(sctx, 'regulations.resolve', { reg_id: 'duanmian_test', reference: '见附录A' });
+    expect(appendix.resolved).toBe(true);
+    // citations: the table (by id, with the regulation's title, not the table's) and the appendix page
+    expect(t.citations).toContainEqual(expect.objectContaining({ reg_id: 'duanmian_test', label: '表2-1', title: '断面运行管理细则', page_num: direct.page_start }));
+    expect(t.sources).toContainEqual(expect.objectContaining({ reg_id: 'duanmian_test', page_num: appendix.page_num }));
+    expect(t.sources.some((s) => s.label === '注1')).toBe(true);
+  });
+
+  it('keeps the structure tools inside a restricted chat', async () => {
+    server.setHandler((req) => {
+      const tools = toolMessages(req);
+      if (!tools.length)
+        return reply.toolCalls([
+          { name: 'get_table_by_id', arguments: { reg_id: 'jianxiu_test', table_id: '表1' } },
+          { name: 'search_tables', arguments: { query: '断面 限额', reg_id: 'all' } },
+        ]);
+      return reply.content('完成');
+    });
+    // the restricted regulation exists in the main context only; use the structure context's own id
+    const t = await invokeOperation(sctx, 'llm.chat', { question: '限额', reg_ids: ['duanmian_test'] });
+    expect(t.tool_calls[0]).toMatchObject({ name: 'get_table_by_id', ok: false });
+    expect(t.tool_calls[0].error).toContain('不在本次限定的检索范围');
+    expect(t.tool_calls[1]).toMatchObject({ name: 'search_tables', ok: true, arguments: { query: '断面 限额', reg_id: 'duanmian_test' } });
   });
 });
 

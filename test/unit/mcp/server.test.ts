@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppContext } from '../../../src/core/context';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { apiTable } from '../../../src/core/api/table';
+import { loadApiTable } from '../../../src/core/api/table';
 import { tempDir } from '../../helpers';
 import { lawMarkdown, writeFile } from '../regulations/fixtures';
 
@@ -42,7 +42,7 @@ afterAll(async () => {
 describe('MCP server over stdio', () => {
   it('lists every API operation that has an mcp name, with bilingual descriptions and input schemas', async () => {
     const { tools } = await client.listTools();
-    const expected = Object.values(apiTable as Record<string, { mcp?: string }>).filter((op) => op.mcp).map((op) => op.mcp);
+    const expected = Object.values(await loadApiTable()).filter((op) => op.mcp).map((op) => op.mcp);
     expect(tools.map((t) => t.name).sort()).toEqual([...expected].sort());
     for (const name of ['list_regulations', 'get_toc', 'read_page_range', 'get_regulation']) expect(tools.map((t) => t.name)).toContain(name);
     const read = tools.find((t) => t.name === 'read_page_range')!;

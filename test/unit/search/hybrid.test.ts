@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { indexRegulationVectors, REG_CORPUS } from '../../../src/core/regulations/search-index';
-import { loadMatrix } from '../../../src/core/search/vectors';
+import { loadMatrix } from '../../../src/core/search/vector-index';
 import { tempContext } from '../../helpers';
 import { testModelsDir, TEST_MODEL_DIMS } from '../../fixtures/model';
 import { ANGUI, WENGUI, insertRegulation } from './fixtures';

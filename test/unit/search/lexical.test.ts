@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMatch, indexItems, lexicalSearch, removeItems, corpusVersion } from '../../../src/core/search/lexical';
-import { loadMatrix, storeVectors, vectorTopK } from '../../../src/core/search/vectors';
+import { storeVectors, vectorTopK } from '../../../src/core/search/vectors';
+import { loadMatrix } from '../../../src/core/search/vector-index';
 import { tempContext } from '../../helpers';
 
 const ctx = tempContext();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INDEX_MIN_ROWS, vectorTopK, type VectorMatrix } from '../../../src/core/search/vectors';
+import { INDEX_MIN_ROWS, matrixFrom, vectorTopK, type VectorMatrix } from '../../../src/core/search/vectors';
 import { mulberry32 } from '../../../scripts/lib/prng';
 
 function clustered(n: number, dims: number, seed = 3): VectorMatrix {
@@ -7,7 +7,6 @@ function clustered(n: number, dims: number, seed = 3): VectorMatrix {
   const gauss = () => Math.sqrt(-2 * Math.log(Math.max(rand(), 1e-12))) * Math.cos(2 * Math.PI * rand());
   const centers = Array.from({ length: 200 }, () => Float32Array.from({ length: dims }, gauss));
   const data = new Float32Array(n * dims);
-  const byScope = new Map<string, number[]>();
   const scopes: string[] = [];
   for (let r = 0; r < n; r++) {
     const c = centers[r % centers.length];
@@ -16,10 +15,8 @@ function clustered(n: number, dims: number, seed = 3): VectorMatrix {
     for (let d = 0; d < dims; d++) data[r * dims + d] /= Math.sqrt(s);
     const scope = `reg${r % 50}`;
     scopes.push(scope);
-    if (!byScope.has(scope)) byScope.set(scope, []);
-    byScope.get(scope)!.push(r);
   }
-  return { corpus: 't', modelId: 't', dims, version: 1, ids: Int32Array.from({ length: n }, (_, i) => i + 1000), scopes, byScope, data };
+  return matrixFrom('t', 't', dims, Int32Array.from({ length: n }, (_, i) => i + 1000), scopes, data);
 }
 
 describe('vector top-k with the binary prefilter', () => {

@@ -50,6 +50,9 @@ export function hintKeys(hint: string): HintKeys {
   return { hint, key, pinyin: homophoneKey(key), fuzzy: homophoneKey(key, { fuzzy: true }), len: Array.from(key).length };
 }
 
+/** Below an exact name (1), above a homophone (0.9): the alias is the user's own wording of the name. */
+const ALIAS_SCORE = 0.95;
+
 export function nameEvidence(index: HomeIndex, e: Entity, h: HintKeys): { score: number; reason: string | null } {
   const info = index.info.get(e.id)!;
   const { hint, key: hintKey, pinyin: hintPinyin, fuzzy: hintFuzzy, len: hintLen } = h;
@@ -66,6 +69,8 @@ export function nameEvidence(index: HomeIndex, e: Entity, h: HintKeys): { score:
     else if (hintLen >= 3 && !isSubtype(hint) && info.pinyin[i].includes(hintPinyin)) [s, r] = [0.55, 'pinyin_hit'];
     if (s > best) [best, reason] = [s, r];
   });
+  // a shorter form of a product name (皓石吸顶灯 for Yeelight皓石吸顶灯Pro) is nearly the name
+  if (best < ALIAS_SCORE && info.aliases.includes(hintKey)) [best, reason] = [ALIAS_SCORE, 'name_alias'];
   return { score: best, reason };
 }
 
@@ -77,8 +82,12 @@ const READS: Record<string, RegExp> = {
 const READ_ATTRIBUTE: Record<string, string> = { temperatureSensor: 'temperature', humiditySensor: 'humidity', lightSensor: 'illuminance' };
 
 /** The entity is of the asked kind; a sensor kind also matches any sensor that reads it (温湿度计 for 湿度). */
+/** Pseudo-types a command can ask for: media = whatever plays (停止播放 with nothing named). */
+const TYPE_FAMILIES: Record<string, string[]> = { media: ['speaker', 'tv', 'projector'] };
+
 export function typeMatches(e: Entity, type: string): boolean {
   if (e.category === type) return true;
+  if (TYPE_FAMILIES[type]?.includes(e.category)) return true;
   const reads = READS[type];
   if (!reads || !/sensor/i.test(e.category + e.type)) return false;
   if (e.attributes && typeof e.attributes[READ_ATTRIBUTE[type]] === 'number') return true;

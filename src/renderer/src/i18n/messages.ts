@@ -9,6 +9,7 @@ export const DEVICE_REASONS: Record<string, { label: string; hint: string }> = {
   name_hit: { label: '名称', hint: '设备名称或别名与指令中的名字一致' },
   pinyin_hit: { label: '读音', hint: '名称读音相同或相近（可能是同音字或输错的字）' },
   name_partial: { label: '名称部分', hint: '指令中的名字是设备名称的一部分（或反过来）' },
+  name_alias: { label: '名称简称', hint: '指令用的是产品名称的常见简称（如“皓石吸顶灯”指“Yeelight皓石吸顶灯Pro”）' },
   type_hit: { label: '种类', hint: '设备种类与指令中说的种类一致（如“灯”）' },
   room_hit: { label: '房间', hint: '设备所在房间与指令中的房间一致' },
   room_from_name: { label: '名称含房间', hint: '设备没有房间信息，但名称里含有指令中的房间' },

@@ -2,6 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import Markdown from 'react-markdown';
 import { api, fileToServerPath, getBridge, type ApiOutput } from '../api/client';
 import { isCancelled, toApiError } from '../api/errors';
+import { navigate } from '../router';
+import { CollectionDocument } from './CollectionDocument';
 import { ConfirmDialog, EmptyState, ErrorBox, ProgressBar, ScreenHeader, Spinner, formatDate, useAsync, useToast } from '../components/common';
 
 type Collection = ApiOutput<'collections.list'>['collections'][number];
@@ -51,7 +53,28 @@ async function demoRecipesFolder(): Promise<string | null> {
   }
 }
 
-export function CollectionsScreen() {
+/** Where a citation opens: the reader at the article's page when the regulation library holds the statute, else the collection's document viewer at the section. */
+function openCitation(collection: string, c: AskOut['citations'][number]): void {
+  if (c.regulation) navigate('reader', [c.regulation.reg_id], { page: c.regulation.page, hl: c.label, article: c.label });
+  else navigate('collections', ['doc', collection, String(c.doc_id)], { section: c.index });
+}
+
+export function CollectionsScreen({ params = [], query }: { params?: string[]; query?: URLSearchParams }) {
+  if (params[0] === 'doc' && params[1] && Number(params[2]) > 0) {
+    const section = Number(query?.get('section'));
+    return (
+      <CollectionDocument
+        collection={params[1]}
+        docId={Number(params[2])}
+        section={Number.isInteger(section) && query?.get('section') ? section : null}
+        onBack={() => (history.length > 1 ? history.back() : navigate('collections'))}
+      />
+    );
+  }
+  return <CollectionsHome />;
+}
+
+function CollectionsHome() {
   const list = useAsync(() => api('collections.list', {}).then((r) => r.collections), []);
   const [active, setActive] = useState<string | null>(null);
   const [toast, showToast] = useToast();
@@ -430,10 +453,16 @@ function Answer({ out, latest, busy, onAsk, onWhy }: { out: AskOut; latest: bool
         <div className="small" role="group" aria-label="出处">
           <span className="muted">出处：</span>
           {out.citations.map((c, i) => (
-            <span key={`${c.doc_id}-${c.label}-${i}`} className="chip citation" title={`${c.rel_path}${c.path ? ` · ${c.path}` : ''}`}>
+            <button
+              key={`${c.doc_id}-${c.label}-${i}`}
+              type="button"
+              className="chip citation"
+              title={c.regulation ? `在阅读器中打开《${c.regulation.title}》第 ${c.regulation.page} 页` : `打开文档并定位到${c.label}（${c.rel_path}${c.path ? ` · ${c.path}` : ''}）`}
+              onClick={() => openCitation(out.collection, c)}
+            >
               《{c.title}》{c.label}
               {c.page ? ` · 第 ${c.page} 页` : ''}
-            </span>
+            </button>
           ))}
         </div>
       ) : null}

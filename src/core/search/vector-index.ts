@@ -1,0 +1,367 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Db } from '../store/db';
+import { encodeRow, extendBinaryIndex, matrixFrom, rowIndex, binaryIndex, type VectorMatrix } from './vectors';
+
+/**
+ * The persisted vector index: per (corpus, model) one file in `<data-dir>/index/` holding the
+ * matrix (ids, scopes, unit vectors) and its binary codes, so a process starts searching with
+ * one file read instead of decoding every search_vectors row. SQLite stays the source of truth:
+ * triggers on search_vectors append every insert / replace / delete to search_vector_log
+ * (schema.ts, v2), and a loaded matrix applies the log entries after its own sequence number row
+ * by row (new rows appended, replaced vectors overwritten, deleted rows left as holes), so
+ * imports, deletes, re-embeds and model adaptation reach a running process in milliseconds.
+ * The file is rewritten (holes dropped) when enough changed since it was written; the log is
+ * pruned behind it. A file that does not match the database (another index_id, a sequence ahead
+ * of the log, a pruned gap, a row count that disagrees) is ignored and rebuilt.
+ */
+
+const MAGIC = 'gridcode-vectors';
+const FORMAT = 1;
+/** rewrite the file when this share of its rows changed since it was written (and at least REWRITE_MIN rows) */
+const REWRITE_SHARE = 0.02;
+const REWRITE_MIN = 256;
+/** with more changed items than this share of the matrix, reloading from SQLite is faster than row-wise updates */
+const RELOAD_SHARE = 0.3;
+
+type Cache = Map<string, unknown>;
+
+interface Header {
+  magic: string;
+  format: number;
+  index_id: string;
+  corpus: string;
+  model_id: string;
+  dims: number;
+  rows: number;
+  seq: number;
+  words: number;
+  scopes: string[];
+}
+
+/** Bookkeeping kept beside a cached matrix. */
+interface Loaded {
+  m: VectorMatrix;
+  /** sequence number of the file on disk (or -1 when none was written) */
+  fileSeq: number;
+  /** rows changed since the file was written */
+  changed: number;
+}
+
+export function indexDir(db: Db): string | null {
+  const file = db.name;
+  if (!file || file === ':memory:' || !path.isAbsolute(file)) return null;
+  return path.join(path.dirname(file), 'index');
+}
+
+function indexFile(db: Db, corpus: string, modelId: string): string | null {
+  const dir = indexDir(db);
+  if (!dir) return null;
+  const tag = crypto.hash('sha1', `${corpus}\u0000${modelId}`, 'hex').slice(0, 16);
+  return path.join(dir, `vectors-${tag}.bin`);
+}
+
+function indexId(db: Db): string {
+  return (db.prepare("SELECT value FROM search_meta WHERE key = 'index_id'").get() as { value: string } | undefined)?.value ?? '';
+}
+
+function logBounds(db: Db): { min: number; max: number } {
+  const r = db.prepare('SELECT MIN(seq) AS min, MAX(seq) AS max FROM search_vector_log').get() as { min: number | null; max: number | null };
+  return { min: r.min ?? 0, max: r.max ?? 0 };
+}
+
+function storedCount(db: Db, corpus: string, modelId: string): number {
+  return (
+    db.prepare('SELECT COUNT(*) AS n FROM search_vectors v JOIN search_items i ON i.id = v.item_id WHERE i.corpus = ? AND v.model_id = ?').get(corpus, modelId) as {
+      n: number;
+    }
+  ).n;
+}
+
+/** Every vector of the corpus from SQLite (the slow path: first start, or a file that does not match). */
+function readFromDb(db: Db, corpus: string, modelId: string, seq: number): VectorMatrix | null {
+  const count = storedCount(db, corpus, modelId);
+  if (count === 0) return null;
+  const first = db
+    .prepare('SELECT v.dims FROM search_vectors v JOIN search_items i ON i.id = v.item_id WHERE i.corpus = ? AND v.model_id = ? LIMIT 1')
+    .get(corpus, modelId) as { dims: number };
+  const dims = first.dims;
+  const data = new Float32Array(count * dims);
+  const ids = new Int32Array(count);
+  const scopes: string[] = new Array(count);
+  let row = 0;
+  const stmt = db.prepare(
+    'SELECT v.item_id AS id, i.scope, v.vec FROM search_vectors v JOIN search_items i ON i.id = v.item_id WHERE i.corpus = ? AND v.model_id = ? AND v.dims = ? ORDER BY v.item_id',
+  );
+  for (const r of stmt.iterate(corpus, modelId, dims) as Iterable<{ id: number; scope: string; vec: Buffer }>) {
+    if (row >= count) break;
+    new Uint8Array(data.buffer, row * dims * 4, dims * 4).set(r.vec);
+    ids[row] = r.id;
+    scopes[row] = r.scope;
+    row++;
+  }
+  const m = matrixFrom(corpus, modelId, dims, ids.subarray(0, row), scopes.slice(0, row), data.subarray(0, row * dims));
+  m.seq = seq;
+  m.source = 'db';
+  return m;
+}
+
+function readFile(file: string, db: Db, corpus: string, modelId: string): VectorMatrix | null {
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(file);
+  } catch {
+    return null;
+  }
+  try {
+    const headerLen = buf.readUInt32LE(0);
+    const h = JSON.parse(buf.subarray(4, 4 + headerLen).toString('utf8')) as Header;
+    if (h.magic !== MAGIC || h.format !== FORMAT || h.corpus !== corpus || h.model_id !== modelId || h.index_id !== indexId(db)) return null;
+    let off = Math.ceil((4 + headerLen) / 8) * 8;
+    const take = (bytes: number): ArrayBuffer => {
+      if (off + bytes > buf.length) throw new Error('truncated');
+      // copy into an aligned buffer of its own (the file buffer is dropped after loading)
+      const out = new ArrayBuffer(bytes);
+      new Uint8Array(out).set(buf.subarray(off, off + bytes));
+      off += bytes;
+      return out;
+    };
+    const ids = new Int32Array(take(h.rows * 4));
+    const scopeIdx = new Int32Array(take(h.rows * 4));
+    const data = new Float32Array(take(h.rows * h.dims * 4));
+    const mean = new Float32Array(take(h.dims * 4));
+    const codes = new Uint32Array(take(h.rows * h.words * 4));
+    const scopes = Array.from(scopeIdx, (i) => h.scopes[i]);
+    const m = matrixFrom(corpus, modelId, h.dims, ids, scopes, data);
+    m.seq = h.seq;
+    m.binary = { words: h.words, mean, codes };
+    m.source = 'file';
+    return m;
+  } catch {
+    return null; // a damaged file is a cache miss
+  }
+}
+
+/** Writes the live rows (holes dropped) atomically; returns the compacted matrix. */
+function writeFile(file: string, db: Db, m: VectorMatrix): VectorMatrix {
+  const c = compact(m);
+  const idx = binaryIndex(c);
+  const scopeList = [...c.byScope.keys()];
+  const scopeNo = new Map(scopeList.map((s, i) => [s, i]));
+  const header: Header = {
+    magic: MAGIC,
+    format: FORMAT,
+    index_id: indexId(db),
+    corpus: c.corpus,
+    model_id: c.modelId,
+    dims: c.dims,
+    rows: c.ids.length,
+    seq: c.seq,
+    words: idx.words,
+    scopes: scopeList,
+  };
+  const head = Buffer.from(JSON.stringify(header), 'utf8');
+  const lead = Buffer.alloc(Math.ceil((4 + head.length) / 8) * 8);
+  lead.writeUInt32LE(head.length, 0);
+  head.copy(lead, 4);
+  const scopeIdx = Int32Array.from(c.scopes, (s) => scopeNo.get(s)!);
+  const parts = [lead, c.ids, scopeIdx, c.data, idx.mean, idx.codes.subarray(0, c.ids.length * idx.words)].map((p) =>
+    Buffer.isBuffer(p) ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength),
+  );
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    for (const p of parts) fs.writeSync(fd, p);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+  return c;
+}
+
+/** A copy without holes (same binary mean: codes stay comparable). */
+function compact(m: VectorMatrix): VectorMatrix {
+  if (m.live === m.ids.length) return m;
+  const { dims } = m;
+  const ids = new Int32Array(m.live);
+  const data = new Float32Array(m.live * dims);
+  const scopes: string[] = new Array(m.live);
+  const words = m.binary?.words ?? 0;
+  const codes = m.binary ? new Uint32Array(m.live * words) : null;
+  let to = 0;
+  for (let row = 0; row < m.ids.length; row++) {
+    if (m.ids[row] < 0) continue;
+    ids[to] = m.ids[row];
+    scopes[to] = m.scopes[row];
+    data.set(m.data.subarray(row * dims, (row + 1) * dims), to * dims);
+    if (codes) codes.set(m.binary!.codes.subarray(row * words, (row + 1) * words), to * words);
+    to++;
+  }
+  const c = matrixFrom(m.corpus, m.modelId, dims, ids, scopes, data);
+  c.seq = m.seq;
+  c.source = m.source;
+  if (codes) c.binary = { words, mean: m.binary!.mean, codes };
+  return c;
+}
+
+/** Item rows appended at the end (capacity doubling keeps appends amortised). */
+function appendRows(m: VectorMatrix, rows: { id: number; scope: string; vec: Float32Array }[]): void {
+  if (!rows.length) return;
+  const { dims } = m;
+  const from = m.ids.length;
+  const need = from + rows.length;
+  let idsBuf = new Int32Array(m.ids.buffer, m.ids.byteOffset, m.ids.buffer.byteLength / 4 - m.ids.byteOffset / 4);
+  let dataBuf = new Float32Array(m.data.buffer, m.data.byteOffset, m.data.buffer.byteLength / 4 - m.data.byteOffset / 4);
+  if (idsBuf.length < need || dataBuf.length < need * dims) {
+    const cap = Math.max(need, Math.ceil(from * 1.5), 64);
+    const ni = new Int32Array(cap);
+    ni.set(m.ids);
+    const nd = new Float32Array(cap * dims);
+    nd.set(m.data);
+    idsBuf = ni;
+    dataBuf = nd;
+  }
+  m.ids = idsBuf.subarray(0, need);
+  m.data = dataBuf.subarray(0, need * dims);
+  const rowOf = rowIndex(m);
+  rows.forEach((r, i) => {
+    const row = from + i;
+    m.ids[row] = r.id;
+    m.data.set(r.vec, row * dims);
+    m.scopes[row] = r.scope;
+    let list = m.byScope.get(r.scope);
+    if (!list) m.byScope.set(r.scope, (list = []));
+    list.push(row);
+    rowOf.set(r.id, row);
+  });
+  m.live += rows.length;
+  extendBinaryIndex(m, from);
+}
+
+function removeRow(m: VectorMatrix, row: number): void {
+  const id = m.ids[row];
+  if (id < 0) return;
+  m.ids[row] = -1;
+  m.rowOf?.delete(id);
+  const list = m.byScope.get(m.scopes[row]);
+  if (list) {
+    const at = list.indexOf(row);
+    if (at >= 0) list.splice(at, 1);
+    if (!list.length) m.byScope.delete(m.scopes[row]);
+  }
+  m.live--;
+}
+
+/**
+ * Applies log entries after m.seq. Returns the number of rows changed, or null when the log cannot
+ * bring this matrix up to date (pruned past it, or reset) and it must be reloaded.
+ */
+function applyLog(db: Db, m: VectorMatrix, bounds: { min: number; max: number }): number | null {
+  if (bounds.max === m.seq) return 0;
+  if (bounds.max < m.seq || (bounds.min > m.seq + 1 && bounds.min > 0)) return null;
+  const changed = (db.prepare('SELECT DISTINCT item_id AS id FROM search_vector_log WHERE seq > ? AND model_id = ?').all(m.seq, m.modelId) as { id: number }[]).map(
+    (r) => r.id,
+  );
+  if (changed.length > RELOAD_SHARE * Math.max(m.live, 1) && changed.length > REWRITE_MIN) return null;
+  const current = db.prepare(
+    'SELECT i.corpus, i.scope, v.dims, v.vec FROM search_vectors v JOIN search_items i ON i.id = v.item_id WHERE v.item_id = ? AND v.model_id = ?',
+  );
+  const rowOf = rowIndex(m);
+  const appended: { id: number; scope: string; vec: Float32Array }[] = [];
+  let n = 0;
+  for (const id of changed) {
+    const r = current.get(id, m.modelId) as { corpus: string; scope: string; dims: number; vec: Buffer } | undefined;
+    const row = rowOf.get(id);
+    const here = r && r.corpus === m.corpus && r.dims === m.dims;
+    if (!here) {
+      if (row !== undefined) {
+        removeRow(m, row);
+        n++;
+      }
+      continue;
+    }
+    const vec = new Float32Array(m.dims);
+    new Uint8Array(vec.buffer).set(r.vec);
+    if (row !== undefined && m.scopes[row] === r.scope) {
+      m.data.set(vec, row * m.dims);
+      encodeRow(m, row);
+    } else {
+      if (row !== undefined) removeRow(m, row);
+      appended.push({ id, scope: r.scope, vec });
+    }
+    n++;
+  }
+  appendRows(m, appended);
+  m.seq = bounds.max;
+  return n;
+}
+
+/**
+ * Records that the file of (corpus, model) holds the log up to `seq`, and drops the log entries
+ * every index file has absorbed (best effort: a busy database just keeps them for next time).
+ */
+function recordFile(db: Db, corpus: string, modelId: string, seq: number | null): void {
+  try {
+    if (seq === null) db.prepare('DELETE FROM search_vector_files WHERE corpus = ? AND model_id = ?').run(corpus, modelId);
+    else db.prepare('INSERT OR REPLACE INTO search_vector_files (corpus, model_id, seq) VALUES (?, ?, ?)').run(corpus, modelId, seq);
+    const oldest = (db.prepare('SELECT MIN(seq) AS s FROM search_vector_files').get() as { s: number | null }).s;
+    // strictly below: the newest entry stays, so MAX(seq) never goes back to 0
+    if (oldest !== null) db.prepare('DELETE FROM search_vector_log WHERE seq < ?').run(oldest);
+  } catch {
+    // another process is writing: pruning waits for the next rewrite
+  }
+}
+
+/**
+ * The corpus matrix for a model: from the process cache brought up to date with the change log,
+ * else from the index file (plus the log since it was written), else from SQLite (and the file is
+ * written for next time). Null when the corpus has no vectors for the model.
+ */
+export function loadMatrix(db: Db, cache: Cache, corpus: string, modelId: string): VectorMatrix | null {
+  const cacheKey = `search:vectors:${corpus}:${modelId}`;
+  const bounds = logBounds(db);
+  const entry = cache.get(cacheKey) as Loaded | { seq: number } | undefined;
+  if (entry && !('m' in entry)) {
+    if (entry.seq === bounds.max) return null;
+  } else if (entry && entry.m.seq === bounds.max) return entry.m;
+  const cached = entry && 'm' in entry ? entry : undefined;
+  const file = indexFile(db, corpus, modelId);
+  let loaded: Loaded | null = null;
+  if (cached) {
+    const n = applyLog(db, cached.m, bounds);
+    if (n !== null) loaded = { ...cached, changed: cached.changed + n };
+  }
+  if (!loaded && file) {
+    const m = readFile(file, db, corpus, modelId);
+    if (m) {
+      const fileSeq = m.seq;
+      const n = applyLog(db, m, bounds);
+      // the file must describe this database: its rows plus the log equal what SQLite holds
+      if (n !== null && m.live === storedCount(db, corpus, modelId)) loaded = { m, fileSeq, changed: n };
+    }
+  }
+  if (!loaded) {
+    const m = readFromDb(db, corpus, modelId, bounds.max);
+    if (!m) {
+      cache.set(cacheKey, { seq: bounds.max });
+      if (file && fs.existsSync(file)) {
+        fs.rmSync(file, { force: true });
+        recordFile(db, corpus, modelId, null);
+      }
+      return null;
+    }
+    loaded = { m, fileSeq: -1, changed: m.live };
+  }
+  if (file && (loaded.fileSeq < 0 || loaded.changed >= Math.max(REWRITE_MIN, REWRITE_SHARE * loaded.m.live))) {
+    try {
+      loaded = { m: writeFile(file, db, loaded.m), fileSeq: loaded.m.seq, changed: 0 };
+      recordFile(db, corpus, modelId, loaded.fileSeq);
+    } catch {
+      // a read-only or full disk only costs the next start its speed
+    }
+  }
+  cache.set(cacheKey, loaded);
+  return loaded.m;
+}

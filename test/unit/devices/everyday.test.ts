@@ -1,0 +1,112 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadHomeFile } from '../../../src/core/devices/home';
+import { indexHome, nameAliases } from '../../../src/core/devices/index';
+import { parseRules } from '../../../src/core/devices/parser';
+import { retrieve } from '../../../src/core/devices/retrieve';
+import { emptyState, type Home } from '../../../src/core/devices/types';
+
+// Everyday phrasing (round 3) on real homes: a home named the way the 米家 app names devices,
+// and the HA-style flat of the round-2 eval.
+const mihome = loadHomeFile(path.resolve(__dirname, '../../../eval/fixtures/devices-real/mihome.json')).home;
+const flat = loadHomeFile(path.resolve(__dirname, '../../../eval/fixtures/devices/apartment.json')).home;
+
+async function run(text: string, home: Home = mihome) {
+  return retrieve(text, home, emptyState());
+}
+const ids = (rs: Awaited<ReturnType<typeof run>>) => [...new Set(rs.flatMap((r) => r.selected.map((s) => s.id)))].sort();
+
+describe('product-name aliases', () => {
+  it('derives the short forms people say from a product name, not from room + kind alone', () => {
+    const kinds = ['吸顶灯', '台灯', '吊灯', '灯', '电视'];
+    const rooms = ['客厅', '书房'];
+    expect(nameAliases('yeelight皓石吸顶灯pro', kinds, rooms).sort()).toEqual(
+      ['yeelight吸顶灯', 'yeelight吸顶灯pro', 'yeelight皓石吸顶灯', '吸顶灯pro', '皓石吸顶灯', '皓石吸顶灯pro'].sort(),
+    );
+    expect(nameAliases('客厅水晶吊灯', kinds, rooms)).toEqual(['水晶吊灯']);
+    expect(nameAliases('书房台灯', kinds, rooms)).toEqual([]);
+    expect(nameAliases('老伙计', kinds, rooms)).toEqual([]);
+  });
+
+  it('an alias selects its device; an alias two products share asks between them', async () => {
+    expect(ids(await run('关掉皓石吸顶灯'))).toEqual(['yeelight.ceiling']);
+    expect((await run('打开Yeelight吸顶灯'))[0].selected[0].reasons).toContain('name_alias');
+    const shared = await run('打开米家台灯');
+    expect(shared[0].selected).toEqual([]);
+    expect(shared[0].clarification!.options.map((o) => o.id).sort()).toEqual(['kid.lamp', 'st.lamp']);
+  });
+
+  it('a real name beats an alias that spells it', () => {
+    const index = indexHome(mihome);
+    expect(index.byName.get('主卧吸顶灯')!.map((e) => e.id)).toEqual(['mb.ceiling']);
+  });
+});
+
+describe('timers and delays', () => {
+  it('N分钟后 … keeps the delay on the command and in the IR', async () => {
+    const [r] = await run('半小时后关闭电视');
+    expect(r.selected.map((s) => s.id)).toEqual(['mitv']);
+    expect(r.command.d).toBe(1800);
+    expect(r.ir.delay_seconds).toBe(1800);
+    expect((await run('一个半小时以后把主卧空调关了'))[0].ir.delay_seconds).toBe(5400);
+  });
+
+  it('a bare timer selects no device and asks nothing', async () => {
+    const [r] = await run('设一个十分钟的定时器');
+    expect(r.selected).toEqual([]);
+    expect(r.clarification).toBeNull();
+    expect(r.ir.timer).toEqual({ seconds: 600, text: '十分钟' });
+    expect(r.ir.delay_seconds).toBeUndefined();
+  });
+});
+
+describe('area-only, questions, negation, media without a name', () => {
+  it('关掉厨房 reaches what switches off there, not a programme or a cover', async () => {
+    expect(ids(await run('关掉厨房'))).toEqual(['kt.hood', 'kt.light', 'kt.plug']);
+    expect(ids(await run('打开阳台', flat))).toEqual(['light.balcony']);
+  });
+
+  it('a state question over several devices of the asked kind reads them all', async () => {
+    const rs = await run('现在几度');
+    expect(rs[0].command.a).toBe('查询');
+    expect(ids(rs)).toEqual(['kid.th', 'th.living']);
+    expect(ids(await run('门锁上了吗'))).toEqual(['door.lock']);
+    expect((await run('扫地机器人在扫地吗'))[0].command.a).toBe('查询');
+  });
+
+  it('"stop being on" is off, and a kept device is an exception of the previous command', async () => {
+    const off = await run('客厅灯别开着了');
+    expect(off[0].command.a).toBe('关闭');
+    const rs = await run('把儿童房的灯都关了，夜灯不用关');
+    expect(ids(rs)).toEqual(['kid.lamp']);
+    expect(rs).toHaveLength(1);
+  });
+
+  it('stopping playback with nothing named stops every player; 下一首 alone asks among players', async () => {
+    expect(ids(await run('停止播放', flat))).toEqual(['media_player.tv', 'media_player.xiaoai']);
+    const next = await run('下一首');
+    expect(next[0].selected).toEqual([]);
+    expect(next[0].clarification!.options.length).toBeGreaterThan(1);
+  });
+
+  it('courtesy and wake words are not names; a device named like a wake word stays a device', async () => {
+    expect(parseRules('小爱同学，打开卫生间灯好吗', mihome)[0]).toMatchObject({ a: '打开', n: '卫生间灯' });
+    const [r] = await run('小爱音箱Play音量15');
+    expect(r.selected.map((s) => s.id)).toEqual(['mb.speaker']);
+    expect(r.ir.value?.number).toBe(15);
+  });
+
+  it('a complaint followed by what to do is only a remark about the room', () => {
+    const cmds = parseRules('卧室太热了，开一下空调', flat);
+    expect(cmds).toHaveLength(1);
+    expect(cmds[0]).toMatchObject({ a: '打开', s: '卧室', t: 'airConditioner' });
+    expect(parseRules('电视太吵了', flat)[0]).toMatchObject({ a: '调音量', v: '-' });
+  });
+
+  it('scenes are run; covers and vacuums get their own verbs', () => {
+    expect(parseRules('打开回家模式', mihome)[0].a).toBe('执行');
+    expect(parseRules('启动石头扫地机', mihome)[0].a).toBe('开始清扫');
+    expect(parseRules('窗帘电机停一下', mihome)[0].a).toBe('停止');
+    expect(parseRules('把晾衣架降下来', mihome)[0]).toMatchObject({ a: '降下', t: 'clothesRack' });
+  });
+});
