@@ -55,8 +55,21 @@ describe('timers and delays', () => {
     const [r] = await run('设一个十分钟的定时器');
     expect(r.selected).toEqual([]);
     expect(r.clarification).toBeNull();
-    expect(r.ir.timer).toEqual({ seconds: 600, text: '十分钟' });
+    expect(r.ir.timer).toEqual({ op: 'start', seconds: 600, text: '十分钟' });
     expect(r.ir.delay_seconds).toBeUndefined();
+    expect((await run('取消计时器'))[0].ir.timer).toMatchObject({ op: 'cancel', seconds: null });
+    expect((await run('计时器还剩多久'))[0].ir.timer?.op).toBe('status');
+  });
+
+  it('what is not a device command selects nothing and asks nothing, and says what it is', async () => {
+    for (const [u, intent] of [['现在几点', 'time'], ['今天星期几', 'date'], ['天气怎么样', 'weather'], ['算了', 'nevermind'], ['把牛奶加到购物清单', 'list']] as const) {
+      const [r] = await run(u);
+      expect(r.selected, u).toEqual([]);
+      expect(r.clarification, u).toBeNull();
+      expect(r.ir.intent, u).toBe(intent);
+    }
+    // a remark about the weather is not a weather question; a condition on it is a device command
+    expect(parseRules('今天天气不错', mihome)[0].a).toBe('UNKNOWN');
   });
 });
 
@@ -101,6 +114,22 @@ describe('area-only, questions, negation, media without a name', () => {
     expect(cmds).toHaveLength(1);
     expect(cmds[0]).toMatchObject({ a: '打开', s: '卧室', t: 'airConditioner' });
     expect(parseRules('电视太吵了', flat)[0]).toMatchObject({ a: '调音量', v: '-' });
+  });
+
+  it('a kind said in the next clause is looked for where the previous clause acted', async () => {
+    expect(ids(await run('把主卧窗帘拉上，然后关掉吸顶灯'))).toEqual(['mb.ceiling', 'mb.curtain']);
+    // the previous room has no such device: the whole home answers as before
+    expect(ids(await run('打开主卧窗帘，再打开油烟机'))).toEqual(['kt.hood', 'mb.curtain']);
+  });
+
+  it('bare readings and "which ones" are questions; unmute is not mute', async () => {
+    expect(parseRules('客厅湿度', flat)[0]).toMatchObject({ a: '查询', t: 'humiditySensor' });
+    const which = await run('有哪些灯开着');
+    expect(which[0].command.a).toBe('查询');
+    expect(which[0].selected.length).toBeGreaterThan(5);
+    expect(parseRules('洗衣机在运行吗', flat)[0].a).toBe('查询');
+    expect(parseRules('电视取消静音', flat)[0].a).toBe('取消静音');
+    expect(parseRules('打开入户门', flat)[0].a).toBe('解锁');
   });
 
   it('scenes are run; covers and vacuums get their own verbs', () => {
