@@ -261,13 +261,18 @@ export default async function stard(args: string[]): Promise<void> {
     const knownTrainPart = knownQuestionLists(ctx, fitOn.map((q) => ({ question: q.question, relevant: q.relevant })), 'eval-train-part');
     const withTable = () => ({ expand: expandTrainPart, parentLists: knownTrainPart });
     const tableOnly = () => ({ expand: expandTrainPart, parentLists: null });
-    console.log(row('默认检索（用户实际得到的做法）· all', await run(ctx, slice, 'hybrid', 'all', withTable)));
     const explore = args.includes('--explore');
+    // --default-only: just the shipped default's row (the other rows do not depend on the learned parts)
+    if (args.includes('--default-only')) {
+      console.log(row('默认检索（用户实际得到的做法）· all', await run(ctx, slice, 'hybrid', 'all', withTable)));
+      return;
+    }
+    console.log(row('默认检索（用户实际得到的做法）· all', await run(ctx, slice, 'hybrid', 'all', withTable)));
     if (!explore) console.log(row('BM25（纯关键词，无扩展）· all', await run(ctx, slice, 'lexical', 'all')));
     if (hasModel && !explore) {
       console.log(row('纯向量 · all', await run(ctx, slice, 'vector', 'all')));
       console.log(row('关键词 + 向量（无扩展表）· all', await run(ctx, slice, 'hybrid', 'all')));
-    } else {
+    } else if (!hasModel) {
       console.log(`纯向量: 跳过（${status.message}）`);
     }
     if (!explore) console.log(row('关键词 + 扩展表（无向量）· all', await run(ctx, slice, 'lexical', 'all', tableOnly)));
@@ -286,8 +291,8 @@ export default async function stard(args: string[]): Promise<void> {
       Object.assign(ctx.config.search, base);
     }
     if (!tune && !explore) {
-      // for reference only: the table users get was fitted on every train.jsonl question, these included
-      console.log(row('（参考，非留出）附带扩展表 · all', await run(ctx, slice, 'hybrid', 'all', () => ({}))));
+      // for reference only: the shipped table and known questions come from every train.jsonl question, these included
+      console.log(row('（参考，非留出）附带的扩展表与已知问句 · all', await run(ctx, slice, 'hybrid', 'all', () => ({}))));
     }
     if (args.includes('--model-only')) return;
 

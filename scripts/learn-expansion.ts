@@ -11,7 +11,7 @@ import path from 'node:path';
 import { createAppContext } from '../src/core/context';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
 import { documentFrequencies, idfOf, stats } from '../src/core/search/lexical';
-import { EXPANSION_MAX_TERMS, fitExpansionTable, type TrainPair } from '../src/core/search/learn';
+import { EXPANSION_MAX_TERMS, QaMemory, fitExpansionTable, type TrainPair } from '../src/core/search/learn';
 import { ensureImported, readStardQuestions, resolveGold } from '../eval/stard.eval';
 
 const laws = path.join(sharedDir(), 'data', 'laws');
@@ -60,7 +60,7 @@ try {
     _about: 'GridCode known questions (lay question -> the statute articles answering it), from STARD train.jsonl only, by scripts/learn-expansion.ts. Used by src/core/regulations/known-questions.ts.',
     _source: 'STARD (THUIR) train.jsonl (../shared/data/stard)',
     _license: license,
-    questions: qs.map((q) => ({ question: q.question, relevant: q.relevant })),
+    questions: qs.map((q) => ({ question: q.question, relevant: q.relevant, tokens: QaMemory.weigh(q.question, idf).map(([t, w]) => [t, Math.round(w * 1000) / 1000]) })),
   };
   fs.writeFileSync(knownDest, JSON.stringify(known, null, 0).replace(/\},\{"question"/g, '},\n{"question"') + '\n');
   console.log(`写出 ${knownDest}: ${known.questions.length} 个问题`);
