@@ -7,6 +7,7 @@ import { loadMatrix } from '../search/vector-index';
 import { cosineToScore, runPipeline, type PipelineDecision, type PipelineParent, type PipelineResult, type RetrievedChunk, type Retriever } from '../search/pipeline';
 import { corpusOf, type CollectionRow } from './store';
 import { chunkKey } from './search-bridge';
+import { KeyedCache } from '../common/cache';
 import { articleScore, chunkEvidence, formBonus, questionForm } from './article-score';
 
 /**
@@ -137,10 +138,17 @@ export function titleScore(core: string, title: string): number {
   return dice >= 0.3 ? 0.8 * dice : 0;
 }
 
+/** Each collection's titles, by collection name, rebuilt when its corpus changes. */
+const titleCaches = new KeyedCache<CollectionCache>('collections.titles');
+
+/** Forgets a collection's cached titles (re-import, delete). */
+export function forgetCollectionCache(ctx: AppContext, name: string): void {
+  titleCaches.in(ctx.state).delete(name);
+}
+
 function collectionCache(ctx: AppContext, coll: CollectionRow): CollectionCache {
-  const key = `collections:${coll.name}`;
   const version = corpusVersion(ctx.db, corpusOf(coll.name));
-  const cached = ctx.cache.get(key) as CollectionCache | undefined;
+  const cached = titleCaches.in(ctx.state).get(coll.name);
   if (cached && cached.version === version) return cached;
   const rows = ctx.db
     .prepare('SELECT id, title, rel_path, total_chunks FROM coll_docs WHERE collection_id = ? ORDER BY id')
@@ -154,7 +162,7 @@ function collectionCache(ctx: AppContext, coll: CollectionRow): CollectionCache 
     totalChunks: r.total_chunks,
   }));
   const fresh = { version, titles, byId: new Map(titles.map((t) => [t.docId, t])) };
-  ctx.cache.set(key, fresh);
+  titleCaches.in(ctx.state).set(coll.name, fresh);
   return fresh;
 }
 
@@ -238,7 +246,7 @@ function collectionRetrievers(
       const embedder = ctx.embedder();
       if (!embedder.available()) return [];
       const modelId = embedder.status().model_id;
-      const matrix = modelId ? loadMatrix(ctx.db, ctx.cache, corpus, modelId) : null;
+      const matrix = modelId ? loadMatrix(ctx.db, ctx.state, corpus, modelId) : null;
       if (!matrix) return [];
       const [qv] = await embedder.embed([q], 'query');
       const hits = vectorTopK(matrix, qv, topK);

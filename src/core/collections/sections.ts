@@ -104,7 +104,7 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
   const embedder = ctx.embedder();
   if (embedder.available()) {
     const modelId = embedder.status().model_id;
-    const matrix = modelId ? loadMatrix(ctx.db, ctx.cache, corpus, modelId) : null;
+    const matrix = modelId ? loadMatrix(ctx.db, ctx.state, corpus, modelId) : null;
     if (matrix) {
       const [qv] = await embedder.embed([question], 'query');
       const hits = vectorTopK(matrix, qv, 30, [String(doc.id)]);

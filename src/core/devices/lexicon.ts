@@ -200,6 +200,8 @@ export const ROOM_ALIASES: Record<string, string[]> = {
 
 /** Type -> words used to infer a category from a device's name or type string. */
 const TYPE_STRING_HINTS: [RegExp, string][] = [
+  // HA exports list scenes and scripts as entities: they are run, like the home's scenes
+  [/^(?:.*[:.])?(?:scene|script|automation|场景|脚本|自动化)$/i, 'scene'],
   [/temperature|thermometer|温度|温湿度/i, 'temperatureSensor'],
   [/humidity|湿度/i, 'humiditySensor'],
   [/illuminance|lux|光照|光线/i, 'lightSensor'],

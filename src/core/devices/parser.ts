@@ -32,7 +32,7 @@ const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|�
 const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
 const PARTICLES = /家里|家中|屋里|屋内|室内|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
 /** What is played, said instead of a player (暂停音乐, 下一首歌): not a device name. */
-const MEDIA_WORDS = /^(?:这首歌?|这一首|音乐|歌曲?|曲子|节目|视频|电影|这集|广播|故事)$/;
+const MEDIA_WORDS = /^(?:(?:这|呢|嗰|那)?一?首歌?|音乐|歌曲?|曲子|节目|视频|电影|这集|广播|故事)$/;
 const MEDIA_ACTIONS = new Set(['播放', '继续', '暂停', '停止', '下一首', '上一首', '静音', '取消静音']);
 
 /** What an appliance does, said instead of its name: 开始洗衣服 -> the washer. */
@@ -122,11 +122,14 @@ const OTHER_INTENTS: [RegExp, OtherIntent][] = [
   [/购物清单|购物单|待办事项|待办清单|待办列表|备忘录/, 'list'],
 ];
 
+const OUTDOOR = /室外|户外|外面|屋外|outdoor|outside/i;
+
 function otherIntent(body: string, index: HomeIndex): Command | null {
   const found = OTHER_INTENTS.find(([re]) => re.test(body));
   if (!found) return null;
   // 如果天气热就开空调 is a device command with a condition; 客厅的温度 names no weather
-  if (found[1] === 'weather' && (/就|的话|的时候/.test(body) || maskNames(body, index).masked.size > 0)) return null;
+  // a home with an outdoor sensor answers 外面多少度 itself
+  if (found[1] === 'weather' && (/就|的话|的时候/.test(body) || maskNames(body, index).masked.size > 0 || index.entities.some((e) => OUTDOOR.test(`${e.name} ${e.room ?? ''}`)))) return null;
   return commandSchema.parse({ a: NOT_DEVICE_ACTION, i: found[1], reason: '不是设备指令' });
 }
 
@@ -451,7 +454,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   if ((cat === 'curtain' || cat === 'garageDoor' || cat === 'window' || cat === 'clothesRack') && p.a === '暂停') p.a = '停止';
   // 打开回家模式 / 切换到观影模式 / 晚安: a scene is run
   const sceneNamed = p.n ? index.byName.get(norm(p.n)) : undefined;
-  if (sceneNamed?.length && sceneNamed.every((e) => e.kind === 'scene') && (!p.a || ['打开', '设置模式', '调节', '开始清扫'].includes(p.a))) p.a = '执行';
+  if (sceneNamed?.length && sceneNamed.every((e) => e.kind === 'scene' || e.category === 'scene') && (!p.a || ['打开', '设置模式', '调节', '开始清扫'].includes(p.a))) p.a = '执行';
   return p;
 }
 

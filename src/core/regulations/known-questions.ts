@@ -4,6 +4,12 @@ import type { AppContext } from '../context';
 import { QaMemory } from '../search/learn';
 import { corpusVersion, documentFrequencies, idfOf, stats } from '../search/lexical';
 import { REG_CORPUS } from './search-index';
+import { ContextValue, KeyedCache } from '../common/cache';
+
+/** The shipped file's questions (null when absent or broken). */
+const shippedFile = new ContextValue<KnownQuestion[] | null>('regulations.known-questions');
+/** Memories per question set, rebuilt when the library changes (null = library lacks their articles). */
+const memories = new KeyedCache<{ version: number; memory: QaMemory | null }>('regulations.known-memory');
 
 /**
  * Known questions: lay questions with the articles that answer them (resources/search/
@@ -54,13 +60,13 @@ const LIST_LENGTH = 100;
  * not hold their articles. Cached per `cacheKey` and library version.
  */
 export function knownQuestionLists(ctx: AppContext, known: KnownQuestion[], cacheKey: string): ((query: string) => Record<string, string[]>) | null {
-  const key = `search:known:${cacheKey}`;
   const version = corpusVersion(ctx.db, REG_CORPUS);
-  const cached = ctx.cache.get(key) as { version: number; memory: QaMemory | null } | undefined;
+  const cache = memories.in(ctx.state);
+  const cached = cache.get(cacheKey);
   let memory = cached && cached.version === version ? cached.memory : undefined;
   if (memory === undefined) {
     memory = buildMemory(ctx, known);
-    ctx.cache.set(key, { version, memory });
+    cache.set(cacheKey, { version, memory });
   }
   if (!memory) return null;
   const m = memory;
@@ -111,8 +117,7 @@ function buildMemory(ctx: AppContext, known: KnownQuestion[]): QaMemory | null {
 
 /** The shipped known questions (resources/search/known-questions.json), when present and the library holds their articles. */
 export function shippedKnownQuestions(ctx: AppContext): ((query: string) => Record<string, string[]>) | null {
-  const fileKey = 'search:known:file';
-  let known = ctx.cache.get(fileKey) as KnownQuestion[] | null | undefined;
+  let known = shippedFile.get(ctx.state);
   if (known === undefined) {
     known = null;
     try {
@@ -121,7 +126,7 @@ export function shippedKnownQuestions(ctx: AppContext): ((query: string) => Reco
     } catch {
       known = null; // a broken resource must not break search
     }
-    ctx.cache.set(fileKey, known);
+    shippedFile.set(ctx.state, known);
   }
   return known?.length ? knownQuestionLists(ctx, known, 'shipped') : null;
 }

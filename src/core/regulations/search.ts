@@ -11,6 +11,7 @@ import type { Decision } from '../search/fusion';
 import { REG_CORPUS, REG_PROFILE_CORPUS } from './search-index';
 import { parseArticleRefs, titleMatchesLaw, type ArticleRef } from './article-ref';
 import { arrangeHits, queryTargetsRows, unitShape, type UnitShape } from './rank';
+import { ContextValue } from '../common/cache';
 
 /**
  * smart_search over the regulation library (seed 002): reg_id = one id | list | null (auto) | 'all'.
@@ -135,13 +136,14 @@ export interface SmartSearchOptions {
 }
 
 /** All regulations (cached per index version: 3k+ laws would otherwise cost a query each time). */
+const regList = new ContextValue<{ version: string; regs: RegInfo[] }>('regulations.list');
+
 export function listRegs(ctx: AppContext): RegInfo[] {
-  const key = 'search:regs';
   const version = `${corpusVersion(ctx.db, REG_PROFILE_CORPUS)}:${corpusVersion(ctx.db, REG_CORPUS)}`;
-  const cached = ctx.cache.get(key) as { version: string; regs: RegInfo[] } | undefined;
+  const cached = regList.get(ctx.state);
   if (cached && cached.version === version) return cached.regs;
   const regs = ctx.db.prepare('SELECT reg_id, title FROM regulations ORDER BY reg_id').all() as RegInfo[];
-  ctx.cache.set(key, { version, regs });
+  regList.set(ctx.state, { version, regs });
   return regs;
 }
 
@@ -451,7 +453,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
         article_ref: articleRef,
       },
       block_type: blockTypeOf(u.kind),
-      ...(table ? { table } : {}),
+      ...(table ? { table: clipTable(table) } : {}),
     };
   };
   const types = input.block_types?.length ? new Set(input.block_types) : null;
@@ -598,4 +600,13 @@ function regulationDecision(
     };
   }
   return { state: 'locked', reason: d.reason, banner: null };
+}
+
+/** A search result carries at most this much of one table cell (the snippet shows the match; `get_table_by_id` has the rest). */
+const MAX_CELL_CHARS = 200;
+
+/** A table hit with every cell and column name cut to MAX_CELL_CHARS, so a pathological row cannot bloat the response. */
+function clipTable(t: TableHit): TableHit {
+  const clip = (c: string) => (c.length > MAX_CELL_CHARS ? `${c.slice(0, MAX_CELL_CHARS - 1)}…` : c);
+  return { ...t, title: clip(t.title), columns: t.columns.map(clip), row: t.row && { ...t.row, cells: t.row.cells.map(clip) } };
 }

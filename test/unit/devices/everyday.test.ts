@@ -4,6 +4,8 @@ import { loadHomeFile } from '../../../src/core/devices/home';
 import { indexHome, nameAliases } from '../../../src/core/devices/index';
 import { parseRules } from '../../../src/core/devices/parser';
 import { retrieve } from '../../../src/core/devices/retrieve';
+import { canonical } from '../../../src/core/devices/canonical';
+import { normalizeHome } from '../../../src/core/devices/home';
 import { emptyState, type Home } from '../../../src/core/devices/types';
 
 // Everyday phrasing (round 3) on real homes: a home named the way the 米家 app names devices,
@@ -138,4 +140,35 @@ describe('area-only, questions, negation, media without a name', () => {
     expect(parseRules('窗帘电机停一下', mihome)[0].a).toBe('停止');
     expect(parseRules('把晾衣架降下来', mihome)[0]).toMatchObject({ a: '降下', t: 'clothesRack' });
   });
+});
+
+describe('HA-style entities and Cantonese words', () => {
+  // scenes and scripts listed as entities (as HA exports them), an outdoor sensor
+  const ha = normalizeHome({
+    devices: [
+      { id: 'light.living', name: '客厅灯', room: '客厅', type: 'light', commands: [{ id: 'turn_on', description: 'turn on' }, { id: 'turn_off', description: 'turn off' }] },
+      { id: 'scene.movie', name: '电影之夜', room: '客厅', type: 'scene', commands: [{ id: 'turn_on', description: 'Activate' }] },
+      { id: 'script.goodnight', name: '晚安', room: null, type: 'script', commands: [{ id: 'turn_on', description: 'turn on' }] },
+      { id: 'sensor.outside', name: '室外温度', room: null, type: 'sensor', commands: [{ id: 'get_temperature', description: 'get temperature' }] },
+    ],
+  }).home;
+
+  it('a scene or script entity is run by name, and never by a room-only command', async () => {
+    const [r] = await run('激活电影之夜', ha);
+    expect(r.command.a).toBe('执行');
+    expect(r.selected.map((s) => s.id)).toEqual(['scene.movie']);
+    expect(ids(await run('执行晚安', ha))).toEqual(['script.goodnight']);
+    expect(ids(await run('打开客厅', ha))).toEqual(['light.living']);
+  });
+
+  it('外面多少度 reads an outdoor sensor when the home has one, else it is a weather question', async () => {
+    expect(ids(await run('外面多少度', ha))).toEqual(['sensor.outside']);
+    expect((await run('外面多少度'))[0].ir.intent).toBe('weather');
+  });
+
+  it.each([
+    ['而家幾點', '现在几点'],
+    ['主人房冷氣校到廿四度', '主卧空调调到二十四度'],
+    ['掃地機返屋企', '扫地机回家'],
+  ])('%s -> %s', (from, to) => expect(canonical(from)).toBe(to));
 });

@@ -132,4 +132,19 @@ describe('bounded pages', () => {
     expect(text).toBe(giant);
     await expect(invokeOperation(ctx, 'regulations.read', { reg_id: 'legacy', start: 1, offset: giant.length })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
+
+  it('search results cut oversized table cells, keep the snippet short', async () => {
+    const huge = '蓄电池组运行维护要求'.repeat(800);
+    const md = `# 台账\n\n## 附录A 设备台账\n\n表A.1 设备台账\n\n| 设备 | 说明 |\n| --- | --- |\n| 直流屏 | ${huge} |\n| 站用变 | 定期巡视 |\n`;
+    const file = path.join(dir, 'wide-table.md');
+    fs.writeFileSync(file, md);
+    await invokeOperation(ctx, 'regulations.import', { paths: [file] });
+    const out = await invokeOperation(ctx, 'search.smart_search', { query: '直流屏 蓄电池组运行维护', reg_id: 'wide-table', mode: 'lexical' });
+    const hit = out.results.find((r) => r.table?.row);
+    expect(hit).toBeDefined();
+    expect(hit!.table!.row!.cells.join('')).toContain('直流屏');
+    for (const c of hit!.table!.row!.cells) expect(c.length).toBeLessThanOrEqual(200);
+    expect(hit!.snippet.length).toBeLessThanOrEqual(400);
+    expect(JSON.stringify(out).length).toBeLessThan(huge.length);
+  });
 });
