@@ -62,6 +62,7 @@ export const DEVICE_TYPES: Record<string, string> = {
   garageDoor: '车库门',
   clothesRack: '晾衣架',
   media: '播放设备',
+  door: '门',
   valve: '阀门',
   freshAir: '新风机',
   projector: '投影仪',
