@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import type { Db } from '../store/db';
 import { aggregateParents, decide, rrfFuse, type ChunkScore, type Decision, type ParentHit, type RankedHit } from './fusion';
-import { documentFrequencies, idfOf, itemTokens, lexicalSearch, stats, termEvidence, type LexicalResult } from './lexical';
+import { documentFrequencies, idfOf, itemPresence, lexicalSearch, stats, termEvidence, type LexicalResult } from './lexical';
 import { cosineFor, vectorTopK } from './vectors';
 import { loadMatrix } from './vector-index';
 import { queryTokens } from '../text/segment';
@@ -25,6 +25,8 @@ export interface EngineQuery {
   lexical?: LexicalResult;
   /** Extra ranked lists of parent keys (e.g. passages of similar known questions), fused like the others. */
   parentLists?: Record<string, string[]>;
+  /** queryTokens(query), when the caller has them already */
+  tokens?: string[];
   /** Optional label for clarify questions. */
   label?: (parent: string) => string;
 }
@@ -64,13 +66,18 @@ interface ItemRow {
 }
 
 function itemRows(db: Db, ids: number[]): Map<number, ItemRow> {
-  const stmt = db.prepare('SELECT id, key, parent, scope, title FROM search_items WHERE id = ?');
-  const out = new Map<number, ItemRow>();
-  for (const id of ids) {
-    const r = stmt.get(id) as ItemRow | undefined;
-    if (r) out.set(id, r);
-  }
-  return out;
+  const rows = db
+    .prepare('SELECT id, key, parent, scope, title FROM search_items WHERE id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(ids)) as ItemRow[];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Chunks per parent (coverage), one query for all candidates' parents. */
+function chunkCounts(db: Db, corpus: string, parents: string[]): Map<string, number> {
+  const rows = db
+    .prepare('SELECT parent, COUNT(*) AS n FROM search_items WHERE corpus = ? AND parent IN (SELECT value FROM json_each(?)) GROUP BY parent')
+    .all(corpus, JSON.stringify(parents)) as { parent: string; n: number }[];
+  return new Map(rows.map((r) => [r.parent, r.n]));
 }
 
 export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<EngineResult> {
@@ -96,7 +103,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
     }
   }
 
-  const tokens = queryTokens(q.query);
+  const tokens = q.tokens ?? queryTokens(q.query);
   const df = documentFrequencies(ctx.db, tokens);
   const lists: Record<string, RankedHit[]> = {};
   const info = new Map<string, ChunkInfo>();
@@ -165,7 +172,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
   const ids = [...info.values()].map((c) => c.id);
   const total = stats(ctx.db).total || 1;
   const qIdf = new Map(tokens.map((t) => [t, idfOf(df.get(t) ?? 0, total)]));
-  const toks = itemTokens(ctx.db, ids);
+  const toks = itemPresence(ctx.db, tokens, ids);
   const cos = matrix && queryVec ? cosineFor(matrix, queryVec, ids.filter((id) => info.get(String(id))!.cosine === null)) : new Map<number, number>();
   for (const c of info.values()) {
     const ev = termEvidence(qIdf, toks.get(c.id) ?? new Set());
@@ -181,8 +188,8 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
     const score = mode === 'lexical' ? c.evidence : mode === 'vector' ? cosine : 0.5 * c.evidence + 0.5 * cosine;
     return { ...f, score };
   });
-  const countStmt = ctx.db.prepare('SELECT COUNT(*) AS n FROM search_items WHERE corpus = ? AND parent = ?');
-  const parents = aggregateParents(chunkScores, (p) => (countStmt.get(q.corpus, p) as { n: number }).n, {
+  const counts = chunkCounts(ctx.db, q.corpus, [...new Set(chunkScores.map((c) => c.parent))]);
+  const parents = aggregateParents(chunkScores, (p) => counts.get(p) ?? 1, {
     rrfK: cfg.rrfK,
     lists: Math.max(1, Object.keys(lists).length),
     coverageCap: cfg.coverageCap,
