@@ -118,12 +118,15 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
   };
 
   let lexical: LexicalResult = { tokens, dropped: [], hits: [] };
+  /** query words each lexically found item holds */
+  const known = new Map<number, string[]>();
   if (mode !== 'vector') {
     lexical = q.lexical ?? lexicalSearch(ctx.db, { corpus: q.corpus, scopes: q.scopes, tokens, k: cfg.candidates }, { maxDfRatio: cfg.maxDfRatio, df });
     lists.lexical = lexical.hits.map((h) => ({ key: String(h.id), parent: h.parent, rank: h.rank }));
     for (const h of lexical.hits) {
       const c = touch({ id: h.id, key: h.key, parent: h.parent, scope: h.scope, title: h.title });
       c.lexical_rank = h.rank;
+      known.set(h.id, h.matched);
     }
     if (q.expansion?.length) {
       // only words this corpus actually contains (a table learned on one corpus is inert on another)
@@ -133,9 +136,12 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
         // query + expansion words (expansion words alone rank worse at the top: R@10 0.40 vs 0.45 held-out)
         const ex = lexicalSearch(ctx.db, { corpus: q.corpus, scopes: q.scopes, tokens: [...tokens, ...extra], k: cfg.candidates }, { maxDfRatio: cfg.maxDfRatio });
         lists.expansion = ex.hits.map((h) => ({ key: String(h.id), parent: h.parent, rank: h.rank }));
+        const asked = new Set(tokens);
         for (const h of ex.hits) {
           const c = touch({ id: h.id, key: h.key, parent: h.parent, scope: h.scope, title: h.title });
           c.expansion_rank = h.rank;
+          // matched over query + expansion words: every query word the item holds is among them
+          if (!known.has(h.id)) known.set(h.id, h.matched.filter((t) => asked.has(t)));
         }
       }
     }
@@ -172,7 +178,9 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
   const ids = [...info.values()].map((c) => c.id);
   const total = stats(ctx.db).total || 1;
   const qIdf = new Map(tokens.map((t) => [t, idfOf(df.get(t) ?? 0, total)]));
-  const toks = itemPresence(ctx.db, tokens, ids);
+  // lexical hits already know which query words they hold; only the others are looked up
+  const toks = itemPresence(ctx.db, tokens, ids.filter((id) => !known.has(id)));
+  for (const [id, words] of known) toks.set(id, new Set(words));
   const cos = matrix && queryVec ? cosineFor(matrix, queryVec, ids.filter((id) => info.get(String(id))!.cosine === null)) : new Map<number, number>();
   for (const c of info.values()) {
     const ev = termEvidence(qIdf, toks.get(c.id) ?? new Set());

@@ -403,7 +403,8 @@ function logBounds(db: Db): { min: number; max: number } {
 
 const ROWS_SQL = `SELECT f.rowid AS id, i.corpus, i.scope, f.tags, f.title, f.body FROM search_fts f JOIN search_items i ON i.id = f.rowid`;
 
-function buildFromDb(db: Db, seq: number): LexicalIndex {
+/** Postings of every row, read from search_fts (first start, or a file that does not match). */
+export function buildLexicalIndex(db: Db, seq: number): LexicalIndex {
   const x = new LexicalIndex();
   for (const r of db.prepare(ROWS_SQL).iterate() as Iterable<{ id: number; corpus: string; scope: string; tags: string; title: string; body: string }>) {
     x.add(r.id, r.corpus, r.scope, r.tags ?? '', r.title ?? '', r.body ?? '');
@@ -462,7 +463,7 @@ export function lexicalIndex(db: Db): LexicalIndex {
     }
   }
   if (!loaded) {
-    const x = buildFromDb(db, bounds.max);
+    const x = buildLexicalIndex(db, bounds.max);
     loaded = { x, fileSeq: -1, changed: x.live };
   }
   if (file && (loaded.fileSeq < 0 || loaded.changed >= Math.max(REWRITE_MIN, REWRITE_SHARE * loaded.x.live))) {

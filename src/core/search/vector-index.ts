@@ -80,7 +80,7 @@ function storedCount(db: Db, corpus: string, modelId: string): number {
 }
 
 /** Every vector of the corpus from SQLite (the slow path: first start, or a file that does not match). */
-function readFromDb(db: Db, corpus: string, modelId: string, seq: number): VectorMatrix | null {
+export function matrixFromDb(db: Db, corpus: string, modelId: string, seq: number): VectorMatrix | null {
   const count = storedCount(db, corpus, modelId);
   if (count === 0) return null;
   const first = db
@@ -344,7 +344,7 @@ export function loadMatrix(db: Db, cache: Cache, corpus: string, modelId: string
     }
   }
   if (!loaded) {
-    const m = readFromDb(db, corpus, modelId, bounds.max);
+    const m = matrixFromDb(db, corpus, modelId, bounds.max);
     if (!m) {
       cache.set(cacheKey, { seq: bounds.max });
       if (file && fs.existsSync(file)) {
