@@ -4,6 +4,7 @@ import { aggregateParents, decide, rrfFuse, type ChunkScore, type Decision, type
 import { documentFrequencies, idfOf, itemPresence, lexicalSearch, stats, termEvidence, type LexicalResult } from './lexical';
 import { cosineFor, vectorTopK } from './vectors';
 import { loadMatrix } from './vector-index';
+import { lexicalIndex } from './lexical-index';
 import { queryTokens } from '../text/segment';
 
 /**
@@ -206,4 +207,15 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
   });
   const decision = decide(parents, { tMin: cfg.tMin, ambiguityRatio: cfg.ambiguityRatio, minEvidence: cfg.minEvidence }, q.label);
   return { mode, lexical_only: mode === 'lexical', note, tokens, dropped: lexical.dropped, parents, chunks: info, decision };
+}
+
+/**
+ * Loads the persisted indexes of a corpus (BM25 postings, and the vector matrix when a model is
+ * installed) so the first search does not pay for it; app start-up calls it after seeding.
+ */
+export function warmSearchIndexes(ctx: AppContext, corpus: string): void {
+  lexicalIndex(ctx.db);
+  const embedder = ctx.embedder();
+  const modelId = embedder.available() ? embedder.status().model_id : null;
+  if (modelId) loadMatrix(ctx.db, ctx.cache, corpus, modelId);
 }
