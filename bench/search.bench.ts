@@ -13,6 +13,7 @@ import { buildMatch, corpusTag, quoteTerm } from '../src/core/search/lexical';
 import { buildLexicalIndex, LexicalIndex, lexicalIndex } from '../src/core/search/lexical-index';
 import { indexDir, loadMatrix, matrixFromDb } from '../src/core/search/vector-index';
 import { queryTokens } from '../src/core/text/segment';
+import { ContextState } from '../src/core/common/cache';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
 import { smartSearch } from '../src/core/regulations/search';
 import { matrixFrom, vectorTopK } from '../src/core/search/vectors';
@@ -101,8 +102,8 @@ async function indexReport(ctx: AppContext, queries: string[]): Promise<void> {
   if (modelId && ctx.embedder().available()) {
     const vfile = file('vectors-');
     t = performance.now();
-    const cache = new Map<string, unknown>();
-    const m = vfile ? loadMatrix(ctx.db, cache, REG_CORPUS, modelId) : null;
+    // a fresh state: nothing loaded yet in it, so this is the start-up load from the file
+    const m = vfile ? loadMatrix(ctx.db, new ContextState(), REG_CORPUS, modelId) : null;
     const vms = performance.now() - t;
     t = performance.now();
     const fromDb = matrixFromDb(ctx.db, REG_CORPUS, modelId, 0);

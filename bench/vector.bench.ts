@@ -51,7 +51,7 @@ async function realVectors(): Promise<{ m: VectorMatrix; queries: Float32Array[]
   const ctx = createAppContext({ dataDir });
   const embedder = ctx.embedder();
   const modelId = embedder.status().model_id;
-  const m = embedder.available() && modelId ? loadMatrix(ctx.db, ctx.cache, REG_CORPUS, modelId) : null;
+  const m = embedder.available() && modelId ? loadMatrix(ctx.db, ctx.state, REG_CORPUS, modelId) : null;
   if (!m || m.ids.length < 50_000) {
     await ctx.close();
     return null;

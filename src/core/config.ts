@@ -13,12 +13,24 @@ export const configSchema = z.object({
       maxFileBytes: z.number().int().positive().default(200 * 1024 * 1024),
       /** Target characters per virtual page for Markdown/TXT/DOCX (articles are never split). */
       virtualPageChars: z.number().int().positive().default(1800),
+      /**
+       * Hard ceiling of a Markdown/TXT/DOCX page: an article longer than this (4 pages; the longest
+       * statute articles in the shared laws are about 2,500) runs on over several pages, and lines longer
+       * than a page are wrapped at sentence ends, so a 50 MB one-line file does not become one page.
+       */
+      maxPageChars: z.number().int().positive().default(7200),
     })
     .prefault({}),
   reader: z
     .object({
       /** read_page_range returns at most this many pages per call (agents page through longer spans). */
       maxPages: z.number().int().positive().default(20),
+      /**
+       * One read returns at most this many characters of page text (about 300 KB of JSON); the rest is
+       * a continuation (`truncated`, `next`). 20 full 1,800-character pages (36,000) fit with room for
+       * dense PDF pages.
+       */
+      maxResponseChars: z.number().int().min(1000).default(100_000),
     })
     .prefault({}),
   search: z
@@ -111,6 +123,10 @@ export const configSchema = z.object({
       focusMinChunks: z.number().int().positive().default(12),
       /** Focus rule in shorter documents: best-chunk evidence needed (they could have reached coverage). */
       focusEvidence: z.number().min(0).max(1).default(0.65),
+      /** Section choice inside a locked document (collections/sections.ts rankSections): weight of term evidence vs the BM25+vector RRF. */
+      sectionEvidenceWeight: z.number().min(0).max(1).default(0.6),
+      /** Section choice: bonus for an article that states a quantity when the question asks 多少/几天, or enumerates when it asks 哪些. */
+      sectionFormBonus: z.number().min(0).max(1).default(0.1),
       /** When titles make a question ambiguous, titles scoring >= best × this are listed as candidates. */
       candidateTitleRatio: z.number().min(0).max(1).default(0.85),
       /** Title similarity below this does not enter the title ranking. */

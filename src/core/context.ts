@@ -7,6 +7,7 @@ import { allMigrations } from './schema';
 import { defaultDataDir, modelsDir, resourcesDir } from './common/paths';
 import type { Embedder } from './embed/types';
 import { createEmbedder } from './embed/create';
+import { ContextState } from './common/cache';
 
 /**
  * Everything an operation needs, created once per process (CLI run, Electron main,
@@ -21,8 +22,8 @@ export interface AppContext {
   modelsDir: string;
   /** Lazily started; the worker is only spawned when something embeds. */
   embedder(): Embedder;
-  /** Engines keep per-process caches here (e.g. loaded search indexes) keyed by name. */
-  cache: Map<string, unknown>;
+  /** Per-process state (settings, loaded search indexes): engines keep typed slots on it (common/cache.ts). */
+  state: ContextState;
   /** Set by adapters that serve other programs (MCP, browser bridge): files they may read. Unset = no limit. */
   fileAccess?: FileAccess;
   close(): Promise<void>;
@@ -48,7 +49,7 @@ export function createAppContext(options: ContextOptions = {}): AppContext {
     configWarning: warning,
     resourcesDir: options.resourcesDir ?? resourcesDir(),
     modelsDir: models,
-    cache: new Map(),
+    state: new ContextState(),
     embedder() {
       embedder ??= createEmbedder({ db, modelsDir: models, dataDir, batchSize: config.embed.batchSize });
       return embedder;

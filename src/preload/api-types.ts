@@ -10,7 +10,11 @@
  *   `{"type":"result","data":...}` or `{"type":"error","error":{"code","message"}}` line.
  *   Aborting the fetch cancels the operation (its AbortSignal fires).
  * - `POST /api/upload?name=<file name>` with the raw file bytes as body -> `{"path": "<server path>"}`
- *   for operations that take file paths (imports) when the renderer runs in a browser.
+ *   for operations that take file paths (imports) when the renderer runs in a browser. The body is
+ *   streamed to a temp folder under import.maxFileBytes (JSON 413 beyond); an operation that consumes
+ *   files (an import) removes its uploads when it ends; the rest go when the shell closes.
+ * - Requests must come for our own Host (127.0.0.1/localhost:<port>) and, when the browser sends an
+ *   Origin, from our own origin (403 otherwise).
  */
 export interface ProgressEventLike {
   stage: string;

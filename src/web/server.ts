@@ -1,20 +1,27 @@
 /**
- * The browser shell: serves the built renderer and bridges the API table over HTTP on 127.0.0.1.
- * Every API request must carry the per-run token injected into the page, so other local pages
- * or processes cannot drive the app. Protocol: see src/preload/api-types.ts.
+ * The browser shell: serves the built renderer and bridges the API table over HTTP on 127.0.0.1
+ * (hono on @hono/node-server). Every API request must carry the per-run token injected into the page,
+ * and come for our own host (DNS rebinding) from our own origin, so other local pages or processes
+ * cannot drive the app. Protocol: see src/preload/api-types.ts.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
+import type { Server } from 'node:http';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { serve, type HttpBindings } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Command, InvalidArgumentError } from 'commander';
+import { Hono, type Context } from 'hono';
 import { createAppContext, type AppContext } from '../core/context';
 import { invokeOperation } from '../core/api/invoke';
-import type { ApiName } from '../core/api/table';
-import { GridError, toErrorPayload } from '../core/common/errors';
+import { findOperation } from '../core/api/table';
+import { GridError, toErrorPayload, type ErrorPayload } from '../core/common/errors';
 import { projectRoot } from '../core/common/paths';
 import { fileAccessFor } from '../core/common/file-access';
 import { runStartupTasks } from '../core/app/startup';
+import { createUploadStore, type UploadStore } from './uploads';
 
 export const DEFAULT_PORT = 5317;
 const MAX_JSON_BODY = 10 * 1024 * 1024;
@@ -34,67 +41,53 @@ export interface WebServer {
   port: number;
   token: string;
   ctx: AppContext;
+  uploads: UploadStore;
   close(): Promise<void>;
 }
 
-const CSP =
+/** Sent as a header (frame-ancestors only works there; the page's meta tag repeats the rest for Electron's file://). */
+export const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+const SECURITY_HEADERS = { 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' };
 
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.wasm': 'application/wasm',
-  '.pdf': 'application/pdf',
-  '.map': 'application/json',
-};
+type Env = { Bindings: HttpBindings };
 
-function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> {
+/** Reads a request body up to `limit` bytes; beyond it keeps draining (so the 413 reaches the client) and fails. */
+function readBody(body: Readable, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    body.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        // keep the connection to answer 413 as JSON: stop collecting and discard the rest
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new GridError('TOO_LARGE', `请求体过大（上限 ${Math.round(limit / 1024 / 1024)} MB）`));
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= limit) chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
+    body.on('end', () =>
+      size > limit ? reject(new GridError('TOO_LARGE', `请求体过大（上限 ${Math.round(limit / 1024 / 1024)} MB）`)) : resolve(Buffer.concat(chunks)),
+    );
+    body.on('error', reject);
   });
 }
 
-function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
-  res.end(JSON.stringify(body));
-}
-
-function safeUploadName(name: string): string {
-  const base = path.basename(name).replace(/[\u0000-\u001f<>:"/\\|?*]/g, '_').slice(0, 200);
-  if (base === '.' || base === '..') throw new GridError('INVALID_INPUT', '上传文件名无效');
-  return base || 'upload.bin';
-}
-
-/** HTTP status for an error payload: bad input 400, too large 413, everything else 500. */
-function statusOf(code: string): number {
+/** HTTP status for an error payload: bad input 400, too large 413, unknown 404, everything else 500. */
+function statusOf(code: string): 400 | 404 | 413 | 500 {
   if (code === 'TOO_LARGE') return 413;
   if (code === 'NOT_FOUND') return 404;
   if (code === 'INTERNAL') return 500;
   return 400;
 }
 
+function errorJson(c: Context, status: 400 | 401 | 403 | 404 | 405 | 413 | 500, error: ErrorPayload | { code: string; message: string }) {
+  c.header('Cache-Control', 'no-store');
+  return c.json({ error }, status);
+}
+
+function sameToken(given: string | undefined, token: string): boolean {
+  if (!given || given.length !== token.length) return false;
+  return crypto.timingSafeEqual(Buffer.from(given), Buffer.from(token));
+}
+
 export async function startWebServer(options: WebServerOptions = {}): Promise<WebServer> {
-  const staticDir = options.staticDir ?? path.join(projectRoot(), 'out', 'web');
+  const staticDir = path.resolve(options.staticDir ?? path.join(projectRoot(), 'out', 'web'));
   const indexFile = path.join(staticDir, 'index.html');
   if (!fs.existsSync(indexFile)) {
     throw new GridError('NOT_FOUND', `未找到界面构建产物 ${indexFile}，请先运行 npm run build:web`);
@@ -108,106 +101,99 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<We
   const indexHtml = fs
     .readFileSync(indexFile, 'utf8')
     .replace('<head>', `<head>\n    <meta name="gridcode-token" content="${token}" />`);
-  const uploadsDir = path.join(ctx.dataDir, 'uploads');
+  const uploads = createUploadStore(path.join(ctx.dataDir, 'uploads'), ctx.config.import.maxFileBytes);
   let port = options.port ?? DEFAULT_PORT;
+  const ownHosts = () => [`127.0.0.1:${port}`, `localhost:${port}`];
 
-  const server = http.createServer(async (req, res) => {
+  const app = new Hono<Env>();
+  app.onError((e, c) => {
+    const payload = toErrorPayload(e);
+    return errorJson(c, statusOf(payload.code), payload);
+  });
+  app.use('*', async (c, next) => {
+    // DNS rebinding: only our own loopback host names are served
+    if (!ownHosts().includes((c.req.header('host') ?? '').toLowerCase())) return errorJson(c, 403, { code: 'FORBIDDEN', message: 'host not allowed' });
     try {
-      // Reject DNS-rebinding: only our own loopback host names are served.
-      const host = (req.headers.host ?? '').toLowerCase();
-      if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
-        sendJson(res, 403, { error: { code: 'FORBIDDEN', message: 'host not allowed' } });
-        return;
-      }
-      const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-      if (url.pathname.startsWith('/api/')) {
-        if (req.headers['x-gridcode-token'] !== token) {
-          sendJson(res, 401, { error: { code: 'UNAUTHORIZED', message: '缺少或错误的访问令牌' } });
-          return;
-        }
-        if (req.method !== 'POST') {
-          sendJson(res, 405, { error: { code: 'METHOD', message: 'POST only' } });
-          return;
-        }
-        if (url.pathname === '/api/upload') {
-          const name = safeUploadName(url.searchParams.get('name') ?? 'upload.bin');
-          const body = await readBody(req, ctx.config.import.maxFileBytes);
-          fs.mkdirSync(uploadsDir, { recursive: true });
-          const dir = fs.mkdtempSync(path.join(uploadsDir, 'u-'));
-          const file = path.join(dir, name);
-          fs.writeFileSync(file, body);
-          sendJson(res, 200, { path: file });
-          return;
-        }
-        const match = /^\/api\/invoke\/([a-z0-9_.-]+)$/i.exec(url.pathname);
-        if (!match) {
-          sendJson(res, 404, { error: { code: 'NOT_FOUND', message: `未知接口 ${url.pathname}` } });
-          return;
-        }
-        await handleInvoke(match[1] as ApiName, req, res);
-        return;
-      }
-      serveStatic(url.pathname, res);
-    } catch (e) {
+      decodeURIComponent(new URL(c.req.url).pathname);
+    } catch {
       // a malformed %-escape in the URL is the caller's input, not an internal failure
-      const payload = e instanceof URIError ? { code: 'INVALID_INPUT' as const, message: '请求地址中的 % 转义无效' } : toErrorPayload(e);
-      if (!res.headersSent) sendJson(res, statusOf(payload.code), { error: payload });
-      else res.end();
+      return errorJson(c, 400, { code: 'INVALID_INPUT', message: '请求地址中的 % 转义无效' });
     }
+    await next();
+  });
+  app.use('/api/*', async (c, next) => {
+    const origin = c.req.header('origin');
+    if (origin && !ownHosts().some((h) => origin.toLowerCase() === `http://${h}`)) {
+      return errorJson(c, 403, { code: 'FORBIDDEN', message: 'origin not allowed' });
+    }
+    if (!sameToken(c.req.header('x-gridcode-token'), token)) return errorJson(c, 401, { code: 'UNAUTHORIZED', message: '缺少或错误的访问令牌' });
+    if (c.req.method !== 'POST') return errorJson(c, 405, { code: 'METHOD', message: 'POST only' });
+    await next();
   });
 
-  async function handleInvoke(name: ApiName, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const raw = await readBody(req, MAX_JSON_BODY);
+  app.post('/api/upload', async (c) => {
+    const file = await uploads.receive(c.env.incoming, c.req.query('name') ?? 'upload.bin');
+    return c.json({ path: file }, 200, { 'Cache-Control': 'no-store' });
+  });
+
+  app.post('/api/invoke/:name{[A-Za-z0-9_.-]+}', async (c) => {
+    const name = c.req.param('name');
+    const op = await findOperation(name);
+    const raw = await readBody(c.env.incoming, MAX_JSON_BODY);
     let input: unknown = {};
     if (raw.length) {
       try {
         input = JSON.parse(raw.toString('utf8'));
       } catch {
-        sendJson(res, 400, { error: { code: 'INVALID_INPUT', message: '请求体不是有效的 JSON' } });
-        return;
+        return errorJson(c, 400, { code: 'INVALID_INPUT', message: '请求体不是有效的 JSON' });
       }
     }
     const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
+    const outgoing = c.env.outgoing;
+    outgoing.on('close', () => {
+      if (!outgoing.writableFinished) abort.abort();
     });
-    res.writeHead(200, { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store' });
-    const write = (obj: unknown) => {
-      if (!res.destroyed) res.write(JSON.stringify(obj) + '\n');
-    };
-    try {
-      const data = await invokeOperation(ctx, name, input, {
-        signal: abort.signal,
-        progress: (ev) => write({ type: 'progress', ...ev }),
-      });
-      write({ type: 'result', data });
-    } catch (e) {
-      write({ type: 'error', error: toErrorPayload(e) });
-    }
-    res.end();
-  }
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        const write = (obj: unknown) => {
+          if (abort.signal.aborted) return;
+          try {
+            controller.enqueue(encoder.encode(JSON.stringify(obj) + '\n'));
+          } catch {
+            // the client went away between the check and the write
+          }
+        };
+        try {
+          const data = await invokeOperation(ctx, name, input, { signal: abort.signal, progress: (ev) => write({ type: 'progress', ...ev }) });
+          write({ type: 'result', data });
+        } catch (e) {
+          write({ type: 'error', error: toErrorPayload(e) });
+        } finally {
+          if (op.consumesFiles) uploads.release(input);
+          if (!abort.signal.aborted) controller.close();
+        }
+      },
+    });
+    return c.body(body, 200, { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store' });
+  });
 
-  function serveStatic(pathname: string, res: http.ServerResponse): void {
-    const security = { 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' };
-    if (pathname === '/' || pathname === '/index.html') {
-      res.writeHead(200, { 'Content-Type': MIME['.html'], 'Cache-Control': 'no-store', ...security });
-      res.end(indexHtml);
-      return;
-    }
-    const file = path.normalize(path.join(staticDir, decodeURIComponent(pathname)));
-    if (!file.startsWith(staticDir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      // single-page app: unknown paths get the app
-      res.writeHead(200, { 'Content-Type': MIME['.html'], 'Cache-Control': 'no-store', ...security });
-      res.end(indexHtml);
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream', ...security });
-    fs.createReadStream(file).pipe(res);
-  }
+  app.all('/api/*', (c) => errorJson(c, 404, { code: 'NOT_FOUND', message: `未知接口 ${c.req.path}` }));
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+  const sendIndex = (c: Context) => c.html(indexHtml, 200, { 'Cache-Control': 'no-store', ...SECURITY_HEADERS });
+  app.get('/', sendIndex);
+  app.get('/index.html', sendIndex);
+  app.use('*', async (c, next) => {
+    await next();
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(k, v);
+  });
+  app.use('*', serveStatic({ root: staticDir }));
+  // single-page app: unknown paths get the app
+  app.get('*', sendIndex);
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => resolve(s as Server));
+    s.once('error', reject);
   });
   port = (server.address() as { port: number }).port;
   return {
@@ -215,33 +201,39 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<We
     port,
     token,
     ctx,
+    uploads,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      uploads.close();
       await ctx.close();
     },
   };
 }
 
-function parseArgs(argv: string[]): { port?: number; dataDir?: string } {
-  const out: { port?: number; dataDir?: string } = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--port') out.port = Number(argv[++i]);
-    else if (a.startsWith('--port=')) out.port = Number(a.slice(7));
-    else if (a === '--data-dir') out.dataDir = argv[++i];
-    else if (a.startsWith('--data-dir=')) out.dataDir = a.slice(11);
-  }
-  if (out.port === undefined && process.env.PORT) out.port = Number(process.env.PORT);
-  if (out.port !== undefined && (!Number.isInteger(out.port) || out.port < 0 || out.port > 65535)) {
-    throw new GridError('INVALID_INPUT', `端口无效: ${out.port}`);
-  }
-  return out;
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`端口无效: ${value}`);
+  return port;
+}
+
+/** `npm run web -- [--port N] [--data-dir DIR]`, parsed by commander like the CLI. */
+export function parseWebArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): { port?: number; dataDir?: string } {
+  const program = new Command('gridcode-web')
+    .description('GridCode 浏览器版 / the browser shell')
+    .option('--port <n>', `端口（缺省 ${DEFAULT_PORT}，或环境变量 PORT） / port`, parsePort)
+    .option('--data-dir <dir>', '数据目录（或环境变量 GRIDCODE_DATA_DIR） / data folder')
+    .exitOverride()
+    .configureOutput({ writeErr: () => {} })
+    .parse(argv, { from: 'user' });
+  const opts = program.opts<{ port?: number; dataDir?: string }>();
+  const port = opts.port ?? (env.PORT ? parsePort(env.PORT) : undefined);
+  return { port, dataDir: opts.dataDir };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
-    const args = parseArgs(process.argv.slice(2));
+    const args = parseWebArgs(process.argv.slice(2));
     // `npm run web` is a try-out: it keeps its data inside the project (.gridcode-data/, gitignored),
     // not in the per-user folder the desktop app uses, unless told otherwise
     const projectLocal = !args.dataDir && !process.env.GRIDCODE_DATA_DIR;
@@ -257,7 +249,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   } catch (e) {
-    console.error(`启动失败: ${toErrorPayload(e).message}`);
+    const message = e instanceof InvalidArgumentError || (e as { code?: string }).code?.startsWith('commander.') ? (e as Error).message : toErrorPayload(e).message;
+    console.error(`启动失败: ${message}`);
     process.exit(1);
   }
 }

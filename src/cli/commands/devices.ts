@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { KIND_LABELS, OP_LABELS, SENSOR_LABELS, VALUE_CHECK_LABELS, reasonLabels } from '../../core/devices/labels';
+import { KIND_LABELS, OP_LABELS, SENSOR_LABELS, VALUE_CHECK_LABELS, reasonLabels, timingLabel } from '../../core/devices/labels';
 import { TYPE_LABELS } from '../../core/devices/lexicon';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -76,10 +76,12 @@ export function registerDeviceCommands(program: Command): void {
           const n = v.number === null ? v.text : `${v.number}${v.unit ?? ''}`;
           lines.push(`  数值: ${v.relative ? (v.relative === 'up' ? '调高 ' : '调低 ') : ''}${n}${check ? `（${VALUE_CHECK_LABELS[check.status]}${check.minimum !== null && check.maximum !== null ? ` ${check.minimum}–${check.maximum}${check.unit ?? ''}` : ''}）` : ''}`);
         }
+        const timing = timingLabel(r.ir);
+        if (timing) lines.push(`  ${timing}`);
         if (r.clarification) {
           lines.push(`  需要澄清: ${r.clarification.question}`);
           for (const o of r.clarification.options) lines.push(`    - ${o.label}  [${o.id}]`);
-        } else if (!r.selected.length) lines.push('  未选中任何设备');
+        } else if (!r.selected.length && !r.ir.timer && !r.ir.intent) lines.push('  未选中任何设备');
         for (const s of r.selected) lines.push(`  ✓ ${s.name}（${s.room ?? '无房间'}）[${KIND_LABELS[s.kind] ?? s.kind}:${s.id}] ${s.score.toFixed(2)}  依据：${reasonLabels(s.reasons)}`);
         const m = r.meta;
         if (m.scope_fallback) lines.push('  注意: 所说的房间里没有符合的设备，已在全屋范围内查找');

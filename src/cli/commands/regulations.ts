@@ -13,6 +13,12 @@ function parsePage(value: string, name: string): number {
   return n;
 }
 
+function parseOffset(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new GridError('INVALID_INPUT', `偏移「${value}」无效：应为不小于 0 的整数`);
+  return n;
+}
+
 type ImportRow = { file: string; reg_id: string | null; status: string; title?: string; total_pages?: number; error?: string; error_code?: string; warning?: string };
 
 function renderImport(results: ImportRow[]): string {
@@ -113,12 +119,22 @@ export function registerRegulationCommands(program: Command): void {
     .argument('<reg_id>')
     .argument('<from>', '起始页 / first page')
     .argument('[to]', '结束页（含） / last page (inclusive)')
-    .action(async (regId: string, from: string, to: string | undefined, _opts, cmd: Command) => {
+    .option('--offset <n>', '从起始页的第 n 个字开始（续读超长页） / character offset into the first page')
+    .action(async (regId: string, from: string, to: string | undefined, opts: { offset?: string }, cmd: Command) => {
       const start = parsePage(from, '起始页');
       const end = to === undefined ? undefined : parsePage(to, '结束页');
-      await runOperation(cmd, 'regulations.read', { reg_id: regId, start, end }, (out) =>
-        out.pages.map((p) => `──── ${out.title} · 第 ${p.page_num}/${out.total_pages} 页 ────\n${p.text}`).join('\n\n'),
-      );
+      const offset = opts.offset === undefined ? undefined : parseOffset(opts.offset);
+      await runOperation(cmd, 'regulations.read', { reg_id: regId, start, end, offset }, (out) => {
+        const pages = out.pages.map((p) => {
+          const part = p.offset !== undefined ? `（第 ${p.offset + 1}–${p.offset + [...p.text].length} 字，共 ${p.total_chars} 字）` : '';
+          return `──── ${out.title} · 第 ${p.page_num}/${out.total_pages} 页${part} ────\n${p.text}`;
+        });
+        if (out.next) {
+          const more = [out.next.start, out.next.end !== out.next.start ? out.next.end : null].filter((n) => n !== null).join(' ');
+          pages.push(`（内容较长，未完；继续阅读：gridcode read ${out.reg_id} ${more}${out.next.offset !== undefined ? ` --offset ${out.next.offset}` : ''}）`);
+        }
+        return pages.join('\n\n');
+      });
     });
 
   program

@@ -144,6 +144,7 @@ export const collectionOperations = defineOperations({
       })
       .strict(),
     output: importOutput,
+    consumesFiles: true,
     handler: async (ctx, input, run) => {
       const result = importUploadedFiles(ctx, input, run.progress, run.signal);
       const vectors = await embedCollectionVectors(ctx, result.collection, run.progress);

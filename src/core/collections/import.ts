@@ -11,6 +11,7 @@ import { corpusOf, findCollection, validateCollectionName } from './store';
 import { indexDocChunks, removeDocIndex } from './search-bridge';
 import { listFilesRecursive } from '../common/files';
 import { detectCollectionProfile } from './profile';
+import { forgetCollectionCache } from './retrieve';
 
 export const DOC_EXTENSIONS = ['.md', '.markdown', '.txt'];
 
@@ -196,7 +197,7 @@ export function importCollection(
        WHERE collection_id = (SELECT id FROM collections WHERE name = ?)`,
     )
     .get(name) as { documents: number; chunks: number };
-  ctx.cache.delete(`collections:${name}`);
+  forgetCollectionCache(ctx, name);
   return {
     collection: name,
     source_dir: root,
@@ -222,7 +223,7 @@ export function deleteCollection(ctx: AppContext, name: string): { collection: s
     for (const { id } of ids) removeDocIndex(ctx.db, corpus, id);
     ctx.db.prepare('DELETE FROM collections WHERE id = ?').run(row.id);
   });
-  ctx.cache.delete(`collections:${name}`);
+  forgetCollectionCache(ctx, name);
   return { collection: name, documents };
 }
 

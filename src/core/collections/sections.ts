@@ -4,6 +4,7 @@ import { locateArticleByTitle } from '../regulations/blocks';
 import { parseChineseNumber } from '../text/chinese-numbers';
 import { queryTokens } from '../text/segment';
 import { lexicalSearch } from '../search/lexical';
+import { articleScore, chunkEvidence, formBonus, questionForm } from './article-score';
 import { rrfFuse, type RankedHit } from '../search/fusion';
 import { vectorTopK } from '../search/vectors';
 import { loadMatrix } from '../search/vector-index';
@@ -81,10 +82,12 @@ function sectionOfChunk(ctx: AppContext, doc: StoredDoc): Map<number, number> {
 }
 
 /**
- * Sections of one document ranked for a question: BM25 inside the document (scope = doc id) and
- * vectors inside it when available, fused by RRF; chunk hits map to their section.
+ * Sections of one document ranked for a question by article-score.ts (evidence of every chunk
+ * of the document, BM25 + vector RRF inside it, question-form bonus), so the article that contains most of what is asked wins over one that repeats a single word
+ * (`电力建设项目使用土地…` → 第十六条, not 第十四条 which says 电力建设项目 twice).
  */
-export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: StoredDoc, question: string, extraTokens: string[] = []): Promise<{ section: Section; rrf: number; evidence: number }[]> {
+export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: StoredDoc, question: string, extraTokens: string[] = []): Promise<{ section: Section; rrf: number; evidence: number; score: number }[]> {
+  const cfg = ctx.config.collections;
   const corpus = corpusOf(coll.name);
   const sections = sectionsOf(doc);
   const toSection = sectionOfChunk(ctx, doc);
@@ -94,13 +97,14 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
   const evidence = new Map<string, number>();
   if (tokens.length) {
     const hits = lexicalSearch(ctx.db, { corpus, scopes: [String(doc.id)], tokens, k: 30 }).hits;
-    for (const h of hits) evidence.set(h.key, h.evidence);
     if (hits.length) lists.lexical = hits.map((h) => ({ key: h.key, parent: h.parent, rank: h.rank }));
+    // evidence of every chunk of the document, not only of the BM25 top k
+    for (const [key, e] of chunkEvidence(ctx.db, corpus, tokens, { scope: String(doc.id) })) evidence.set(key, e.evidence);
   }
   const embedder = ctx.embedder();
   if (embedder.available()) {
     const modelId = embedder.status().model_id;
-    const matrix = modelId ? loadMatrix(ctx.db, ctx.cache, corpus, modelId) : null;
+    const matrix = modelId ? loadMatrix(ctx.db, ctx.state, corpus, modelId) : null;
     if (matrix) {
       const [qv] = await embedder.embed([question], 'query');
       const hits = vectorTopK(matrix, qv, 30, [String(doc.id)]);
@@ -121,9 +125,14 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
     const cur = bySection.get(s) ?? { rrf: 0, evidence: 0 };
     bySection.set(s, { rrf: Math.max(cur.rrf, c.rrf), evidence: Math.max(cur.evidence, evidence.get(c.key) ?? 0) });
   }
+  const maxRrf = Math.max(0, ...[...bySection.values()].map((v) => v.rrf));
+  const form = questionForm(question);
   return [...bySection.entries()]
-    .sort((a, b) => b[1].rrf - a[1].rrf || a[0] - b[0])
-    .map(([i, v]) => ({ section: sections[i], rrf: v.rrf, evidence: v.evidence }));
+    .map(([i, v]) => {
+      const bonus = formBonus(form, sections[i].text, cfg.sectionFormBonus);
+      return { section: sections[i], rrf: v.rrf, evidence: v.evidence, score: articleScore(v.evidence, maxRrf > 0 ? v.rrf / maxRrf : 0, bonus, cfg.sectionEvidenceWeight) };
+    })
+    .sort((a, b) => b.score - a.score || b.rrf - a.rrf || a.section.index - b.section.index);
 }
 
 /** Best idf-weighted share of the question's terms found in one section of the document (0..1). */
@@ -144,7 +153,7 @@ export function classifySectionQuery(question: string): { intent: SectionIntent;
   if (a) return { intent: 'article', n: parseChineseNumber(a[1]) };
   if (/下一条|下一节|后一条|接下来/.test(q)) return { intent: 'next', n: null };
   if (/上一条|上一节|前一条/.test(q)) return { intent: 'previous', n: null };
-  if (/罚则|处罚|罚款|怎么罚|法律责任|追究|违反.*(怎么办|后果)|惩罚/.test(q)) return { intent: 'penalty', n: null };
+  if (/罚则|处罚|罚款|怎么罚|罚多少|罚钱|被罚|受罚|罚吗|法律责任|追究|违反.*(怎么办|后果)|惩罚/.test(q)) return { intent: 'penalty', n: null };
   if (/适用范围|适用于|适用哪些|适用对象|管什么|范围是/.test(q)) return { intent: 'scope', n: null };
   if (/定义|是指|什么叫|什么是|含义|所称/.test(q)) return { intent: 'definition', n: null };
   if (/有哪些章节|目录|哪几章|章节/.test(q)) return { intent: 'outline', n: null };

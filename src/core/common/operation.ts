@@ -48,6 +48,11 @@ export interface OperationSpec<I extends z.ZodType = z.ZodType, O extends z.ZodT
   output: O;
   /** Name of the MCP tool when the operation is exposed to agents. */
   mcp?: string;
+  /**
+   * The files named in the input are imported, not kept referring to: an adapter that staged them
+   * for the caller (the browser shell's uploads) removes them when the operation ends, however it ends.
+   */
+  consumesFiles?: boolean;
   handler: (ctx: AppContext, input: z.output<I>, run: OperationRun) => Promise<z.input<O>> | z.input<O>;
 }
 

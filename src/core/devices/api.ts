@@ -16,21 +16,26 @@ import { commandSpecSchema, conditionSchema, conversationStateSchema, emptyState
 import { TYPES } from './lexicon';
 import { createLlmCommandParser, parseCommandsWithLlm } from './llm-commands';
 import { llmAvailable } from '../llm/client';
+import { KeyedCache } from '../common/cache';
 
 /** The bundled demo home (resources/homes/demo-home.json): used when --devices is omitted. */
 export function demoHomePath(ctx: AppContext): string {
   return path.join(ctx.resourcesDir, 'homes', 'demo-home.json');
 }
 
+/** Loaded home files, keyed by path + mtime + size. */
+const loadedHomes = new KeyedCache<ReturnType<typeof loadHomeFile>>('devices.homes');
+
 /** Loads (and caches per process, keyed by path + mtime) a home file. */
 export function loadHome(ctx: AppContext, file?: string): { home: Home; format: HomeFormat; warnings: string[]; file: string; demo: boolean } {
   const f = file === undefined ? path.resolve(demoHomePath(ctx)) : confineFile(ctx.fileAccess, file, '设备文件');
   const stat = fs.existsSync(f) ? fs.statSync(f) : null;
-  const key = `devices.home:${f}:${stat?.mtimeMs ?? 0}:${stat?.size ?? 0}`;
-  let hit = ctx.cache.get(key) as ReturnType<typeof loadHomeFile> | undefined;
+  const key = `${f}\u0000${stat?.mtimeMs ?? 0}:${stat?.size ?? 0}`;
+  const homes = loadedHomes.in(ctx.state);
+  let hit = homes.get(key);
   if (!hit) {
     hit = loadHomeFile(f, { maxBytes: ctx.config.import.maxFileBytes });
-    ctx.cache.set(key, hit);
+    homes.set(key, hit);
   }
   return { ...hit, file: f, demo: !file };
 }
@@ -76,6 +81,8 @@ const commandOut = z.object({
   ref: z.string().nullable().optional(),
   v: z.union([z.string(), z.number()]).nullable().optional(),
   x: z.string().nullable().optional(),
+  d: z.number().nullable().optional(),
+  i: z.enum(['time', 'date', 'weather', 'nevermind', 'list']).optional(),
   reason: z.string().optional(),
 });
 const irValueSchema = z.object({
@@ -136,6 +143,12 @@ export const retrievalResultSchema = z.object({
     count: z.number().nullable(),
     conditions: z.array(conditionSchema),
     references: z.array(z.string()),
+    /** 十分钟后关掉空调: run after this many seconds */
+    delay_seconds: z.number().optional(),
+    /** 设一个十分钟的定时器 / 取消计时器: a timer request, no device */
+    timer: z.object({ op: z.enum(['start', 'cancel', 'status', 'pause', 'resume']), seconds: z.number().nullable(), text: z.string() }).optional(),
+    /** not a device command: what it is instead */
+    intent: z.enum(['time', 'date', 'weather', 'nevermind', 'list']).optional(),
   }),
   selected: z.array(selectedSchema),
   candidates: z.array(selectedSchema),

@@ -12,6 +12,13 @@ import { toSimplified } from './traditional';
 const DIALECT: [RegExp, string][] = [
   // Cantonese aspect/particles first, so the verbs below see plain text
   [/唔该|唔該|麻烦晒|麻烦你/g, '请'],
+  // 而家 = 现在; 廿/卅 = 二十/三十 (廿四度); 返屋企 = 回家, 返去 = 回去; 着咗 = 开了 (a lamp that is lit)
+  [/而家|依家|宜家/g, '现在'],
+  [/廿/g, '二十'],
+  [/卅/g, '三十'],
+  [/返屋企|翻屋企/g, '回家'],
+  [/返(去|嚟|来)/g, '回$1'],
+  [/(?<![开关亮锁睡接跟看随沿顺])着(?:咗|了|住|紧)/g, '开了'],
   [/(开|关|闩|熄|锁|拉|较|校|调|扭)(咗|埋|晒)/g, '$1$2'],
   [/熄晒|闩晒|关晒/g, '关掉所有'],
   [/开晒/g, '打开所有'],

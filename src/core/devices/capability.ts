@@ -91,7 +91,7 @@ const UNREADABLE = 0.6;
 
 /** Best similarity of the action to any of the entity's commands. */
 export function capabilityScore(entity: Entity, action: string, similarity: SimilarityFn = actionSimilarity): number {
-  if (entity.kind === 'scene') return SCENE_ACTIONS.has(action) ? 1 : 0;
+  if (entity.kind === 'scene' || entity.category === 'scene') return SCENE_ACTIONS.has(action) ? 1 : 0;
   // a state question can be asked of anything
   if (action === '查询') return 1;
   let best = 0;
@@ -140,6 +140,6 @@ const PROGRAMME = /开始|停止|取消|暂停|启动|start|stop|cancel|pause/i;
  * stopping a programme (a washer's 开始洗衣) or opening a cover: what 关掉厨房 reaches.
  */
 export function hasPowerCommand(entity: Entity, action: '打开' | '关闭'): boolean {
-  if (/^(?:curtain|window|garageDoor|valve|lock)$/.test(entity.category)) return false;
+  if (/^(?:curtain|window|garageDoor|valve|lock|scene)$/.test(entity.category)) return false;
   return entity.commands.some((c) => commandActions(c).includes(action) && !PROGRAMME.test(`${c.description} ${c.id}`));
 }

@@ -29,6 +29,25 @@ export const VALUE_CHECK_LABELS: Record<string, string> = {
 export const SENSOR_LABELS: Record<string, string> = { temperature: '温度', humidity: '湿度', illuminance: '光照' };
 export const OP_LABELS: Record<string, string> = { '>': '高于', '>=': '不低于', '<': '低于', '<=': '不高于', '=': '等于' };
 
+const INTENT_LABELS: Record<string, string> = { time: '问时间', date: '问日期', weather: '问天气', nevermind: '不用了', list: '清单/备忘' };
+const TIMER_LABELS: Record<string, string> = { start: '开始计时', cancel: '取消计时器', status: '查询计时器剩余时间', pause: '暂停计时器', resume: '继续计时器' };
+
+/** 600 -> 10分钟, 5400 -> 1小时30分钟, 45 -> 45秒. */
+export function durationLabel(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return `${h ? `${h}小时` : ''}${m ? `${m}分钟` : ''}${s ? `${s}秒` : ''}` || '0秒';
+}
+
+/** When and what beyond devices: 延时 10分钟后执行 / 开始计时 10分钟 / 不是设备指令（问时间）; null when nothing to say. */
+export function timingLabel(ir: { delay_seconds?: number; timer?: { op: string; seconds: number | null }; intent?: string }): string | null {
+  if (ir.intent) return `不是设备指令（${INTENT_LABELS[ir.intent] ?? ir.intent}）`;
+  if (ir.timer) return `${TIMER_LABELS[ir.timer.op] ?? '计时器'}${ir.timer.seconds ? ` ${durationLabel(ir.timer.seconds)}` : ''}`;
+  if (ir.delay_seconds) return `延时 ${durationLabel(ir.delay_seconds)}后执行`;
+  return null;
+}
+
 export function reasonLabels(codes: string[]): string {
   return [...new Set(codes.map((c) => REASON_LABELS[c] ?? '其他依据'))].join('、');
 }

@@ -4,10 +4,10 @@ import { canonical } from './canonical';
 import { unknownCommand } from './command-protocol';
 import { QUESTION_WORDS, SET_ACTION, SET_VERBS, attributeForCategory, attributeSlot, isQuestion, valueSlot } from './grammar';
 import { norm } from './home';
-import { findWords, indexHome, type HomeIndex } from './index';
+import { findWords, indexHome, roomMatches, type HomeIndex } from './index';
 import { ACTIONS, SUBTYPES, longestFirst } from './lexicon';
 import { parseNumber, valueFromCommand } from './values';
-import { commandSchema, TIMER_ACTION, UNKNOWN_ACTION, type Command, type Condition, type Home, type QueryIR, type ValueAttribute } from './types';
+import { commandSchema, NOT_DEVICE_ACTION, TIMER_ACTION, TIMER_OPS, UNKNOWN_ACTION, type Command, type OtherIntent, type Condition, type Home, type QueryIR, type ValueAttribute } from './types';
 
 /**
  * Offline rule grammar: utterance -> ordered command array (seed 000 protocol {a,s,n,t,q,c,v,x}).
@@ -31,7 +31,9 @@ const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|�
 // 上一台 / 下一个 / 第一个 are media steps and ordinals, not counts
 const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
 const PARTICLES = /家里|家中|屋里|屋内|室内|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
-const MEDIA_ACTIONS = new Set(['播放', '继续', '暂停', '停止', '下一首', '上一首', '静音']);
+/** What is played, said instead of a player (暂停音乐, 下一首歌): not a device name. */
+const MEDIA_WORDS = /^(?:(?:这|呢|嗰|那)?一?首歌?|音乐|歌曲?|曲子|节目|视频|电影|这集|广播|故事)$/;
+const MEDIA_ACTIONS = new Set(['播放', '继续', '暂停', '停止', '下一首', '上一首', '静音', '取消静音']);
 
 /** What an appliance does, said instead of its name: 开始洗衣服 -> the washer. */
 const ACTIVITY_TYPES: [RegExp, string][] = [
@@ -56,7 +58,8 @@ const SENSOR_UNIT: Record<Condition['sensor'], string> = { temperature: '℃', h
 
 /** Wake words said before a command (小爱同学，…) and courtesy said after it (…好吗 / 谢谢). */
 const WAKE = /^(?:小爱同学|小爱|天猫精灵|小度小度|小度|小艺小艺|小艺|嘿?siri|hey ?siri|ok ?google|你好)[，,、\s]*/i;
-const COURTESY_END = /(?:好吗|好不好|好嘛|行吗|行不行|可以吗|可以不|可不可以|成吗|谢谢你?|谢谢啦|谢啦|多谢|ok吗)(?=[，,。！!？?\s]|$)/g;
+// (运行吗 is a question about running, not 行吗)
+const COURTESY_END = /(?:好吗|好不好|好嘛|(?<![运执进流])行吗|(?<![运执进流])行不行|可以吗|可以不|可不可以|成吗|谢谢你?|谢谢啦|谢啦|多谢|ok吗)(?=[，,。！!？?\s]|$)/g;
 
 /**
  * 别开着了 / 不要亮着了 / 不用开了: asking to stop something being on is turning it off;
@@ -91,15 +94,43 @@ function takeDelay(body: string): { body: string; seconds: number } | null {
   return { body: body.slice(0, m.index) + body.slice(m.index! + m[0].length), seconds };
 }
 
-/** 设一个十分钟的定时器 / 定个五分钟的闹钟 / 三分钟倒计时: a timer, no device. */
+/** 设一个十分钟的定时器 / 取消计时器 / 计时器还剩多久: a timer request, no device. */
 function timerCommand(body: string): Command | null {
-  if (!/定时器|计时器|倒计时|闹钟|提醒我|计时|timer/i.test(body)) return null;
+  if (!/定时器|计时器|倒计时|闹钟|计时|timer/i.test(body)) return null;
   const m = body.match(DURATION);
-  if (!m) return null;
-  const seconds = durationSeconds(m);
-  if (!seconds) return null;
-  // 定时器 said with a device verb and target (十分钟后关空调的定时器) is a delayed command, not a bare timer
-  return commandSchema.parse({ a: TIMER_ACTION, v: m[0].replace(/\s+/g, ''), d: seconds });
+  const seconds = m ? durationSeconds(m) : null;
+  const a: keyof typeof TIMER_OPS = /取消|删除|删掉|关掉|关闭|停掉|不要了/.test(body)
+    ? '取消计时'
+    : /还剩|剩下|剩多少|多久|多长时间|还有多少|还有几/.test(body)
+      ? '查询计时'
+      : /暂停/.test(body)
+        ? '暂停计时'
+        : /继续|恢复/.test(body)
+          ? '继续计时'
+          : TIMER_ACTION;
+  if (a === TIMER_ACTION && !seconds) return null;
+  return commandSchema.parse({ a, v: m && seconds ? m[0].replace(/\s+/g, '') : undefined, d: seconds ?? undefined });
+}
+
+/** Utterances a voice assistant hears that are not about devices; each answered without a device. */
+const OTHER_INTENTS: [RegExp, OtherIntent][] = [
+  [/^(?:现在|请问)?(?:是)?(?:几点|几点钟|几点了|什么时间|什么时候了)(?:了|啊|呀)?$|^现在(?:的)?时间$/, 'time'],
+  [/^(?:今天|明天|昨天)(?:是)?(?:几号|几月几号|星期几|礼拜几|周几|什么日子)|^(?:今天的?)?日期$/, 'date'],
+  // asks about the weather (今天天气不错 only remarks on it)
+  [/天气(?:怎么样|怎样|如何|好吗|好不好|预报|会不会|热不热|冷不冷)|会不会下(?:雨|雪)|(?:要|会)下(?:雨|雪)吗|下(?:雨|雪)了吗|(?:外面|室外|户外)(?:多少度|几度|冷不冷|热不热|温度)/, 'weather'],
+  [/^(?:算了|没事了?|不用了|没什么|不要了|取消|取消吧|好了|不用管了?|没关系)(?:吧|啊|了)?$/, 'nevermind'],
+  [/购物清单|购物单|待办事项|待办清单|待办列表|备忘录/, 'list'],
+];
+
+const OUTDOOR = /室外|户外|外面|屋外|outdoor|outside/i;
+
+function otherIntent(body: string, index: HomeIndex): Command | null {
+  const found = OTHER_INTENTS.find(([re]) => re.test(body));
+  if (!found) return null;
+  // 如果天气热就开空调 is a device command with a condition; 客厅的温度 names no weather
+  // a home with an outdoor sensor answers 外面多少度 itself
+  if (found[1] === 'weather' && (/就|的话|的时候/.test(body) || maskNames(body, index).masked.size > 0 || index.entities.some((e) => OUTDOOR.test(`${e.name} ${e.room ?? ''}`)))) return null;
+  return commandSchema.parse({ a: NOT_DEVICE_ACTION, i: found[1], reason: '不是设备指令' });
 }
 
 /** 温度高于28度 / 湿度低于40% / 光照低于100: one condition, or null when the text is not one. */
@@ -227,8 +258,15 @@ function blankWords(text: string, index: HomeIndex): string {
 function categoryOf(p: Partial, index: HomeIndex): string | null {
   if (p.t) return p.t;
   if (p.n) {
-    const hits = index.byName.get(norm(p.n));
+    const key = norm(p.n);
+    const hits = index.byName.get(key);
     if (hits?.length) return hits[0].category;
+    // 入户门 for 入户门锁: a part of names that all are one kind says that kind
+    if (Array.from(key).length >= 2) {
+      const kinds = new Set<string>();
+      for (const [name, list] of index.byName) if (name.includes(key)) for (const e of list) kinds.add(e.category);
+      if (kinds.size === 1) return [...kinds][0];
+    }
   }
   return null;
 }
@@ -301,12 +339,14 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   const setText = blankWords(s, index);
   const hadSetVerb = (setText.match(SET_VERBS) ?? []).length > 0;
   for (const m of setText.matchAll(SET_VERBS)) s = blankOut(s, m.index!, m.index! + m[0].length);
+  // 客厅湿度 / 主卧温度: a room and a reading, nothing to set, is a question
+  if (!p.a && !p.v && !hadSetVerb && (attribute === 'temperature' || attribute === 'humidity') && !/[\d零一二两三四五六七八九十]/.test(s)) p.question = true;
   if (p.question || p.a === '查询') {
     p.question = true;
     p.a = '查询';
     s = s.replace(QUESTION_WORDS, ' ');
     // 客厅温度多少: a reading question targets the sensor, not the thermostat
-    const reading = attribute ?? attributeSlot(s)?.attribute ?? (/几度|多少度/.test(raw) ? 'temperature' : null);
+    const reading = attribute ?? attributeSlot(s)?.attribute ?? (/几度|多少度|多热|多冷|热不热|冷不冷/.test(raw) ? 'temperature' : /潮不潮|干不干|多潮|多干/.test(raw) ? 'humidity' : null);
     s = s.replace(/温度|湿度|光照|照度|亮度|光线|光强/g, ' ');
     if (/光照|照度|光线|光强/.test(raw)) p.t = 'lightSensor';
     else if (reading === 'temperature' || reading === 'humidity') p.t = reading === 'temperature' ? 'temperatureSensor' : 'humiditySensor';
@@ -365,6 +405,11 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
       s = s.replace(act[0], ' ');
     }
   }
+  // 扫地机回家: a vacuum's home is its dock (never the 回家模式 scene)
+  if ((p.t === 'robotVacuum' || categoryOf(p, index) === 'robotVacuum') && /回家|回去/.test(s) && (!p.a || p.a === UNKNOWN_ACTION)) {
+    p.a = '回充';
+    s = s.replace(/回家|回去/, ' ');
+  }
   // 门锁上了吗: the question's lock verb also says what is asked about
   if (p.question && lockVerb && !p.t && !p.n) p.t = 'lock';
   if (!p.n) {
@@ -396,6 +441,10 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '开始清扫' || p.a === '回充' || (p.a && /扫地|拖地|打扫|清扫/.test(raw)))) p.t = 'robotVacuum';
   if (p.a === '开始清扫' && cat && cat !== 'robotVacuum') p.a = '打开';
   // 停止播放 / 下一首 with nothing named: whatever plays media; stopping or muting means all of it
+  if (p.n && p.residual && p.a && MEDIA_ACTIONS.has(p.a) && MEDIA_WORDS.test(p.n)) {
+    p.n = null;
+    p.residual = false;
+  }
   if (!p.n && !p.t && !p.s.length && !p.ref && p.a && MEDIA_ACTIONS.has(p.a) && (/播放|音乐|歌|曲/.test(raw) || p.a === '下一首' || p.a === '上一首')) {
     p.t = 'media';
     if (p.a === '暂停' || p.a === '停止' || p.a === '静音') p.q = 'all';
@@ -405,8 +454,17 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   if ((cat === 'curtain' || cat === 'garageDoor' || cat === 'window' || cat === 'clothesRack') && p.a === '暂停') p.a = '停止';
   // 打开回家模式 / 切换到观影模式 / 晚安: a scene is run
   const sceneNamed = p.n ? index.byName.get(norm(p.n)) : undefined;
-  if (sceneNamed?.length && sceneNamed.every((e) => e.kind === 'scene') && (!p.a || ['打开', '设置模式', '调节', '开始清扫'].includes(p.a))) p.a = '执行';
+  if (sceneNamed?.length && sceneNamed.every((e) => e.kind === 'scene' || e.category === 'scene') && (!p.a || ['打开', '设置模式', '调节', '开始清扫'].includes(p.a))) p.a = '执行';
   return p;
+}
+
+/** The one room a command acted in: said (主卧), or the room of the one device it named. */
+function actedRoom(p: Partial, index: HomeIndex): string | null {
+  if (p.s.length === 1) return p.s[0];
+  if (p.s.length || !p.n || p.residual) return null;
+  const rooms = new Set((index.byName.get(norm(p.n)) ?? []).map((e) => e.room));
+  const [room] = [...rooms];
+  return rooms.size === 1 && room ? room : null;
 }
 
 function hasTarget(p: Partial): boolean {
@@ -456,8 +514,8 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   const delay = takeDelay(body);
   if (delay) body = delay.body;
   else {
-    const timer = timerCommand(body);
-    if (timer) return [timer];
+    const other = timerCommand(body) ?? otherIntent(body.replace(/[，,。！!？?]+$/, ''), index);
+    if (other) return [other];
   }
   let cond: Condition | null = null;
   const split = splitCondition(body, index);
@@ -495,6 +553,8 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   }
   clauses = merged.map((c) => takeException(c, index));
   const parts: Partial[] = [];
+  const clauseOf = new Map<Partial, number>();
+  let clauseNo = 0;
   for (const clause of clauses) {
     const pieces = clause.text.split(JOINERS).filter((x) => x.trim());
     const sub = pieces.map((piece) => parsePart(piece, clause.masked, index));
@@ -521,6 +581,8 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
         if (p.n && index.subtypeWords.includes(p.n) && clause.except.includes(p.n)) p.n = null;
       }
     }
+    for (const p of sub) clauseOf.set(p, clauseNo);
+    clauseNo++;
     parts.push(...sub);
   }
   // 客厅有点暗，把吊灯打开: a verbless remark that only names a room sets the room of what follows
@@ -531,6 +593,15 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
       next.s = p.s;
       parts.splice(i, 1);
     }
+  }
+  // 把主卧窗帘拉上，然后关掉吸顶灯: a kind said without a room in the next clause is looked for
+  // in the room the previous clause acted in, when that room has one
+  for (let i = 1; i < parts.length; i++) {
+    const p = parts[i];
+    const prev = parts[i - 1];
+    if (clauseOf.get(p) === clauseOf.get(prev) || p.s.length || p.ref || p.q !== 'one' || !p.t || (p.n && !index.subtypeWords.includes(p.n))) continue;
+    const room = actedRoom(prev, index);
+    if (room && index.entities.some((e) => e.kind === 'device' && roomMatches(e.room, room) && e.category === p.t && (!p.n || norm(e.name).includes(p.n)))) p.s = [room];
   }
   // a verb-only clause (…然后关掉) applies to the previous target; a target-only clause takes the next verb
   const out: Partial[] = [];
@@ -582,7 +653,7 @@ export function commandToIR(cmd: Command): QueryIR {
   const rooms = split(cmd.s);
   const except = split(cmd.x);
   const oldExcept = cmd.q === 'except' && !except.length;
-  if (cmd.a === TIMER_ACTION) {
+  if (cmd.a in TIMER_OPS || cmd.a === NOT_DEVICE_ACTION) {
     return {
       action: cmd.a,
       value: null,
@@ -594,7 +665,8 @@ export function commandToIR(cmd: Command): QueryIR {
       count: null,
       conditions: [],
       references: [],
-      ...(cmd.d ? { timer: { seconds: cmd.d, text: String(cmd.v ?? '') } } : {}),
+      ...(cmd.a in TIMER_OPS ? { timer: { op: TIMER_OPS[cmd.a as keyof typeof TIMER_OPS], seconds: cmd.d ?? null, text: String(cmd.v ?? '') } } : {}),
+      ...(cmd.i ? { intent: cmd.i } : {}),
     };
   }
   return {

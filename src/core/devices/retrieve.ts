@@ -13,7 +13,8 @@ import { recallStage, type DevicesConfig } from './stages/recall';
 import { roomAliasPool, scopeStage, unexcluded } from './stages/scope';
 import { scoreStage } from './stages/score';
 import {
-  TIMER_ACTION,
+  NOT_DEVICE_ACTION,
+  TIMER_OPS,
   UNKNOWN_ACTION,
   type Clarification,
   type Command,
@@ -98,8 +99,8 @@ export function retrieveCommand(
     return { command: cmd, ir, selected: selected.map(toSelected), candidates: candidates.slice(0, cfg.maxCandidates).map(toSelected), clarification, meta };
   };
 
-  // 设一个十分钟的定时器: a timer, no device acts (the IR carries it)
-  if (action === TIMER_ACTION) {
+  // 设一个十分钟的定时器 / 现在几点 / 算了: no device acts (the IR says what it is instead)
+  if (action in TIMER_OPS || action === NOT_DEVICE_ACTION) {
     meta.mode = 'none';
     return result([], [], null);
   }

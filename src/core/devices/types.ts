@@ -125,6 +125,8 @@ export const commandSchema = z.object({
   x: z.string().nullable().optional(),
   /** Delay in seconds (十分钟后关掉空调); with a = 计时 the length of a timer (设一个十分钟的定时器). */
   d: z.number().positive().nullable().optional(),
+  /** With a = 非设备指令: what the utterance is instead (time, date, weather, nevermind, list). */
+  i: z.enum(['time', 'date', 'weather', 'nevermind', 'list']).optional(),
   /** Why a command is UNKNOWN (malformed LLM reply, nothing understood). */
   reason: z.string().optional(),
 });
@@ -134,6 +136,12 @@ export const commandArraySchema = z.array(commandSchema);
 export const UNKNOWN_ACTION = 'UNKNOWN';
 /** A timer request (设一个十分钟的定时器): no device acts; the IR carries `timer`. */
 export const TIMER_ACTION = '计时';
+/** The other timer requests: cancel, how long is left, pause, resume. */
+export const TIMER_OPS = { 计时: 'start', 取消计时: 'cancel', 查询计时: 'status', 暂停计时: 'pause', 继续计时: 'resume' } as const;
+export type TimerOp = (typeof TIMER_OPS)[keyof typeof TIMER_OPS];
+/** Not a device command at all (现在几点, 天气怎么样, 算了): nothing is selected and nothing asked. */
+export const NOT_DEVICE_ACTION = '非设备指令';
+export type OtherIntent = 'time' | 'date' | 'weather' | 'nevermind' | 'list';
 
 /** What a value is about; decides the default unit and the relative step. */
 export type ValueAttribute = 'brightness' | 'temperature' | 'volume' | 'position' | 'fanSpeed' | 'humidity' | 'colorTemp' | 'color' | 'mode' | 'channel' | 'generic';
@@ -167,7 +175,9 @@ export interface QueryIR {
   /** 十分钟后关掉空调: the command runs after this many seconds (absent when said for now). */
   delay_seconds?: number;
   /** 设一个十分钟的定时器: a timer request (no device); absent otherwise. */
-  timer?: { seconds: number; text: string };
+  timer?: { op: TimerOp; seconds: number | null; text: string };
+  /** Not a device command: what it is instead (asks the time, the date, the weather; 算了; a list). */
+  intent?: OtherIntent;
 }
 
 export const conversationStateSchema = z.object({

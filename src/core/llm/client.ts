@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import { GridError } from '../common/errors';
 import { redactSecrets } from './redact';
+import { ContextValue } from '../common/cache';
 
 /**
  * The one LLM client: OpenAI-compatible chat completions (DashScope compatible mode).
@@ -78,7 +79,8 @@ export interface LlmSettings {
   keyBaseUrl?: string | null;
 }
 
-const SETTINGS_CACHE_KEY = 'llm.settings';
+/** The settings the shell (or `llm.configure`) handed to this context. */
+const llmSettings = new ContextValue<LlmSettings>('llm.settings');
 
 type SettingsListener = (ctx: AppContext, settings: LlmSettings) => void;
 const settingsListeners = new Set<SettingsListener>();
@@ -126,12 +128,12 @@ export function configureLlm(ctx: AppContext, settings: LlmSettings, options: { 
   const key = next.apiKey?.trim() || null;
   // bind the key to the endpoint it is entered for (unless the caller says where it was stored)
   next.keyBaseUrl = key ? normaliseBaseUrl(next.keyBaseUrl?.trim() || effectiveBaseUrl(ctx, next)) : null;
-  ctx.cache.set(SETTINGS_CACHE_KEY, next);
+  llmSettings.set(ctx.state, next);
   if (options.notify) for (const listener of settingsListeners) listener(ctx, { ...next });
 }
 
 export function currentLlmSettings(ctx: AppContext): LlmSettings {
-  return { ...((ctx.cache.get(SETTINGS_CACHE_KEY) as LlmSettings | undefined) ?? {}) };
+  return { ...(llmSettings.get(ctx.state) ?? {}) };
 }
 
 export interface ResolvedLlmSettings {
@@ -147,7 +149,7 @@ export interface ResolvedLlmSettings {
  * to DASHSCOPE_BASE_URL (or the default endpoint), and never over plain http to another machine.
  */
 export function resolveLlmSettings(ctx: AppContext): ResolvedLlmSettings {
-  const app = (ctx.cache.get(SETTINGS_CACHE_KEY) as LlmSettings | undefined) ?? {};
+  const app = llmSettings.get(ctx.state) ?? {};
   const baseUrl = effectiveBaseUrl(ctx, app);
   const appKey = app.apiKey?.trim() || null;
   const envKey = process.env.DASHSCOPE_API_KEY?.trim() || null;

@@ -4,7 +4,7 @@ import { GridError } from '../common/errors';
 import { importPaths } from './importer';
 import { enrichRegulations, exportInfo, importInfo } from './metadata';
 import { loadDemoRegulations } from './demo';
-import { deleteRegulation, getRegulation, getToc, listRegulations, readPages, updateInfo } from './store';
+import { deleteRegulation, getRegulation, getToc, listRegulations, readPageWindow, updateInfo } from './store';
 import { pageSchema, regulationInfoSchema, tocEntrySchema } from './types';
 import { validateRegId } from './slug';
 import { readSource, removeSourceCopy } from './sources';
@@ -40,6 +40,7 @@ export const regulationOperations = defineOperations({
       })
       .strict(),
     output: z.array(importResultSchema),
+    consumesFiles: true,
     handler: (ctx, input, run) => importPaths(ctx, input.paths, { id: input.id }, run),
   }),
   'regulations.list': defineOperation({
@@ -67,12 +68,14 @@ export const regulationOperations = defineOperations({
     },
   }),
   'regulations.read': defineOperation({
-    summary: '按页码范围阅读规程原文（一次最多 20 页） / Read a page range of a regulation (at most 20 pages per call)',
+    summary:
+      '按页码范围阅读规程原文（一次最多 20 页、约 10 万字；超出时 truncated=true，用 next 中的 start/end/offset 继续） / Read a page range (at most 20 pages and a character budget per call; continue with `next` when truncated)',
     input: z
       .object({
         reg_id: regIdField,
         start: z.number().int().min(1).describe('起始页（从 1 开始） / first page, 1-based'),
         end: z.number().int().min(1).optional().describe('结束页（含，缺省=起始页） / last page, inclusive (default: start)'),
+        offset: z.number().int().min(0).optional().describe('从起始页的第几个字开始（续读超长页，取自 next.offset） / character offset into the first page (from next.offset)'),
       })
       .strict(),
     output: z.object({
@@ -82,13 +85,28 @@ export const regulationOperations = defineOperations({
       start: z.number().int(),
       end: z.number().int(),
       pages: z.array(pageSchema),
+      truncated: z.boolean().describe('未读完请求的范围 / the requested range goes on'),
+      next: z
+        .object({ reg_id: z.string(), start: z.number().int(), end: z.number().int(), offset: z.number().int().optional() })
+        .nullable()
+        .describe('继续阅读的参数 / the input that continues this read'),
     }),
     mcp: 'read_page_range',
     handler: (ctx, input) => {
       const end = input.end ?? input.start;
-      const pages = readPages(ctx.db, input.reg_id, input.start, end, ctx.config.reader.maxPages);
+      const { maxPages, maxResponseChars } = ctx.config.reader;
+      const window = readPageWindow(ctx.db, input.reg_id, { from: input.start, to: end, offset: input.offset }, { maxPages, maxChars: maxResponseChars });
       const info = getRegulation(ctx.db, input.reg_id);
-      return { reg_id: info.reg_id, title: info.title, total_pages: info.total_pages, start: input.start, end: pages.at(-1)?.page_num ?? end, pages };
+      return {
+        reg_id: info.reg_id,
+        title: info.title,
+        total_pages: info.total_pages,
+        start: input.start,
+        end: window.pages.at(-1)?.page_num ?? end,
+        pages: window.pages,
+        truncated: window.truncated,
+        next: window.next && { reg_id: info.reg_id, ...window.next },
+      };
     },
   }),
   // The reader renders PDF pages with pdf.js from the original bytes; text pages stay the fallback.

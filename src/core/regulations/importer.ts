@@ -84,15 +84,16 @@ export async function parseFile(
   const ext = path.extname(file).toLowerCase();
   const fallbackTitle = path.basename(file, path.extname(file));
   const pageChars = ctx.config.import.virtualPageChars;
+  const maxPageChars = Math.max(pageChars, ctx.config.import.maxPageChars);
   let doc: ParsedDocument;
   if (ext === '.pdf') doc = await parsePdf(bytes, label, { fallbackTitle, onPage, signal });
   else if (ext === '.docx') {
     const md = await docxToMarkdown(bytes, label);
-    doc = parseFlowText(md, { format: 'docx', markdown: true, pageChars, fallbackTitle });
+    doc = parseFlowText(md, { format: 'docx', markdown: true, pageChars, maxPageChars, fallbackTitle });
   } else if (ext === '.md' || ext === '.markdown') {
-    doc = parseFlowText(decodeTextFile(bytes, label), { format: 'markdown', markdown: true, pageChars, fallbackTitle });
+    doc = parseFlowText(decodeTextFile(bytes, label), { format: 'markdown', markdown: true, pageChars, maxPageChars, fallbackTitle });
   } else if (ext === '.txt') {
-    doc = parseFlowText(decodeTextFile(bytes, label), { format: 'text', markdown: false, pageChars, fallbackTitle });
+    doc = parseFlowText(decodeTextFile(bytes, label), { format: 'text', markdown: false, pageChars, maxPageChars, fallbackTitle });
   } else throw new GridError('UNSUPPORTED_FORMAT', `文件「${label}」格式不支持`);
   const chars = doc.pages.reduce((n, p) => n + p.text.replace(/\s/g, '').length, 0);
   if (!doc.pages.length || chars === 0) throw new GridError('BAD_FILE', `文件「${label}」没有可导入的正文内容`);

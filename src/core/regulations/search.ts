@@ -10,6 +10,7 @@ import type { Decision } from '../search/fusion';
 import { REG_CORPUS, REG_PROFILE_CORPUS } from './search-index';
 import { parseArticleRefs, titleMatchesLaw, type ArticleRef } from './article-ref';
 import { arrangeHits, queryTargetsRows, unitShape, type UnitShape } from './rank';
+import { ContextValue } from '../common/cache';
 
 /**
  * smart_search over the regulation library (seed 002): reg_id = one id | list | null (auto) | 'all'.
@@ -131,13 +132,14 @@ export interface SmartSearchOptions {
 }
 
 /** All regulations (cached per index version: 3k+ laws would otherwise cost a query each time). */
+const regList = new ContextValue<{ version: string; regs: RegInfo[] }>('regulations.list');
+
 export function listRegs(ctx: AppContext): RegInfo[] {
-  const key = 'search:regs';
   const version = `${corpusVersion(ctx.db, REG_PROFILE_CORPUS)}:${corpusVersion(ctx.db, REG_CORPUS)}`;
-  const cached = ctx.cache.get(key) as { version: string; regs: RegInfo[] } | undefined;
+  const cached = regList.get(ctx.state);
   if (cached && cached.version === version) return cached.regs;
   const regs = ctx.db.prepare('SELECT reg_id, title FROM regulations ORDER BY reg_id').all() as RegInfo[];
-  ctx.cache.set(key, { version, regs });
+  regList.set(ctx.state, { version, regs });
   return regs;
 }
 
@@ -468,7 +470,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     const table = u.kind === 'table' && u.label ? tableRowHit(ctx.db, u.reg_id, u.label, u.page_num, matched) : null;
     // a table hit reads as its row under its header: 表C.1 …：厂站=…；定值项=…；定值=…
     const { snippet, highlights } = makeSnippet(table?.row ? tableRowText(table) : u.text, terms);
-    return { ...r, snippet, highlights, ...(table ? { table } : {}) };
+    return { ...r, snippet, highlights, ...(table ? { table: clipTable(table) } : {}) };
   };
   const types = input.block_types?.length ? new Set(input.block_types) : null;
   const scope = input.chapter_scope?.trim() || null;
@@ -615,4 +617,13 @@ function regulationDecision(
     };
   }
   return { state: 'locked', reason: d.reason, banner: null };
+}
+
+/** A search result carries at most this much of one table cell (the snippet shows the match; `get_table_by_id` has the rest). */
+const MAX_CELL_CHARS = 200;
+
+/** A table hit with every cell and column name cut to MAX_CELL_CHARS, so a pathological row cannot bloat the response. */
+function clipTable(t: TableHit): TableHit {
+  const clip = (c: string) => (c.length > MAX_CELL_CHARS ? `${c.slice(0, MAX_CELL_CHARS - 1)}…` : c);
+  return { ...t, title: clip(t.title), columns: t.columns.map(clip), row: t.row && { ...t.row, cells: t.row.cells.map(clip) } };
 }

@@ -102,7 +102,8 @@ export function getToc(db: Db, regId: string): TocEntry[] {
     .all(regId) as TocEntry[];
 }
 
-export function readPages(db: Db, regId: string, from: number, to: number, maxPages: number): { page_num: number; text: string }[] {
+/** Checks a page range against the regulation; returns its last existing page. */
+function validatePageRange(db: Db, regId: string, from: number, to: number, maxPages: number): number {
   const info = getRegulation(db, regId);
   if (from < 1) throw new GridError('INVALID_INPUT', `起始页 ${from} 无效：页码从 1 开始`);
   if (to < from) throw new GridError('INVALID_INPUT', `结束页 ${to} 小于起始页 ${from}`);
@@ -112,10 +113,69 @@ export function readPages(db: Db, regId: string, from: number, to: number, maxPa
   if (to - from + 1 > maxPages) {
     throw new GridError('INVALID_INPUT', `一次最多读取 ${maxPages} 页（请求了 ${to - from + 1} 页：${from}–${to}）`);
   }
-  const last = Math.min(to, info.total_pages);
-  return db
-    .prepare('SELECT page_num, text FROM reg_pages WHERE reg_id = ? AND page_num BETWEEN ? AND ? ORDER BY page_num')
-    .all(regId, from, last) as { page_num: number; text: string }[];
+  return Math.min(to, info.total_pages);
+}
+
+export interface PageSlice {
+  page_num: number;
+  text: string;
+  /** only on a partial page: where `text` starts in the page, and the page's full length (characters) */
+  offset?: number;
+  total_chars?: number;
+}
+
+export interface PageWindow {
+  pages: PageSlice[];
+  /** the response stops before the requested range ends; `next` continues it */
+  truncated: boolean;
+  next: { start: number; end: number; offset?: number } | null;
+}
+
+/**
+ * Pages `from`..`to` cut to a budget of `maxChars` characters of page text: whole pages while they fit,
+ * then stop at a page boundary; a single page longer than the budget comes in slices (`offset`). Text is
+ * cut in SQL, so an oversized page (imported before pages were bounded) is never loaded whole.
+ */
+export function readPageWindow(
+  db: Db,
+  regId: string,
+  range: { from: number; to: number; offset?: number },
+  limits: { maxPages: number; maxChars: number },
+): PageWindow {
+  const { from, to, offset = 0 } = range;
+  const heads = readPageHeads(db, regId, from, to, limits.maxPages);
+  const slice = db.prepare('SELECT substr(text, ?, ?) AS text FROM reg_pages WHERE reg_id = ? AND page_num = ?');
+  const pages: PageSlice[] = [];
+  let budget = limits.maxChars;
+  for (const head of heads) {
+    const start = head.page_num === from ? offset : 0;
+    if (start > 0 && start >= head.chars) {
+      throw new GridError('INVALID_INPUT', `偏移 ${start} 超出第 ${from} 页的长度（${head.chars} 字）`);
+    }
+    const rest = head.chars - start;
+    if (rest <= budget) {
+      const text = start > 0 ? (slice.get(start + 1, rest, regId, head.page_num) as { text: string }).text : head.text();
+      pages.push(start > 0 ? { page_num: head.page_num, text, offset: start, total_chars: head.chars } : { page_num: head.page_num, text });
+      budget -= rest;
+      continue;
+    }
+    if (pages.length) return { pages, truncated: true, next: { start: head.page_num, end: to } };
+    // one page longer than the whole budget: a slice of it, continued at the next offset
+    const text = (slice.get(start + 1, budget, regId, head.page_num) as { text: string }).text;
+    pages.push({ page_num: head.page_num, text, offset: start, total_chars: head.chars });
+    return { pages, truncated: true, next: { start: head.page_num, end: to, offset: start + budget } };
+  }
+  return { pages, truncated: false, next: null };
+}
+
+/** Page numbers and lengths of a validated range; the text is fetched only when the page is taken whole. */
+function readPageHeads(db: Db, regId: string, from: number, to: number, maxPages: number): { page_num: number; chars: number; text: () => string }[] {
+  validatePageRange(db, regId, from, to, maxPages);
+  const rows = db
+    .prepare('SELECT page_num, length(text) AS chars FROM reg_pages WHERE reg_id = ? AND page_num BETWEEN ? AND ? ORDER BY page_num')
+    .all(regId, from, to) as { page_num: number; chars: number }[];
+  const full = db.prepare('SELECT text FROM reg_pages WHERE reg_id = ? AND page_num = ?');
+  return rows.map((r) => ({ ...r, text: () => (full.get(regId, r.page_num) as { text: string }).text }));
 }
 
 /** Deletes inside the caller's transaction (search index first, so both go together). */

@@ -1,6 +1,7 @@
 import type { ParsedDocument, ParsedNote, ParsedReference, ParsedToc, ParsedUnit, RegulationFormat } from './types';
 import { markdownTables, parseCaption, sameRow, tableUnitText, type ParsedTable } from './tables';
 import { findReferences, noteLabel } from './refs';
+import { wrapLongLines } from '../text/wrap';
 
 /**
  * Structure of regulation text: headings (markdown `#`, 第X编/章/节, 一、, 1.1), articles (第X条,
@@ -20,6 +21,8 @@ const TOC_LEADER_RE = /(\.{3,}|…{2,}|·{3,}|．{3,}|-{4,})\s*\d+\s*$/;
 const SENTENCE_END_RE = /[。；;，,：:！？!?]$/;
 
 const HEADING_MAX = 40;
+/** Hard ceiling of a virtual page in target pages, when the caller gives none (config import.maxPageChars). */
+const MAX_PAGE_FACTOR = 4;
 
 
 export interface Line {
@@ -312,9 +315,16 @@ function blockText(b: Block, markdown: boolean): string {
 
 /**
  * Virtual pages of about `pageChars` characters. Headings travel with the unit after them
- * (no heading alone at the bottom of a page); an article is never split — an overlong one gets its own page.
+ * (no heading alone at the bottom of a page); an article is not split — an overlong one gets its own page —
+ * unless it is longer than `maxPageChars`: then it runs on over as many pages as it needs (at line
+ * boundaries; lines were wrapped before), so no page is unbounded.
  */
-export function paginate(blocks: Block[], pageChars: number, markdown: boolean): { page_num: number; text: string }[] {
+export function paginate(
+  blocks: Block[],
+  pageChars: number,
+  markdown: boolean,
+  maxPageChars = Number.POSITIVE_INFINITY,
+): { page_num: number; text: string }[] {
   const pages: { page_num: number; text: string }[] = [];
   let cur: Block[] = [];
   let curSize = 0;
@@ -329,6 +339,30 @@ export function paginate(blocks: Block[], pageChars: number, markdown: boolean):
     curSize = 0;
   };
   const size = (bs: Block[]) => bs.reduce((n, b) => n + blockText(b, markdown).length + sep.length, 0);
+  /** An oversized group on pages of its own: lines packed up to pageChars; each block keeps its first page. */
+  const runOver = (group: Block[]) => {
+    let lines: string[] = [];
+    let chars = 0;
+    const emit = () => {
+      if (!lines.length) return;
+      pages.push({ page_num: pages.length + 1, text: lines.join('\n') });
+      lines = [];
+      chars = 0;
+    };
+    for (const b of group) {
+      // blocks are separated as on ordinary pages (a blank line between Markdown blocks)
+      if (lines.length && markdown) lines.push('');
+      const raw = blockText(b, markdown).split('\n');
+      raw.forEach((line, i) => {
+        if (chars > 0 && chars + line.length + 1 > pageChars) emit();
+        // the block starts where its first line lands
+        if (i === 0) b.page = pages.length + 1;
+        lines.push(line);
+        chars += line.length + 1;
+      });
+    }
+    emit();
+  };
   for (const b of blocks) {
     if (b.type === 'heading') {
       // a new top-level part starts on a fresh page when the current one is well filled
@@ -339,6 +373,11 @@ export function paginate(blocks: Block[], pageChars: number, markdown: boolean):
     const group = [...pending, b];
     const gs = size(group);
     if (curSize > 0 && curSize + gs > pageChars) flush();
+    if (gs > maxPageChars) {
+      runOver(group);
+      pending = [];
+      continue;
+    }
     cur.push(...group);
     curSize += gs;
     pending = [];
@@ -354,7 +393,7 @@ export function paginate(blocks: Block[], pageChars: number, markdown: boolean):
 /** Markdown / TXT / DOCX (as markdown) text -> pages, TOC, units. */
 export function parseFlowText(
   text: string,
-  options: { format: RegulationFormat; markdown: boolean; pageChars: number; fallbackTitle: string },
+  options: { format: RegulationFormat; markdown: boolean; pageChars: number; maxPageChars?: number; fallbackTitle: string },
 ): ParsedDocument {
   let body = text.replace(/\r\n?/g, '\n');
   if (options.markdown) {
@@ -362,7 +401,10 @@ export function parseFlowText(
     body = body.replace(/^---\n[\s\S]*?\n---\n?/, '').replace(/<!--[\s\S]*?-->/g, '');
     body = body.replace(/^```[\s\S]*?^```/gm, (m) => m.replace(/^```.*$/gm, ''));
   }
-  const rawLines = body.split('\n');
+  // a line longer than the page ceiling (a whole book on one line) is wrapped at sentence ends into
+  // page-sized lines first; ordinary long lines stay as they are
+  const maxPageChars = Math.max(options.pageChars, options.maxPageChars ?? options.pageChars * MAX_PAGE_FACTOR);
+  const rawLines = wrapLongLines(body.split('\n'), maxPageChars, options.pageChars);
   const { tables, marks } = flowTables(rawLines, body);
   const lines: Line[] = rawLines.map((t, i) => ({ text: t, table: marks.get(i) }));
   const { blocks, title } = buildBlocks(lines, {
@@ -380,7 +422,7 @@ export function parseFlowText(
       blocks.splice(blocks.indexOf(first), 1, { type: 'heading', rank: 0, level: 0, title: docTitle, raw: first.raw, page: 1, isDocTitle: true });
     }
   }
-  const pages = paginate(blocks, options.pageChars, options.markdown);
+  const pages = paginate(blocks, options.pageChars, options.markdown, maxPageChars);
   const { units, toc } = unitsAndToc(blocks, tables);
   const structure = finishStructure(blocks, tables);
   return { title: docTitle || options.fallbackTitle, format: options.format, pages, toc, units, ...structure };

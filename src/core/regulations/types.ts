@@ -32,6 +32,9 @@ export type TocEntry = z.infer<typeof tocEntrySchema>;
 export const pageSchema = z.object({
   page_num: z.number().int(),
   text: z.string(),
+  /** a partial page (longer than one response): where `text` starts and the page's full length */
+  offset: z.number().int().optional(),
+  total_chars: z.number().int().optional(),
 });
 
 export type RegulationFormat = 'pdf' | 'markdown' | 'text' | 'docx';

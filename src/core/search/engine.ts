@@ -94,7 +94,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
       mode = 'lexical';
     } else {
       const modelId = embedder.status().model_id ?? 'default';
-      matrix = loadMatrix(ctx.db, ctx.cache, q.corpus, modelId);
+      matrix = loadMatrix(ctx.db, ctx.state, q.corpus, modelId);
       if (!matrix) {
         note = '语义向量尚未建立（请重建索引），本次仅关键词检索';
         mode = 'lexical';
@@ -217,5 +217,5 @@ export function warmSearchIndexes(ctx: AppContext, corpus: string): void {
   lexicalIndex(ctx.db);
   const embedder = ctx.embedder();
   const modelId = embedder.available() ? embedder.status().model_id : null;
-  if (modelId) loadMatrix(ctx.db, ctx.cache, corpus, modelId);
+  if (modelId) loadMatrix(ctx.db, ctx.state, corpus, modelId);
 }

@@ -3,6 +3,17 @@ import path from 'node:path';
 import type { AppContext } from '../context';
 import { TranslationModel } from './learn';
 import { corpusVersion, documentFrequencies } from './lexical';
+import { ContextValue, KeyedCache } from '../common/cache';
+
+interface LoadedExpansion {
+  model: TranslationModel;
+  maxTerms: number;
+  targets: string[];
+}
+/** The shipped table (null when absent or broken). */
+const expansionTable = new ContextValue<LoadedExpansion | null>('search.expansion');
+/** Whether the table applies to a corpus, per corpus, re-checked when the corpus changes. */
+const expansionGates = new KeyedCache<{ version: number; on: boolean }>('search.expansion-gate');
 
 /**
  * The shipped expansion table (scripts/learn-expansion.ts), loaded once per process. Words it
@@ -10,8 +21,7 @@ import { corpusVersion, documentFrequencies } from './lexical';
  * `corpus` only keys the cache: the vocabulary check is re-done when that corpus changes.
  */
 export function shippedExpansion(ctx: AppContext, corpus: string): ((tokens: string[]) => string[]) | null {
-  const key = 'search:expansion';
-  let loaded = ctx.cache.get(key) as { model: TranslationModel; maxTerms: number; targets: string[] } | null | undefined;
+  let loaded = expansionTable.get(ctx.state);
   if (loaded === undefined) {
     loaded = null;
     const file = path.join(ctx.resourcesDir, 'search', 'expansion.json');
@@ -24,19 +34,19 @@ export function shippedExpansion(ctx: AppContext, corpus: string): ((tokens: str
     } catch {
       loaded = null; // a broken resource must not break search
     }
-    ctx.cache.set(key, loaded);
+    expansionTable.set(ctx.state, loaded);
   }
   if (!loaded) return null;
   // the table applies only to libraries whose vocabulary it covers (laws), not to e.g. grid
   // regulations that share a few generic words with it; re-checked when the library changes
   const version = corpusVersion(ctx.db, corpus);
-  const gateKey = `search:expansion:gate:${corpus}`;
-  let gate = ctx.cache.get(gateKey) as { version: number; on: boolean } | undefined;
+  const gates = expansionGates.in(ctx.state);
+  let gate = gates.get(corpus);
   if (!gate || gate.version !== version) {
     const df = documentFrequencies(ctx.db, loaded.targets);
     const present = [...df.values()].filter((n) => n > 0).length;
     gate = { version, on: loaded.targets.length > 0 && present / loaded.targets.length >= ctx.config.search.expansionCoverage };
-    ctx.cache.set(gateKey, gate);
+    gates.set(corpus, gate);
   }
   if (!gate.on) return null;
   const { model, maxTerms } = loaded;

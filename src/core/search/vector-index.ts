@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../store/db';
+import { KeyedCache, type ContextState } from '../common/cache';
 import { encodeRow, extendBinaryIndex, matrixFrom, rowIndex, binaryIndex, type VectorMatrix } from './vectors';
 
 /**
@@ -25,7 +26,6 @@ const REWRITE_MIN = 256;
 /** with more changed items than this share of the matrix, reloading from SQLite is faster than row-wise updates */
 const RELOAD_SHARE = 0.3;
 
-type Cache = Map<string, unknown>;
 
 interface Header {
   magic: string;
@@ -314,15 +314,19 @@ function recordFile(db: Db, corpus: string, modelId: string, seq: number | null)
   }
 }
 
+/** Loaded matrices by corpus and model; `{ seq }` remembers "no vectors" as of that change. */
+const loadedMatrices = new KeyedCache<Loaded | { seq: number }>('search.vectors');
+
 /**
  * The corpus matrix for a model: from the process cache brought up to date with the change log,
  * else from the index file (plus the log since it was written), else from SQLite (and the file is
  * written for next time). Null when the corpus has no vectors for the model.
  */
-export function loadMatrix(db: Db, cache: Cache, corpus: string, modelId: string): VectorMatrix | null {
-  const cacheKey = `search:vectors:${corpus}:${modelId}`;
+export function loadMatrix(db: Db, state: ContextState, corpus: string, modelId: string): VectorMatrix | null {
+  const cache = loadedMatrices.in(state);
+  const cacheKey = `${corpus}\u0000${modelId}`;
   const bounds = logBounds(db);
-  const entry = cache.get(cacheKey) as Loaded | { seq: number } | undefined;
+  const entry = cache.get(cacheKey);
   if (entry && !('m' in entry)) {
     if (entry.seq === bounds.max) return null;
   } else if (entry && entry.m.seq === bounds.max) return entry.m;

@@ -4,6 +4,8 @@ import { loadHomeFile } from '../../../src/core/devices/home';
 import { indexHome, nameAliases } from '../../../src/core/devices/index';
 import { parseRules } from '../../../src/core/devices/parser';
 import { retrieve } from '../../../src/core/devices/retrieve';
+import { canonical } from '../../../src/core/devices/canonical';
+import { normalizeHome } from '../../../src/core/devices/home';
 import { emptyState, type Home } from '../../../src/core/devices/types';
 
 // Everyday phrasing (round 3) on real homes: a home named the way the 米家 app names devices,
@@ -55,8 +57,21 @@ describe('timers and delays', () => {
     const [r] = await run('设一个十分钟的定时器');
     expect(r.selected).toEqual([]);
     expect(r.clarification).toBeNull();
-    expect(r.ir.timer).toEqual({ seconds: 600, text: '十分钟' });
+    expect(r.ir.timer).toEqual({ op: 'start', seconds: 600, text: '十分钟' });
     expect(r.ir.delay_seconds).toBeUndefined();
+    expect((await run('取消计时器'))[0].ir.timer).toMatchObject({ op: 'cancel', seconds: null });
+    expect((await run('计时器还剩多久'))[0].ir.timer?.op).toBe('status');
+  });
+
+  it('what is not a device command selects nothing and asks nothing, and says what it is', async () => {
+    for (const [u, intent] of [['现在几点', 'time'], ['今天星期几', 'date'], ['天气怎么样', 'weather'], ['算了', 'nevermind'], ['把牛奶加到购物清单', 'list']] as const) {
+      const [r] = await run(u);
+      expect(r.selected, u).toEqual([]);
+      expect(r.clarification, u).toBeNull();
+      expect(r.ir.intent, u).toBe(intent);
+    }
+    // a remark about the weather is not a weather question; a condition on it is a device command
+    expect(parseRules('今天天气不错', mihome)[0].a).toBe('UNKNOWN');
   });
 });
 
@@ -103,10 +118,57 @@ describe('area-only, questions, negation, media without a name', () => {
     expect(parseRules('电视太吵了', flat)[0]).toMatchObject({ a: '调音量', v: '-' });
   });
 
+  it('a kind said in the next clause is looked for where the previous clause acted', async () => {
+    expect(ids(await run('把主卧窗帘拉上，然后关掉吸顶灯'))).toEqual(['mb.ceiling', 'mb.curtain']);
+    // the previous room has no such device: the whole home answers as before
+    expect(ids(await run('打开主卧窗帘，再打开油烟机'))).toEqual(['kt.hood', 'mb.curtain']);
+  });
+
+  it('bare readings and "which ones" are questions; unmute is not mute', async () => {
+    expect(parseRules('客厅湿度', flat)[0]).toMatchObject({ a: '查询', t: 'humiditySensor' });
+    const which = await run('有哪些灯开着');
+    expect(which[0].command.a).toBe('查询');
+    expect(which[0].selected.length).toBeGreaterThan(5);
+    expect(parseRules('洗衣机在运行吗', flat)[0].a).toBe('查询');
+    expect(parseRules('电视取消静音', flat)[0].a).toBe('取消静音');
+    expect(parseRules('打开入户门', flat)[0].a).toBe('解锁');
+  });
+
   it('scenes are run; covers and vacuums get their own verbs', () => {
     expect(parseRules('打开回家模式', mihome)[0].a).toBe('执行');
     expect(parseRules('启动石头扫地机', mihome)[0].a).toBe('开始清扫');
     expect(parseRules('窗帘电机停一下', mihome)[0].a).toBe('停止');
     expect(parseRules('把晾衣架降下来', mihome)[0]).toMatchObject({ a: '降下', t: 'clothesRack' });
   });
+});
+
+describe('HA-style entities and Cantonese words', () => {
+  // scenes and scripts listed as entities (as HA exports them), an outdoor sensor
+  const ha = normalizeHome({
+    devices: [
+      { id: 'light.living', name: '客厅灯', room: '客厅', type: 'light', commands: [{ id: 'turn_on', description: 'turn on' }, { id: 'turn_off', description: 'turn off' }] },
+      { id: 'scene.movie', name: '电影之夜', room: '客厅', type: 'scene', commands: [{ id: 'turn_on', description: 'Activate' }] },
+      { id: 'script.goodnight', name: '晚安', room: null, type: 'script', commands: [{ id: 'turn_on', description: 'turn on' }] },
+      { id: 'sensor.outside', name: '室外温度', room: null, type: 'sensor', commands: [{ id: 'get_temperature', description: 'get temperature' }] },
+    ],
+  }).home;
+
+  it('a scene or script entity is run by name, and never by a room-only command', async () => {
+    const [r] = await run('激活电影之夜', ha);
+    expect(r.command.a).toBe('执行');
+    expect(r.selected.map((s) => s.id)).toEqual(['scene.movie']);
+    expect(ids(await run('执行晚安', ha))).toEqual(['script.goodnight']);
+    expect(ids(await run('打开客厅', ha))).toEqual(['light.living']);
+  });
+
+  it('外面多少度 reads an outdoor sensor when the home has one, else it is a weather question', async () => {
+    expect(ids(await run('外面多少度', ha))).toEqual(['sensor.outside']);
+    expect((await run('外面多少度'))[0].ir.intent).toBe('weather');
+  });
+
+  it.each([
+    ['而家幾點', '现在几点'],
+    ['主人房冷氣校到廿四度', '主卧空调调到二十四度'],
+    ['掃地機返屋企', '扫地机回家'],
+  ])('%s -> %s', (from, to) => expect(canonical(from)).toBe(to));
 });

@@ -74,8 +74,8 @@ describe('virtual pages', () => {
     for (const t of doc.toc) expect(doc.pages[t.page_num - 1].text).toContain(t.title.split(' ')[0]);
   });
 
-  it('gives an overlong article its own page instead of cutting it', () => {
-    const long = '第一条 ' + '很长的条文内容，'.repeat(300);
+  it('gives an overlong article its own page instead of cutting it (up to the page ceiling, 4 pages)', () => {
+    const long = '第一条 ' + '很长的条文内容，'.repeat(200);
     const doc = txt(['第一章 总则', long, '第二条 短条文。'].join('\n'), 500);
     const a1 = doc.units.find((u) => u.label === '第一条')!;
     expect(doc.pages[a1.page_num - 1].text).toContain(a1.text);

@@ -1,5 +1,6 @@
 import type { Db } from '../../../src/core/store/db';
-import { indexRegulation } from '../../../src/core/regulations/search-index';
+import { writeRegulation } from '../../../src/core/regulations/store';
+import type { ParsedDocument } from '../../../src/core/regulations/types';
 import { defaultConfig } from '../../../src/core/config';
 
 export interface FixtureUnit {
@@ -19,21 +20,44 @@ export interface FixtureReg {
   units: FixtureUnit[];
 }
 
-/** Writes a regulation the way the importer does (rows + index hook in one transaction). */
+/** The fixture as the parsers hand a document to the store: units with pages, the pages' text, a TOC. */
+export function fixtureDocument(reg: FixtureReg): ParsedDocument {
+  const units = reg.units.map((u, i) => ({
+    page_num: u.page ?? 1 + Math.floor(i / 3),
+    kind: u.label ? ('article' as const) : ('paragraph' as const),
+    label: u.label,
+    section_path: u.section,
+    text: u.text,
+  }));
+  const pageNums = [...new Set(units.map((u) => u.page_num))].sort((a, b) => a - b);
+  return {
+    title: reg.title,
+    format: 'markdown',
+    pages: pageNums.map((page_num) => ({
+      page_num,
+      text: units
+        .filter((u) => u.page_num === page_num)
+        .map((u) => u.text)
+        .join('\n'),
+    })),
+    toc: (reg.toc ?? []).map((title) => ({ level: 1, title, page_num: 1 })),
+    units,
+  };
+}
+
+/**
+ * Writes a regulation through the store's one write path (writeRegulation: rows, metadata and the
+ * search index in one transaction), so search tests run on what an import writes.
+ */
 export function insertRegulation(db: Db, reg: FixtureReg): void {
-  db.transaction(() => {
-    db.prepare(
-      `INSERT INTO regulations (reg_id, title, source_file, source_hash, format, total_pages, indexed_at, description, keywords, scope)
-       VALUES (?, ?, ?, ?, 'markdown', ?, ?, ?, ?, ?)`,
-    ).run(reg.reg_id, reg.title, `${reg.reg_id}.md`, reg.reg_id, 3, new Date().toISOString(), reg.description ?? null, JSON.stringify(reg.keywords ?? []), reg.scope ?? null);
-    (reg.toc ?? []).forEach((t, i) => db.prepare('INSERT INTO reg_toc (reg_id, ord, level, title, page_num) VALUES (?, ?, 1, ?, 1)').run(reg.reg_id, i, t));
-    reg.units.forEach((u, i) =>
-      db
-        .prepare('INSERT INTO reg_units (reg_id, ord, page_num, kind, label, section_path, text) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(reg.reg_id, i, u.page ?? 1 + Math.floor(i / 3), u.label ? 'article' : 'paragraph', u.label, u.section, u.text),
-    );
-    indexRegulation(db, reg.reg_id, defaultConfig().search.chunkChars);
-  })();
+  writeRegulation(db, fixtureDocument(reg), {
+    regId: reg.reg_id,
+    sourceFile: `${reg.reg_id}.md`,
+    sourcePath: `${reg.reg_id}.md`,
+    sourceHash: reg.reg_id,
+    chunkChars: defaultConfig().search.chunkChars,
+    keep: { description: reg.description ?? null, keywords: reg.keywords ?? [], scope: reg.scope ?? null, extra: {} },
+  });
 }
 
 export const ANGUI: FixtureReg = {

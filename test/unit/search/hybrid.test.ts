@@ -21,7 +21,7 @@ describe('hybrid search with an installed model', () => {
   it('stores one vector per unit chunk and loads them as one matrix', () => {
     expect(ctx.embedder().available()).toBe(true);
     const modelId = ctx.embedder().status().model_id!;
-    const m = loadMatrix(ctx.db, ctx.cache, REG_CORPUS, modelId)!;
+    const m = loadMatrix(ctx.db, ctx.state, REG_CORPUS, modelId)!;
     expect(m.dims).toBe(TEST_MODEL_DIMS);
     expect(m.ids.length).toBe(ANGUI.units.length + WENGUI.units.length);
   });

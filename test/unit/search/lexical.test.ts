@@ -72,13 +72,13 @@ describe('vector store', () => {
     const ids = (ctx.db.prepare("SELECT id, key FROM search_items WHERE corpus = 'reg' ORDER BY key").all() as { id: number; key: string }[]);
     const vecs = [new Float32Array([1, 0, 0]), new Float32Array([0.6, 0.8, 0]), new Float32Array([0, 0, 2])];
     storeVectors(ctx.db, 'test-model', ids.map((r, i) => ({ id: r.id, vector: vecs[i] })));
-    const m = loadMatrix(ctx.db, ctx.cache, 'reg', 'test-model')!;
+    const m = loadMatrix(ctx.db, ctx.state, 'reg', 'test-model')!;
     expect(m.dims).toBe(3);
     expect(m.ids.length).toBe(3);
     const hits = vectorTopK(m, new Float32Array([1, 0.1, 0]), 2);
     expect(hits.map((h) => h.id)).toEqual([ids[0].id, ids[1].id]);
     expect(hits[0].score).toBeCloseTo(1 / Math.sqrt(1.01), 5);
     expect(vectorTopK(m, new Float32Array([1, 0, 0]), 5, ['wengui']).map((h) => h.id)).toEqual([ids[2].id]);
-    expect(loadMatrix(ctx.db, ctx.cache, 'reg', 'test-model')).toBe(m);
+    expect(loadMatrix(ctx.db, ctx.state, 'reg', 'test-model')).toBe(m);
   });
 });

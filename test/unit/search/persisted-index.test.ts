@@ -32,14 +32,14 @@ beforeAll(() => {
 
 describe('persisted vector index', () => {
   it('is built from SQLite once, written to the data dir, and read from the file by the next process', async () => {
-    const m = loadMatrix(ctx.db, ctx.cache, 'reg', 'm1')!;
+    const m = loadMatrix(ctx.db, ctx.state, 'reg', 'm1')!;
     expect(m.source).toBe('db');
     expect(m.live).toBe(300);
     const files = fs.readdirSync(indexDir(ctx.db)!);
     expect(files.filter((f) => f.endsWith('.bin'))).toHaveLength(1);
     const next = createAppContext({ dataDir: ctx.dataDir });
     try {
-      const again = loadMatrix(next.db, next.cache, 'reg', 'm1')!;
+      const again = loadMatrix(next.db, next.state, 'reg', 'm1')!;
       expect(again.source).toBe('file');
       expect([...again.ids]).toEqual([...m.ids]);
       expect([...again.data]).toEqual([...m.data]);
@@ -51,10 +51,10 @@ describe('persisted vector index', () => {
   });
 
   it('follows new, replaced and deleted vectors row by row without reloading', () => {
-    const m = loadMatrix(ctx.db, ctx.cache, 'reg', 'm1')!;
+    const m = loadMatrix(ctx.db, ctx.state, 'reg', 'm1')!;
     const added = addScope('b', 40);
     const [newId, newVec] = [...added][5];
-    const after = loadMatrix(ctx.db, ctx.cache, 'reg', 'm1')!;
+    const after = loadMatrix(ctx.db, ctx.state, 'reg', 'm1')!;
     expect(after).toBe(m); // same object, updated in place
     expect(after.live).toBe(340);
     expect(vectorTopK(after, newVec, 1)[0]).toMatchObject({ id: newId });
@@ -62,10 +62,10 @@ describe('persisted vector index', () => {
     const [oldId] = [...first][10];
     const moved = vec();
     storeVectors(ctx.db, 'm1', [{ id: oldId, vector: moved }]);
-    expect(vectorTopK(loadMatrix(ctx.db, ctx.cache, 'reg', 'm1')!, moved, 1)[0].id).toBe(oldId);
+    expect(vectorTopK(loadMatrix(ctx.db, ctx.state, 'reg', 'm1')!, moved, 1)[0].id).toBe(oldId);
     // a deleted regulation leaves no hits behind, in full and in scoped scans
     removeItems(ctx.db, 'reg', { scope: 'b' });
-    const gone = loadMatrix(ctx.db, ctx.cache, 'reg', 'm1')!;
+    const gone = loadMatrix(ctx.db, ctx.state, 'reg', 'm1')!;
     expect(gone).toBe(m);
     expect(gone.live).toBe(300);
     const hits = vectorTopK(gone, newVec, 300);
@@ -76,13 +76,13 @@ describe('persisted vector index', () => {
 
   it('rewrites the file after enough changes and prunes the change log behind it', async () => {
     addScope('c', 400);
-    const m = loadMatrix(ctx.db, ctx.cache, 'reg', 'm1')!;
+    const m = loadMatrix(ctx.db, ctx.state, 'reg', 'm1')!;
     expect(m.live).toBe(700);
     const log = (ctx.db.prepare('SELECT COUNT(*) AS n FROM search_vector_log').get() as { n: number }).n;
     expect(log).toBeLessThan(10);
     const next = createAppContext({ dataDir: ctx.dataDir });
     try {
-      const fromFile = loadMatrix(next.db, next.cache, 'reg', 'm1')!;
+      const fromFile = loadMatrix(next.db, next.state, 'reg', 'm1')!;
       expect(fromFile.source).toBe('file');
       expect(fromFile.live).toBe(700);
       expect(fromFile.ids.length).toBe(700); // holes of the deleted scope were dropped
@@ -100,7 +100,7 @@ describe('persisted vector index', () => {
       storeVectors(octx.db, 'm1', [{ id, vector: vec() }]);
       fs.mkdirSync(path.join(other, 'index'), { recursive: true });
       for (const f of fs.readdirSync(indexDir(ctx.db)!)) fs.copyFileSync(path.join(indexDir(ctx.db)!, f), path.join(other, 'index', f));
-      const m = loadMatrix(octx.db, octx.cache, 'reg', 'm1')!;
+      const m = loadMatrix(octx.db, octx.state, 'reg', 'm1')!;
       expect(m.source).toBe('db');
       expect([...m.ids]).toEqual([id]);
     } finally {

@@ -1,6 +1,7 @@
 import { allEntities } from '../home';
 import { roomMatches, type HomeIndex } from '../index';
 import { summarizeForPrompt } from '../injection';
+import { timingLabel } from '../labels';
 import { SENSOR_FOR } from '../lexicon';
 import { commandForValue, describeValue, resolveExtreme } from '../values';
 import type { ConditionResult, Entity, Home, QueryIR, RetrievalResult, Scored, ValueCheck } from '../types';
@@ -78,6 +79,8 @@ export function commandSummaryLines(results: RetrievalResult[]): string[] {
       const range = check && check.minimum !== null && check.maximum !== null ? ` ${check.minimum}–${check.maximum}${check.unit ?? ''}` : '';
       parts.push(`数值 ${describeValue(r.ir.value)}${check ? `（${CHECK_LABEL[check.status]}${check.status === 'in_range' || check.status === 'out_of_range' ? range : ''}）` : ''}`);
     }
+    const timing = timingLabel(r.ir);
+    if (timing) parts.push(timing);
     for (const c of r.ir.conditions) {
       parts.push(`条件 ${c.room ?? ''}${SENSOR_LABEL[c.sensor] ?? c.sensor}${OP_LABEL[c.op] ?? c.op}${c.value}${c.unit ?? (c.sensor === 'temperature' ? '℃' : c.sensor === 'humidity' ? '%' : '')}`);
     }

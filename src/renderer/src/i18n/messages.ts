@@ -57,6 +57,8 @@ export const DEVICE_TYPES: Record<string, string> = {
   towelRack: '毛巾架',
   bathHeater: '浴霸',
   garageDoor: '车库门',
+  clothesRack: '晾衣架',
+  media: '播放设备',
   valve: '阀门',
   freshAir: '新风机',
   projector: '投影仪',
@@ -89,6 +91,24 @@ export const ENTITY_KINDS: Record<string, string> = { device: '设备', group: '
 export function actionLabel(action: string | null | undefined): string {
   if (!action || action === 'UNKNOWN') return '未识别的动作';
   return action;
+}
+
+const INTENTS: Record<string, string> = { time: '问时间', date: '问日期', weather: '问天气', nevermind: '不用了', list: '清单/备忘' };
+const TIMER_OPS: Record<string, string> = { start: '开始计时', cancel: '取消计时器', status: '查询计时器剩余时间', pause: '暂停计时器', resume: '继续计时器' };
+
+function durationText(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return `${h ? `${h}小时` : ''}${m ? `${m}分钟` : ''}${s ? `${s}秒` : ''}` || '0秒';
+}
+
+/** 延时 10分钟后执行 / 开始计时 10分钟 / 不是设备指令（问时间）, or null. */
+export function timingText(ir: { delay_seconds?: number; timer?: { op: string; seconds: number | null }; intent?: string }): string | null {
+  if (ir.intent) return `不是设备指令（${INTENTS[ir.intent] ?? ir.intent}）`;
+  if (ir.timer) return `${TIMER_OPS[ir.timer.op] ?? '计时器'}${ir.timer.seconds ? ` ${durationText(ir.timer.seconds)}` : ''}`;
+  if (ir.delay_seconds) return `延时 ${durationText(ir.delay_seconds)}后执行`;
+  return null;
 }
 
 export const QUANTIFIERS: Record<string, string> = { one: '一个', all: '全部', any: '任意一个', except: '除指定范围外的全部' };

@@ -10,6 +10,7 @@ import {
   RETRIEVAL_MODES,
   SENSORS,
   actionLabel,
+  timingText,
   conditionText,
   deviceReasonLabel,
   deviceTypeLabel,
@@ -431,7 +432,10 @@ function CommandInWords({ r }: { r: RetrievalResult }) {
   return (
     <dl className="kv compact" aria-label="命令解读">
       <dt>动作</dt>
-      <dd>{actionLabel(ir.action)}</dd>
+      <dd>
+        {actionLabel(ir.action)}
+        {timingText(ir) ? <span className="pill warn" style={{ marginLeft: 6 }}>{timingText(ir)}</span> : null}
+      </dd>
       <dt>位置</dt>
       <dd>{place || '未指定房间'}</dd>
       <dt>设备</dt>

@@ -1,0 +1,573 @@
+/**
+ * Attack replay (`npm run eval -- attack`): every attack of issue #15 against the real adapters —
+ * `gridcode` CLI processes, a `gridcode mcp` process spoken to line by line, the browser-shell bridge
+ * over HTTP, the IPC path (invokeOperation + main's sender check) and a local fake LLM endpoint as
+ * the network boundary. Prints one row per attack: probes tried / survived / lost; exits 1 when any
+ * probe is lost. Imports run without an embedding model (GRIDCODE_MODELS_DIR = an empty folder):
+ * what is attacked here is the database, the files and the adapters, not the vectors.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { startWebServer, type WebServer } from '../src/web/server';
+import { configureLlm, resolveLlmSettings } from '../src/core/llm/client';
+import { invokeOperation } from '../src/core/api/invoke';
+import { createAppContext } from '../src/core/context';
+import { projectRoot } from '../src/core/common/paths';
+import { APP_ORIGIN, guardHandler, isTrustedSender, trustedOrigins } from '../src/main/security';
+import { reply, startFakeLlmServer } from '../test/fixtures/fake-llm-server';
+
+interface Probe {
+  what: string;
+  held: boolean;
+  detail?: string;
+}
+
+interface Attack {
+  name: string;
+  run: () => Promise<Probe[]>;
+}
+
+const root = projectRoot();
+const KEY = 'sk-attack-0123456789abcdefSECRET';
+const SECRET = 'TOP-SECRET-LINE-42';
+let work = '';
+let noModels = '';
+const dirs: string[] = [];
+const verbose = process.argv.includes('--verbose');
+
+function mkdir(name: string): string {
+  const d = fs.mkdtempSync(path.join(work, `${name}-`));
+  dirs.push(d);
+  return d;
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** One `gridcode` process (the compiled CLI, as agents run it). */
+function gridcode(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(root, 'bin', 'gridcode.mjs'), ...args], {
+      cwd: root,
+      env: { ...process.env, GRIDCODE_MODELS_DIR: noModels, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Statute-like Markdown files: `count` files over `folders` sub-folders, each with its own articles. */
+function writeStatutes(dir: string, folders: string[], count: number): string[] {
+  const files: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const folder = path.join(dir, folders[i % folders.length]);
+    fs.mkdirSync(folder, { recursive: true });
+    const articles = Array.from({ length: 6 + (i % 5) }, (_, a) => `第${a + 1}条 第${i}号规定的第${a + 1}条：运行人员应当按规定巡视设备${'并做好记录'.repeat(1 + (a % 3))}。`);
+    const file = path.join(folder, `规定${i}.md`);
+    fs.writeFileSync(file, `# 第${i}号运行规定\n\n## 第一章 总则\n\n${articles.join('\n\n')}\n`);
+    files.push(file);
+  }
+  return files;
+}
+
+/** The regulations in a data dir by the file they came from. */
+function regulationsBySource(dataDir: string): Map<string, string[]> {
+  const db = new Database(path.join(dataDir, 'gridcode.sqlite'), { readonly: true });
+  try {
+    const rows = db.prepare('SELECT reg_id, extra FROM regulations').all() as { reg_id: string; extra: string }[];
+    const out = new Map<string, string[]>();
+    for (const r of rows) {
+      const src = (JSON.parse(r.extra) as { source_path: string }).source_path;
+      out.set(src, [...(out.get(src) ?? []), r.reg_id]);
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+const LOCKED = /database is locked|SQLITE_BUSY|INTERNAL/;
+
+/** A run either succeeds or fails loudly (non-zero exit, failed rows named BUSY) — never "locked" and exit 0. */
+function loudOrClean(r: Run): boolean {
+  if (LOCKED.test(r.stdout + r.stderr)) return false;
+  if (r.code === 0) return true;
+  return /BUSY|占用/.test(r.stdout + r.stderr);
+}
+
+const concurrentImports: Attack = {
+  name: 'two import processes, overlapping folders',
+  async run() {
+    const docs = mkdir('docs');
+    const folders = ['甲', '乙', '丙', '丁'];
+    const files = writeStatutes(docs, folders, 120);
+    const data = mkdir('data');
+    const [a, b] = await Promise.all([
+      gridcode(['import', docs, '--data-dir', data, '--json']),
+      gridcode(['import', ...folders.slice(0, 3).reverse().map((f) => path.join(docs, f)), '--data-dir', data, '--json']),
+    ]);
+    const bySource = regulationsBySource(data);
+    const once = files.filter((f) => bySource.get(f)?.length === 1).length;
+    return [
+      { what: 'process A ends clean or fails loudly', held: loudOrClean(a), detail: `exit ${a.code}` },
+      { what: 'process B ends clean or fails loudly', held: loudOrClean(b), detail: `exit ${b.code}` },
+      { what: 'every file lands exactly once', held: once === files.length && bySource.size === files.length, detail: `${once}/${files.length} once, ${bySource.size} regulations` },
+    ];
+  },
+};
+
+const updateDuringImport: Attack = {
+  name: 'update-info during an import',
+  async run() {
+    const docs = mkdir('docs');
+    const data = mkdir('data');
+    const [first, ...rest] = writeStatutes(docs, ['甲', '乙'], 80);
+    const seeded = await gridcode(['import', first, '--data-dir', data, '--json', '--id', 'target']);
+    if (seeded.code !== 0) return [{ what: 'seed import', held: false, detail: seeded.stderr.slice(0, 200) }];
+    const importing = gridcode(['import', ...rest, '--data-dir', data, '--json']);
+    const updates: Run[] = [];
+    for (let i = 0; i < 4; i++) updates.push(await gridcode(['update-info', 'target', '--keywords', `巡视,记录${i}`, '--data-dir', data, '--json']));
+    const imp = await importing;
+    const probes = updates.map((u, i) => ({ what: `update-info #${i + 1} while importing`, held: u.code === 0 && !LOCKED.test(u.stdout + u.stderr), detail: `exit ${u.code}` }));
+    probes.push({ what: 'the import itself', held: loudOrClean(imp), detail: `exit ${imp.code}` });
+    const db = new Database(path.join(data, 'gridcode.sqlite'), { readonly: true });
+    const kw = (db.prepare('SELECT keywords FROM regulations WHERE reg_id = ?').get('target') as { keywords: string }).keywords;
+    db.close();
+    probes.push({ what: 'the last update is the one kept', held: kw.includes('记录3'), detail: kw });
+    return probes;
+  },
+};
+
+/** The bridge, a legit and an attacker endpoint; shared by the key attacks. */
+interface KeyStage {
+  web: WebServer;
+  legit: Awaited<ReturnType<typeof startFakeLlmServer>>;
+  attacker: Awaited<ReturnType<typeof startFakeLlmServer>>;
+  invoke(name: string, input: unknown): Promise<{ text: string; last: { type: string; data?: any; error?: { code: string } } }>;
+}
+
+async function withKeyStage<T>(fn: (s: KeyStage) => Promise<T>): Promise<T> {
+  const legit = await startFakeLlmServer();
+  const attacker = await startFakeLlmServer();
+  const staticDir = mkdir('static');
+  fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+  const web = await startWebServer({ port: 0, dataDir: mkdir('web-data'), staticDir, skipStartup: true });
+  const invoke = async (name: string, input: unknown) => {
+    const res = await fetch(new URL(`/api/invoke/${name}`, web.url), {
+      method: 'POST',
+      body: JSON.stringify(input),
+      headers: { 'Content-Type': 'application/json', 'X-GridCode-Token': web.token },
+    });
+    const text = await res.text();
+    return { text, last: JSON.parse(text.trim().split('\n').at(-1) ?? '{}') };
+  };
+  try {
+    return await fn({ web, legit, attacker, invoke });
+  } finally {
+    await web.close();
+    await legit.close();
+    await attacker.close();
+  }
+}
+
+const keyToChangedBaseUrl: Attack = {
+  name: 'key to a changed base_url (bridge and IPC path)',
+  async run() {
+    return withKeyStage(async ({ web, legit, attacker, invoke }) => {
+      legit.setHandler(() => reply.content('好'));
+      attacker.setHandler(() => reply.content('好'));
+      const probes: Probe[] = [];
+      await invoke('llm.configure', { api_key: KEY, base_url: legit.baseUrl });
+      await invoke('llm.status', { check: true });
+      probes.push({ what: 'control: the key reaches the endpoint it was entered for', held: legit.requests.some((r) => r.headers.authorization === `Bearer ${KEY}`) });
+      const moved = await invoke('llm.configure', { base_url: attacker.baseUrl });
+      await invoke('llm.status', { check: true });
+      await invoke('llm.chat', { question: '母线失压怎么处理' });
+      await invoke('llm.enrich_metadata', { all: true });
+      probes.push({ what: 'bridge: configure base_url then status/chat/enrich', held: attacker.requests.every((r) => !r.headers.authorization) && !moved.text.includes(KEY), detail: `${attacker.requests.length} requests, none with a key` });
+      // the IPC path: main calls invokeOperation with whatever the renderer sends
+      const ctx = createAppContext({ dataDir: mkdir('ipc-data') });
+      try {
+        await invokeOperation(ctx, 'llm.configure', { api_key: KEY, base_url: legit.baseUrl });
+        await invokeOperation(ctx, 'llm.configure', { base_url: attacker.baseUrl });
+        await invokeOperation(ctx, 'llm.status', { check: true });
+        probes.push({ what: 'IPC path: configure base_url then status', held: attacker.requests.every((r) => !r.headers.authorization) && resolveLlmSettings(ctx).apiKey === null });
+      } finally {
+        await ctx.close();
+      }
+      // a frame that is not our renderer cannot reach the IPC handlers at all
+      const origins = trustedOrigins({ isPackaged: true });
+      let ran = false;
+      const handler = guardHandler(origins, () => (ran = true));
+      let refused = false;
+      try {
+        handler({ senderFrame: { url: 'https://evil.example/', parent: null } });
+      } catch {
+        refused = true;
+      }
+      probes.push({ what: 'IPC from a foreign frame is refused', held: refused && !ran && !isTrustedSender({ senderFrame: { url: `${APP_ORIGIN}/index.html`, parent: {} } }, origins) });
+      configureLlm(web.ctx, {});
+      return probes;
+    });
+  },
+};
+
+const plainHttp: Attack = {
+  name: 'plain-http endpoint',
+  async run() {
+    return withKeyStage(async ({ invoke }) => {
+      const probes: Probe[] = [];
+      for (const base_url of ['http://203.0.113.9/v1', 'http://evil.example/v1', 'https://user:pw@evil.example/v1', 'file:///etc/passwd']) {
+        const out = await invoke('llm.configure', { base_url });
+        probes.push({ what: `configure ${base_url}`, held: out.last.type === 'error' && out.last.error?.code === 'INVALID_INPUT' });
+      }
+      const saved = { key: process.env.DASHSCOPE_API_KEY, url: process.env.DASHSCOPE_BASE_URL };
+      process.env.DASHSCOPE_API_KEY = KEY;
+      process.env.DASHSCOPE_BASE_URL = 'http://203.0.113.9/v1';
+      const ctx = createAppContext({ dataDir: mkdir('http-data') });
+      try {
+        const r = resolveLlmSettings(ctx);
+        probes.push({ what: 'env key with an http DASHSCOPE_BASE_URL to another host', held: r.apiKey === null && r.withheld === 'insecure_endpoint' });
+      } finally {
+        await ctx.close();
+        if (saved.key === undefined) delete process.env.DASHSCOPE_API_KEY;
+        else process.env.DASHSCOPE_API_KEY = saved.key;
+        if (saved.url === undefined) delete process.env.DASHSCOPE_BASE_URL;
+        else process.env.DASHSCOPE_BASE_URL = saved.url;
+      }
+      return probes;
+    });
+  },
+};
+
+const replyEchoesKey: Attack = {
+  name: 'LLM reply echoing the key',
+  async run() {
+    return withKeyStage(async ({ legit, invoke }) => {
+      legit.setHandler(() => reply.content(`收到。你的密钥是 ${KEY}，请妥善保管。`));
+      const probes: Probe[] = [];
+      const data = mkdir('chat-data');
+      const env = { DASHSCOPE_API_KEY: KEY, DASHSCOPE_BASE_URL: legit.baseUrl };
+      const plain = await gridcode(['chat', '我的密钥是什么', '--data-dir', data], env);
+      probes.push({ what: 'gridcode chat (stream to terminal)', held: legit.requests.length > 0 && !(plain.stdout + plain.stderr).includes(KEY), detail: `exit ${plain.code}` });
+      const json = await gridcode(['chat', '我的密钥是什么', '--data-dir', data, '--json'], env);
+      probes.push({ what: 'gridcode chat --json (transcript)', held: !(json.stdout + json.stderr).includes(KEY), detail: `exit ${json.code}` });
+      await invoke('llm.configure', { api_key: KEY, base_url: legit.baseUrl });
+      const bridged = await invoke('llm.chat', { question: '我的密钥是什么', stream: true });
+      probes.push({ what: 'bridge llm.chat (progress + result)', held: bridged.text.length > 0 && !bridged.text.includes(KEY) });
+      return probes;
+    });
+  },
+};
+
+/** A real `gridcode mcp` process spoken to line by line, as an agent's client does. */
+class RawMcp {
+  private out = '';
+  readonly stderr: string[] = [];
+  exitCode: number | null = null;
+  private readonly child: ChildProcessWithoutNullStreams;
+  constructor(args: string[]) {
+    this.child = spawn(process.execPath, [path.join(root, 'bin', 'gridcode.mjs'), 'mcp', ...args], { cwd: root, env: { ...process.env, GRIDCODE_MODELS_DIR: noModels } });
+    this.child.stdout.on('data', (d: Buffer) => (this.out += d.toString()));
+    this.child.stderr.on('data', (d: Buffer) => this.stderr.push(d.toString()));
+    this.child.on('exit', (code) => (this.exitCode = code));
+  }
+  write(line: string | Buffer): void {
+    this.child.stdin.write(line);
+  }
+  async next(timeoutMs = 60_000): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const nl = this.out.indexOf('\n');
+      if (nl >= 0) {
+        const line = this.out.slice(0, nl);
+        this.out = this.out.slice(nl + 1);
+        return { ...JSON.parse(line), rawLength: line.length };
+      }
+      if (Date.now() > deadline || this.exitCode !== null) return { noReply: true, exit: this.exitCode };
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  async start(): Promise<boolean> {
+    this.write(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'attack', version: '1' } } }) + '\n');
+    const init = await this.next();
+    this.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    return init.result?.serverInfo?.name === 'gridcode';
+  }
+  async call(id: number, name: string, args: unknown): Promise<any> {
+    this.write(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }) + '\n');
+    return this.next();
+  }
+  close(): void {
+    this.child.stdin.end();
+  }
+}
+
+const replyText = (r: any) => JSON.stringify(r);
+
+const mcpFileProbes: Attack = {
+  name: 'MCP file probes',
+  async run() {
+    const outside = mkdir('outside');
+    fs.writeFileSync(path.join(outside, 'secret.json'), `${SECRET} not json`);
+    fs.writeFileSync(path.join(outside, 'secret.yaml'), `cases:\n  - ${SECRET}: [\n`);
+    const mcp = new RawMcp(['--data-dir', mkdir('mcp-data')]);
+    try {
+      if (!(await mcp.start())) return [{ what: 'initialize', held: false, detail: mcp.stderr.join('').slice(0, 200) }];
+      const probes: Probe[] = [];
+      let id = 1;
+      const lint = await mcp.call(id++, 'devices_lint', { devices: path.join(outside, 'secret.json') });
+      probes.push({ what: 'devices_lint on a file outside the allowed folders', held: !replyText(lint).includes(SECRET) && !!lint.result?.isError });
+      const retrieve = await mcp.call(id++, 'devices_retrieve', { utterance: '打开灯', devices: path.join(outside, 'secret.yaml') });
+      probes.push({ what: 'devices_retrieve on a YAML file outside', held: !replyText(retrieve).includes(SECRET) && !!retrieve.result?.isError });
+      const passwd = await mcp.call(id++, 'devices_lint', { devices: '/etc/passwd' });
+      probes.push({ what: 'devices_lint on /etc/passwd', held: !/root:|daemon:/.test(replyText(passwd)) });
+      const missing = await mcp.call(id++, 'devices_lint', { devices: path.join(outside, 'missing.json') });
+      const message = (r: any) => JSON.stringify(r.result?.content ?? r.error ?? null).replace(/secret\.json|missing\.json/g, 'X');
+      probes.push({ what: 'existing and missing outside files answer alike', held: message(lint) === message(missing) });
+      return probes;
+    } finally {
+      mcp.close();
+    }
+  },
+};
+
+const mcpMalformed: Attack = {
+  name: 'MCP malformed JSON-RPC and oversized messages',
+  async run() {
+    const mcp = new RawMcp(['--data-dir', mkdir('mcp-data')]);
+    try {
+      if (!(await mcp.start())) return [{ what: 'initialize', held: false }];
+      const probes: Probe[] = [];
+      mcp.write('this is not json\n');
+      const parse = await mcp.next();
+      probes.push({ what: 'a line that is not JSON -> -32700', held: parse.error?.code === -32700 });
+      mcp.write('{"jsonrpc":"2.0","id":7}\n');
+      const invalid = await mcp.next();
+      probes.push({ what: 'an object without a method -> -32600', held: invalid.error?.code === -32600 });
+      mcp.write('[1,2\n');
+      const truncated = await mcp.next();
+      probes.push({ what: 'truncated JSON -> -32700', held: truncated.error?.code === -32700 });
+      mcp.write(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'smart_search', arguments: { query: 'x'.repeat(11 * 1024 * 1024) } } }) + '\n');
+      const huge = await mcp.next();
+      probes.push({ what: 'an 11 MB message -> an error reply', held: !!huge.error && !huge.noReply, detail: huge.noReply ? `no reply, exit ${huge.exit}` : `code ${huge.error?.code}` });
+      mcp.write(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }) + '\n');
+      const alive = await mcp.next();
+      probes.push({ what: 'the server still answers afterwards', held: alive.id === 9 && !alive.error });
+      probes.push({ what: 'the process is still running', held: mcp.exitCode === null });
+      return probes;
+    } finally {
+      mcp.close();
+    }
+  },
+};
+
+const prototypeNames: Attack = {
+  name: 'prototype-name operation lookups',
+  async run() {
+    const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'regulations.constructor', 'regulations.__proto__'];
+    const probes: Probe[] = [];
+    await withKeyStage(async ({ invoke }) => {
+      for (const n of names) {
+        const out = await invoke(n, {});
+        probes.push({ what: `bridge /api/invoke/${n}`, held: /NOT_FOUND/.test(out.text) && !/INTERNAL|TypeError/.test(out.text) });
+      }
+    });
+    const ctx = createAppContext({ dataDir: mkdir('ipc-data') });
+    try {
+      for (const n of names) {
+        let code = '';
+        try {
+          await invokeOperation(ctx, n, {});
+        } catch (e) {
+          code = (e as { code?: string }).code ?? 'thrown';
+        }
+        probes.push({ what: `IPC path ${n}`, held: code === 'NOT_FOUND' });
+      }
+    } finally {
+      await ctx.close();
+    }
+    const mcp = new RawMcp(['--data-dir', mkdir('mcp-data')]);
+    try {
+      await mcp.start();
+      let id = 1;
+      for (const n of names.slice(0, 3)) {
+        const r = await mcp.call(id++, n, {});
+        probes.push({ what: `MCP tools/call ${n}`, held: !r.noReply && !/INTERNAL|TypeError/.test(replyText(r)) && (!!r.error || !!r.result?.isError) });
+      }
+    } finally {
+      mcp.close();
+    }
+    return probes;
+  },
+};
+
+/** Raw HTTP over a socket: fetch() would normalise the malformed URLs these probes need. */
+async function rawHttp(port: number, request: string): Promise<string> {
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+    let out = '';
+    socket.on('data', (d) => (out += d.toString()));
+    socket.on('end', () => resolve(out));
+    socket.on('error', reject);
+  });
+}
+
+const bridgeInput: Attack = {
+  name: 'bridge: bad %-escapes, 11 MB body, ?name=.., foreign Host/Origin',
+  async run() {
+    return withKeyStage(async ({ web }) => {
+      const probes: Probe[] = [];
+      for (const p of ['/%E0%A4%A', '/api/invoke/%ZZ', '/%']) {
+        const r = await rawHttp(web.port, `GET ${p} HTTP/1.1\r\nHost: 127.0.0.1:${web.port}\r\nConnection: close\r\n\r\n`);
+        probes.push({ what: `GET ${p}`, held: /^HTTP\/1\.1 (400|401)/.test(r) && !/INTERNAL/.test(r), detail: r.split('\r\n')[0] });
+      }
+      const big = await fetch(new URL('/api/invoke/app.info', web.url), { method: 'POST', body: JSON.stringify({ q: 'x'.repeat(11 * 1024 * 1024) }), headers: { 'X-GridCode-Token': web.token } });
+      probes.push({ what: '11 MB body -> JSON 413', held: big.status === 413 && ((await big.json()) as { error: { code: string } }).error.code === 'TOO_LARGE' });
+      for (const name of ['..', '.', '../../etc/passwd']) {
+        const r = await fetch(new URL(`/api/upload?name=${encodeURIComponent(name)}`, web.url), { method: 'POST', body: 'abc', headers: { 'X-GridCode-Token': web.token } });
+        const text = await r.text();
+        const escaped = !fs.existsSync(path.join(web.ctx.dataDir, 'passwd')) && !text.includes('"path":"/etc');
+        probes.push({ what: `upload ?name=${name}`, held: (r.status === 400 || (r.status === 200 && escaped)) && !/INTERNAL|EISDIR/.test(text), detail: `HTTP ${r.status}` });
+      }
+      web.uploads.close();
+      const host = await rawHttp(web.port, `POST /api/invoke/app.info HTTP/1.1\r\nHost: evil.example:${web.port}\r\nX-GridCode-Token: ${web.token}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+      probes.push({ what: 'DNS-rebinding Host with the token', held: /^HTTP\/1\.1 403/.test(host) });
+      const origin = await fetch(new URL('/api/invoke/app.info', web.url), { method: 'POST', body: '{}', headers: { 'X-GridCode-Token': web.token, Origin: 'http://evil.example' } });
+      probes.push({ what: 'foreign Origin with the token', held: origin.status === 403 });
+      const noToken = await fetch(new URL('/api/invoke/app.info', web.url), { method: 'POST', body: '{}' });
+      probes.push({ what: 'no token', held: noToken.status === 401 });
+      return probes;
+    });
+  },
+};
+
+const uploadCleanup: Attack = {
+  name: 'upload cleanup (success, failure, over the cap)',
+  async run() {
+    const staticDir = mkdir('static');
+    fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+    const dataDir = mkdir('upload-data');
+    fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ import: { maxFileBytes: 1024 * 1024 } }));
+    const web = await startWebServer({ port: 0, dataDir, staticDir, skipStartup: true });
+    const headers = { 'X-GridCode-Token': web.token };
+    const upload = async (name: string, body: string | Buffer) => fetch(new URL(`/api/upload?name=${encodeURIComponent(name)}`, web.url), { method: 'POST', body, headers });
+    const importPath = async (p: string) => (await fetch(new URL('/api/invoke/regulations.import', web.url), { method: 'POST', body: JSON.stringify({ paths: [p] }), headers })).text();
+    const left = () => (fs.existsSync(path.join(dataDir, 'uploads')) ? fs.readdirSync(path.join(dataDir, 'uploads')).length : 0);
+    try {
+      const probes: Probe[] = [];
+      const good = (await (await upload('规程.md', '# 规程\n\n第一条 为保证安全，制定本规程。\n')).json()) as { path: string };
+      const ok = await importPath(good.path);
+      probes.push({ what: 'a successful import removes its upload', held: /"imported"/.test(ok) && left() === 0 });
+      const bad = (await (await upload('坏.docx', 'PK\u0003\u0004 not a zip')).json()) as { path: string };
+      const failed = await importPath(bad.path);
+      probes.push({ what: 'a failed import removes its upload', held: /"failed"/.test(failed) && left() === 0 });
+      const huge = await upload('大.txt', Buffer.alloc(3 * 1024 * 1024, 0x61));
+      probes.push({ what: 'an upload over the cap: JSON 413, nothing kept', held: huge.status === 413 && left() === 0, detail: `HTTP ${huge.status}` });
+      const kept = (await (await upload('home.json', '[]')).json()) as { path: string };
+      await web.close();
+      probes.push({ what: 'uploads still unused are removed when the shell closes', held: !fs.existsSync(kept.path) });
+      return probes;
+    } finally {
+      await web.close().catch(() => {});
+    }
+  },
+};
+
+/** ~50 MB of Chinese on one line (about 17 M characters). */
+function writeOneLine(file: string, bytes: number): number {
+  const fd = fs.openSync(file, 'w');
+  let written = 0;
+  let chars = 0;
+  for (let i = 0; written < bytes; i++) {
+    const block = Array.from({ length: 1000 }, (_, j) => `第${i * 1000 + j}句规定变电站值班人员应当认真巡视设备并记录，发现异常及时报告。`).join('');
+    const buf = Buffer.from(block);
+    fs.writeSync(fd, buf);
+    written += buf.length;
+    chars += block.length;
+  }
+  fs.closeSync(fd);
+  return chars;
+}
+
+const hugeLine: Attack = {
+  name: '50 MB single-line TXT: bounded pages and reads',
+  async run() {
+    const dir = mkdir('huge');
+    const file = path.join(dir, 'one-line.txt');
+    const chars = writeOneLine(file, 50 * 1024 * 1024);
+    const data = mkdir('huge-data');
+    const imp = await gridcode(['import', file, '--data-dir', data, '--json', '--id', 'huge']);
+    const probes: Probe[] = [{ what: 'import succeeds', held: imp.code === 0, detail: `exit ${imp.code}, ${(chars / 1e6).toFixed(1)} M chars` }];
+    if (imp.code !== 0) return probes;
+    const db = new Database(path.join(data, 'gridcode.sqlite'), { readonly: true });
+    const { pages, longest } = db.prepare('SELECT COUNT(*) AS pages, MAX(length(text)) AS longest FROM reg_pages WHERE reg_id = ?').get('huge') as { pages: number; longest: number };
+    db.close();
+    probes.push({ what: 'no page longer than the page ceiling (7,200)', held: longest <= 7200, detail: `${pages} pages, longest ${longest}` });
+    const read = await gridcode(['read', 'huge', '1', '20', '--data-dir', data, '--json']);
+    const out = JSON.parse(read.stdout) as { pages: unknown[]; truncated: boolean; next: unknown };
+    probes.push({ what: 'CLI read 1 20 --json stays under 1 MB', held: read.code === 0 && read.stdout.length < 1024 * 1024 && out.pages.length > 0, detail: `${(read.stdout.length / 1024).toFixed(0)} KB` });
+    // a page stored whole before pages were bounded: the read is cut and continues
+    const legacy = new Database(path.join(data, 'gridcode.sqlite'));
+    legacy.prepare('UPDATE reg_pages SET text = ? WHERE reg_id = ? AND page_num = 1').run(fs.readFileSync(file, 'utf8'), 'huge');
+    legacy.close();
+    const cut = await gridcode(['read', 'huge', '1', '--data-dir', data, '--json']);
+    const cutOut = JSON.parse(cut.stdout) as { truncated: boolean; next: { offset?: number } | null };
+    probes.push({ what: 'CLI read of a 17 M-character legacy page: cut, with next.offset', held: cut.stdout.length < 1024 * 1024 && cutOut.truncated && (cutOut.next?.offset ?? 0) > 0, detail: `${(cut.stdout.length / 1024).toFixed(0)} KB` });
+    const mcp = new RawMcp(['--data-dir', data]);
+    try {
+      await mcp.start();
+      const r = await mcp.call(1, 'read_page_range', { reg_id: 'huge', start: 1 });
+      probes.push({ what: 'MCP read_page_range of that page stays under 1 MB', held: !r.noReply && r.rawLength < 1024 * 1024 && /truncated/.test(replyText(r)), detail: `${((r.rawLength ?? 0) / 1024).toFixed(0)} KB` });
+    } finally {
+      mcp.close();
+    }
+    return probes;
+  },
+};
+
+const ATTACKS: Attack[] = [concurrentImports, updateDuringImport, keyToChangedBaseUrl, plainHttp, replyEchoesKey, mcpFileProbes, mcpMalformed, prototypeNames, bridgeInput, uploadCleanup, hugeLine];
+
+export default async function attackEval(args: string[]): Promise<void> {
+  const only = args.find((a) => a.startsWith('--only='))?.slice(7);
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcode-attack-'));
+  noModels = mkdir('no-models');
+  const rows: { name: string; tried: number; survived: number; lost: number; seconds: number; probes: Probe[] }[] = [];
+  try {
+    for (const attack of ATTACKS.filter((a) => !only || a.name.includes(only))) {
+      const started = Date.now();
+      let probes: Probe[];
+      try {
+        probes = await attack.run();
+      } catch (e) {
+        probes = [{ what: 'the attack run itself', held: false, detail: (e as Error).message }];
+      }
+      const survived = probes.filter((p) => p.held).length;
+      rows.push({ name: attack.name, tried: probes.length, survived, lost: probes.length - survived, seconds: (Date.now() - started) / 1000, probes });
+      const row = rows.at(-1)!;
+      console.log(`${row.lost ? '✗' : '✓'} ${attack.name}: ${row.survived}/${row.tried} held (${row.seconds.toFixed(1)} s)`);
+      for (const p of probes) if (!p.held || verbose) console.log(`    ${p.held ? 'held' : 'LOST'}  ${p.what}${p.detail ? ` — ${p.detail}` : ''}`);
+    }
+  } finally {
+    for (const d of dirs.reverse()) fs.rmSync(d, { recursive: true, force: true });
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  const w = Math.max(...rows.map((r) => r.name.length), 6);
+  console.log(`\n${'attack'.padEnd(w)}  tried  survived  lost`);
+  for (const r of rows) console.log(`${r.name.padEnd(w)}  ${String(r.tried).padStart(5)}  ${String(r.survived).padStart(8)}  ${String(r.lost).padStart(4)}`);
+  const lost = rows.reduce((n, r) => n + r.lost, 0);
+  const tried = rows.reduce((n, r) => n + r.tried, 0);
+  console.log(`${'total'.padEnd(w)}  ${String(tried).padStart(5)}  ${String(tried - lost).padStart(8)}  ${String(lost).padStart(4)}`);
+  console.log(lost ? `\n${lost} probe(s) lost` : '\nall rows held');
+  if (lost) process.exitCode = 1;
+}
