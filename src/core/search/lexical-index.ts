@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../store/db';
-import { indexDir } from './vector-index';
+import { indexDir, readIndexFile, writeIndexFile } from './index-file';
 import { TopHeap } from './vectors';
 
 /**
@@ -306,34 +305,12 @@ export class LexicalIndex {
       at += t.n;
     }
     const header = { magic: MAGIC, format: FORMAT, index_id: indexId, seq: c.seq, size: c.size, total, total_tokens: c.totalTokens, corpora: c.corpora, scopes: c.scopes, words };
-    const head = Buffer.from(JSON.stringify(header), 'utf8');
-    const lead = Buffer.alloc(Math.ceil((4 + head.length) / 8) * 8);
-    lead.writeUInt32LE(head.length, 0);
-    head.copy(lead, 4);
-    const parts = [lead, c.ids.subarray(0, c.size), c.lens.subarray(0, c.size), c.corpusOf.subarray(0, c.size), c.scopeOf.subarray(0, c.size), counts, docs, freq].map((p) =>
-      Buffer.isBuffer(p) ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength),
-    );
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    const fd = fs.openSync(tmp, 'w');
-    try {
-      for (const p of parts) fs.writeSync(fd, p);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, file);
+    writeIndexFile(file, header, [c.ids.subarray(0, c.size), c.lens.subarray(0, c.size), c.corpusOf.subarray(0, c.size), c.scopeOf.subarray(0, c.size), counts, docs, freq]);
   }
 
   static fromFile(file: string, indexId: string): LexicalIndex | null {
-    let buf: Buffer;
     try {
-      buf = fs.readFileSync(file);
-    } catch {
-      return null;
-    }
-    try {
-      const headLen = buf.readUInt32LE(0);
-      const h = JSON.parse(buf.subarray(4, 4 + headLen).toString('utf8')) as {
+      const f = readIndexFile<{
         magic: string;
         format: number;
         index_id: string;
@@ -344,16 +321,10 @@ export class LexicalIndex {
         corpora: string[];
         scopes: string[];
         words: string[];
-      };
+      }>(file);
+      if (!f) return null;
+      const { header: h, take } = f;
       if (h.magic !== MAGIC || h.format !== FORMAT || h.index_id !== indexId) return null;
-      let off = Math.ceil((4 + headLen) / 8) * 8;
-      const take = (bytes: number): ArrayBuffer => {
-        if (off + bytes > buf.length) throw new Error('truncated');
-        const out = new ArrayBuffer(bytes);
-        new Uint8Array(out).set(buf.subarray(off, off + bytes));
-        off += bytes;
-        return out;
-      };
       const x = new LexicalIndex();
       x.ids = new Int32Array(take(h.size * 4));
       x.lens = new Int32Array(take(h.size * 4));
