@@ -51,3 +51,65 @@ test('search: typing searches without Enter; nonsense is told nothing relevant w
   await expect(page.getByText('没有找到足够相关的条文')).toBeVisible();
   await expect(page.getByRole('button', { name: /换个说法/ })).toBeVisible();
 });
+
+test('search: results stay grouped by regulation; 更多来自本规程 and 加载更多 add hits without repeats', async ({ page, request }) => {
+  await ensureFixtureRegulation(request);
+  await page.goto('/#/search');
+  await page.getByRole('radiogroup', { name: '检索范围' }).getByRole('radio', { name: '全部' }).click();
+  await page.getByRole('searchbox', { name: '搜索规程' }).fill('母线');
+  const results = page.getByRole('region', { name: '检索结果' });
+  await expect(results).toHaveAttribute('aria-busy', 'false');
+  const cards = results.locator('.hit-card');
+  const units = async () => Promise.all((await cards.all()).map((c) => c.getAttribute('data-unit')));
+  const before = await units();
+  expect(before.length).toBeGreaterThan(0);
+  // no scores on the card itself: they live in each hit's "为什么" drawer
+  await expect(cards.first()).not.toContainText('得分');
+  const why = results.locator('.hit-why').first();
+  await why.locator('summary').click();
+  await expect(why).toContainText('得分');
+
+  // a regulation with more hits than shown offers them, in place
+  const more = results.getByRole('button', { name: /^更多来自本规程（还有 \d+ 条）：.+/ }).first();
+  await expect(more).toBeVisible();
+  const groupName = (await more.locator('xpath=ancestor::section[1]').getAttribute('aria-label')) ?? '';
+  const group = results.getByRole('region', { name: groupName, exact: true });
+  const inGroup = await group.locator('.hit-card').count();
+  await more.click();
+  await expect.poll(() => group.locator('.hit-card').count()).toBeGreaterThan(inGroup);
+  await expect(page.locator('.hit-card:focus')).toHaveCount(1);
+
+  // the next page of the whole answer
+  const loadMore = results.getByRole('button', { name: /^加载更多/ });
+  if (await loadMore.count()) {
+    const n = await cards.count();
+    await loadMore.click();
+    await expect.poll(() => cards.count()).toBeGreaterThan(n);
+  }
+  const after = await units();
+  expect(new Set(after).size, 'no hit twice').toBe(after.length);
+  for (const u of before) expect(after).toContain(u);
+  await screenshot(page, 'search-more');
+
+  // the longer list survives a trip to the reader and back
+  await cards.first().click();
+  await expect(page.getByRole('toolbar', { name: '阅读工具栏' })).toBeVisible();
+  await page.goBack();
+  await expect.poll(() => units()).toEqual(after);
+});
+
+test('library: generated keywords are marked apart from curated ones after 重新生成元数据', async ({ page }) => {
+  await page.goto('/#/library');
+  const table = page.getByRole('table', { name: '规程列表' });
+  const row = table.getByRole('row').filter({ hasText: 'angui_2024' });
+  const curated = await row.locator('.tag:not(.gen)').allInnerTexts();
+  expect(curated.length).toBeGreaterThan(0);
+  await row.getByRole('button', { name: /^重新生成元数据/ }).click();
+  await expect(page.getByRole('status').filter({ hasText: '已更新' })).toBeVisible();
+  await expect(row.locator('.tag.gen').first()).toBeVisible();
+  await expect(row.locator('.tag.gen').first()).toContainText('自动');
+  // curated words stay, unmarked
+  for (const k of curated) await expect(row.locator('.tag:not(.gen)').filter({ hasText: k })).toHaveCount(1);
+  await expect(page.locator('.keyword-legend')).toContainText('人工');
+  await screenshot(page, 'library-keywords');
+});

@@ -1,5 +1,6 @@
 import type { Db } from '../store/db';
 import { documentFrequencies, idfOf, termEvidence } from '../search/lexical';
+import { withLayEquivalents, type LayExpansion } from './lay-terms';
 
 /**
  * How well one chunk (an article, a section piece) answers a question, shared by the choice of
@@ -14,7 +15,7 @@ import { documentFrequencies, idfOf, termEvidence } from '../search/lexical';
  * (不得, 禁止, 未经…批准) when it asks whether something is allowed (可以…吗, 违法吗).
  */
 
-const ASKS_QUANTITY = /多少|多久|多长|几[天日年月个次级倍周条]|几个|几小时|最长|最多|最少|最高|最低|期限|比例|多大|几岁|标准是/;
+const ASKS_QUANTITY = /多少|多久|多长|(?<!哪)几[天日年月个次级倍周条]|(?<!哪)几个|几小时|最长|最多|最少|最高|最低|期限|比例|多大|几岁|标准是/;
 const ASKS_LIST = /哪些|哪几|什么情形|什么情况|什么行为|包括什么|包括哪|有什么/;
 const STATES_QUANTITY = /[\d一二三四五六七八九十百千两半]+\s*(?:个)?(?:米|千伏|伏|天|日|小时|周岁|岁|年|个月|月|周|%|％|‰|倍|元|万元|级|人|次)/;
 const ENUMERATES = /下列|[(（][一二三四五六七八九十]+[)）]/;
@@ -42,13 +43,33 @@ export function formBonus(form: QuestionForm, text: string, bonus: number): numb
   );
 }
 
+/**
+ * Words statutes use interchangeably for one modality: a question asking what is 禁止 is answered
+ * by an article saying 不得 (and the reverse), so a chunk holding one of a group holds them all.
+ */
+const MODAL_GROUPS: string[][] = [
+  ['禁止', '不得', '严禁', '不准', '不许'],
+  ['应当', '必须'],
+];
+
+function withModalEquivalents(present: Set<string>): Set<string> {
+  for (const group of MODAL_GROUPS) if (group.some((w) => present.has(w))) for (const w of group) present.add(w);
+  return present;
+}
+
 export interface ChunkEvidence {
   evidence: number;
   text: string;
 }
 
 /** Evidence of chunks of a corpus (all chunks of a scope, or the given keys) for the query tokens. */
-export function chunkEvidence(db: Db, corpus: string, tokens: string[], which: { scope: string } | { keys: string[] }): Map<string, ChunkEvidence> {
+export function chunkEvidence(
+  db: Db,
+  corpus: string,
+  tokens: string[],
+  which: { scope: string } | { keys: string[] },
+  lay: LayExpansion['equivalents'] = [],
+): Map<string, ChunkEvidence> {
   const out = new Map<string, ChunkEvidence>();
   if (!tokens.length) return out;
   const total = (db.prepare('SELECT COUNT(*) AS n FROM search_items').get() as { n: number }).n;
@@ -60,7 +81,7 @@ export function chunkEvidence(db: Db, corpus: string, tokens: string[], which: {
     'scope' in which
       ? (db.prepare(`${select} i.scope = ?`).all(corpus, which.scope) as Row[])
       : which.keys.flatMap((k) => (db.prepare(`${select} i.key = ?`).all(corpus, k) as Row[]));
-  for (const r of rows) out.set(r.key, { evidence: termEvidence(queryIdf, new Set(`${r.ftitle} ${r.body}`.split(' '))).evidence, text: r.text ?? '' });
+  for (const r of rows) out.set(r.key, { evidence: termEvidence(queryIdf, withLayEquivalents(withModalEquivalents(new Set(`${r.ftitle} ${r.body}`.split(' '))), lay)).evidence, text: r.text ?? '' });
   return out;
 }
 

@@ -9,6 +9,8 @@ import { corpusOf, type CollectionRow } from './store';
 import { chunkKey } from './search-bridge';
 import { KeyedCache } from '../common/cache';
 import { articleScore, chunkEvidence, formBonus, questionForm } from './article-score';
+import { layExpansion, type LayExpansion } from './lay-terms';
+import { profileOf } from './profile';
 
 /**
  * Retrieval state of seed 003 for a collection, on the shared pipeline (search/pipeline.ts):
@@ -209,6 +211,7 @@ function collectionRetrievers(
   topK: number,
   titleScores: Map<number, number>,
   cosines: Map<string, number>,
+  lay: LayExpansion,
 ): Retriever[] {
   const cfg = ctx.config.collections;
   const corpus = corpusOf(coll.name);
@@ -235,9 +238,13 @@ function collectionRetrievers(
   const lexical: Retriever = {
     name: 'lexical',
     retrieve: (q) => {
-      const tokens = queryTokens(core || q);
-      if (!tokens.length) return [];
-      return lexicalSearch(ctx.db, { corpus, tokens, k: topK }).hits.map((h) => ({ key: h.key, parent: h.parent, score: h.evidence }));
+      const own = queryTokens(core || q);
+      if (!own.length) return [];
+      // everyday words also search their statute words; evidence stays the share of the question's own terms
+      const tokens = [...new Set([...own, ...lay.extra])];
+      const hits = lexicalSearch(ctx.db, { corpus, tokens, k: topK }).hits;
+      const evidence = lay.extra.length ? chunkEvidence(ctx.db, corpus, own, { keys: hits.map((h) => h.key) }, lay.equivalents) : null;
+      return hits.map((h) => ({ key: h.key, parent: h.parent, score: evidence?.get(h.key)?.evidence ?? h.evidence }));
     },
   };
   const vector: Retriever = {
@@ -273,9 +280,11 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
   const topParents = options.topParents ?? cfg.topParents;
   const titleScores = new Map<number, number>();
   const cosines = new Map<string, number>();
+  // recipes name dishes in everyday words already; statutes and other documents get the lay-term bridge
+  const lay = profileOf(ctx.db, coll) === 'recipes' ? { extra: [], equivalents: [] } : layExpansion(ctx, question);
   const result = await runPipeline(
     question,
-    collectionRetrievers(ctx, coll, cache, core, topK, titleScores, cosines),
+    collectionRetrievers(ctx, coll, cache, core, topK, titleScores, cosines, lay),
     {
       rrfK: search.rrfK,
       topK,
@@ -293,7 +302,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
         cfg,
         ambiguityRatio: search.ambiguityRatio,
         articleScores: (chunks) => {
-          const ev = chunkEvidence(ctx.db, corpusOf(coll.name), queryTokens(core || question), { keys: chunks.map((c) => c.key) });
+          const ev = chunkEvidence(ctx.db, corpusOf(coll.name), queryTokens(core || question), { keys: chunks.map((c) => c.key) }, lay.equivalents);
           const maxRrf = Math.max(0, ...chunks.map((c) => c.rrf));
           const form = questionForm(question);
           const out = new Map<string, { score: number; evidence: number }>();

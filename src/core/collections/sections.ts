@@ -5,6 +5,7 @@ import { parseChineseNumber } from '../text/chinese-numbers';
 import { queryTokens } from '../text/segment';
 import { lexicalSearch } from '../search/lexical';
 import { articleScore, chunkEvidence, formBonus, questionForm } from './article-score';
+import { layExpansion } from './lay-terms';
 import { rrfFuse, type RankedHit } from '../search/fusion';
 import { vectorTopK } from '../search/vectors';
 import { loadMatrix } from '../search/vector-index';
@@ -93,13 +94,14 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
   const toSection = sectionOfChunk(ctx, doc);
   const core = questionCore(question) || question;
   const tokens = [...new Set([...queryTokens(core), ...extraTokens])];
+  const lay = doc.kind === 'recipe' ? null : layExpansion(ctx, question);
   const lists: Record<string, RankedHit[]> = {};
   const evidence = new Map<string, number>();
   if (tokens.length) {
-    const hits = lexicalSearch(ctx.db, { corpus, scopes: [String(doc.id)], tokens, k: 30 }).hits;
+    const hits = lexicalSearch(ctx.db, { corpus, scopes: [String(doc.id)], tokens: [...new Set([...tokens, ...(lay?.extra ?? [])])], k: 30 }).hits;
     if (hits.length) lists.lexical = hits.map((h) => ({ key: h.key, parent: h.parent, rank: h.rank }));
     // evidence of every chunk of the document, not only of the BM25 top k
-    for (const [key, e] of chunkEvidence(ctx.db, corpus, tokens, { scope: String(doc.id) })) evidence.set(key, e.evidence);
+    for (const [key, e] of chunkEvidence(ctx.db, corpus, tokens, { scope: String(doc.id) }, lay?.equivalents)) evidence.set(key, e.evidence);
   }
   const embedder = ctx.embedder();
   if (embedder.available()) {

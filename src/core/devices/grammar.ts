@@ -146,11 +146,13 @@ export const SET_ACTION: Record<ValueAttribute, string> = {
 };
 
 /** Verbs that only say "set it" (the value says what): removed so they never become a name. */
-export const SET_VERBS = /设置为|设置成|设置到|设定为|设为|设成|设到|设置|调整为|调整到|调整成|调节到|调节为|调节|调整|调到|调成|调至|调为|调在|改成|改为|改到|定到|定在|设在|开到|关到|拉到|放到|升到|降到|调/g;
+export const SET_VERBS = /设置为|设置成|设置到|设定为|设为|设成|设到|设置|调整为|调整到|调整成|调节到|调节为|调节|调整|调到|调成|调至|调为|调在|改成|改为|改到|定到|定在|设在|开到|关到|拉到|放到|升到|降到|换到|转到|调/g;
 
 /** A state question: 空调开着吗, 门锁了吗, 客厅温度多少, 洗衣机洗完了没有. */
 export function isQuestion(s: string): boolean {
   if (/多少|几度|怎么样|如何|什么状态|状态如何|多热|多冷|热不热|冷不冷|潮不潮|干不干/.test(s)) return true;
+  // 阳台灯是不是开着 / 窗帘是否关好: a yes-no question without 吗
+  if (/是不是|是否|有没有/.test(s) && /开着|关着|亮着|锁着|锁好|关好|开好|锁上|关上|打开|开了|关了|锁了|在(?:运行|播放|工作)/.test(s)) return true;
   // 有哪些灯开着 / 哪个窗户没关 / 有几盏灯亮着: which ones are in a state
   if (/哪些|哪几|哪个|哪盏|哪台|几个|几盏|几台|有没有/.test(s) && /开着|关着|亮着|锁着|没关|没锁|没开|开了|关了|在(?:运行|播放|工作)/.test(s)) return true;
   // 扫地机在扫地吗 / 洗衣机在工作吗: "is it doing X"

@@ -16,14 +16,14 @@ export const ACTIONS: Record<string, string[]> = {
   调湿度: ['调湿度', '湿度调'],
   调色温: ['调色温', '色温调'],
   调颜色: ['调颜色', '颜色调', '变色'],
-  播放: ['播放音乐', '播放', '放歌', '放音乐', '放首歌', '放点音乐', '放一首歌', '来首歌', '放'],
+  播放: ['开始播放', '播放音乐', '播放', '放歌', '放音乐', '放首歌', '放点音乐', '放一首歌', '来首歌', '放'],
   继续: ['继续播放', '恢复播放', '接着放', '接着播', '继续'],
   暂停: ['暂停播放', '暂停一下', '暂停', '停一下', '停一停'],
   停止: ['停止播放', '停止', '别放了', '停下来', '停下', '停住', '别动'],
-  下一首: ['跳过这首歌', '跳过这首', '跳过', '切到下一首', '下一首', '下一曲', '下一个频道', '下个频道', '下一个', '下一集', '下一台', '切歌', '换一首', '换首歌', '换歌'],
-  上一首: ['上一首', '上一曲', '上一个频道', '上个频道', '上一集', '上一台'],
+  下一首: ['下一个节目', '下一个台', '下个台', '下一期', '跳过这首歌', '跳过这首', '跳过', '切到下一首', '换一个台', '换个台', '换台', '换个频道', '换频道', '切台', '下一首', '下一曲', '下一个频道', '下个频道', '下一个', '下一集', '下一台', '切歌', '换一首', '换首歌', '换歌'],
+  上一首: ['上一个节目', '上一个台', '上个台', '上一期', '上一首', '上一曲', '上一个频道', '上个频道', '上一集', '上一台'],
   取消静音: ['取消静音', '解除静音', '关闭静音', '关掉静音', '恢复声音', '打开声音', '开声音'],
-  静音: ['静音'],
+  静音: ['设置为静音', '调成静音', '调为静音', '调到静音', '设为静音', '设成静音', '静音'],
   锁上: ['锁上', '上锁', '锁门', '反锁', '锁好', '锁住', '锁一下', '锁下'],
   解锁: ['解锁', '开锁'],
   开始清扫: ['开始清扫', '开始打扫', '开始扫地', '开始拖地', '开始清洁', '扫一下地', '把地扫', '扫地', '拖地', '打扫', '清扫', '扫一下'],
@@ -142,7 +142,12 @@ export const TYPES: Record<string, string[]> = {
   towelRack: ['毛巾架'],
   bathHeater: ['浴霸'],
   clothesRack: ['晾衣架', '晾衣机', '晒衣架', '升降衣架'],
+  // a door said plainly: its lock, a garage door or a door sensor (resolved per home in the parser)
+  door: ['大门', '房门', '家门', '门'],
 };
+
+/** What 门 can be in a home. */
+export const DOOR_KINDS = ['lock', 'garageDoor', 'doorSensor'];
 
 /** Words that name a specific kind of a type (台灯 is a light but sounds like one device). */
 export const SUBTYPES: Record<string, string> = {
@@ -237,7 +242,7 @@ const TYPE_STRING_HINTS: [RegExp, string][] = [
 ];
 
 /** Type strings that say little about what the device is (a relay, a player, a sensor): the name decides first. */
-const GENERIC_TYPE = /^(?:.*[:.])?(?:switch|plug|outlet|socket|relay|media_player|sensor|binary_sensor|fan|humidifier|device|other|appliance|开关|插座|设备|电器|传感器)$/i;
+const GENERIC_TYPE = /^(?:.*[:.])?(?:switch|plug|outlet|socket|relay|media_player|sensor|binary_sensor|fan|humidifier|cover|device|other|appliance|开关|插座|设备|电器|传感器)$/i;
 
 /** Category from the commands when type and name say nothing (set_cover_position -> curtain). */
 const COMMAND_HINTS: [RegExp, string][] = [
@@ -272,7 +277,7 @@ export const TYPE_LABELS: Record<string, string> = {
   refrigerator: '冰箱', dishwasher: '洗碗机', cooker: '电饭煲', rangeHood: '油烟机', camera: '摄像头',
   temperatureSensor: '温度传感器', humiditySensor: '湿度传感器', lightSensor: '光照传感器',
   motionSensor: '人体传感器', doorSensor: '门磁', window: '窗户', towelRack: '毛巾架', bathHeater: '浴霸',
-  garageDoor: '车库门', clothesRack: '晾衣架', media: '播放设备', valve: '阀门', freshAir: '新风机', projector: '投影仪', scene: '场景', mixed: '多种设备', other: '其他',
+  garageDoor: '车库门', clothesRack: '晾衣架', media: '播放设备', door: '门', valve: '阀门', freshAir: '新风机', projector: '投影仪', scene: '场景', mixed: '多种设备', other: '其他',
   group: '分组',
 };
 

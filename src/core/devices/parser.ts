@@ -5,7 +5,7 @@ import { unknownCommand } from './command-protocol';
 import { QUESTION_WORDS, SET_ACTION, SET_VERBS, attributeForCategory, attributeSlot, isQuestion, valueSlot } from './grammar';
 import { norm } from './home';
 import { findWords, indexHome, roomMatches, type HomeIndex } from './index';
-import { ACTIONS, SUBTYPES, longestFirst } from './lexicon';
+import { ACTIONS, DOOR_KINDS, SUBTYPES, longestFirst } from './lexicon';
 import { parseNumber, valueFromCommand } from './values';
 import { commandSchema, NOT_DEVICE_ACTION, TIMER_ACTION, TIMER_OPS, UNKNOWN_ACTION, type Command, type OtherIntent, type Condition, type Home, type QueryIR, type ValueAttribute } from './types';
 
@@ -27,7 +27,8 @@ const JOINERS = /和|跟|与|及|还有/;
 const QUANT_ALL = /所有的|所有|全部的|全部|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
 const EXCEPT = /除了|除去|除开|除/;
 const EXCEPT_END = /以外的|之外的|以外|之外|外的|外/;
-const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|这些|刚才那个|刚才的|刚刚那个|上一个|那一个|这一个|那两个|那俩/;
+// 上一个台 / 上一个频道 are media steps, not "the previous one"
+const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|这些|刚才那个|刚才的|刚刚那个|上一个(?!台|频道|节目|首|曲|集|期)|那一个|这一个|那两个|那俩/;
 // 上一台 / 下一个 / 第一个 are media steps and ordinals, not counts
 const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
 const PARTICLES = /家里|家中|屋里|屋内|室内|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
@@ -67,6 +68,9 @@ const COURTESY_END = /(?:好吗|好不好|好嘛|(?<![运执进流])行吗|(?<![
  */
 function negationToVerb(body: string): string {
   return body
+    // 把声音关掉 is mute, 打开声音 unmute (the player stays on)
+    .replace(/(?:关掉|关闭|关上|关了|关)(?:一下)?的?声音|声音(?:关掉|关闭|关上|关了|关)/g, '静音')
+    .replace(/(?:打开|开启|开)(?:一下)?的?声音|声音(?:打开|开启|开一下)/g, '取消静音')
     .replace(/(?:别|不要|不用|不必|甭)再?(?:开着|亮着|开|打开|亮)(?:了|啦|吧)?/g, '关掉')
     .replace(/^(?:别|不要|不用)再?让?(.+?)(?:再)?(?:扫地|拖地|扫|拖|洗|吹|响|放|播|转|跑|工作)了?$/, '停止$1');
 }
@@ -385,6 +389,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     if (!p.n) p.n = sub.word;
     s = s.replace(sub.word, ' ');
   }
+  // 我要出门了: leaving, not a door
+  s = s.replace(/出门|进门|串门|上门|出家门/g, ' ');
   const type = index.typeWords.find(([w]) => s.includes(w));
   if (type) {
     if (!p.t || p.t === type[1] || p.question) p.t = p.question && p.t?.endsWith('Sensor') ? p.t : type[1];
@@ -420,6 +426,12 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
       p.n = longest;
       p.residual = true;
     }
+  }
+  // 门: when every door-like device of this home is one kind (only a lock), that kind (开门 unlocks)
+  if (p.t === 'door' && lockVerb) p.t = 'lock';
+  if (p.t === 'door') {
+    const kinds = new Set(index.entities.filter((e) => DOOR_KINDS.includes(e.category)).map((e) => e.category));
+    if (kinds.size === 1) p.t = [...kinds][0];
   }
   // the action follows the value: 打开到70% is a position, 调到26度 a temperature
   if (p.v !== null && !p.question) {

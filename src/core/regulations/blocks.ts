@@ -294,6 +294,10 @@ function resolveIn(db: Db, regId: string, ref: FoundReference): Omit<Resolution,
   }
 }
 
+const CONTAINER_TYPES = new Set(['part', 'chapter', 'section', 'appendix']);
+// not 'section': 第二节 is numbered per chapter, so it alone would land in the wrong chapter
+const NARROWER_TYPES = new Set(['article', 'clause', 'table', 'note']);
+
 /**
  * Resolves the first reference in `text` ("见附录D", "按本规程第三十二条执行", "详见第六章", "见表6-2",
  * "注1", "《电网调度管理条例》第十条") within regulation `regId` (or the regulation it names).
@@ -304,34 +308,53 @@ export function resolveReference(db: Db, regId: string, text: string): Resolutio
   if (!refs.length) {
     return { resolved: false, reference_type: 'unknown', target: null, page_num: null, preview: null, reg_id: regId, regulation: reg.title, reference_text: null, message: `「${text}」中没有可识别的引用（条、章、节、附录、表、注或《规程名》）`, others: [] };
   }
-  // "《X》第十条": one reference to an article of X; "本规程/本规定" keeps the current regulation
-  const ref = refs[0];
-  const others = refs.slice(1);
+  // "《X》第十条": one reference to an article of X; "本规程/本规定" keeps the current regulation.
+  // A container named right before something inside it ("附录 C 表 C.2", "第六章第二十条", "附录B中的表B.3")
+  // means the narrower target; the container stays in `others`.
+  let at = 0;
+  while (
+    at + 1 < refs.length &&
+    CONTAINER_TYPES.has(refs[at].type) &&
+    NARROWER_TYPES.has(refs[at + 1].type) &&
+    !refs[at].regulation &&
+    /^[\s的中之内]{0,3}$/.test(text.trim().slice(refs[at].index + refs[at].text.length, refs[at + 1].index))
+  )
+    at++;
+  return { ...resolveFound(db, regId, refs[at]), others: refs.filter((_, i) => i !== at) };
+}
+
+/** One reference already read from text (or stored at import) resolved within `regId` or the regulation it names. */
+function resolveFound(db: Db, regId: string, ref: FoundReference): Resolution {
   if (ref.regulation) {
     const other = findRegulationByTitle(db, ref.regulation);
     if (!other) {
-      return { resolved: false, reference_type: ref.type === 'regulation' ? 'regulation' : ref.type, target: ref.target, page_num: null, preview: null, reg_id: null, regulation: ref.regulation, reference_text: ref.text, message: `规程库中没有《${ref.regulation}》`, others };
+      return { resolved: false, reference_type: ref.type === 'regulation' ? 'regulation' : ref.type, target: ref.target, page_num: null, preview: null, reg_id: null, regulation: ref.regulation, reference_text: ref.text, message: `规程库中没有《${ref.regulation}》` };
     }
     if (ref.type === 'regulation') {
       const first = db.prepare('SELECT text FROM reg_pages WHERE reg_id = ? ORDER BY page_num LIMIT 1').get(other.reg_id) as { text: string } | undefined;
-      return { resolved: true, reference_type: 'regulation', target: other.title, page_num: 1, preview: preview(first?.text ?? other.title), reg_id: other.reg_id, regulation: other.title, reference_text: ref.text, others };
+      return { resolved: true, reference_type: 'regulation', target: other.title, page_num: 1, preview: preview(first?.text ?? other.title), reg_id: other.reg_id, regulation: other.title, reference_text: ref.text };
     }
-    return { ...resolveIn(db, other.reg_id, ref), reference_text: ref.text, others };
+    return { ...resolveIn(db, other.reg_id, ref), reference_text: ref.text };
   }
-  return { ...resolveIn(db, regId, ref), reference_text: ref.text, others };
+  return { ...resolveIn(db, regId, ref), reference_text: ref.text };
 }
 
 /** References written in a regulation (optionally on some pages), each resolved: the reader turns them into links. */
 export function pageReferences(db: Db, regId: string, from: number, to: number): (Resolution & { source_page: number; source: string })[] {
-  const rows = db.prepare('SELECT page_num, source, text FROM reg_refs WHERE reg_id = ? AND page_num BETWEEN ? AND ? ORDER BY ord').all(regId, from, to) as {
+  const rows = db.prepare('SELECT page_num, source, text, ref_type, target, regulation FROM reg_refs WHERE reg_id = ? AND page_num BETWEEN ? AND ? ORDER BY ord').all(regId, from, to) as {
     page_num: number;
     source: string;
     text: string;
+    ref_type: FoundReference['type'];
+    target: string;
+    regulation: string | null;
   }[];
-  return rows.map((r) => {
-    const { others: _o, ...res } = resolveReference(db, regId, r.text);
-    return { ...res, source_page: r.page_num, source: r.source };
-  });
+  // the stored reading is used as is: "注1" alone only reads as a note after 见/按 (the words around it are not stored)
+  return rows.map((r) => ({
+    ...resolveFound(db, regId, { text: r.text, type: r.ref_type, target: r.target, regulation: r.regulation, index: 0 }),
+    source_page: r.page_num,
+    source: r.source,
+  }));
 }
 
 // ---------------------------------------------------------------- chapters
@@ -520,4 +543,43 @@ export function tableRowHit(db: Db, regId: string, tableId: string, pageNum: num
     columns: JSON.parse(t.columns) as string[],
     row: best ? { cells: JSON.parse(best.cells) as string[], page_num: best.page_num } : null,
   };
+}
+
+// ---------------------------------------------------------------- reader: what one page holds
+
+export interface PageTable extends TableSummary {
+  /** the rows printed on this page (a continuation page repeats no header: the reader shows `columns`) */
+  rows: { cells: string[]; page_num: number }[];
+  /** the table started on an earlier page / goes on to a later one */
+  continued: boolean;
+  continues: boolean;
+  /** the table's notes printed on this page */
+  notes: NoteOut[];
+}
+
+/**
+ * The structure of one page for the reader: its tables (rows of this page, header, continuation flags),
+ * the notes printed on it and the references written on it, each resolved (links).
+ */
+export function pageStructure(
+  db: Db,
+  regId: string,
+  page: number,
+): { reg_id: string; page_num: number; tables: PageTable[]; notes: NoteOut[]; references: (Resolution & { source_page: number; source: string })[] } {
+  getRegulation(db, regId);
+  const rows = db
+    .prepare('SELECT * FROM reg_tables WHERE reg_id = ? AND page_start <= ? AND page_end >= ? ORDER BY ord')
+    .all(regId, page, page) as TableRow[];
+  const notes = db
+    .prepare('SELECT label, text, page_num, target_type, target, section_path FROM reg_notes WHERE reg_id = ? AND page_num = ? ORDER BY ord')
+    .all(regId, page) as NoteOut[];
+  const rowStmt = db.prepare('SELECT page_num, cells FROM reg_table_rows WHERE table_pk = ? AND page_num = ? ORDER BY row_idx');
+  const tables = rows.map((t) => ({
+    ...summary(t),
+    rows: (rowStmt.all(t.id, page) as { page_num: number; cells: string }[]).map((r) => ({ cells: JSON.parse(r.cells) as string[], page_num: r.page_num })),
+    continued: page > t.page_start,
+    continues: page < t.page_end,
+    notes: notes.filter((n) => n.target_type === 'table' && n.target === t.table_id),
+  }));
+  return { reg_id: regId, page_num: page, tables, notes, references: pageReferences(db, regId, page, page) };
 }

@@ -1,12 +1,12 @@
 import { parseChineseNumber, toChineseNumber } from '../text/chinese-numbers';
-import { normalizeTableNumber } from './tables';
+import { NOTE_RE, normalizeTableNumber } from './tables';
 
 /**
  * Notes (注 / 注1 / 说明) and cross-references ("见表6-2", "见附录D", "按本规程第三十二条执行",
  * "详见第六章", "第三节", "注1", "《电网调度管理条例》第十条") found in regulation text.
  */
 
-export const NOTE_RE = /^(注|说明|备注)\s*([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})?\s*[:：．.、]\s*\S/;
+export { NOTE_RE };
 
 /** "注1：…" -> "注1"; "注：" -> "注"; "说明：" -> "说明". */
 export function noteLabel(line: string): string | null {
@@ -37,6 +37,8 @@ export interface FoundReference {
 }
 
 const NUM = '零〇一二两三四五六七八九十百千万\\d０-９';
+/** typed references often space the number out: "第 22 条", "第 6 章" (never across lines) */
+const SP = '[ \\u3000]{0,2}';
 
 /** "32" / "三十二" / "３２" -> "三十二" (labels are stored with Chinese numerals). */
 export function chineseOrdinal(raw: string): string {
@@ -48,9 +50,9 @@ export function chineseOrdinal(raw: string): string {
 
 const REF_RE = new RegExp(
   [
-    `《(?<reg>[^》]{2,60})》(?:\\s*(?:第(?<regart>[${NUM}]+)条(?<regartsub>之[${NUM}]+)?))?`,
-    `第(?<art>[${NUM}]+)条(?<artsub>之[${NUM}]+)?`,
-    `第(?<chap>[${NUM}]+)(?<chapkind>编|分编|章|节)`,
+    `《(?<reg>[^》]{2,60})》(?:\\s*(?:第${SP}(?<regart>[${NUM}]+)${SP}条(?<regartsub>之[${NUM}]+)?))?`,
+    `第${SP}(?<art>[${NUM}]+)${SP}条(?<artsub>之[${NUM}]+)?`,
+    `第${SP}(?<chap>[${NUM}]+)${SP}(?<chapkind>编|分编|章|节)`,
     `附\\s*录\\s*(?<app>[A-Z](?![A-Za-z])|[一二三四五六七八九十]{1,3}|\\d{1,2})`,
     `(?<tword>附表|续表|表)\\s*(?<tab>(?:[A-Z]\\s*[.．\\-－—–]?\\s*)?\\d+(?:\\s*[.．\\-－—–]\\s*\\d+){0,3})`,
     `(?<=[见按照依据参详])\\s*注\\s*(?<note>\\d{1,2}|[一二三四五六七八九十]{1,3})`,

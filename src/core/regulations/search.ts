@@ -474,7 +474,12 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
   };
   const types = input.block_types?.length ? new Set(input.block_types) : null;
   const scope = input.chapter_scope?.trim() || null;
-  const wanted = (u: UnitRow) => (!types || types.has(blockTypeOf(u.kind))) && (!scope || inChapterScope(u.section_path, scope));
+  // a note written inside an article (注：… under its text) stays in the article's unit; a search for notes finds that article
+  const notedArticles = types?.has('note')
+    ? new Set((ctx.db.prepare("SELECT reg_id, target FROM reg_notes WHERE target_type = 'article'").all() as { reg_id: string; target: string }[]).map((n) => `${n.reg_id}\u0000${n.target}`))
+    : null;
+  const typeWanted = (u: UnitRow) => !types || types.has(blockTypeOf(u.kind)) || (!!notedArticles && notedArticles.has(`${u.reg_id}\u0000${u.label ?? ''}`));
+  const wanted = (u: UnitRow) => typeWanted(u) && (!scope || inChapterScope(u.section_path, scope));
 
   // candidates in engine order, then arranged for reading (rows after provisions, similar rows folded)
   const candidates: (ResultCore & { shape: UnitShape; matched: string[] })[] = [];

@@ -7,6 +7,7 @@ import {
   chapterStructure,
   getTable,
   listTables,
+  pageStructure,
   lookupNotes,
   pageReferences,
   readChapter,
@@ -149,6 +150,18 @@ export const structureOperations = defineOperations({
       getRegulation(ctx.db, input.reg_id);
       return { reg_id: input.reg_id, references: pageReferences(ctx.db, input.reg_id, input.start, input.end ?? input.start) };
     },
+  }),
+  'regulations.page_structure': defineOperation({
+    summary: '一页的结构（本页表格的行与表头、续表标记、本页注释、已解析的引用），阅读器用于渲染表格和链接 / One page\'s tables, notes and resolved references (reader)',
+    input: z.object({ reg_id: regIdField, page: z.number().int().min(1) }).strict(),
+    output: z.object({
+      reg_id: z.string(),
+      page_num: z.number().int(),
+      tables: z.array(tableSummary.extend({ rows: z.array(tableRow), continued: z.boolean(), continues: z.boolean(), notes: z.array(note) })),
+      notes: z.array(note),
+      references: z.array(resolution.extend({ source_page: z.number().int(), source: z.string() })),
+    }),
+    handler: (ctx, input) => pageStructure(ctx.db, input.reg_id, input.page),
   }),
   'regulations.chapters': defineOperation({
     summary: '章节结构（每章起止页、条款数、所含表格） / Chapter structure with page spans, article counts and tables',

@@ -197,9 +197,104 @@ function assignCells(line: PositionedLine, columns: [number, number][]): string[
   return buckets.map(joinFragments);
 }
 
+/** Notes (注 / 注1 / 说明) open with their label; refs.ts reads the label, table detection only needs to see one. */
+export const NOTE_RE = /^(注|说明|备注)\s*([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})?\s*[:：．.、]\s*\S/;
+
 /**
- * Table regions on one page: runs of >= 2 consecutive lines that each have >= 2 widely separated cell
- * groups and whose fragments project onto a common set of >= 2 columns.
+ * Wrapped cell text sits closer to its row than rows sit to each other: rows are printed at >= ~1.5 line
+ * heights (line gap plus cell padding; 1.6 in pdfkit tables, 2.1 in Chromium's), the lines of one wrapped
+ * cell at ~1.1-1.3. Lines closer than this many font sizes belong to one row.
+ */
+const WRAP_GAP = 1.4;
+
+/** A one-group line that may be a piece of a wrapped cell (never a caption or a note). */
+const wrapCandidate = (line: PositionedLine) => cellGroups(line) === 1 && !parseCaption(line.text) && !NOTE_RE.test(line.text.trim());
+const tight = (a: PositionedLine, b: PositionedLine) => Math.abs(a.y - b.y) < (Math.min(a.size || 10, b.size || 10) || 10) * WRAP_GAP;
+
+/**
+ * The last line of the region that starts at multi-cell line `i`: further multi-cell lines, and short runs
+ * of one-group lines (pieces of wrapped cells, above their row when cells are vertically centred, below it
+ * when top-aligned) that sit tight against a neighbour and lead back into the table.
+ */
+function regionEnd(lines: PositionedLine[], i: number): number {
+  let j = i;
+  for (;;) {
+    if (j + 1 < lines.length && cellGroups(lines[j + 1]) >= 2) {
+      j++;
+      continue;
+    }
+    let k = j + 1;
+    while (k < lines.length && k - j <= 3 && wrapCandidate(lines[k])) k++;
+    const run = lines.slice(j + 1, k);
+    const prev = (m: number) => (m === 0 ? lines[j] : run[m - 1]);
+    const next = (m: number) => (m === run.length - 1 ? lines[k] : run[m + 1]);
+    if (run.length && k < lines.length && cellGroups(lines[k]) >= 2 && run.every((l, m) => tight(l, prev(m)) || tight(l, next(m)))) {
+      j = k;
+      continue;
+    }
+    // wrapped text of the last row: tight under it, chained
+    let t = j;
+    while (t + 1 < lines.length && t - j < 2 && wrapCandidate(lines[t + 1]) && tight(lines[t], lines[t + 1])) t++;
+    return t;
+  }
+}
+
+/**
+ * Rows of a region: lines that fill most columns are rows; a line that fills only a piece (one cell, or a
+ * few with the first empty) is wrapped text of the nearest row in y, reached through tight lines only —
+ * above it (cells vertically centred) or below it (top-aligned). A piece that reaches no row stays a row.
+ */
+function regionRows(region: PositionedLine[], columns: [number, number][]): string[][] {
+  const cells = region.map((line) => assignCells(line, columns));
+  const piece = cells.map((c) => {
+    const filled = c.filter(Boolean).length;
+    return (filled === 1 && columns.length >= 3) || (!c[0] && filled <= Math.max(1, Math.floor(columns.length / 2)));
+  });
+  // the row each piece belongs to: walk through tight pieces to the first non-piece line, nearer side wins
+  const owner = region.map((_, k) => k);
+  for (let k = 0; k < region.length; k++) {
+    if (!piece[k]) continue;
+    const walk = (step: number): { row: number; dist: number } | null => {
+      let m = k;
+      while (m + step >= 0 && m + step < region.length && tight(region[m], region[m + step])) {
+        m += step;
+        if (!piece[m]) return { row: m, dist: Math.abs(region[m].y - region[k].y) };
+      }
+      return null;
+    };
+    const up = walk(-1);
+    const down = walk(1);
+    const best = up && down ? (down.dist < up.dist ? down : up) : (up ?? down);
+    if (best) owner[k] = best.row;
+  }
+  const rows: string[][] = [];
+  const rowOf = new Map<number, string[]>();
+  for (let k = 0; k < region.length; k++) {
+    if (owner[k] !== k) continue;
+    const row = [...cells[k]];
+    rowOf.set(k, row);
+    rows.push(row);
+  }
+  // pieces join their row's cells in reading order (pieces above come before the row's own text)
+  const glue = (a: string, b: string) => (!a ? b : !b ? a : CJK.test(a.slice(-1)) || CJK.test(b[0]) ? a + b : `${a} ${b}`);
+  const above = new Map<number, number[]>();
+  for (let k = 0; k < region.length; k++) if (owner[k] !== k && k < owner[k]) above.set(owner[k], [...(above.get(owner[k]) ?? []), k]);
+  for (const [row, ks] of above) {
+    const target = rowOf.get(row)!;
+    const prefix = ks.reduce<string[]>((acc, k) => acc.map((c, i) => glue(c, cells[k][i])), columns.map(() => ''));
+    target.forEach((c, i) => (target[i] = glue(prefix[i], c)));
+  }
+  for (let k = 0; k < region.length; k++) {
+    if (owner[k] === k || k < owner[k]) continue;
+    const target = rowOf.get(owner[k])!;
+    cells[k].forEach((c, i) => (target[i] = glue(target[i], c)));
+  }
+  return rows;
+}
+
+/**
+ * Table regions on one page: runs of >= 2 lines that each have >= 2 widely separated cell groups (plus
+ * the wrapped pieces between them) and whose fragments project onto a common set of >= 2 columns.
  */
 export function findTableSegments(lines: PositionedLine[]): TableSegment[] {
   const out: TableSegment[] = [];
@@ -209,30 +304,13 @@ export function findTableSegments(lines: PositionedLine[]): TableSegment[] {
       i++;
       continue;
     }
-    let j = i;
-    while (j + 1 < lines.length && cellGroups(lines[j + 1]) >= 2) j++;
-    // wrapped cell text: a one-group line sitting tight under a row continues that row
-    while (j + 2 < lines.length && cellGroups(lines[j + 1]) === 1 && cellGroups(lines[j + 2]) >= 2 && lines[j].y - lines[j + 1].y < (lines[j].size || 10) * 1.4) j += 2;
+    const j = regionEnd(lines, i);
     const region = lines.slice(i, j + 1);
-    if (region.length >= 2) {
+    if (region.filter((l) => cellGroups(l) >= 2).length >= 2) {
       const sizes = region.map((l) => l.size || 10).sort((a, b) => a - b);
       const columns = mergeExclusiveColumns(region, projectColumns(region, sizes[Math.floor(sizes.length / 2)] * 0.5));
       if (columns.length >= 2) {
-        const rows: string[][] = [];
-        let prevY = Infinity;
-        for (const line of region) {
-          const cells = assignCells(line, columns);
-          const filled = cells.filter(Boolean).length;
-          const tight = prevY - line.y < (line.size || 10) * 1.35;
-          // a continuation line of wrapped cells: first cell empty, few cells, close under the row
-          if (rows.length && tight && !cells[0] && filled <= Math.max(1, Math.floor(columns.length / 2))) {
-            const last = rows[rows.length - 1];
-            cells.forEach((c, k) => {
-              if (c) last[k] = last[k] ? (CJK.test(last[k].slice(-1)) ? last[k] + c : `${last[k]} ${c}`) : c;
-            });
-          } else rows.push(cells);
-          prevY = line.y;
-        }
+        const rows = regionRows(region, columns);
         const multi = rows.filter((r) => r.filter(Boolean).length >= 2).length;
         if (multi >= Math.max(2, rows.length * 0.6)) {
           out.push({ from: i, to: j, columns, rows });

@@ -5,13 +5,14 @@ import { navigate, useRoute, type ScreenId } from './router';
 import { ErrorBox, Spinner } from './components/common';
 import { Icon } from './components/icons';
 import { LibraryScreen } from './screens/Library';
-import { SettingsScreen } from './screens/Settings';
+import { takePrefetched } from './data/prefetch';
 
 // Heavier screens load on first visit so the first paint stays small.
 const ReaderScreen = lazy(() => import('./screens/Reader').then((m) => ({ default: m.ReaderScreen })));
 const SearchScreen = lazy(() => import('./screens/Search').then((m) => ({ default: m.SearchScreen })));
 const DevicesScreen = lazy(() => import('./screens/Devices').then((m) => ({ default: m.DevicesScreen })));
 const CollectionsScreen = lazy(() => import('./screens/Collections').then((m) => ({ default: m.CollectionsScreen })));
+const SettingsScreen = lazy(() => import('./screens/Settings').then((m) => ({ default: m.SettingsScreen })));
 const ImportScreen = lazy(() => import('./screens/Import').then((m) => ({ default: m.ImportScreen })));
 
 const NAV: { id: ScreenId; label: string; icon: string; hint?: string }[] = [
@@ -45,7 +46,7 @@ export function App() {
   const [info, setInfo] = useState<AppInfo | undefined>(undefined);
   const [infoError, setInfoError] = useState<unknown>(undefined);
   const refresh = useCallback(() => {
-    api('app.info', {}, { timeoutMs: 15_000 }).then(
+    (takePrefetched('app.info') ?? api('app.info', {}, { timeoutMs: 15_000 })).then(
       (i) => {
         setInfo(i);
         setInfoError(undefined);

@@ -134,6 +134,21 @@ describe('area-only, questions, negation, media without a name', () => {
     expect(parseRules('打开入户门', flat)[0].a).toBe('解锁');
   });
 
+  it('门 is the home\'s lock when that is its only door; 出门 is not a door; 是不是开着 is a question', async () => {
+    expect(ids(await run('开门', flat))).toEqual(['lock.front_door']);
+    expect((await run('开门', flat))[0].command.a).toBe('解锁');
+    expect(parseRules('我要出门了，开启离家模式', flat).map((c) => c.a)).toEqual(['执行']);
+    expect(parseRules('阳台灯是不是开着', flat)[0].a).toBe('查询');
+  });
+
+  it('sound off is mute, sound on unmute; 上一个台 is a channel step, not a reference', () => {
+    expect(parseRules('把小爱音箱的声音关掉', flat)[0].a).toBe('静音');
+    expect(parseRules('电视打开声音', flat)[0].a).toBe('取消静音');
+    expect(parseRules('把电视调成静音', flat)[0].a).toBe('静音');
+    expect(parseRules('把客厅电视换到上一个台', flat)[0]).toMatchObject({ a: '上一首', ref: undefined });
+    expect(parseRules('电视开始播放', flat)[0].a).toBe('播放');
+  });
+
   it('scenes are run; covers and vacuums get their own verbs', () => {
     expect(parseRules('打开回家模式', mihome)[0].a).toBe('执行');
     expect(parseRules('启动石头扫地机', mihome)[0].a).toBe('开始清扫');

@@ -69,9 +69,30 @@ describe('PDF tables (generated, borderless, cross-page)', () => {
     expect(await r('注1')).toMatchObject({ resolved: false, reference_type: 'unknown' });
     expect(await r('见注1')).toMatchObject({ resolved: true, reference_type: 'note', table_id: '表3-1' });
     expect(await r('见第九十九条')).toMatchObject({ resolved: false, reference_type: 'article' });
+    // typed with spaces, and a container named right before what it holds: the narrower target wins
+    expect(await r('按本办法第 5 条执行')).toMatchObject({ resolved: true, reference_type: 'article', target: '第五条' });
+    expect(await r('详见第 2 章')).toMatchObject({ resolved: true, reference_type: 'chapter', page_num: 1 });
+    const inAppendix = await r('按附录 A 中的表 3-2 执行');
+    expect(inAppendix).toMatchObject({ resolved: true, reference_type: 'table', target: '表3-2', page_num: table.tables[1].page_start });
+    expect(inAppendix.others.map((o) => o.target)).toEqual(['附录A']);
+    expect(await r('附录A，另见表3-2')).toMatchObject({ reference_type: 'appendix' });
     const notes = await invokeOperation(ctx, 'regulations.notes', { reg_id: regId, note: '注 2' });
     expect(notes.notes).toHaveLength(1);
     expect(notes.notes[0]).toMatchObject({ target_type: 'table', target: '表3-1' });
+  });
+
+  it('page_structure gives the reader one page: the rows printed there, continuation flags, resolved references', async () => {
+    const t = await invokeOperation(ctx, 'regulations.table', { reg_id: regId, table_id: '表3-1' });
+    const second = t.rows.find((r) => r.page_num > t.page_start)!.page_num;
+    const page = await invokeOperation(ctx, 'regulations.page_structure', { reg_id: regId, page: second });
+    const onPage = page.tables.find((x) => x.table_id === '表3-1')!;
+    expect(onPage).toMatchObject({ continued: true, columns: t.columns });
+    expect(onPage.rows).toEqual(t.rows.filter((r) => r.page_num === second));
+    const first = await invokeOperation(ctx, 'regulations.page_structure', { reg_id: regId, page: 1 });
+    expect(first.references.filter((r) => r.reference_type === 'table').map((r) => [r.reference_text, r.resolved, r.page_num])).toEqual([
+      ['表3-1', true, t.page_start],
+      ['表3-2', true, (await invokeOperation(ctx, 'regulations.table', { reg_id: regId, table_id: '表3-2' })).page_start],
+    ]);
   });
 
   it('search_tables finds the table and the matching row', async () => {
@@ -126,6 +147,27 @@ describe('Markdown / DOCX tables', () => {
     );
     const unit = doc.units.find((u) => u.kind === 'table')!;
     expect(unit.text.split('\n').slice(0, 2)).toEqual(['表6-2 断面限额', '| 断面 | 限额(MW) |']);
+  });
+
+  it('a search over note blocks finds table notes and notes written inside an article', async () => {
+    const file = path.join(dir, '限额说明.md');
+    fs.writeFileSync(
+      file,
+      ['# 限额说明', '', '## 第一章 总则', '', '第一条 断面限额按季节调整。', '', '注：本条所称限额为热稳定限额。', '', '第二条 其他事项另行规定。', '', '表1-1 断面限额', '', '| 断面 | 限额(MW) |', '| --- | ---: |', '| 甲乙断面 | 1200 |', '', '注1：检修方式下限额按八折执行。', ''].join('\n'),
+    );
+    const [res] = await invokeOperation(ctx, 'regulations.import', { paths: [file], id: 'xiane' });
+    const notes = await invokeOperation(ctx, 'regulations.notes', { reg_id: res.reg_id! });
+    expect(notes.notes.map((n) => [n.label, n.target])).toEqual([
+      ['注', '第一条'],
+      ['注1', '表1-1'],
+    ]);
+    const search = (query: string) => invokeOperation(ctx, 'search.smart_search', { query, reg_id: 'xiane', block_types: ['note'] });
+    const inArticle = (await search('热稳定限额')).results;
+    expect(inArticle[0]).toMatchObject({ article: '第一条' });
+    const underTable = (await search('检修方式 八折')).results;
+    expect(underTable[0]).toMatchObject({ block_type: 'note' });
+    // articles without a note never come back as notes
+    expect((await search('其他事项另行规定')).results.map((r) => r.article)).not.toContain('第二条');
   });
 
   it('DOCX tables come through their table structure', async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { deviceReasonLabel, deviceTypeLabel, humanMessage, actionLabel, referenceLabel, conditionText, zodPhrase } from '../../../src/renderer/src/i18n/messages';
 import { TYPE_LABELS } from '../../../src/core/devices/lexicon';
+import { ACTION_ATTRIBUTE } from '../../../src/core/devices/values';
+import { valueAttributeLabel, homeFormatLabel } from '../../../src/renderer/src/i18n/messages';
 
 const CODE = /UNKNOWN|LOW_EVIDENCE|_hit\b|command_match|last-mentioned|Failed to fetch|Expected|number|\/tmp\/|\/home\//;
 
@@ -34,6 +36,12 @@ describe('message catalogue', () => {
     expect(deviceTypeLabel('someVendorThing')).toBe('其他设备');
     expect(actionLabel('UNKNOWN')).toBe('未识别的动作');
     expect(referenceLabel('last-mentioned')).toBe('上一轮提到的设备');
-    expect(conditionText({ sensor: 'temperature', op: '>', value: 28, room: '卧室' })).toBe('卧室温度高于 28℃');
+    expect(conditionText({ sensor: 'temperature', op: '>', value: 28, room: '卧室' })).toBe('卧室温度高于28℃');
+  });
+
+  it('names every value attribute the grammar produces and every home file format', () => {
+    for (const attribute of new Set(Object.values(ACTION_ATTRIBUTE))) expect(valueAttributeLabel(attribute), attribute).toMatch(/^[\u4e00-\u9fff]+$/);
+    expect(valueAttributeLabel('generic')).toBeNull();
+    for (const format of ['home-assistant', 'smartthings', 'devices-array', 'home-object']) expect(homeFormatLabel(format)).not.toMatch(/home-|array|object|^smartthings/);
   });
 });

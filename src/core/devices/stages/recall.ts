@@ -2,7 +2,7 @@ import type { AppConfig } from '../../config';
 import { homophoneKey } from '../../text/pinyin';
 import { norm } from '../home';
 import type { HomeIndex } from '../index';
-import { SUBTYPES } from '../lexicon';
+import { DOOR_KINDS, SUBTYPES } from '../lexicon';
 import type { Entity, Scored } from '../types';
 
 /**
@@ -83,7 +83,7 @@ const READ_ATTRIBUTE: Record<string, string> = { temperatureSensor: 'temperature
 
 /** The entity is of the asked kind; a sensor kind also matches any sensor that reads it (温湿度计 for 湿度). */
 /** Pseudo-types a command can ask for: media = whatever plays (停止播放 with nothing named). */
-const TYPE_FAMILIES: Record<string, string[]> = { media: ['speaker', 'tv', 'projector'] };
+const TYPE_FAMILIES: Record<string, string[]> = { media: ['speaker', 'tv', 'projector'], door: DOOR_KINDS };
 
 export function typeMatches(e: Entity, type: string): boolean {
   if (e.category === type) return true;

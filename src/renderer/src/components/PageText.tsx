@@ -3,15 +3,21 @@
  * labels (第二十条, 5.3.2) set apart, and search terms marked. The first mark inside the hit
  * (matched article or snippet) carries class "hit" so the reader can scroll to it.
  */
-import { memo, type ReactNode } from 'react';
+import { memo, useState, type ReactNode } from 'react';
+import type { ApiOutput } from '../../../core/api/table';
 import { Markdown, PipeTable, isTableLine } from './Markdown';
+import { squashLine } from './table-copy';
+
+export type PageStructure = ApiOutput<'regulations.page_structure'>;
+export type PageTableData = PageStructure['tables'][number];
+export type PageReference = PageStructure['references'][number];
 
 const HEADING = /^(#{1,6}\s+|第[一二三四五六七八九十百零〇两\d]+[编章节](?:\s|$|[　、：:]))/;
 const ARTICLE = /^(第[一二三四五六七八九十百零〇两\d]+条)(\s*|　*)/;
 const CLAUSE = /^((?:\d+\.)+\d+|[一二三四五六七八九十]+、|（[一二三四五六七八九十\d]+）|\(\d+\))(\s*)/;
 
 interface Block {
-  kind: 'heading' | 'article' | 'clause' | 'para' | 'markdown';
+  kind: 'heading' | 'article' | 'clause' | 'para' | 'markdown' | 'table';
   label: string | null;
   text: string;
 }
@@ -45,6 +51,13 @@ export function splitBlocks(text: string, markdown = false): Block[] {
   };
   for (const rawLine of text.split(/\r?\n/)) {
     const line = rawLine.trim();
+    // a structured table stands where its printed lines were (see placeTables)
+    if (line.startsWith(TABLE_MARK)) {
+      flushMd();
+      flush();
+      blocks.push({ kind: 'table', label: line.slice(TABLE_MARK.length), text: '' });
+      continue;
+    }
     const open = md as { kind: 'table' | 'quote' | 'list'; lines: string[] } | null;
     // a list item's continuation line (indented) stays with the list
     const kind = line ? (markdownKind(rawLine, markdown) ?? (open?.kind === 'list' && /^\s{2,}\S/.test(rawLine) ? 'list' : null)) : null;
@@ -88,6 +101,55 @@ export function splitBlocks(text: string, markdown = false): Block[] {
   return blocks;
 }
 
+const TABLE_MARK = '\u0000table:';
+
+/**
+ * Replaces the printed lines of each table on the page (caption, header, the page's rows, Markdown
+ * delimiter rows) with one marker line, so the table renders from its stored structure — with its
+ * header even on a continuation page. Lines are compared squashed (no spaces, pipes, heading marks); a
+ * table none of whose rows is found stays as printed.
+ */
+export function placeTables(text: string, tables: PageTableData[]): string {
+  if (!tables.length) return text;
+  const lines = text.split(/\r?\n/);
+  const owner: (number | null)[] = lines.map(() => null);
+  tables.forEach((t, k) => {
+    const rows = new Set(t.rows.map((r) => squashLine(r.cells.join(''))).filter(Boolean));
+    const header = squashLine(t.columns.join(''));
+    // the table's notes printed on this page render under the table
+    const notes = new Set(t.notes.map((n) => squashLine(n.text)));
+    const id = squashLine(t.table_id);
+    const caption = (s: string) => {
+      const c = s.replace(/^续表/, '表');
+      return (c.startsWith(id) || (!!t.title && c.includes(squashLine(t.title)))) && c.length <= id.length + squashLine(t.title).length + 6;
+    };
+    let matched = 0;
+    lines.forEach((line, i) => {
+      if (owner[i] !== null) return;
+      const sq = squashLine(line);
+      if (!sq) return;
+      if (rows.has(sq)) {
+        owner[i] = k;
+        matched++;
+      } else if (sq === header || (/^:?-{3,}/.test(sq) && /^[-:]+$/.test(sq))) owner[i] = k;
+      else if (/^(续表|附表|表)/.test(sq) && caption(sq)) owner[i] = k;
+      else if (notes.has(sq)) owner[i] = k;
+    });
+    if (!matched) lines.forEach((_, i) => owner[i] === k && (owner[i] = null));
+  });
+  const out: string[] = [];
+  const placed = new Set<number>();
+  lines.forEach((line, i) => {
+    const k = owner[i];
+    if (k === null) out.push(line);
+    else if (!placed.has(k)) {
+      placed.add(k);
+      out.push('', `${TABLE_MARK}${k}`, '');
+    }
+  });
+  return out.join('\n');
+}
+
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -121,11 +183,81 @@ function stripEmphasis(text: string): string {
   return text.replace(/(\*\*|__)(.+?)\1/g, '$2').replace(/`([^`]+)`/g, '$1');
 }
 
+/**
+ * A paragraph's text with the references written in it as links (resolved ones only) and search terms
+ * marked. A note reference ("见注1") opens the note in place instead of jumping.
+ */
+function RefText({
+  text,
+  refs,
+  re,
+  keyPrefix,
+  hit,
+  regId,
+  onReference,
+}: {
+  text: string;
+  regId?: string;
+  refs: PageReference[];
+  re: RegExp | null;
+  keyPrefix: string;
+  hit: boolean;
+  onReference?: (ref: PageReference) => void;
+}) {
+  const [open, setOpen] = useState<number | null>(null);
+  const usable = refs.filter((r) => r.resolved && r.reference_text && text.includes(r.reference_text));
+  if (!usable.length) return <>{markTerms(text, re, keyPrefix, hit)}</>;
+  const byText = new Map(usable.map((r) => [r.reference_text!, r]));
+  const words = new RegExp([...byText.keys()].sort((a, b) => b.length - a.length).map(escapeRe).join('|'), 'g');
+  const out: ReactNode[] = [];
+  let last = 0;
+  let n = 0;
+  for (const m of text.matchAll(words)) {
+    const at = m.index ?? 0;
+    if (at > last) out.push(...markTerms(text.slice(last, at), re, `${keyPrefix}-${n}`, hit));
+    const ref = byText.get(m[0])!;
+    const k = n++;
+    const where = ref.reference_type === 'note' ? '点击在此展开注释' : `点击跳转到${ref.reg_id !== regId && ref.regulation ? `《${ref.regulation}》` : ''}第 ${ref.page_num} 页`;
+    out.push(
+      <button
+        key={`${keyPrefix}-ref${k}`}
+        type="button"
+        className={`ref-link ref-${ref.reference_type}`}
+        data-ref-type={ref.reference_type}
+        aria-expanded={ref.reference_type === 'note' ? open === k : undefined}
+        title={`${ref.preview ?? ref.target ?? ''}（${where}）`}
+        onClick={(e) => {
+          e.stopPropagation();
+          if (ref.reference_type === 'note') setOpen((o) => (o === k ? null : k));
+          else onReference?.(ref);
+        }}
+      >
+        {m[0]}
+      </button>,
+    );
+    if (ref.reference_type === 'note' && open === k) {
+      out.push(
+        <span key={`${keyPrefix}-note${k}`} className="note-pop" role="note">
+          {ref.preview}
+          {ref.page_num ? <span className="muted small">（第 {ref.page_num} 页{ref.table_id ? `，${ref.table_id}` : ''}）</span> : null}
+        </span>,
+      );
+    }
+    last = at + m[0].length;
+  }
+  if (last < text.length) out.push(...markTerms(text.slice(last), re, `${keyPrefix}-end`, hit));
+  return <>{out}</>;
+}
+
 export const PageText = memo(function PageText({
   text,
   terms,
   hitArticle,
   markdown = false,
+  structure,
+  regId,
+  onReference,
+  renderTable,
 }: {
   text: string;
   terms: string[];
@@ -133,8 +265,16 @@ export const PageText = memo(function PageText({
   hitArticle?: string | null;
   /** the source is Markdown: lists, blockquotes and emphasis are Markdown too */
   markdown?: boolean;
+  /** the page's tables, notes and references (tables render from it, references become links) */
+  structure?: PageStructure | null;
+  regId?: string;
+  onReference?: (ref: PageReference) => void;
+  /** renders one of the page's tables (the reader passes RegTable, which talks to the API) */
+  renderTable?: (table: PageTableData, key: number, mark: (text: string, key: string) => ReactNode[]) => ReactNode;
 }) {
-  const blocks = splitBlocks(text, markdown).map((b) => (markdown && b.kind !== 'markdown' ? { ...b, text: stripEmphasis(b.text) } : b));
+  const tables = structure?.tables ?? [];
+  const refs = structure?.references ?? [];
+  const blocks = splitBlocks(renderTable ? placeTables(text, tables) : text, markdown).map((b) => (markdown && b.kind !== 'markdown' ? { ...b, text: stripEmphasis(b.text) } : b));
   const re = termsRegex(terms);
   // the hit block: the one whose label matches, else the first block containing a term
   let hitIndex = -1;
@@ -149,6 +289,10 @@ export const PageText = memo(function PageText({
       {blocks.map((b, i) => {
         const hit = i === hitIndex;
         const cls = `blk blk-${b.kind}${hit ? ' blk-hit' : ''}`;
+        if (b.kind === 'table') {
+          const t = tables[Number(b.label)];
+          return t && renderTable ? renderTable(t, i, (text, k) => markTerms(text, re, `tb${i}-${k}`, false)) : null;
+        }
         if (b.kind === 'markdown') {
           const lines = b.text.split('\n');
           if (b.label === 'table') {
@@ -164,7 +308,7 @@ export const PageText = memo(function PageText({
             </div>
           );
         }
-        const body = markTerms(b.text, re, `b${i}`, hit);
+        const body = b.kind === 'heading' ? markTerms(b.text, re, `b${i}`, hit) : <RefText text={b.text} refs={refs} regId={regId} re={re} keyPrefix={`b${i}`} hit={hit} onReference={onReference} />;
         if (b.kind === 'heading') {
           return (
             <h3 key={i} className={cls}>
@@ -173,7 +317,7 @@ export const PageText = memo(function PageText({
           );
         }
         return (
-          <p key={i} className={cls} data-hit={hit ? 'true' : undefined}>
+          <p key={i} className={cls} data-hit={hit ? 'true' : undefined} data-label={b.label ?? undefined}>
             {b.label ? <span className={`label label-${b.kind}`}>{markTerms(b.label, re, `l${i}`, hit)}</span> : null}
             {b.label ? ' ' : null}
             {body}

@@ -3,6 +3,7 @@
  * operations, plus a page cache so flipping pages is instant after the first read.
  */
 import { api } from '../api/client';
+import { takePrefetched } from './prefetch';
 import type { RegulationInfo, TocEntry } from '../../../core/regulations/types';
 
 export type { RegulationInfo, TocEntry };
@@ -12,7 +13,7 @@ export interface PageText {
 }
 
 export async function listRegulations(): Promise<RegulationInfo[]> {
-  return api('regulations.list', {});
+  return takePrefetched('regulations.list') ?? api('regulations.list', {});
 }
 
 export async function getRegulation(regId: string): Promise<RegulationInfo> {

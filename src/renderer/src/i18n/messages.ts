@@ -1,8 +1,11 @@
 /**
  * The one Chinese message catalogue for everything a person sees. Engines keep stable codes in
  * JSON (CLI --json, MCP); screens turn every code into words here, never show the code itself.
- * Data only: no React, no engine imports, so any screen (and tests) can use it.
+ * Data only: no React, no engine imports (types only, so a new code fails the typecheck until it
+ * has words), so any screen (and tests) can use it.
  */
+import type { ValueAttribute } from '../../../core/devices/types';
+import type { HomeFormat } from '../../../core/devices/home';
 
 /** Why a device was picked (retrieve.ts reason codes) -> short label + a sentence for the legend. */
 export const DEVICE_REASONS: Record<string, { label: string; hint: string }> = {
@@ -59,6 +62,7 @@ export const DEVICE_TYPES: Record<string, string> = {
   garageDoor: '车库门',
   clothesRack: '晾衣架',
   media: '播放设备',
+  door: '门',
   valve: '阀门',
   freshAir: '新风机',
   projector: '投影仪',
@@ -105,7 +109,7 @@ function durationText(seconds: number): string {
 
 /** 延时 10分钟后执行 / 开始计时 10分钟 / 不是设备指令（问时间）, or null. */
 export function timingText(ir: { delay_seconds?: number; timer?: { op: string; seconds: number | null }; intent?: string }): string | null {
-  if (ir.intent) return `不是设备指令（${INTENTS[ir.intent] ?? ir.intent}）`;
+  if (ir.intent) return `不是设备指令（${INTENTS[ir.intent] ?? '其他问题'}）`;
   if (ir.timer) return `${TIMER_OPS[ir.timer.op] ?? '计时器'}${ir.timer.seconds ? ` ${durationText(ir.timer.seconds)}` : ''}`;
   if (ir.delay_seconds) return `延时 ${durationText(ir.delay_seconds)}后执行`;
   return null;
@@ -128,10 +132,54 @@ export const SENSORS: Record<string, { label: string; unit: string }> = {
 
 export const COMPARISONS: Record<string, string> = { '>': '高于', '>=': '不低于', '<': '低于', '<=': '不高于', '=': '等于' };
 
-/** `温度高于28度就…` -> "卧室温度高于 28℃". */
+/** `温度高于28度就…` -> "卧室温度高于28℃" (the engine's reading of it, in words). */
 export function conditionText(cond: { sensor: string; op: string; value: number; room?: string | null }): string {
   const s = SENSORS[cond.sensor] ?? { label: '读数', unit: '' };
-  return `${cond.room ?? ''}${s.label}${COMPARISONS[cond.op] ?? cond.op} ${cond.value}${s.unit}`;
+  return `${cond.room ?? ''}${s.label}${COMPARISONS[cond.op] ?? '满足条件'}${cond.value}${s.unit}`;
+}
+
+/** What a command's value is about (devices/values.ts ValueAttribute) -> the word people use. */
+export const VALUE_ATTRIBUTES: Record<Exclude<ValueAttribute, 'generic'>, string> = {
+  brightness: '亮度',
+  temperature: '温度',
+  volume: '音量',
+  position: '开合位置',
+  fanSpeed: '风速',
+  humidity: '湿度',
+  colorTemp: '色温',
+  color: '颜色',
+  mode: '模式',
+  channel: '频道',
+};
+
+export function valueAttributeLabel(attribute: string | null | undefined): string | null {
+  return attribute ? ((VALUE_ATTRIBUTES as Record<string, string>)[attribute] ?? null) : null;
+}
+
+/** Readings a home file keeps per device (attributes / state) -> words; unknown keys are left out. */
+export const DEVICE_STATES: Record<string, string> = {
+  temperature: '温度',
+  humidity: '湿度',
+  illuminance: '光照',
+  brightness: '亮度',
+  volume: '音量',
+  position: '开合位置',
+  power: '电源',
+  state: '状态',
+  battery: '电量',
+  mode: '模式',
+};
+
+/** Device file formats (devices/home.ts HomeFormat) -> where the file came from, in words. */
+export const HOME_FORMATS: Record<HomeFormat, string> = {
+  'home-assistant': 'Home Assistant 导出',
+  smartthings: 'SmartThings 导出',
+  'devices-array': '设备清单',
+  'home-object': '家庭文件',
+};
+
+export function homeFormatLabel(format: string | null | undefined): string {
+  return format ? ((HOME_FORMATS as Record<string, string>)[format] ?? '设备文件') : '设备文件';
 }
 
 export const CONDITION_STATUS: Record<string, string> = { met: '当前已满足', not_met: '当前未满足', unknown: '暂无读数，无法判断' };

@@ -2,9 +2,11 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, fileToServerPath, getBridge, type ApiInput, type ApiOutput } from '../api/client';
 import { toApiError } from '../api/errors';
 import { EmptyState, ErrorBox, ScreenHeader, Spinner, useToast } from '../components/common';
+import { copyText } from '../components/clipboard';
 import {
   CONDITION_STATUS,
   DEVICE_REASONS,
+  DEVICE_STATES,
   ENTITY_KINDS,
   PARSERS,
   RETRIEVAL_MODES,
@@ -14,6 +16,8 @@ import {
   conditionText,
   deviceReasonLabel,
   deviceTypeLabel,
+  homeFormatLabel,
+  valueAttributeLabel,
 } from '../i18n/messages';
 
 type RetrieveOut = ApiOutput<'devices.retrieve'>;
@@ -189,7 +193,7 @@ export function DevicesScreen() {
           source ? (
             <>
               {source.label}
-              {source.format ? ` · ${source.format}` : ''} · {source.home.devices.length} 个设备 · {source.home.groups.length} 个分组 ·{' '}
+              {source.format ? ` · ${homeFormatLabel(source.format)}` : ''} · {source.home.devices.length} 个设备 · {source.home.groups.length} 个分组 ·{' '}
               {source.home.scenes.length} 个场景 · {source.home.rooms.length} 个房间
             </>
           ) : (
@@ -288,7 +292,7 @@ export function DevicesScreen() {
               </div>
               <div className="side-col">
                 <StatePanel state={state} onReset={resetConversation} />
-                <YamlPanel yaml={last?.out?.yaml ?? null} onCopied={showToast} />
+                <YamlPanel out={last?.out ?? null} onCopied={showToast} />
               </div>
             </div>
           ) : tab === 'devices' ? (
@@ -338,12 +342,17 @@ const VALUE_CHECK: Record<string, { label: string; tone: 'ok' | 'warn' | 'err' }
 
 type IRValue = NonNullable<RetrievalResult['ir']['value']>;
 
-/** 26℃ / 50% / 最亮（100%）/ 调高 10% / 红色. */
-function valueText(v: IRValue): string {
+/** 温度 26℃ / 开合位置 50% / 亮度 最亮（100%）/ 亮度 调低 10% / 颜色 红色. */
+export function valueText(v: IRValue): string {
   const n = v.number === null ? '' : `${v.number}${v.unit ?? ''}`;
-  if (v.relative) return `${v.relative === 'up' ? '调高' : '调低'} ${n}`.trim();
-  if (v.extreme) return n ? `${v.text}（${n}）` : v.text;
-  return n || v.text;
+  const what = valueAttributeLabel(v.attribute);
+  let amount: string;
+  if (v.relative) amount = `${v.relative === 'up' ? '调高' : '调低'} ${n}`.trim();
+  else if (v.extreme) amount = n ? `${v.text}（${n}）` : v.text;
+  // 一半 -> 一半（50%）: the words said, and the number they mean
+  else if (n && v.text && !v.text.includes(String(v.number))) amount = `${v.text}（${n}）`;
+  else amount = n || v.text;
+  return what ? `${what} ${amount}` : amount;
 }
 
 interface ListedDevice {
@@ -463,7 +472,8 @@ function CommandInWords({ r }: { r: RetrievalResult }) {
               const st = meta.conditions.find((m) => m.sensor === c.sensor && m.value === c.value);
               return (
                 <span key={i}>
-                  <b>{conditionText(c)}</b>
+                  <b>{c.text || conditionText(c)}</b>
+                  {c.text && c.text.replace(/\s+/g, '').replace(/度/g, '℃') !== conditionText(c) ? <span className="muted">（{conditionText(c)}时执行）</span> : null}
                   {st ? (
                     <span className={`pill ${st.status === 'met' ? 'ok' : st.status === 'not_met' ? 'err' : 'warn'}`} style={{ marginLeft: 6 }}>
                       {CONDITION_STATUS[st.status] ?? ''}
@@ -627,6 +637,9 @@ function ResultView({
   );
 }
 
+/** Names listed for "上一轮提到"; a whole-home command mentions dozens. */
+const LAST_MENTIONED_SHOWN = 6;
+
 function StatePanel({ state, onReset }: { state: ConversationState | undefined; onReset: () => void }) {
   return (
     <section className="card" aria-label="对话状态">
@@ -646,7 +659,12 @@ function StatePanel({ state, onReset }: { state: ConversationState | undefined; 
           <dd>{state.turn}</dd>
           <dt>上一轮提到</dt>
           <dd aria-label="上一轮提到的设备">
-            {state.last_mentioned.length ? state.last_mentioned.map((m) => `${m.name}${m.room ? `（${m.room}）` : ''}`).join('、') : '—'}
+            {state.last_mentioned.length
+              ? `${state.last_mentioned
+                  .slice(0, LAST_MENTIONED_SHOWN)
+                  .map((m) => `${m.name}${m.room ? `（${m.room}）` : ''}`)
+                  .join('、')}${state.last_mentioned.length > LAST_MENTIONED_SHOWN ? ` 等 ${state.last_mentioned.length} 个设备` : ''}`
+              : '—'}
           </dd>
           <dt>待澄清</dt>
           <dd>{state.pending ? `${actionLabel(state.pending.command.a)} ${state.pending.command.n ?? deviceTypeLabel(state.pending.command.t)}（${state.pending.options.length} 个选项）` : '—'}</dd>
@@ -656,31 +674,49 @@ function StatePanel({ state, onReset }: { state: ConversationState | undefined; 
   );
 }
 
-async function copyText(text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return;
-  } catch {
-    // clipboard API refused (permissions/insecure context): fall back to a selection copy
-    const ta = document.createElement('textarea');
-    ta.value = text;
-    ta.style.position = 'fixed';
-    ta.style.opacity = '0';
-    document.body.appendChild(ta);
-    ta.select();
-    const ok = document.execCommand('copy');
-    ta.remove();
-    if (!ok) throw new Error('浏览器不允许写入剪贴板');
-  }
+const YAML_OPEN_KEY = 'gridcode.devices.showYaml';
+
+/** How much the agent would be given, in words: "2 个设备、1 个分组（约 640 字）". */
+function injectedSummary(yaml: string): string {
+  const count = (section: string) => {
+    const m = new RegExp(`^${section}:\\s*\\n((?:[ \\t]+.*\\n?)*)`, 'm').exec(yaml);
+    return m ? (m[1].match(/^  - /gm) ?? []).length : 0;
+  };
+  const parts = [
+    [count('devices'), '个设备'],
+    [count('groups'), '个分组'],
+    [count('scenes'), '个场景'],
+  ]
+    .filter(([n]) => Number(n) > 0)
+    .map(([n, w]) => `${n} ${w}`);
+  return `${parts.length ? parts.join('、') : '没有设备'}（约 ${yaml.length} 字）`;
 }
 
-function YamlPanel({ yaml, onCopied }: { yaml: string | null; onCopied: (m: string) => void }) {
+/**
+ * What would be injected into the agent's prompt. The YAML itself carries the home file's own
+ * keys and ids (developer material), so it sits behind a toggle, remembered; copying works either way.
+ */
+function YamlPanel({ out, onCopied }: { out: RetrieveOut | null; onCopied: (m: string) => void }) {
+  const yaml = out?.yaml ?? null;
+  const [open, setOpen] = useState(() => localStorage.getItem(YAML_OPEN_KEY) === 'open');
+  const toggle = () =>
+    setOpen((o) => {
+      try {
+        localStorage.setItem(YAML_OPEN_KEY, o ? 'closed' : 'open');
+      } catch {
+        /* not remembered */
+      }
+      return !o;
+    });
   return (
     <section className="card" aria-label="注入的 YAML">
       <div className="row">
         <h3 className="grow" style={{ margin: 0 }}>
-          注入提示词的 YAML
+          注入提示词的内容
         </h3>
+        <button type="button" className="btn small" disabled={!yaml} aria-expanded={open} aria-controls="injected-yaml" onClick={toggle}>
+          {open ? '隐藏 YAML' : '显示 YAML'}
+        </button>
         <button
           type="button"
           className="btn small"
@@ -696,20 +732,45 @@ function YamlPanel({ yaml, onCopied }: { yaml: string | null; onCopied: (m: stri
         </button>
       </div>
       {yaml ? (
-        <pre className="code yaml" aria-label="YAML 内容">
-          {yaml}
-        </pre>
+        <>
+          <div className="small" aria-label="注入内容摘要">
+            将交给助手：{injectedSummary(yaml)}
+          </div>
+          {open ? (
+            <pre className="code yaml" id="injected-yaml" aria-label="YAML 内容">
+              {yaml}
+            </pre>
+          ) : null}
+        </>
       ) : (
-        <div className="muted small">检索后在此显示将注入给助手的设备信息。</div>
+        <div className="muted small">检索后在此显示将注入给助手的设备信息（YAML，可复制）。</div>
       )}
     </section>
   );
+}
+
+/** A device's commands as the file describes them (调亮度、打开设备), never their ids. */
+function commandWords(commands: unknown[]): string {
+  const words = (commands as { id?: string; description?: string }[]).map((c) => c.description?.trim()).filter((d): d is string => !!d && /[\u4e00-\u9fff]/.test(d));
+  return [...new Set(words)].join('、') || (commands.length ? `${commands.length} 项命令` : '—');
+}
+
+/** Readings in words: 温度 25℃; keys the catalogue does not know stay out of sight. */
+function stateWords(attributes: Record<string, unknown> | undefined): string {
+  if (!attributes) return '—';
+  const unit: Record<string, string> = { temperature: '℃', humidity: '%', illuminance: ' lx', brightness: '%', battery: '%', position: '%' };
+  const shown = Object.entries(attributes)
+    .filter(([k]) => DEVICE_STATES[k])
+    .map(([k, v]) => `${DEVICE_STATES[k]} ${typeof v === 'boolean' ? (v ? '开' : '关') : String(v)}${typeof v === 'number' ? (unit[k] ?? '') : ''}`);
+  return shown.join('，') || '—';
 }
 
 function DeviceTable({ home }: { home: Home }) {
   const [room, setRoom] = useState('');
   const [type, setType] = useState('');
   const [text, setText] = useState('');
+  // ids are the home file's own keys: for installers matching rows to their file, on request
+  const [showIds, setShowIds] = useState(false);
   const all: Entity[] = useMemo(() => [...home.devices, ...home.groups, ...home.scenes], [home]);
   const rooms = useMemo(() => [...new Set([...home.rooms, ...all.map((e) => e.room).filter((r): r is string => !!r)])], [home, all]);
   const types = useMemo(() => [...new Set(all.map((e) => e.category))].sort(), [all]);
@@ -741,6 +802,9 @@ function DeviceTable({ home }: { home: Home }) {
           ))}
         </select>
         <input className="input" type="search" placeholder="按名称筛选" aria-label="按名称筛选" value={text} onChange={(e) => setText(e.target.value)} />
+        <label className="small row-inline">
+          <input type="checkbox" checked={showIds} onChange={(e) => setShowIds(e.target.checked)} /> 显示设备 ID
+        </label>
         <span className="muted small">显示 {shown.length} / {all.length} 项（设备 {home.devices.length} 个、分组 {home.groups.length} 个、场景 {home.scenes.length} 个）</span>
       </div>
       {shown.length === 0 ? (
@@ -764,15 +828,13 @@ function DeviceTable({ home }: { home: Home }) {
                   <td>
                     {e.name}
                     {e.nicknames.length ? <div className="muted small">别名：{e.nicknames.join('、')}</div> : null}
-                    <div className="muted small mono">{e.id}</div>
+                    {showIds ? <div className="muted small mono">{e.id}</div> : null}
                   </td>
                   <td>{e.room ?? <span className="pill warn">未设置</span>}</td>
                   <td>{deviceTypeLabel(e.category)}</td>
                   <td style={{ whiteSpace: 'nowrap' }}>{KIND_LABEL[e.kind] ?? '设备'}</td>
-                  <td className="small">{(e.commands as { id?: string }[]).map((c) => c.id).filter(Boolean).join('、') || '—'}</td>
-                  <td className="small">
-                    {e.attributes ? Object.entries(e.attributes).map(([k, v]) => `${k}=${String(v)}`).join('，') : '—'}
-                  </td>
+                  <td className="small">{commandWords(e.commands)}</td>
+                  <td className="small">{stateWords(e.attributes)}</td>
                 </tr>
               ))}
             </tbody>
@@ -817,7 +879,7 @@ function LintPanel({ lint, onRerun }: { lint: { data?: LintOut; error?: unknown;
               <div className="row">
                 <span className={`pill ${i.severity === 'error' ? 'err' : 'warn'}`}>{i.severity === 'error' ? '错误' : '警告'}</span>
                 <b>{LINT_LABEL[i.rule] ?? i.rule}</b>
-                <span className="muted small mono">{i.ids.join(', ')}</span>
+                <span className="muted small">{i.names.map((n) => `「${n}」`).join('')}</span>
               </div>
               <div>{i.message}</div>
               <div className="muted small">建议：{i.suggestion}</div>

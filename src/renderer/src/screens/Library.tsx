@@ -124,7 +124,7 @@ export function LibraryScreen() {
                   <td>{r.total_pages}</td>
                   <td>
                     <div className="tags">
-                      {r.keywords.length ? r.keywords.slice(0, 8).map((k) => <span className="tag" key={k}>{k}</span>) : <span className="muted small">—</span>}
+                      {r.keywords.length ? <KeywordTags keywords={r.keywords} generated={r.generated_keywords ?? []} /> : <span className="muted small">—</span>}
                     </div>
                   </td>
                   <td className="small">{formatDate(r.indexed_at)}</td>
@@ -160,6 +160,12 @@ export function LibraryScreen() {
           </table>
         </div>
       )}
+      {shown.some((r) => r.generated_keywords?.length) ? (
+        <p className="muted small keyword-legend">
+          <span className="tag">人工</span> 随文档提供或人工填写的关键词（重新生成元数据时保留）；
+          <span className="tag gen">自动</span> 程序根据目录与正文生成的关键词（只补充，不替换人工关键词）。
+        </p>
+      ) : null}
       {confirm ? (
         <ConfirmDialog
           title="删除规程"
@@ -177,5 +183,27 @@ export function LibraryScreen() {
       ) : null}
       {toast}
     </div>
+  );
+}
+
+/** Curated keywords first, as given; generated ones marked so a person knows which words they chose. */
+function KeywordTags({ keywords, generated }: { keywords: string[]; generated: string[] }) {
+  const gen = new Set(generated);
+  return (
+    <>
+      {keywords.slice(0, 8).map((k) =>
+        gen.has(k) ? (
+          <span className="tag gen" key={k} title="自动生成的关键词">
+            <span className="gen-mark">自动</span>
+            {k}
+          </span>
+        ) : (
+          <span className="tag" key={k} title="随文档提供或人工填写的关键词">
+            {k}
+          </span>
+        ),
+      )}
+      {keywords.length > 8 ? <span className="muted small">等 {keywords.length} 个</span> : null}
+    </>
   );
 }

@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { navigate } from '../router';
 import { EmptyState, ErrorBox, Spinner, useAsync } from '../components/common';
-import { PageText } from '../components/PageText';
+import { PageText, type PageReference, type PageStructure } from '../components/PageText';
+import { RegTable } from '../components/RegTable';
+import { api } from '../api/client';
 import { PdfPage, type PdfFit } from '../components/PdfPage';
 import { closePdf } from '../data/pdf';
 import { toApiError } from '../api/errors';
@@ -176,6 +178,70 @@ function Reader({
       live = false;
     };
   }, [page, cache, info.reg_id, showHl, hl]);
+
+  // the page's tables, notes and references (tables render from it, references become links)
+  const [structure, setStructure] = useState<PageStructure | null>(null);
+  useEffect(() => {
+    let live = true;
+    setStructure(null);
+    api('regulations.page_structure', { reg_id: info.reg_id, page }).then(
+      (s) => live && setStructure(s),
+      () => {
+        /* without structure the page still reads as printed text */
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [info.reg_id, page]);
+
+  // following a reference: where to come back to (this regulation's pages, or another regulation's page)
+  const [backStack, setBackStack] = useState<{ reg_id: string; page: number; title: string }[]>(() => {
+    const m = /^([a-z0-9][a-z0-9_-]*):(\d+)(?::(.*))?$/.exec(query.get('back') ?? '');
+    return m ? [{ reg_id: m[1], page: Number(m[2]), title: m[3] ?? '' }] : [];
+  });
+  const pendingFocus = useRef<PageReference | null>(null);
+  const followReference = useCallback(
+    (ref: PageReference) => {
+      if (!ref.resolved || !ref.page_num || !ref.reg_id) return;
+      if (ref.reg_id !== info.reg_id) {
+        navigate('reader', [ref.reg_id], { page: ref.page_num, back: `${info.reg_id}:${page}:${info.title}` });
+        return;
+      }
+      setBackStack((b) => [...b, { reg_id: info.reg_id, page, title: info.title }]);
+      pendingFocus.current = ref;
+      setPicked(null);
+      setPage(clamp(ref.page_num));
+    },
+    [info.reg_id, info.title, page, clamp],
+  );
+  const goBack = () => {
+    const last = backStack[backStack.length - 1];
+    if (!last) return;
+    setBackStack((b) => b.slice(0, -1));
+    if (last.reg_id !== info.reg_id) navigate('reader', [last.reg_id], { page: last.page });
+    else {
+      setPicked(null);
+      setPage(clamp(last.page));
+    }
+  };
+  // after a jump, bring the target (table, article) into view once the page has painted
+  useEffect(() => {
+    const ref = pendingFocus.current;
+    const view = viewRef.current;
+    // wait for this page's text and structure (the previous page's may still be in state)
+    if (!ref || !view || pageData?.page_num !== page || structure?.page_num !== page || ref.page_num !== page) return;
+    const el =
+      (ref.table_id ? view.querySelector<HTMLElement>(`[data-table-id="${CSS.escape(ref.table_id)}"]`) : null) ??
+      (ref.target ? view.querySelector<HTMLElement>(`[data-label="${CSS.escape(ref.target)}"]`) : null);
+    pendingFocus.current = null;
+    // after the page's own scroll-to-top (declared below) has run
+    if (el)
+      requestAnimationFrame(() => {
+        el.scrollIntoView({ block: 'start' });
+        el.classList.add('flash');
+      });
+  }, [pageData, structure, page]);
 
   const highlightHere = showHl && hl.page === page ? hl.terms : [];
   const section = activeEntry(toc, page, picked?.id);
@@ -466,6 +532,29 @@ function Reader({
               </button>
             </div>
           ) : null}
+          {backStack.length ? (
+            <div className="banner info hl-banner back-banner" role="status">
+              已跳转到引用位置
+              <button type="button" className="btn small" onClick={goBack}>
+                ← 返回{backStack[backStack.length - 1].reg_id !== info.reg_id ? `《${backStack[backStack.length - 1].title || '上一规程'}》` : ''}第 {backStack[backStack.length - 1].page} 页
+              </button>
+            </div>
+          ) : null}
+          {showPdf && structure?.tables.length ? (
+            <div className="banner info hl-banner" role="status">
+              本页有表格：{structure.tables.map((t) => `${t.table_id}${t.continued ? '（续）' : ''}`).join('、')}
+              <button
+                type="button"
+                className="btn small"
+                onClick={() => {
+                  setView('text');
+                  store(VIEW_KEY, 'text');
+                }}
+              >
+                以表格查看（可复制）
+              </button>
+            </div>
+          ) : null}
           {pdfError ? (
             <div className="banner warn hl-banner" role="status">
               无法显示原版页面：{pdfError}（已切换到文本视图）
@@ -493,7 +582,16 @@ function Reader({
             ) : pageError ? (
               <ErrorBox title={`无法读取第 ${page} 页`} error={pageError} onRetry={() => setPage((p) => p)} />
             ) : pageData ? (
-              <PageText text={pageData.text} terms={highlightHere} hitArticle={hl.page === page ? hl.article : null} markdown={info.format === 'markdown'} />
+              <PageText
+                text={pageData.text}
+                terms={highlightHere}
+                hitArticle={hl.page === page ? hl.article : null}
+                markdown={info.format === 'markdown'}
+                structure={structure?.page_num === page ? structure : null}
+                regId={info.reg_id}
+                onReference={followReference}
+                renderTable={(t, key, mark) => <RegTable key={key} regId={info.reg_id} table={t} mark={mark} />}
+              />
             ) : (
               <Spinner label={`正在读取第 ${page} 页…`} />
             )}

@@ -1,43 +1,32 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { api, type ApiOutput } from '../api/client';
+import { api } from '../api/client';
 import { isCancelled } from '../api/errors';
 import { useAppInfo } from '../app-info';
 import { EmptyState, ErrorBox, ScreenHeader, Spinner } from '../components/common';
 import { Snippet } from '../components/Markdown';
 import { listRegulations, type RegulationInfo } from '../data/regulations';
-import { navigate } from '../router';
-
-type SearchOutput = ApiOutput<'search.smart_search'>;
-type Hit = SearchOutput['results'][number];
-type Scope = 'auto' | 'pick' | 'all';
+import {
+  groupHits,
+  hitTerms,
+  mergeHits,
+  openHit,
+  rowsOf,
+  scopeKey,
+  searchSession,
+  type Hit,
+  type Scope,
+  type SearchOutput,
+} from '../data/search-session';
 
 /** Short enough to feel instant, long enough to skip most intermediate keystrokes. */
 const DEBOUNCE_MS = 50;
+/** Hits a regulation's "更多来自本规程" adds per click. */
+const MORE_PER_CLICK = 10;
+/** The largest page the API serves (smart_search top_k). */
+const MAX_TOP_K = 200;
 
-// kept across visits so coming back from the reader shows the same search, where it was left
-const memory: {
-  query: string;
-  scope: Scope;
-  picked: string[];
-  result: SearchOutput | null;
-  /** scope the stored result was searched in */
-  resultKey: string;
-  scrollTop: number;
-  /** the hit last opened: focused again on return */
-  openedUnit: string | null;
-} = {
-  query: '',
-  scope: 'auto',
-  picked: [],
-  result: null,
-  resultKey: '',
-  scrollTop: 0,
-  openedUnit: null,
-};
-
-function scopeKey(sc: Scope, pk: string[]): string {
-  return sc === 'pick' ? `pick:${[...pk].sort().join(',')}` : sc;
-}
+// kept across visits (and shown beside the reader): see data/search-session.ts
+const memory = searchSession;
 
 const SCOPES: { id: Scope; label: string; hint: string }[] = [
   { id: 'auto', label: '智能', hint: '根据问题自动选择相关规程' },
@@ -45,25 +34,13 @@ const SCOPES: { id: Scope; label: string; hint: string }[] = [
   { id: 'all', label: '全部', hint: '检索全部已导入规程' },
 ];
 
-/** Terms the reader should mark: what was highlighted in the snippet, plus matched terms. */
-export function hitTerms(hit: Hit): string[] {
-  const fromSnippet = hit.highlights.map(([s, e]) => hit.snippet.slice(s, e));
-  return [...new Set([...fromSnippet, ...hit.reasons.matched_terms].map((t) => t.trim()).filter((t) => t.length > 0))];
-}
-
-export function openHit(hit: Hit, query: string): void {
-  memory.openedUnit = String(hit.unit_id);
-  memory.scrollTop = document.getElementById('main')?.scrollTop ?? 0;
-  navigate('reader', [hit.reg_id], {
-    page: hit.page_num,
-    hl: hitTerms(hit).join('|'),
-    article: hit.article ?? undefined,
-    q: query,
-  });
-}
+export { hitTerms, openHit };
 
 export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) {
-  const { info } = useAppInfo();
+  const appInfo = useAppInfo();
+  const { info } = appInfo;
+  const infoRef = useRef(appInfo);
+  infoRef.current = appInfo;
   const [query, setQuery] = useState(() => routeQuery.get('q') ?? memory.query);
   // #/search?scope=pick&regs=a,b ("search this regulation" in the reader) applies to this visit
   // only: it is shown as where the user came from, and the sidebar brings back their own scope
@@ -83,6 +60,11 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
   const [result, setResult] = useState<SearchOutput | null>(restored);
   const [error, setError] = useState<unknown>(undefined);
   const [loading, setLoading] = useState(false);
+  /** "加载更多" or a regulation id whose "更多来自本规程" is loading */
+  const [moreBusy, setMoreBusy] = useState<string | null>(null);
+  const [moreError, setMoreError] = useState<unknown>(undefined);
+  /** a hit added by "more": focused once it is on screen */
+  const [focusUnit, setFocusUnit] = useState<number | null>(null);
   const [regs, setRegs] = useState<RegulationInfo[] | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const abortRef = useRef<AbortController | null>(null);
@@ -160,8 +142,12 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
         setResult(out);
         memory.result = out;
         memory.resultKey = scopeKey(sc, pk);
+        memory.nextOffset = out.offset + out.results.length;
         memory.scrollTop = 0;
         setError(undefined);
+        setMoreError(undefined);
+        // the model turned out to be off (failed to load): the sidebar badge must not say hybrid
+        if (out.lexical_only && infoRef.current.info?.search_mode === 'hybrid') infoRef.current.refresh();
       } catch (e) {
         if (my !== seq.current || isCancelled(e)) return;
         setError(e);
@@ -211,15 +197,71 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
     void run(query, sc, memory.picked);
   };
 
-  const groups = useMemo(() => {
-    const map = new Map<string, { reg_id: string; title: string; hits: Hit[] }>();
-    for (const h of result?.results ?? []) {
-      let g = map.get(h.reg_id);
-      if (!g) map.set(h.reg_id, (g = { reg_id: h.reg_id, title: h.title, hits: [] }));
-      g.hits.push(h);
+  const groups = useMemo(() => groupHits(result?.results ?? []), [result]);
+  /** rows per regulation in the whole answer (offset-independent), for "还有 N 条" */
+  const totalRows = useMemo(() => new Map((result?.groups ?? []).map((g) => [g.reg_id, g.total])), [result]);
+
+  /** Same search, same scope: the answer's hits from `offset` (top_k as the first page, so the order is the same). */
+  const fetchPage = async (offset: number, topK?: number): Promise<SearchOutput> => {
+    const text = (result?.query ?? query).trim();
+    const regIdInput = scope === 'auto' ? null : scope === 'all' ? 'all' : picked;
+    return api('search.smart_search', { query: text, reg_id: regIdInput, offset, ...(topK ? { top_k: topK } : {}) });
+  };
+
+  const appendHits = (more: Hit[], page?: SearchOutput) => {
+    if (!result) return;
+    const firstNew = more.find((h) => !result.results.some((r) => r.unit_id === h.unit_id));
+    const merged: SearchOutput = {
+      ...result,
+      results: mergeHits(result.results, more),
+      has_more: page ? page.has_more : result.has_more,
+    };
+    setResult(merged);
+    memory.result = merged;
+    if (page) memory.nextOffset = page.offset + page.results.length;
+    // keyboard and screen-reader users land on what was added
+    if (firstNew) setFocusUnit(firstNew.unit_id);
+  };
+
+  useEffect(() => {
+    if (focusUnit === null) return;
+    document.querySelector<HTMLElement>(`.hit-card[data-unit="${focusUnit}"]`)?.focus();
+    setFocusUnit(null);
+  }, [focusUnit, result]);
+
+  const loadMore = async () => {
+    if (!result || moreBusy) return;
+    setMoreBusy('page');
+    setMoreError(undefined);
+    const my = seq.current;
+    try {
+      const page = await fetchPage(memory.nextOffset);
+      if (my !== seq.current) return;
+      appendHits(page.results, page);
+    } catch (e) {
+      if (my === seq.current && !isCancelled(e)) setMoreError(e);
+    } finally {
+      setMoreBusy(null);
     }
-    return [...map.values()];
-  }, [result]);
+  };
+
+  /** The next hits of one regulation, in the answer's order (one deep page, filtered). */
+  const moreFrom = async (regId: string) => {
+    if (!result || moreBusy) return;
+    setMoreBusy(regId);
+    setMoreError(undefined);
+    const my = seq.current;
+    try {
+      const all = await fetchPage(0, Math.min(MAX_TOP_K, Math.max(result.total, 1)));
+      if (my !== seq.current) return;
+      const have = new Set(result.results.map((h) => h.unit_id));
+      appendHits(all.results.filter((h) => h.reg_id === regId && !have.has(h.unit_id)).slice(0, MORE_PER_CLICK));
+    } catch (e) {
+      if (my === seq.current && !isCancelled(e)) setMoreError(e);
+    } finally {
+      setMoreBusy(null);
+    }
+  };
 
   const onKeyDown = (e: React.KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Enter') {
@@ -250,7 +292,12 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
       <ScreenHeader
         title="跨规程搜索"
         subtitle={`${
-          info?.search_mode === 'hybrid' ? '关键词与语义混合检索' : info ? '按关键词检索（未启用语义模型，可在“设置”中导入）' : '检索全部已导入的规程'
+          // what the last answer used wins over what the app expects (a model may fail to load)
+          (result ? !result.lexical_only : info?.search_mode === 'hybrid')
+            ? '关键词与语义混合检索'
+            : result || info
+              ? '按关键词检索（未启用语义模型，可在“设置”中导入）'
+              : '检索全部已导入的规程'
         }，结果按规程分组；点击或回车在阅读器中打开`}
       />
       <div className="search-box card">
@@ -289,7 +336,9 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
           ) : result ? (
             <span className="pill ok">混合检索（关键词 + 语义）</span>
           ) : null}
-          {result ? <span className="muted small">{`${result.results.length} 条 · ${Math.round(result.elapsed_ms)} ms`}</span> : null}
+          {result ? (
+            <span className="muted small">{`${result.results.length < result.total ? `显示 ${result.results.length} / 共 ${result.total} 条` : `${result.results.length} 条`} · ${Math.round(result.elapsed_ms)} ms`}</span>
+          ) : null}
         </div>
         {cameFrom ? (
           <div className="came-from banner info small" role="status" aria-label="当前检索范围">
@@ -381,37 +430,67 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
         <EmptyState title={`没有找到与「${result.query}」相关的内容`}>{decision?.clarify ?? '换个说法，或改用“全部”范围再试。'}</EmptyState>
       ) : result ? (
         <div className={`results${loading ? ' stale' : ''}`} onKeyDown={onResultsKey} aria-label="检索结果" role="region" aria-busy={loading} data-query={result.query}>
-          {groups.map((g) => (
-            <section key={g.reg_id} className="result-group" aria-label={g.title}>
-              <h2>
-                {regTitle(g.reg_id)} <span className="muted small">{g.hits.length} 条</span>
-              </h2>
-              <ul>
-                {g.hits.map((h) => (
-                  <li key={h.unit_id}>
-                    <button type="button" className="hit-card" data-unit={String(h.unit_id)} data-page={h.page_num} onClick={() => openHit(h, result.query)}>
-                      <div className="hit-head">
-                        {h.article ? <span className="label">{h.article}</span> : null}
-                        <span className="hit-section">{h.section}</span>
-                        <span className="hit-page">第 {h.page_num} 页</span>
-                      </div>
-                      <div className="hit-snippet">
-                        <Snippet snippet={h.snippet} highlights={h.highlights} />
-                      </div>
-                      <div className="hit-reasons small muted">
-                        得分 {h.score.toFixed(3)}
-                        {h.reasons.lexical_rank != null ? ` · 关键词第 ${h.reasons.lexical_rank} 名` : ''}
-                        {h.reasons.vector_rank != null ? ` · 语义第 ${h.reasons.vector_rank} 名` : ''}
-                        {h.reasons.expansion_rank != null ? ` · 扩展第 ${h.reasons.expansion_rank} 名` : ''}
-                        {` · 覆盖 ${Math.round(h.reasons.coverage_ratio * 100)}%`}
-                        {h.reasons.matched_terms.length ? ` · 命中：${h.reasons.matched_terms.join('、')}` : ''}
-                      </div>
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ))}
+          {groups.map((g) => {
+            const shownRows = g.hits.reduce((n, h) => n + rowsOf(h), 0);
+            const moreRows = Math.max(0, (totalRows.get(g.reg_id) ?? shownRows) - shownRows);
+            return (
+              <section key={g.reg_id} className="result-group" aria-label={regTitle(g.reg_id)}>
+                <h2>
+                  {regTitle(g.reg_id)} <span className="muted small">{moreRows ? `显示 ${shownRows} / 共 ${shownRows + moreRows} 条` : `${shownRows} 条`}</span>
+                </h2>
+                <ul>
+                  {g.hits.map((h) => (
+                    <li key={h.unit_id}>
+                      <button type="button" className="hit-card" data-unit={String(h.unit_id)} data-page={h.page_num} onClick={() => openHit(h, result.query)}>
+                        <div className="hit-head">
+                          {h.article ? <span className="label">{h.article}</span> : null}
+                          <span className="hit-section">{h.section}</span>
+                          <span className="hit-page">第 {h.page_num} 页</span>
+                        </div>
+                        <div className="hit-snippet">
+                          <Snippet snippet={h.snippet} highlights={h.highlights} />
+                        </div>
+                        <div className="hit-reasons small muted">
+                          {h.reasons.article_ref ? '问题点名的条文' : h.reasons.matched_terms.length ? `命中：${h.reasons.matched_terms.join('、')}` : '语义相近'}
+                          {h.similar.count ? ` · 另有 ${h.similar.count} 条相似行（第 ${[...new Set(h.similar.units.map((u) => u.page_num))].slice(0, 5).join('、')} 页）` : ''}
+                        </div>
+                      </button>
+                      <details className="hit-why small">
+                        <summary aria-label={`为什么排在这里：${h.article ?? h.section}`}>为什么</summary>
+                        <span className="muted">
+                          得分 {h.score.toFixed(3)}
+                          {h.reasons.lexical_rank != null ? ` · 关键词第 ${h.reasons.lexical_rank} 名` : ''}
+                          {h.reasons.vector_rank != null ? ` · 语义第 ${h.reasons.vector_rank} 名` : ''}
+                          {h.reasons.expansion_rank != null ? ` · 扩展词第 ${h.reasons.expansion_rank} 名` : ''}
+                          {` · 覆盖问题中 ${Math.round(h.reasons.coverage_ratio * 100)}% 的词`}
+                          {h.shape === 'row' ? ' · 表格/台账行（排在条文之后）' : ''}
+                        </span>
+                      </details>
+                    </li>
+                  ))}
+                </ul>
+                {moreRows > 0 ? (
+                  <button
+                    type="button"
+                    className="btn small more-from"
+                    disabled={!!moreBusy}
+                    aria-label={`更多来自本规程（还有 ${moreRows} 条）：${regTitle(g.reg_id)}`}
+                    onClick={() => void moreFrom(g.reg_id)}
+                  >
+                    {moreBusy === g.reg_id ? '正在加载…' : `更多来自本规程（还有 ${moreRows} 条）`}
+                  </button>
+                ) : null}
+              </section>
+            );
+          })}
+          {moreError ? <ErrorBox title="加载更多结果失败" error={moreError} onRetry={() => void loadMore()} /> : null}
+          {result.has_more && result.results.length < result.total ? (
+            <div className="load-more">
+              <button type="button" className="btn" disabled={!!moreBusy} onClick={() => void loadMore()}>
+                {moreBusy === 'page' ? '正在加载…' : `加载更多（已显示 ${result.results.length} / 共 ${result.total} 条）`}
+              </button>
+            </div>
+          ) : null}
         </div>
       ) : null}
     </div>

@@ -1,0 +1,83 @@
+/**
+ * A regulation table on one page, rendered from its stored structure: caption (with "（续）" on a
+ * continuation page), the header row on every page, this page's rows, the table's notes printed here
+ * (right under it), and "复制表格" (the whole table, all pages, as TSV or Markdown).
+ */
+import { useState, type ReactNode } from 'react';
+import { api } from '../api/client';
+import { toApiError } from '../api/errors';
+import type { PageTableData } from './PageText';
+import { copyText } from './clipboard';
+import { tableToMarkdown, tableToTsv } from './table-copy';
+
+export function RegTable({ regId, table, mark }: { regId: string; table: PageTableData; mark: (text: string, key: string) => ReactNode[] }) {
+  const [status, setStatus] = useState<string | null>(null);
+  const copy = async (format: 'tsv' | 'markdown') => {
+    setStatus('正在复制…');
+    try {
+      const whole = await api('regulations.table', { reg_id: regId, table_id: table.table_id });
+      await copyText(format === 'tsv' ? tableToTsv(whole) : tableToMarkdown(whole));
+      setStatus(`已复制 ${whole.table_id}（${whole.rows.length} 行，第 ${whole.page_start}–${whole.page_end} 页）为 ${format === 'tsv' ? 'TSV（可粘贴到表格软件）' : 'Markdown'}`);
+    } catch (e) {
+      setStatus(`复制失败：${toApiError(e).message}`);
+    }
+  };
+  const caption = `${table.table_id.startsWith('T') && /^T\d+$/.test(table.table_id) ? '' : table.table_id} ${table.title}`.trim();
+  return (
+    <figure className="blk blk-table reg-table-wrap" data-table-id={table.table_id}>
+      <figcaption className="reg-table-caption">
+        <span className="reg-table-title">
+          {caption || '表格'}
+          {table.continued ? '（续）' : ''}
+        </span>
+        <span className="muted small">
+          第 {table.page_start}–{table.page_end} 页 · 共 {table.row_count} 行{table.continues ? ' · 下页续' : ''}
+        </span>
+        <span className="reg-table-actions" role="group" aria-label={`复制表格 ${table.table_id}`}>
+          <button type="button" className="btn small" onClick={() => void copy('tsv')} title="复制整张表（所有页）为制表符分隔文本，可直接粘贴到表格软件">
+            复制表格（TSV）
+          </button>
+          <button type="button" className="btn small" onClick={() => void copy('markdown')} title="复制整张表（所有页）为 Markdown 表格">
+            复制为 Markdown
+          </button>
+        </span>
+      </figcaption>
+      <div className="reg-table-scroll">
+        <table className="reg-table">
+          <thead>
+            <tr>
+              {table.columns.map((c, i) => (
+                <th key={i} scope="col">
+                  {mark(c, `h${i}`)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {table.rows.map((r, ri) => (
+              <tr key={ri}>
+                {table.columns.map((_, ci) => (
+                  <td key={ci}>{mark(r.cells[ci] ?? '', `r${ri}-${ci}`)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {table.notes.length ? (
+        <div className="reg-table-notes">
+          {table.notes.map((n, i) => (
+            <p key={i} className="reg-table-note" data-note={n.label}>
+              {mark(n.text, `n${i}`)}
+            </p>
+          ))}
+        </div>
+      ) : null}
+      {status ? (
+        <div className="muted small" role="status">
+          {status}
+        </div>
+      ) : null}
+    </figure>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * The search a person is working through, kept for this window's lifetime: the search screen
+ * restores it (list, scroll, the hit last opened) and the reader shows it beside the page (split
+ * view on wide windows). Plain data + one navigation helper, so the reader does not load the
+ * search screen to use it.
+ */
+import type { ApiOutput } from '../api/client';
+import { navigate } from '../router';
+
+export type SearchOutput = ApiOutput<'search.smart_search'>;
+export type Hit = SearchOutput['results'][number];
+export type Scope = 'auto' | 'pick' | 'all';
+
+export interface SearchSession {
+  query: string;
+  scope: Scope;
+  picked: string[];
+  /** the first page's answer with every hit loaded since ("加载更多", "更多来自本规程") */
+  result: SearchOutput | null;
+  /** scope the stored result was searched in */
+  resultKey: string;
+  /** offset of the next "加载更多" page */
+  nextOffset: number;
+  scrollTop: number;
+  /** the hit last opened: focused again on return, marked in the split view */
+  openedUnit: string | null;
+}
+
+export const searchSession: SearchSession = {
+  query: '',
+  scope: 'auto',
+  picked: [],
+  result: null,
+  resultKey: '',
+  nextOffset: 0,
+  scrollTop: 0,
+  openedUnit: null,
+};
+
+export function scopeKey(sc: Scope, pk: string[]): string {
+  return sc === 'pick' ? `pick:${[...pk].sort().join(',')}` : sc;
+}
+
+/** Terms the reader should mark: what was highlighted in the snippet, plus matched terms. */
+export function hitTerms(hit: Hit): string[] {
+  const fromSnippet = hit.highlights.map(([s, e]) => hit.snippet.slice(s, e));
+  return [...new Set([...fromSnippet, ...hit.reasons.matched_terms].map((t) => t.trim()).filter((t) => t.length > 0))];
+}
+
+/** Opens a hit in the reader at its page, marked; `replace` when already reading (split view). */
+export function openHit(hit: Hit, query: string, options: { replace?: boolean } = {}): void {
+  searchSession.openedUnit = String(hit.unit_id);
+  if (!options.replace) searchSession.scrollTop = document.getElementById('main')?.scrollTop ?? 0;
+  navigate(
+    'reader',
+    [hit.reg_id],
+    {
+      page: hit.page_num,
+      hl: hitTerms(hit).join('|'),
+      article: hit.article ?? undefined,
+      q: query,
+    },
+    options.replace,
+  );
+}
+
+/** Hits of a regulation, in list order, grouped for display (first appearance decides the order). */
+export function groupHits(hits: Hit[]): { reg_id: string; title: string; hits: Hit[] }[] {
+  const map = new Map<string, { reg_id: string; title: string; hits: Hit[] }>();
+  for (const h of hits) {
+    let g = map.get(h.reg_id);
+    if (!g) map.set(h.reg_id, (g = { reg_id: h.reg_id, title: h.title, hits: [] }));
+    g.hits.push(h);
+  }
+  return [...map.values()];
+}
+
+/** Rows a hit stands for: itself plus the similar rows folded into it (how `groups[].total` counts). */
+export function rowsOf(hit: Hit): number {
+  return 1 + hit.similar.count;
+}
+
+/** Appends hits not in the list yet (a later page or a regulation's "more" may repeat some). */
+export function mergeHits(list: Hit[], more: Hit[]): Hit[] {
+  const seen = new Set(list.map((h) => h.unit_id));
+  return [...list, ...more.filter((h) => !seen.has(h.unit_id) && (seen.add(h.unit_id), true))];
+}
