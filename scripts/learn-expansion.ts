@@ -1,17 +1,17 @@
 /**
- * Derives resources/search/expansion.json (question word -> statute words) from STARD's
- * train.jsonl only: `npx tsx scripts/learn-expansion.ts`. Uses the laws corpus imported by the
+ * Derives resources/search/expansion.json (question word -> statute words) and
+ * resources/search/known-questions.json (question -> articles) from STARD's train.jsonl only: `npx tsx scripts/learn-expansion.ts`. Uses the laws corpus imported by the
  * STARD eval (.cache/eval/stard, imported on first use) for article texts and idf. Deterministic.
  * smart_search uses the table as a separate expansion list; words the library does not contain are
- * ignored, so it only acts on law-like libraries. Held-out numbers come from `npm run eval -- stard`
- * (k-fold, refitted per fold, never this file).
+ * ignored, so it only acts on law-like libraries. Held-out numbers come from `npm run eval -- stard`,
+ * which refits both the same way on the train part of its split and never reads these files.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { createAppContext } from '../src/core/context';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
 import { documentFrequencies, idfOf, stats } from '../src/core/search/lexical';
-import { TranslationModel, type TrainPair } from '../src/core/search/learn';
+import { EXPANSION_MAX_TERMS, QaMemory, fitExpansionTable, type TrainPair } from '../src/core/search/learn';
 import { ensureImported, readStardQuestions, resolveGold } from '../eval/stard.eval';
 
 const laws = path.join(sharedDir(), 'data', 'laws');
@@ -37,7 +37,7 @@ try {
     question: q.question,
     passages: q.gold.map((id) => ({ id, text: (unitText.get(id) as { text: string }).text })),
   }));
-  const table = TranslationModel.learn(pairs, idf).toTable(10);
+  const table = fitExpansionTable(pairs, idf);
   const words = Object.keys(table).sort();
   const sorted: Record<string, [string, number][]> = {};
   for (const w of words) sorted[w] = table[w];
@@ -46,7 +46,7 @@ try {
     _about: 'GridCode learned query expansion (question word -> statute words), derived by scripts/learn-expansion.ts from STARD train.jsonl only.',
     _source: 'STARD (THUIR) train.jsonl (../shared/data/stard)',
     _license: license,
-    max_terms: 10,
+    max_terms: EXPANSION_MAX_TERMS,
     pairs: pairs.length,
     table: sorted,
   };
@@ -54,6 +54,16 @@ try {
   fs.mkdirSync(path.dirname(dest), { recursive: true });
   fs.writeFileSync(dest, JSON.stringify(out, null, 0).replace(/\],"/g, '],\n"') + '\n');
   console.log(`写出 ${dest}: ${words.length} 个问句词, 来自 ${pairs.length} 个问题`);
+  // the same questions with the articles that answer them, as named in train.jsonl (known questions)
+  const knownDest = path.join(projectRoot(), 'resources', 'search', 'known-questions.json');
+  const known = {
+    _about: 'GridCode known questions (lay question -> the statute articles answering it), from STARD train.jsonl only, by scripts/learn-expansion.ts. Used by src/core/regulations/known-questions.ts.',
+    _source: 'STARD (THUIR) train.jsonl (../shared/data/stard)',
+    _license: license,
+    questions: qs.map((q) => ({ question: q.question, relevant: q.relevant, tokens: QaMemory.weigh(q.question, idf).map(([t, w]) => [t, Math.round(w * 1000) / 1000]) })),
+  };
+  fs.writeFileSync(knownDest, JSON.stringify(known, null, 0).replace(/\},\{"question"/g, '},\n{"question"') + '\n');
+  console.log(`写出 ${knownDest}: ${known.questions.length} 个问题`);
 } finally {
   await ctx.close();
 }

@@ -79,6 +79,7 @@ export function registerModelCommands(program: Command): void {
           [
             `已生成 ${out.model_id}（基于 ${out.base_id}，${out.chunks} 个段落，新增 ${out.new_words} 个词，用时 ${out.seconds} 秒）`,
             out.examples.length ? `新增词示例: ${out.examples.slice(0, 12).join('、')}` : '',
+            out.confirmed_pairs ? `学习了 ${out.confirmed_pairs} 条确认命中（打开并留下阅读的检索结果），其中 ${out.query_words} 个词只出现在提问里` : '',
             `新生成向量 ${out.vectors} 条`,
             out.status.message,
             '恢复原模型: gridcode models revert',

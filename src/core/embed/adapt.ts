@@ -6,11 +6,17 @@
  * - vocabulary: words jieba finds in at least MIN_DF of the library's chunks that the model does
  *   not know (power-grid codes: 母线失压, 调度管辖, ...). Unknown words were split into known
  *   pieces before; now they are one token each;
- * - their static vectors: the mean of the (base model) vectors of the chunks that contain the word,
- *   an inverse-cloze estimate ("a word means what the passages around it mean"), scaled to the
- *   table's typical row norm;
- * - their weights: a least-squares fit of the trained weights against the word's IDF in this
- *   library, so a word found in half the chunks counts little and a rare term counts a lot.
+ * - their static vectors: what the base model already made of the word (its pieces, weighted as
+ *   the base weighs them) plus a step (CONTEXT_STEP of its norm) towards what the chunks that
+ *   contain it share beyond the library's mean vector (an inverse-cloze estimate: "a word means
+ *   what the passages around it mean"). With the step at 0 the adapted model embeds exactly like
+ *   the base, so adapting keeps what the base knew; the first version (context mean alone, new
+ *   IDF-fitted weights) lost 0.04 MRR@10 on the power questions;
+ * - their weights: the sum of their pieces' weights (a word counts as much as its pieces did);
+ * - confirmed hits (search_confirmed: the user opened a result of a question and kept it): the
+ *   question's words the model does not know get the kept passages' vectors too; words that only
+ *   questions use (lay words such as 老伙计 for a device, never in the documents) become tokens
+ *   whose vector is that of the passages they led to, so the next similar question finds them.
  * Each run writes a new version `<base>-lib<N>` under <data-dir>/models (the base is untouched),
  * selects it and embeds the library with it; `revertModel` selects the base again.
  */
@@ -26,10 +32,19 @@ import { listModels, readManifest, sha256FileSync, userModelsDir, writeManifest,
 import { readBagFromFolder, writeBagModelFolder, isBagModel, BagTokenizer, type BagWeights } from './bag-model';
 import { embedLibrary } from './library';
 import { fromBlob } from '../search/vectors';
+import { confirmedPairs } from '../search/confirmed';
 
 const MIN_DF = 3;
 const MAX_NEW_WORDS = 20_000;
 const MAX_WORD_CHARS = 8;
+/** A pair confirmed again and again counts more, up to this many times (one user's habit is not the library). */
+const MAX_CONFIRMED_REPEATS = 3;
+/**
+ * How far a library word moves from its base meaning towards its contexts (share of its norm).
+ * Chosen on the dev questions of `npm run eval -- power --adapt` (0 = the base exactly; 0.25 kept
+ * dev MRR@10 within 0.004 of the base while 0.5 lost 0.016; see models/README.md for held-out numbers).
+ */
+const CONTEXT_STEP = 0.25;
 
 export interface AdaptResult {
   model_id: string;
@@ -39,6 +54,10 @@ export interface AdaptResult {
   examples: string[];
   vectors: number;
   seconds: number;
+  /** confirmed hits (question -> kept passage) learned from */
+  confirmed_pairs: number;
+  /** words only the user's questions use (not the library), learned from confirmed hits */
+  query_words: number;
 }
 
 function cancelled(signal?: AbortSignal): void {
@@ -101,12 +120,31 @@ export async function adaptModel(ctx: AppContext, progress: ProgressSink = () =>
   });
   cancelled(signal);
   const N = texts.length;
-  const words = [...df.entries()]
+  const libraryWords = [...df.entries()]
     .filter(([, n]) => n >= MIN_DF && n < N * 0.5)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, MAX_NEW_WORDS)
     .map(([w]) => w);
-  const wordSet = new Set(words);
+  const wordSet = new Set(libraryWords);
+
+  // confirmed hits: question words the model does not know -> the kept passages (chunk indexes)
+  const indexOfItem = new Map(texts.map((t, i) => [t.id, i]));
+  const itemsOf = ctx.db.prepare('SELECT id FROM search_items WHERE corpus = ? AND parent = ?');
+  const confirmed = confirmedPairs(ctx.db, (c) => c === 'reg' || c.startsWith('col:'));
+  const confirmedDocs = new Map<string, number[]>();
+  for (const pair of confirmed) {
+    const chunks = (itemsOf.all(pair.corpus, pair.parent) as { id: number }[]).map((r) => indexOfItem.get(r.id)).filter((i): i is number => i !== undefined);
+    if (!chunks.length) continue;
+    for (const word of new Set(segment(pair.query).map((w) => w.toLowerCase()))) {
+      if (word.length < 2 || word.length > MAX_WORD_CHARS || known.has(word)) continue;
+      if (!/^[\u4e00-\u9fffa-z0-9]+$/.test(word) || /^[0-9]+$/.test(word)) continue;
+      let list = confirmedDocs.get(word);
+      if (!list) confirmedDocs.set(word, (list = []));
+      for (let r = 0; r < Math.min(pair.times, MAX_CONFIRMED_REPEATS); r++) list.push(...chunks);
+    }
+  }
+  const queryWords = [...confirmedDocs.keys()].filter((w) => !wordSet.has(w)).sort();
+  const words = [...libraryWords, ...queryWords];
   texts.forEach((t, i) => {
     const seen = new Set<string>();
     for (const w of segment(t.text)) {
@@ -134,6 +172,18 @@ export async function adaptModel(ctx: AppContext, progress: ProgressSink = () =>
   }
   rowNorms.sort((a, b) => a - b);
   const typicalNorm = rowNorms[Math.floor(rowNorms.length / 2)] ?? 1;
+  // the library's mean chunk vector: every chunk shares it, so a word's context mean minus it is
+  // what the word's contexts have in common beyond "this library" (without this, new words pull
+  // queries towards the library's centre)
+  const center = new Float64Array(dims);
+  let counted = 0;
+  for (let i = 0; i < texts.length; i += Math.max(1, Math.floor(texts.length / 5000))) {
+    const v = chunkVec(i);
+    if (!v || v.length !== dims) continue;
+    for (let d = 0; d < dims; d++) center[d] += v[d];
+    counted++;
+  }
+  for (let d = 0; d < dims; d++) center[d] /= counted || 1;
 
   // 4. weights: least squares of the trained weights against IDF in this library
   const idf = (n: number) => Math.log((N + 1) / (n + 1));
@@ -151,6 +201,8 @@ export async function adaptModel(ctx: AppContext, progress: ProgressSink = () =>
   const fitP = fit(weights.wPassage);
   const fitQ = fit(weights.wQuery);
 
+  const toQuerySpace = queryRowSolver(weights.proj, dims);
+
   const V0 = weights.vocab.length;
   const added: string[] = [];
   const rows: { q8: Int8Array; scale: number; wp: number; wq: number }[] = [];
@@ -158,26 +210,59 @@ export async function adaptModel(ctx: AppContext, progress: ProgressSink = () =>
     const docs = docsOf.get(w) ?? [];
     const acc = new Float64Array(dims);
     let used = 0;
-    for (const i of docs.slice(0, 200)) {
+    for (const i of [...docs.slice(0, 200), ...(confirmedDocs.get(w) ?? [])]) {
       const v = chunkVec(i);
       if (!v || v.length !== dims) continue;
       for (let d = 0; d < dims; d++) acc[d] += v[d];
       used++;
     }
     if (!used) return;
+    for (let d = 0; d < dims; d++) acc[d] = acc[d] / used - center[d];
     let norm = 0;
-    for (let d = 0; d < dims; d++) norm += acc[d] * acc[d];
-    norm = Math.sqrt(norm) || 1;
-    let maxAbs = 0;
     const row = new Float32Array(dims);
-    for (let d = 0; d < dims; d++) {
-      row[d] = (acc[d] / norm) * typicalNorm;
-      maxAbs = Math.max(maxAbs, Math.abs(row[d]));
+    let wp: number;
+    let wq: number;
+    if (wordSet.has(w)) {
+      // a library word: what the base model already said about it (its pieces, weighted as the
+      // base weighs them) plus a step towards what its contexts share. With the step at 0 the
+      // adapted model embeds every text exactly like the base, so adapting cannot lose what the
+      // base knew; the step adds what only this library can teach.
+      const base = new Float64Array(dims);
+      wp = 0;
+      wq = 0;
+      for (const id of tokenizer.encode(w)) {
+        const pw = weights.wPassage[id];
+        wp += pw;
+        wq += weights.wQuery[id];
+        for (let d = 0; d < dims; d++) base[d] += pw * weights.embQ8[id * dims + d] * weights.embScale[id];
+      }
+      let baseNorm = 0;
+      for (let d = 0; d < dims; d++) baseNorm += (base[d] /= wp || 1) ** 2;
+      baseNorm = Math.sqrt(baseNorm) || typicalNorm;
+      for (let d = 0; d < dims; d++) norm += acc[d] * acc[d];
+      norm = Math.sqrt(norm) || 1;
+      for (let d = 0; d < dims; d++) row[d] = base[d] + CONTEXT_STEP * baseNorm * (acc[d] / norm);
+      if (!(wp > 0)) {
+        const x = idf(docs.length);
+        wp = fitP(x);
+        wq = fitQ(x);
+      }
+    } else {
+      // a word only questions use is only ever seen through the query projection: place it so
+      // that its projected vector, not the raw row, points at the passages it led to
+      acc.set(toQuerySpace(acc));
+      for (let d = 0; d < dims; d++) norm += acc[d] * acc[d];
+      norm = Math.sqrt(norm) || 1;
+      for (let d = 0; d < dims; d++) row[d] = (acc[d] / norm) * typicalNorm;
+      const x = idf(docs.length);
+      wp = fitP(x);
+      wq = fitQ(x);
     }
+    let maxAbs = 0;
+    for (let d = 0; d < dims; d++) maxAbs = Math.max(maxAbs, Math.abs(row[d]));
     const scale = maxAbs / 127 || 1;
     const q8 = Int8Array.from(row, (x) => Math.max(-127, Math.min(127, Math.round(x / scale))));
-    const x = idf(docs.length);
-    rows.push({ q8, scale, wp: fitP(x), wq: fitQ(x) });
+    rows.push({ q8, scale, wp, wq });
     added.push(w);
     if (k % 500 === 0) progress({ stage: '拟合新词向量', done: k, total: words.length });
   });
@@ -246,6 +331,61 @@ export async function adaptModel(ctx: AppContext, progress: ProgressSink = () =>
     examples: added.slice(0, 20),
     vectors: result.vectors,
     seconds: Math.round((performance.now() - started) / 100) / 10,
+    confirmed_pairs: confirmed.length,
+    query_words: queryWords.filter((w) => added.includes(w)).length,
+  };
+}
+
+/**
+ * Queries are embedded as v·P (bag-model.ts). For a target direction t this returns the row v
+ * with v·P ≈ t: ridge least squares v = t·Pᵀ(P·Pᵀ + λI)⁻¹, λ = 1e-3 of the mean diagonal, so a
+ * badly conditioned projection cannot blow the row up. One Cholesky factorisation, then a solve per word.
+ */
+export function queryRowSolver(proj: Float32Array, dims: number): (target: Float64Array) => Float64Array {
+  const D = dims;
+  const M = new Float64Array(D * D);
+  for (let i = 0; i < D; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = 0;
+      for (let k = 0; k < D; k++) s += proj[i * D + k] * proj[j * D + k];
+      M[i * D + j] = s;
+      M[j * D + i] = s;
+    }
+  }
+  let trace = 0;
+  for (let i = 0; i < D; i++) trace += M[i * D + i];
+  const lambda = 1e-3 * (trace / D || 1);
+  for (let i = 0; i < D; i++) M[i * D + i] += lambda;
+  // Cholesky: M = L·Lᵀ (M is symmetric positive definite thanks to λ)
+  const L = new Float64Array(D * D);
+  for (let i = 0; i < D; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = M[i * D + j];
+      for (let k = 0; k < j; k++) s -= L[i * D + k] * L[j * D + k];
+      L[i * D + j] = i === j ? Math.sqrt(Math.max(s, 1e-12)) : s / L[j * D + j];
+    }
+  }
+  return (t) => {
+    // b = P·tᵀ, then solve M x = b; v = xᵀ (M is symmetric)
+    const b = new Float64Array(D);
+    for (let i = 0; i < D; i++) {
+      let s = 0;
+      for (let j = 0; j < D; j++) s += proj[i * D + j] * t[j];
+      b[i] = s;
+    }
+    const y = new Float64Array(D);
+    for (let i = 0; i < D; i++) {
+      let s = b[i];
+      for (let k = 0; k < i; k++) s -= L[i * D + k] * y[k];
+      y[i] = s / L[i * D + i];
+    }
+    const x = new Float64Array(D);
+    for (let i = D - 1; i >= 0; i--) {
+      let s = y[i];
+      for (let k = i + 1; k < D; k++) s -= L[k * D + i] * x[k];
+      x[i] = s / L[i * D + i];
+    }
+    return x;
   };
 }
 

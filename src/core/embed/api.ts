@@ -198,6 +198,8 @@ export const modelOperations = defineOperations({
       examples: z.array(z.string()),
       vectors: z.number().int(),
       seconds: z.number(),
+      confirmed_pairs: z.number().int(),
+      query_words: z.number().int(),
       status: modelStatusSchema,
     }),
     handler: async (ctx, _input, run) => {

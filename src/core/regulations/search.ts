@@ -5,6 +5,7 @@ import { queryTokens } from '../text/segment';
 import { lexicalSearch, corpusVersion, type LexicalResult } from '../search/lexical';
 import { searchEngine, type SearchMode } from '../search/engine';
 import { shippedExpansion } from '../search/expansion';
+import { shippedKnownQuestions } from './known-questions';
 import { makeSnippet } from '../search/snippet';
 import type { Decision } from '../search/fusion';
 import { REG_CORPUS, REG_PROFILE_CORPUS } from './search-index';
@@ -127,8 +128,11 @@ export interface SmartSearchOptions {
    * (resources/search/expansion.json) when present; null = none (evaluations of other models).
    */
   expand?: ((tokens: string[]) => string[]) | null;
-  /** extra ranked lists of unit ids (e.g. passages of similar known questions) */
-  parentLists?: (query: string) => Record<string, string[]>;
+  /**
+   * extra ranked lists of unit ids. undefined = the shipped known questions' articles
+   * (resources/search/known-questions.json) when the library holds them; null = none.
+   */
+  parentLists?: ((query: string) => Record<string, string[]>) | null;
 }
 
 /** All regulations (cached per index version: 3k+ laws would otherwise cost a query each time). */
@@ -354,7 +358,8 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
   const tokens = queryTokens(query);
   const refs = parseArticleRefs(query);
   const raw = input.reg_id;
-  const extraLists = options.parentLists?.(query);
+  const lists = options.parentLists === undefined ? shippedKnownQuestions(ctx) : options.parentLists;
+  const extraLists = lists?.(query);
   let selection: Selection;
   let firstPass: LexicalResult | undefined;
   let profile: LexicalResult | undefined;

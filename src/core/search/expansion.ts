@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context';
-import { TranslationModel } from './learn';
+import { EXPANSION_MAX_TERMS, tableExpander } from './learn';
 import { corpusVersion, documentFrequencies } from './lexical';
 import { ContextValue, KeyedCache } from '../common/cache';
 
 interface LoadedExpansion {
-  model: TranslationModel;
-  maxTerms: number;
+  expand: (tokens: string[]) => string[];
   targets: string[];
 }
 /** The shipped table (null when absent or broken). */
@@ -29,7 +28,7 @@ export function shippedExpansion(ctx: AppContext, corpus: string): ((tokens: str
       if (fs.existsSync(file)) {
         const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { table: Record<string, [string, number][]>; max_terms?: number };
         const targets = [...new Set(Object.values(data.table).flatMap((row) => row.map(([v]) => v)))];
-        loaded = { model: TranslationModel.fromTable(data.table), maxTerms: data.max_terms ?? 10, targets };
+        loaded = { expand: tableExpander(data.table, data.max_terms ?? EXPANSION_MAX_TERMS), targets };
       }
     } catch {
       loaded = null; // a broken resource must not break search
@@ -49,7 +48,6 @@ export function shippedExpansion(ctx: AppContext, corpus: string): ((tokens: str
     gates.set(corpus, gate);
   }
   if (!gate.on) return null;
-  const { model, maxTerms } = loaded;
-  return (tokens) => model.expand(tokens, maxTerms);
+  return loaded.expand;
 }
 

@@ -106,16 +106,47 @@ export class TranslationModel {
   }
 }
 
+/** Expansion words per query (the shipped table's `max_terms`, also the row length kept per question word). */
+export const EXPANSION_MAX_TERMS = 10;
+
+/**
+ * The expansion table as shipped (resources/search/expansion.json, scripts/learn-expansion.ts).
+ * Evaluations refit it with this same function on their train part only, so the table they
+ * measure is built exactly like the shipped one but never saw the evaluated questions.
+ */
+export function fitExpansionTable(pairs: TrainPair[], idf: (t: string) => number, maxTerms = EXPANSION_MAX_TERMS): Record<string, [string, number][]> {
+  return TranslationModel.learn(pairs, idf).toTable(maxTerms);
+}
+
+/** A table (shipped or refitted) as the query expander smart search uses. */
+export function tableExpander(table: Record<string, [string, number][]>, maxTerms = EXPANSION_MAX_TERMS): (tokens: string[]) => string[] {
+  const model = TranslationModel.fromTable(table);
+  return (tokens) => model.expand(tokens, maxTerms);
+}
+
 export class QaMemory {
   private readonly entries: { tokens: Map<string, number>; norm: number; passages: number[] }[] = [];
 
   constructor(pairs: TrainPair[], private readonly idf: (t: string) => number) {
-    for (const p of pairs) {
-      const tokens = new Map<string, number>();
-      for (const t of queryTokens(p.question)) tokens.set(t, idf(t));
-      const norm = Math.sqrt([...tokens.values()].reduce((s, w) => s + w * w, 0)) || 1;
-      this.entries.push({ tokens, norm, passages: p.passages.map((x) => x.id) });
-    }
+    for (const p of pairs) this.add(QaMemory.weigh(p.question, idf), p.passages.map((x) => x.id));
+  }
+
+  /** A question's tokens with their idf weights (what an entry is made of; can be stored and restored). */
+  static weigh(question: string, idf: (t: string) => number): [string, number][] {
+    return [...new Set(queryTokens(question))].map((t) => [t, idf(t)]);
+  }
+
+  /** A memory from already weighed questions (no segmentation, no idf lookups): `idf` weighs queries only. */
+  static fromWeighed(entries: { tokens: [string, number][]; passages: number[] }[], idf: (t: string) => number): QaMemory {
+    const memory = new QaMemory([], idf);
+    for (const e of entries) memory.add(e.tokens, e.passages);
+    return memory;
+  }
+
+  private add(weighed: [string, number][], passages: number[]): void {
+    const tokens = new Map(weighed);
+    const norm = Math.sqrt([...tokens.values()].reduce((s, w) => s + w * w, 0)) || 1;
+    this.entries.push({ tokens, norm, passages });
   }
 
   /** Passages of the most similar known questions (tf-idf cosine), summed per passage, best first. */

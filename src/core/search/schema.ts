@@ -11,6 +11,10 @@ import type { Migration } from '../store/migrations';
  *   unicode61 with tokenchars '-._+' keeps `n-1` / `500kv` / `5.3.2` as single tokens.
  * - search_vectors: unit-length Float32 vectors per item and model.
  * - search_corpus: a version per corpus, bumped on every change, to invalidate process caches.
+ * - search_confirmed (v2): confirmed hits — a user opened a result of `query` and kept it — per
+ *   corpus and parent key, used by "adapt to my library" as (question, passage) training pairs.
+ *   Not tied to search_items by a foreign key: readers join on (corpus, parent), so a deleted
+ *   document's confirmations simply stop counting.
  * - search_vector_log (v3): every insert / replace / delete of search_vectors, by trigger, so the
  *   persisted vector index (vector-index.ts) follows changes row by row; search_vector_files
  *   records the log position each index file holds (the log is pruned behind the oldest);
@@ -57,6 +61,23 @@ export const searchMigrations: Migration[] = [
           corpus TEXT PRIMARY KEY,
           version INTEGER NOT NULL DEFAULT 0
         );
+      `);
+    },
+  },
+  {
+    domain: 'search',
+    version: 2,
+    name: 'confirmed hits (query -> kept result)',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE search_confirmed (
+          corpus TEXT NOT NULL,
+          parent TEXT NOT NULL,
+          query TEXT NOT NULL,
+          times INTEGER NOT NULL DEFAULT 1,
+          last_at TEXT NOT NULL,
+          PRIMARY KEY (corpus, parent, query)
+        ) WITHOUT ROWID;
       `);
     },
   },

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BagTokenizer, readBagFromFolder } from '../../../src/core/embed/bag-model';
 import { invokeOperation } from '../../../src/core/api/invoke';
+import { queryRowSolver } from '../../../src/core/embed/adapt';
+import { segment } from '../../../src/core/text/segment';
+import { fromBlob } from '../../../src/core/search/vectors';
 import { tempContext, tempDir } from '../../helpers';
 import { BAG_TEST_ID, bagReference, makeBagWeights, writeBagTestModel } from '../../fixtures/bag-model';
 
@@ -87,6 +90,16 @@ describe('models adapt / revert', () => {
       expect(new BagTokenizer(adapted.vocab, adapted.pieceRegex).encode(word)).toEqual([adapted.vocab.indexOf(word)]);
       expect(new BagTokenizer(weights.vocab, weights.pieceRegex).encode(word).length).toBeGreaterThan(1);
 
+      // conservative: a library word starts from what the base made of its pieces, so every chunk
+      // stays close to its base vector, and chunks with new words do move
+      const both = ctx.db
+        .prepare('SELECT a.vec AS a, b.vec AS b FROM search_vectors a JOIN search_vectors b ON b.item_id = a.item_id WHERE a.model_id = ? AND b.model_id = ?')
+        .all(BAG_TEST_ID, out.model_id) as { a: Buffer; b: Buffer }[];
+      const cosines = both.map((r) => cosine(fromBlob(r.a), fromBlob(r.b)));
+      expect(cosines.length).toBe(items);
+      expect(Math.min(...cosines)).toBeGreaterThan(0.8);
+      expect(cosines.filter((c) => c < 0.999).length).toBeGreaterThan(0);
+
       const listed = await invokeOperation(ctx, 'models.list', {});
       expect(listed.active).toBe(out.model_id);
       const search = await invokeOperation(ctx, 'search.smart_search', { query: word, reg_id: 'all', top_k: 5 });
@@ -103,6 +116,49 @@ describe('models adapt / revert', () => {
       await ctx.cleanup();
     }
   }, 120_000);
+
+  it('learns from confirmed hits: a word only questions use leads to the passage the user kept', async () => {
+    const { ctx } = bagContext();
+    try {
+      await invokeOperation(ctx, 'regulations.import', { paths: [path.join(ctx.resourcesDir, 'regulations', 'wengui_2024')] });
+      const lay = '老伙计'; // a nickname nobody writes in a regulation
+      expect(segment(`我家${lay}冒烟了怎么办`)).toContain(lay);
+      const before = await invokeOperation(ctx, 'search.smart_search', { query: lay, reg_id: 'all', top_k: 30, mode: 'vector' });
+      const kept = before.results[before.results.length - 1]; // a passage vector search ranks low for it
+      expect(before.results[0].unit_id).not.toBe(kept.unit_id);
+
+      const first = await invokeOperation(ctx, 'search.confirm_hit', { query: `我家${lay}冒烟了怎么办`, unit_id: kept.unit_id });
+      expect(first).toEqual({ unit_id: kept.unit_id, times: 1, total: 1 });
+      const again = await invokeOperation(ctx, 'search.confirm_hit', { query: ` 我家${lay}冒烟了怎么办 `, unit_id: kept.unit_id });
+      expect(again).toEqual({ unit_id: kept.unit_id, times: 2, total: 1 });
+      await expect(invokeOperation(ctx, 'search.confirm_hit', { query: lay, unit_id: 99_999_999 })).rejects.toThrow(/已不在资料库中/);
+
+      const out = await invokeOperation(ctx, 'models.adapt', {});
+      expect(out.confirmed_pairs).toBe(1);
+      expect(out.query_words).toBeGreaterThan(0);
+      const adapted = readBagFromFolder(path.join(ctx.dataDir, 'models', out.model_id));
+      expect(adapted.vocab).toContain(lay);
+      // a new question with the same lay word now finds the kept passage first
+      const after = await invokeOperation(ctx, 'search.smart_search', { query: lay, reg_id: 'all', top_k: 30, mode: 'vector' });
+      expect(after.results[0].unit_id).toBe(kept.unit_id);
+    } finally {
+      await ctx.cleanup();
+    }
+  }, 120_000);
+
+  it('places a question-only word so that its projected query vector hits the target (ridge solve)', () => {
+    const D = 8;
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) - 0.5;
+    const proj = Float32Array.from({ length: D * D }, (_, i) => (i % (D + 1) === 0 ? 1 : 0) + rand());
+    const target = Float64Array.from({ length: D }, () => rand());
+    const v = queryRowSolver(proj, D)(target);
+    const projected = Array.from({ length: D }, (_, j) => v.reduce((s, x, i) => s + x * proj[i * D + j], 0));
+    // ridge (λ = 1e-3 of the mean diagonal) is a hair short of exact, never off in direction
+    const norm = (a: ArrayLike<number>) => Math.sqrt(cosine(a, a));
+    expect(cosine(projected, target) / (norm(projected) * norm(target))).toBeGreaterThan(0.999);
+    expect(cosine(v, target) / (norm(v) * norm(target))).toBeLessThan(0.99); // the raw target would not do
+  });
 
   it('is cancellable and leaves no half-written model', async () => {
     const { ctx } = bagContext();

@@ -37,7 +37,7 @@ describe('shipped model gridcode-zh-v1 is the default', () => {
     }
   }, 60_000);
 
-  it('imports embed with it, search is hybrid, and the device engine and collections use it', async () => {
+  it('imports embed with it, search is hybrid, and the device engine, naming lint and collections use it', async () => {
     const ctx = shipped();
     try {
       await invokeOperation(ctx, 'regulations.import', { paths: [path.join(ctx.resourcesDir, 'regulations', 'wengui_2024')] });
@@ -50,6 +50,11 @@ describe('shipped model gridcode-zh-v1 is the default', () => {
       const before = (ctx.embedder() as LocalEmbedder).stats().texts_embedded;
       await invokeOperation(ctx, 'devices.retrieve', { utterance: '把客厅的灯调暗一点' });
       expect((ctx.embedder() as LocalEmbedder).stats().texts_embedded).toBeGreaterThan(before);
+
+      // the naming lint embeds device names with it too
+      const beforeLint = (ctx.embedder() as LocalEmbedder).stats().texts_embedded;
+      await invokeOperation(ctx, 'devices.lint', {});
+      expect((ctx.embedder() as LocalEmbedder).stats().texts_embedded).toBeGreaterThan(beforeLint);
 
       const col = await invokeOperation(ctx, 'collections.import', { folder: path.join(ctx.resourcesDir, 'recipes'), name: 'recipes' });
       expect(col.vectors).toBeGreaterThan(0);

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { resourcesDir } from '../../../src/core/common/paths';
 import { shippedExpansion } from '../../../src/core/search/expansion';
+import { shippedKnownQuestions } from '../../../src/core/regulations/known-questions';
 import { REG_CORPUS } from '../../../src/core/regulations/search-index';
 import { tempContext, tempDir } from '../../helpers';
 
@@ -32,6 +33,8 @@ describe.skipIf(!ready)('demo regulations through the real importer', () => {
 
     // the shipped law-question expansion table stays off on a grid library (vocabulary not covered)
     expect(shippedExpansion(ctx, REG_CORPUS)).toBeNull();
+    // and so do the shipped known law questions (their articles are not in this library)
+    expect(shippedKnownQuestions(ctx)).toBeNull();
 
     // explicit single regulation stays inside it
     const only = await invokeOperation(ctx, 'search.smart_search', { query: '天中直流安控', reg_id: 'angui_2024' });

@@ -42,4 +42,11 @@ describe('QaMemory', () => {
     expect(qa.nearest('押金 房东', 3)[0].id).toBe(3);
     expect(qa.nearest('完全无关的话题', 3)).toEqual([]);
   });
+
+  it('restored from weighed questions (as shipped) answers exactly like the one built from pairs', () => {
+    const built = new QaMemory(pairs, idf);
+    const stored = JSON.parse(JSON.stringify(pairs.map((p) => ({ tokens: QaMemory.weigh(p.question, idf), passages: p.passages.map((x) => x.id) }))));
+    const restored = QaMemory.fromWeighed(stored, idf);
+    for (const q of ['我老公借钱不还，要我还吗', '押金 房东', '完全无关的话题']) expect(restored.nearest(q, 3)).toEqual(built.nearest(q, 3));
+  });
 });

@@ -1,10 +1,10 @@
 /**
  * The search a person is working through, kept for this window's lifetime: the search screen
  * restores it (list, scroll, the hit last opened) and the reader shows it beside the page (split
- * view on wide windows). Plain data + one navigation helper, so the reader does not load the
- * search screen to use it.
+ * view on wide windows). Plain data + one navigation helper (which also records a hit the user
+ * keeps reading as confirmed), so the reader does not load the search screen to use it.
  */
-import type { ApiOutput } from '../api/client';
+import { api, type ApiOutput } from '../api/client';
 import { navigate } from '../router';
 
 export type SearchOutput = ApiOutput<'search.smart_search'>;
@@ -47,8 +47,27 @@ export function hitTerms(hit: Hit): string[] {
   return [...new Set([...fromSnippet, ...hit.reasons.matched_terms].map((t) => t.trim()).filter((t) => t.length > 0))];
 }
 
+/**
+ * A result the user opens and keeps reading this long (still in that regulation's reader) counts
+ * as a confirmed hit: "adapt to my library" learns from such question -> passage pairs.
+ */
+const CONFIRM_AFTER_MS = 15_000;
+let confirmTimer: ReturnType<typeof setTimeout> | null = null;
+
+function confirmIfKept(hit: Hit, query: string): void {
+  if (confirmTimer) clearTimeout(confirmTimer);
+  const readerOf = `#/reader/${encodeURIComponent(hit.reg_id)}`;
+  confirmTimer = setTimeout(() => {
+    confirmTimer = null;
+    const still = location.hash === readerOf || location.hash.startsWith(`${readerOf}?`);
+    // best effort: a failed record must never disturb reading
+    if (still) void api('search.confirm_hit', { query, unit_id: hit.unit_id }).catch(() => undefined);
+  }, CONFIRM_AFTER_MS);
+}
+
 /** Opens a hit in the reader at its page, marked; `replace` when already reading (split view). */
 export function openHit(hit: Hit, query: string, options: { replace?: boolean } = {}): void {
+  confirmIfKept(hit, query);
   searchSession.openedUnit = String(hit.unit_id);
   if (!options.replace) searchSession.scrollTop = document.getElementById('main')?.scrollTop ?? 0;
   navigate(

@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from '../context';
+import { QaMemory } from '../search/learn';
+import { corpusVersion, documentFrequencies, idfOf, stats } from '../search/lexical';
+import { REG_CORPUS } from './search-index';
+import { ContextValue, KeyedCache } from '../common/cache';
+
+/** The shipped file's questions (null when absent or broken). */
+const shippedFile = new ContextValue<KnownQuestion[] | null>('regulations.known-questions');
+/** Memories per question set, rebuilt when the library changes (null = library lacks their articles). */
+const memories = new KeyedCache<{ version: number; memory: QaMemory | null }>('regulations.known-memory');
+
+/**
+ * Known questions: lay questions with the articles that answer them (resources/search/
+ * known-questions.json, written by scripts/learn-expansion.ts from STARD train.jsonl). A new
+ * question close to known ones (tf-idf cosine, search/learn.ts QaMemory) gets their articles as one
+ * more ranked list in the fusion. Articles are named as the questions name them (law title + 第N条),
+ * resolved against whatever regulations the library holds; a library that holds too few of them
+ * (anything but the statutes) does not use the list at all.
+ */
+
+export interface KnownQuestion {
+  question: string;
+  /** articles as law title + article label: 中华人民共和国民法典第五十四条 */
+  relevant: string[];
+  /**
+   * the question's tokens weighed by idf in the library the file was made on (QaMemory.weigh);
+   * saves segmenting and looking up ~3k words at a process's first search
+   */
+  tokens?: [string, number][];
+}
+
+const ARTICLE_REF = /^(.*?)(第[零〇一二三四五六七八九十百千万]+条(?:之[一二三四五六七八九十]+)?)$/;
+
+/** Law titles compared without the 中华人民共和国 prefix, spaces, or a trailing (date). */
+export function normLawTitle(t: string): string {
+  return t
+    .normalize('NFKC')
+    .replace(/\s+/g, '')
+    .replace(/[（(]\d{4}-\d{2}-\d{2}[)）]$/, '')
+    .replace(/^中华人民共和国/, '')
+    .replace(/《中华人民共和国/g, '《');
+}
+
+/** `中华人民共和国民法典第五十四条` -> [title, label], or null. */
+export function splitArticleRef(ref: string): [string, string] | null {
+  const m = ARTICLE_REF.exec(ref.trim());
+  return m ? [m[1], m[2]] : null;
+}
+
+/** Known questions' share of article references the library must resolve before the list is used. */
+const MIN_RESOLVED = 0.5;
+/** known questions looked at per query, and articles the list proposes */
+const NEIGHBOURS = 20;
+const LIST_LENGTH = 100;
+
+/**
+ * The "known" ranked list for `known` questions over this library, or null when the library does
+ * not hold their articles. Cached per `cacheKey` and library version.
+ */
+export function knownQuestionLists(ctx: AppContext, known: KnownQuestion[], cacheKey: string): ((query: string) => Record<string, string[]>) | null {
+  const version = corpusVersion(ctx.db, REG_CORPUS);
+  const cache = memories.in(ctx.state);
+  const cached = cache.get(cacheKey);
+  let memory = cached && cached.version === version ? cached.memory : undefined;
+  if (memory === undefined) {
+    memory = buildMemory(ctx, known);
+    cache.set(cacheKey, { version, memory });
+  }
+  if (!memory) return null;
+  const m = memory;
+  return (query) => ({ known: m.nearest(query, LIST_LENGTH, NEIGHBOURS).map((x) => String(x.id)) });
+}
+
+function buildMemory(ctx: AppContext, known: KnownQuestion[]): QaMemory | null {
+  // a code in parts (中华人民共和国民法典 · 合同编) answers to the code's name too
+  const regsByTitle = new Map<string, string[]>();
+  for (const r of ctx.db.prepare('SELECT reg_id, title FROM regulations').all() as { reg_id: string; title: string }[]) {
+    for (const t of new Set([normLawTitle(r.title), normLawTitle(r.title.split(' · ')[0])])) {
+      const list = regsByTitle.get(t) ?? [];
+      list.push(r.reg_id);
+      regsByTitle.set(t, list);
+    }
+  }
+  const unitStmt = ctx.db.prepare('SELECT id FROM reg_units WHERE reg_id = ? AND label = ?');
+  let refs = 0;
+  let resolved = 0;
+  const pairs = known.map((k) => {
+    const ids = new Set<number>();
+    for (const ref of k.relevant) {
+      const parts = splitArticleRef(ref);
+      if (!parts) continue;
+      refs++;
+      const before = ids.size;
+      for (const regId of regsByTitle.get(normLawTitle(parts[0])) ?? []) {
+        for (const u of unitStmt.all(regId, parts[1]) as { id: number }[]) ids.add(u.id);
+      }
+      if (ids.size > before) resolved++;
+    }
+    return { question: k.question, tokens: k.tokens, passages: [...ids] };
+  });
+  if (refs === 0 || resolved / refs < MIN_RESOLVED) return null;
+  const total = stats(ctx.db).total || 1;
+  const df = new Map<string, number>();
+  const idf = (t: string) => {
+    let d = df.get(t);
+    if (d === undefined) df.set(t, (d = documentFrequencies(ctx.db, [t]).get(t) ?? 0));
+    return idfOf(d, total);
+  };
+  const found = pairs.filter((p) => p.passages.length > 0);
+  return QaMemory.fromWeighed(
+    found.map((p) => ({ tokens: p.tokens ?? QaMemory.weigh(p.question, idf), passages: p.passages })),
+    idf,
+  );
+}
+
+/** The shipped known questions (resources/search/known-questions.json), when present and the library holds their articles. */
+export function shippedKnownQuestions(ctx: AppContext): ((query: string) => Record<string, string[]>) | null {
+  let known = shippedFile.get(ctx.state);
+  if (known === undefined) {
+    known = null;
+    try {
+      const file = path.join(ctx.resourcesDir, 'search', 'known-questions.json');
+      if (fs.existsSync(file)) known = (JSON.parse(fs.readFileSync(file, 'utf8')) as { questions: KnownQuestion[] }).questions;
+    } catch {
+      known = null; // a broken resource must not break search
+    }
+    shippedFile.set(ctx.state, known);
+  }
+  return known?.length ? knownQuestionLists(ctx, known, 'shipped') : null;
+}
