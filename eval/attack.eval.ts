@@ -6,7 +6,7 @@
  * probe is lost. Imports run without an embedding model (GRIDCODE_MODELS_DIR = an empty folder):
  * what is attacked here is the database, the files and the adapters, not the vectors.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { createAppContext } from '../src/core/context';
 import { projectRoot } from '../src/core/common/paths';
 import { APP_ORIGIN, guardHandler, isTrustedSender, trustedOrigins } from '../src/main/security';
 import { reply, startFakeLlmServer } from '../test/fixtures/fake-llm-server';
+import { RawMcp } from '../test/fixtures/raw-mcp';
 
 interface Probe {
   what: string;
@@ -269,47 +270,27 @@ const replyEchoesKey: Attack = {
   },
 };
 
-/** A real `gridcode mcp` process spoken to line by line, as an agent's client does. */
-class RawMcp {
-  private out = '';
-  readonly stderr: string[] = [];
-  exitCode: number | null = null;
-  private readonly child: ChildProcessWithoutNullStreams;
-  constructor(args: string[]) {
-    this.child = spawn(process.execPath, [path.join(root, 'bin', 'gridcode.mjs'), 'mcp', ...args], { cwd: root, env: { ...process.env, GRIDCODE_MODELS_DIR: noModels } });
-    this.child.stdout.on('data', (d: Buffer) => (this.out += d.toString()));
-    this.child.stderr.on('data', (d: Buffer) => this.stderr.push(d.toString()));
-    this.child.on('exit', (code) => (this.exitCode = code));
+/** `gridcode mcp` without a model (see the header). */
+async function startMcp(args: string[]): Promise<RawMcp & { ok: boolean }> {
+  const mcp = RawMcp.spawn(args, { GRIDCODE_MODELS_DIR: noModels });
+  let ok = false;
+  try {
+    ok = (await mcp.initialize()).result?.serverInfo?.name === 'gridcode';
+  } catch {
+    // reported by the probe that needs it
   }
-  write(line: string | Buffer): void {
-    this.child.stdin.write(line);
-  }
-  async next(timeoutMs = 60_000): Promise<any> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const nl = this.out.indexOf('\n');
-      if (nl >= 0) {
-        const line = this.out.slice(0, nl);
-        this.out = this.out.slice(nl + 1);
-        return { ...JSON.parse(line), rawLength: line.length };
-      }
-      if (Date.now() > deadline || this.exitCode !== null) return { noReply: true, exit: this.exitCode };
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-  async start(): Promise<boolean> {
-    this.write(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'attack', version: '1' } } }) + '\n');
-    const init = await this.next();
-    this.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
-    return init.result?.serverInfo?.name === 'gridcode';
-  }
-  async call(id: number, name: string, args: unknown): Promise<any> {
-    this.write(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }) + '\n');
-    return this.next();
-  }
-  close(): void {
-    this.child.stdin.end();
-  }
+  return Object.assign(mcp, { ok });
+}
+
+/** The next reply, with its size; `noReply` when none comes (a server that hangs or died loses the probe). */
+async function nextReply(mcp: RawMcp, timeoutMs = 60_000): Promise<any> {
+  const line = await mcp.nextLine(timeoutMs);
+  return line === null ? { noReply: true, exit: mcp.exitCode } : { ...JSON.parse(line), rawLength: line.length };
+}
+
+async function callTool(mcp: RawMcp, id: number, name: string, args: unknown): Promise<any> {
+  mcp.write(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }) + '\n');
+  return nextReply(mcp);
 }
 
 const replyText = (r: any) => JSON.stringify(r);
@@ -320,18 +301,18 @@ const mcpFileProbes: Attack = {
     const outside = mkdir('outside');
     fs.writeFileSync(path.join(outside, 'secret.json'), `${SECRET} not json`);
     fs.writeFileSync(path.join(outside, 'secret.yaml'), `cases:\n  - ${SECRET}: [\n`);
-    const mcp = new RawMcp(['--data-dir', mkdir('mcp-data')]);
+    const mcp = await startMcp(['--data-dir', mkdir('mcp-data')]);
     try {
-      if (!(await mcp.start())) return [{ what: 'initialize', held: false, detail: mcp.stderr.join('').slice(0, 200) }];
+      if (!mcp.ok) return [{ what: 'initialize', held: false, detail: mcp.stderr.join('').slice(0, 200) }];
       const probes: Probe[] = [];
       let id = 1;
-      const lint = await mcp.call(id++, 'devices_lint', { devices: path.join(outside, 'secret.json') });
+      const lint = await callTool(mcp, id++, 'devices_lint', { devices: path.join(outside, 'secret.json') });
       probes.push({ what: 'devices_lint on a file outside the allowed folders', held: !replyText(lint).includes(SECRET) && !!lint.result?.isError });
-      const retrieve = await mcp.call(id++, 'devices_retrieve', { utterance: '打开灯', devices: path.join(outside, 'secret.yaml') });
+      const retrieve = await callTool(mcp, id++, 'devices_retrieve', { utterance: '打开灯', devices: path.join(outside, 'secret.yaml') });
       probes.push({ what: 'devices_retrieve on a YAML file outside', held: !replyText(retrieve).includes(SECRET) && !!retrieve.result?.isError });
-      const passwd = await mcp.call(id++, 'devices_lint', { devices: '/etc/passwd' });
+      const passwd = await callTool(mcp, id++, 'devices_lint', { devices: '/etc/passwd' });
       probes.push({ what: 'devices_lint on /etc/passwd', held: !/root:|daemon:/.test(replyText(passwd)) });
-      const missing = await mcp.call(id++, 'devices_lint', { devices: path.join(outside, 'missing.json') });
+      const missing = await callTool(mcp, id++, 'devices_lint', { devices: path.join(outside, 'missing.json') });
       const message = (r: any) => JSON.stringify(r.result?.content ?? r.error ?? null).replace(/secret\.json|missing\.json/g, 'X');
       probes.push({ what: 'existing and missing outside files answer alike', held: message(lint) === message(missing) });
       return probes;
@@ -344,24 +325,24 @@ const mcpFileProbes: Attack = {
 const mcpMalformed: Attack = {
   name: 'MCP malformed JSON-RPC and oversized messages',
   async run() {
-    const mcp = new RawMcp(['--data-dir', mkdir('mcp-data')]);
+    const mcp = await startMcp(['--data-dir', mkdir('mcp-data')]);
     try {
-      if (!(await mcp.start())) return [{ what: 'initialize', held: false }];
+      if (!mcp.ok) return [{ what: 'initialize', held: false }];
       const probes: Probe[] = [];
       mcp.write('this is not json\n');
-      const parse = await mcp.next();
+      const parse = await nextReply(mcp);
       probes.push({ what: 'a line that is not JSON -> -32700', held: parse.error?.code === -32700 });
       mcp.write('{"jsonrpc":"2.0","id":7}\n');
-      const invalid = await mcp.next();
+      const invalid = await nextReply(mcp);
       probes.push({ what: 'an object without a method -> -32600', held: invalid.error?.code === -32600 });
       mcp.write('[1,2\n');
-      const truncated = await mcp.next();
+      const truncated = await nextReply(mcp);
       probes.push({ what: 'truncated JSON -> -32700', held: truncated.error?.code === -32700 });
       mcp.write(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'smart_search', arguments: { query: 'x'.repeat(11 * 1024 * 1024) } } }) + '\n');
-      const huge = await mcp.next();
+      const huge = await nextReply(mcp);
       probes.push({ what: 'an 11 MB message -> an error reply', held: !!huge.error && !huge.noReply, detail: huge.noReply ? `no reply, exit ${huge.exit}` : `code ${huge.error?.code}` });
       mcp.write(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }) + '\n');
-      const alive = await mcp.next();
+      const alive = await nextReply(mcp);
       probes.push({ what: 'the server still answers afterwards', held: alive.id === 9 && !alive.error });
       probes.push({ what: 'the process is still running', held: mcp.exitCode === null });
       return probes;
@@ -396,12 +377,11 @@ const prototypeNames: Attack = {
     } finally {
       await ctx.close();
     }
-    const mcp = new RawMcp(['--data-dir', mkdir('mcp-data')]);
+    const mcp = await startMcp(['--data-dir', mkdir('mcp-data')]);
     try {
-      await mcp.start();
       let id = 1;
       for (const n of names.slice(0, 3)) {
-        const r = await mcp.call(id++, n, {});
+        const r = await callTool(mcp, id++, n, {});
         probes.push({ what: `MCP tools/call ${n}`, held: !r.noReply && !/INTERNAL|TypeError/.test(replyText(r)) && (!!r.error || !!r.result?.isError) });
       }
     } finally {
@@ -524,10 +504,9 @@ const hugeLine: Attack = {
     const cut = await gridcode(['read', 'huge', '1', '--data-dir', data, '--json']);
     const cutOut = JSON.parse(cut.stdout) as { truncated: boolean; next: { offset?: number } | null };
     probes.push({ what: 'CLI read of a 17 M-character legacy page: cut, with next.offset', held: cut.stdout.length < 1024 * 1024 && cutOut.truncated && (cutOut.next?.offset ?? 0) > 0, detail: `${(cut.stdout.length / 1024).toFixed(0)} KB` });
-    const mcp = new RawMcp(['--data-dir', data]);
+    const mcp = await startMcp(['--data-dir', data]);
     try {
-      await mcp.start();
-      const r = await mcp.call(1, 'read_page_range', { reg_id: 'huge', start: 1 });
+      const r = await callTool(mcp, 1, 'read_page_range', { reg_id: 'huge', start: 1 });
       probes.push({ what: 'MCP read_page_range of that page stays under 1 MB', held: !r.noReply && r.rawLength < 1024 * 1024 && /truncated/.test(replyText(r)), detail: `${((r.rawLength ?? 0) / 1024).toFixed(0)} KB` });
     } finally {
       mcp.close();

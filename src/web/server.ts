@@ -249,7 +249,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   } catch (e) {
-    const message = e instanceof InvalidArgumentError || (e as { code?: string }).code?.startsWith('commander.') ? (e as Error).message : toErrorPayload(e).message;
+    const code = (e as { code?: string }).code ?? '';
+    if (code === 'commander.helpDisplayed' || code === 'commander.help') process.exit(0);
+    // commander's own wording is English: say it in Chinese, keeping our port message when that was it
+    const message =
+      e instanceof InvalidArgumentError || code.startsWith('commander.')
+        ? (/端口无效[^\n]*/.exec((e as Error).message)?.[0] ?? '命令行参数无效（可用：--port <端口>、--data-dir <文件夹>）')
+        : toErrorPayload(e).message;
     console.error(`启动失败: ${message}`);
     process.exit(1);
   }

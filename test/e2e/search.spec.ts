@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './shell';
 import { FIXTURE_TITLE, ensureFixtureRegulation, expectPage, openScreen, screenshot } from './helpers';
 
@@ -102,6 +103,7 @@ test('library: generated keywords are marked apart from curated ones after 重�
   await page.goto('/#/library');
   const table = page.getByRole('table', { name: '规程列表' });
   const row = table.getByRole('row').filter({ hasText: 'angui_2024' });
+  await expect(row.locator('.tag').first()).toBeVisible();
   const curated = await row.locator('.tag:not(.gen)').allInnerTexts();
   expect(curated.length).toBeGreaterThan(0);
   await row.getByRole('button', { name: /^重新生成元数据/ }).click();
@@ -112,4 +114,64 @@ test('library: generated keywords are marked apart from curated ones after 重�
   for (const k of curated) await expect(row.locator('.tag:not(.gen)').filter({ hasText: k })).toHaveCount(1);
   await expect(page.locator('.keyword-legend')).toContainText('人工');
   await screenshot(page, 'library-keywords');
+});
+
+test.describe('split view at 1600×1000', () => {
+  test.use({ viewport: { width: 1600, height: 1000 } });
+
+  test('search: the results stay beside the reader; another hit opens in place; Back returns to the full list', async ({ page, request }) => {
+    await ensureFixtureRegulation(request);
+    await page.goto('/#/search');
+    await page.getByRole('radiogroup', { name: '检索范围' }).getByRole('radio', { name: '全部' }).click();
+    await page.getByRole('searchbox', { name: '搜索规程' }).fill('母线失压');
+    const results = page.getByRole('region', { name: '检索结果' });
+    await expect(results).toHaveAttribute('aria-busy', 'false');
+    const cards = results.locator('.hit-card');
+    const listed = await cards.count();
+    expect(listed).toBeGreaterThan(1);
+    await cards.first().click();
+
+    const pane = page.getByRole('complementary', { name: '检索结果（并排）' });
+    await expect(pane).toBeVisible();
+    const hits = pane.getByRole('button').filter({ has: page.locator('.label') });
+    await expect(hits).toHaveCount(listed);
+    await expect(pane.locator('[aria-current="true"]')).toHaveCount(1);
+    const second = hits.nth(1);
+    const secondUnit = await second.getAttribute('data-unit');
+    await second.click();
+    await expect(pane.locator('[aria-current="true"]')).toHaveAttribute('data-unit', secondUnit ?? '');
+    await expect(page.getByRole('status').filter({ hasText: '已定位到搜索命中' })).toBeVisible();
+    expect(
+      await page.evaluate<number>('document.documentElement.scrollHeight - document.documentElement.clientHeight'),
+      'no outer scrollbar in split view',
+    ).toBe(0);
+    await screenshot(page, 'reader-split-1600x1000');
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+
+    // collapsing is remembered as a choice and offers the way back
+    await pane.getByRole('button', { name: '收起检索结果栏' }).click();
+    await expect(pane).toHaveCount(0);
+    await page.getByRole('button', { name: '并排显示检索结果' }).click();
+    await expect(page.getByRole('complementary', { name: '检索结果（并排）' })).toBeVisible();
+
+    // hits opened in place replaced the reader's history entry: one Back is the full list
+    await page.goBack();
+    await expect(page.getByRole('region', { name: '检索结果' })).toBeVisible();
+  });
+});
+
+test('search: below 1280 wide the reader has no side results, and 返回搜索结果 restores the list', async ({ page, request }) => {
+  await ensureFixtureRegulation(request);
+  await page.goto('/#/search');
+  await page.getByRole('searchbox', { name: '搜索规程' }).fill('母线失压');
+  const results = page.getByRole('region', { name: '检索结果' });
+  await expect(results).toHaveAttribute('aria-busy', 'false');
+  const units = await Promise.all((await results.locator('.hit-card').all()).map((c) => c.getAttribute('data-unit')));
+  await results.locator('.hit-card').first().click();
+  await expect(page.getByRole('toolbar', { name: '阅读工具栏' })).toBeVisible();
+  await expect(page.getByRole('complementary', { name: '检索结果（并排）' })).toHaveCount(0);
+  await page.getByRole('button', { name: '返回搜索结果' }).click();
+  await expect(page.getByRole('region', { name: '检索结果' })).toBeVisible();
+  expect(await Promise.all((await page.locator('.hit-card').all()).map((c) => c.getAttribute('data-unit')))).toEqual(units);
 });

@@ -1,46 +1,8 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers';
-
-const root = path.resolve(__dirname, '../../..');
-
-/** A real `gridcode mcp` process spoken to line by line, as an agent's client does. */
-class RawMcp {
-  private out = '';
-  readonly stderr: string[] = [];
-  exitCode: number | null = null;
-  constructor(private readonly child: ChildProcessWithoutNullStreams) {
-    child.stdout.on('data', (d: Buffer) => (this.out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => this.stderr.push(d.toString()));
-    child.on('exit', (code) => (this.exitCode = code));
-  }
-  write(line: string | Buffer): void {
-    this.child.stdin.write(line);
-  }
-  /** Next reply line (JSON). */
-  async next(timeoutMs = 30_000): Promise<any> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const nl = this.out.indexOf('\n');
-      if (nl >= 0) {
-        const line = this.out.slice(0, nl);
-        this.out = this.out.slice(nl + 1);
-        return JSON.parse(line);
-      }
-      if (Date.now() > deadline || this.exitCode !== null) throw new Error(`no reply (exit ${this.exitCode}); stderr: ${this.stderr.join('')}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-  async call(id: number, name: string, args: unknown): Promise<any> {
-    this.write(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }) + '\n');
-    return this.next();
-  }
-  close(): void {
-    this.child.stdin.end();
-  }
-}
+import { RawMcp } from '../../fixtures/raw-mcp';
 
 let mcp: RawMcp;
 let data: string;
@@ -55,12 +17,9 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(outside, 'secret.json'), `${SECRET} not json`);
   fs.writeFileSync(path.join(outside, 'secret.yaml'), `cases:\n  - ${SECRET}: [\n`);
   fs.writeFileSync(path.join(granted, 'broken.json'), `{"devices": [${SECRET}`);
-  const child = spawn('node', [path.join(root, 'bin', 'gridcode.mjs'), 'mcp', '--data-dir', data, '--allow-path', granted], { cwd: root });
-  mcp = new RawMcp(child);
-  mcp.write(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }) + '\n');
-  const init = await mcp.next(60_000);
+  mcp = RawMcp.spawn(['--data-dir', data, '--allow-path', granted]);
+  const init = await mcp.initialize();
   expect(init.result.serverInfo.name).toBe('gridcode');
-  mcp.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
 }, 90_000);
 
 afterAll(() => {

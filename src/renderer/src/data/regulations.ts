@@ -24,8 +24,20 @@ export async function getToc(regId: string): Promise<TocEntry[]> {
   return (await api('regulations.toc', { reg_id: regId })).toc;
 }
 
-export async function readPages(regId: string, from: number, to: number): Promise<PageText[]> {
-  return (await api('regulations.read', { reg_id: regId, start: from, end: to })).pages;
+/**
+ * Pages from..to as far as one read returns them (reads are capped by size): `until` is the last page
+ * the answer covers. A page longer than one read (stored before pages were bounded) shows its first
+ * part and says so.
+ */
+export async function readPages(regId: string, from: number, to: number): Promise<{ pages: PageText[]; until: number }> {
+  const out = await api('regulations.read', { reg_id: regId, start: from, end: to });
+  const pages = out.pages.map((p) =>
+    p.total_chars !== undefined && p.offset !== undefined && p.offset + p.text.length < p.total_chars
+      ? { page_num: p.page_num, text: `${p.text}\n\n……（本页过长，这里只显示前 ${p.text.length} 字，共 ${p.total_chars} 字）` }
+      : { page_num: p.page_num, text: p.text },
+  );
+  const until = out.next ? (out.next.offset !== undefined ? out.next.start : out.next.start - 1) : to;
+  return { pages, until };
 }
 
 export async function deleteRegulation(regId: string): Promise<void> {
@@ -59,10 +71,11 @@ export class PageCache {
     const to = Math.min(this.total, from + WINDOW - 1);
     let p = this.inflight.get(page);
     if (!p) {
-      p = readPages(this.regId, from, to).then((list) => {
-        for (const pg of list) this.pages.set(pg.page_num, pg);
+      p = readPages(this.regId, from, to).then(({ pages, until }) => {
+        for (const pg of pages) this.pages.set(pg.page_num, pg);
         // a page with no stored text still exists: show it as empty rather than loading forever
-        for (let n = from; n <= to; n++) if (!this.pages.has(n)) this.pages.set(n, { page_num: n, text: '' });
+        // (pages after a size-capped answer are simply read again when needed)
+        for (let n = from; n <= until; n++) if (!this.pages.has(n)) this.pages.set(n, { page_num: n, text: '' });
       });
       for (let n = from; n <= to; n++) this.inflight.set(n, p);
       p.finally(() => {
@@ -70,6 +83,11 @@ export class PageCache {
       }).catch(() => {});
     }
     await p;
+    if (!this.pages.has(page)) {
+      // the window's answer stopped before this page (size cap): read it alone
+      const { pages } = await readPages(this.regId, page, page);
+      this.pages.set(page, pages[0] ?? { page_num: page, text: '' });
+    }
     return this.pages.get(page) ?? { page_num: page, text: '' };
   }
 

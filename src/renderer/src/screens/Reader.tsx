@@ -8,6 +8,8 @@ import { PdfPage, type PdfFit } from '../components/PdfPage';
 import { closePdf } from '../data/pdf';
 import { toApiError } from '../api/errors';
 import { TocTree } from '../components/TocTree';
+import { SearchResultsPane, searchFor } from '../components/SearchResultsPane';
+import { searchSession } from '../data/search-session';
 import { activeEntry, pageProblem } from '../components/reader-logic';
 import { PageCache, getRegulation, getToc, recallPage, rememberPage, type PageText as PageData, type TocEntry } from '../data/regulations';
 
@@ -15,6 +17,21 @@ const ZOOM_KEY = 'gridcode.reader.zoom';
 const FIT_KEY = 'gridcode.reader.fit';
 const VIEW_KEY = 'gridcode.reader.view';
 const TOC_KEY = 'gridcode.reader.toc';
+const RESULTS_KEY = 'gridcode.reader.results';
+/** From this width the search results sit beside the page (split view); narrower, "返回搜索结果" restores them. */
+const SPLIT_MIN_WIDTH = 1280;
+
+function useWide(min: number): boolean {
+  const query = `(min-width: ${min}px)`;
+  const [wide, setWide] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const mq = window.matchMedia(query);
+    const on = () => setWide(mq.matches);
+    mq.addEventListener('change', on);
+    return () => mq.removeEventListener('change', on);
+  }, [query]);
+  return wide;
+}
 const ZOOM_STEPS = [0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.4, 1.6, 1.8, 2];
 
 function loadZoom(): number {
@@ -115,6 +132,14 @@ function Reader({
   const [fit, setFit] = useState<PdfFit>(loadFit);
   const [pdfScale, setPdfScale] = useState<number | null>(null);
   const [tocOpen, setTocOpen] = useState(() => localStorage.getItem(TOC_KEY) !== 'closed');
+  const wide = useWide(SPLIT_MIN_WIDTH);
+  const [resultsOpen, setResultsOpen] = useState(() => localStorage.getItem(RESULTS_KEY) !== 'closed');
+  const fromSearch = searchFor(query.get('q'));
+  const split = wide && resultsOpen && !!fromSearch;
+  const showResults = (open: boolean) => {
+    setResultsOpen(open);
+    store(RESULTS_KEY, open ? 'open' : 'closed');
+  };
   const isPdf = info.format === 'pdf';
   // PDFs open on the original page picture; the stored text view stays one click away
   const [view, setView] = useState<'original' | 'text'>(() => (localStorage.getItem(VIEW_KEY) === 'text' ? 'text' : 'original'));
@@ -506,7 +531,8 @@ function Reader({
           </div>
         ) : null}
       </div>
-      <div className={`reader-body${tocOpen ? '' : ' no-toc'}`}>
+      <div className={`reader-body${tocOpen ? '' : ' no-toc'}${split ? ' with-results' : ''}`}>
+        {split && fromSearch ? <SearchResultsPane result={fromSearch} current={searchSession.openedUnit} onClose={() => showResults(false)} /> : null}
         {tocOpen ? (
           <aside className="reader-toc" id="reader-toc" aria-label="目录面板">
             <TocTree toc={toc} active={section} onJump={jumpTo} />
@@ -520,6 +546,11 @@ function Reader({
               {hl.page !== page && hl.page ? (
                 <button type="button" className="btn small" onClick={() => go(hl.page!)}>
                   回到命中页
+                </button>
+              ) : null}
+              {hl.from && wide && fromSearch && !resultsOpen ? (
+                <button type="button" className="btn small" onClick={() => showResults(true)}>
+                  并排显示检索结果
                 </button>
               ) : null}
               {hl.from ? (
