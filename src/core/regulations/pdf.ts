@@ -8,6 +8,8 @@ import type { ParsedDocument, ParsedToc } from './types';
 
 const require = createRequire(import.meta.url);
 const CJK = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
+/** "单位：MW", "(单位: kV)": a unit line printed between a caption and its table */
+const UNIT_LINE_RE = /^[（(]?\s*单位\s*[:：]\s*\S{1,16}\s*[)）]?$/;
 const PAGE_NUMBER_RE = /^[-—–_\s]*(?:第\s*)?\d{1,4}\s*(?:页)?(?:\s*[/／共]\s*\d{1,4}\s*页?)?[-—–_\s]*$/;
 
 interface TextItem {
@@ -148,7 +150,8 @@ function stitchTables(pages: PagePara[][]): { lines: Line[]; tables: TableInfo[]
       if (!para.seg) {
         const caption = parseCaption(para.text);
         const next = paras[i + 1];
-        if (caption && next?.seg && next.seg.row === 0) {
+        const afterUnit = next && !next.seg && UNIT_LINE_RE.test(next.text) ? paras[i + 2] : next;
+        if (caption && afterUnit?.seg && afterUnit.seg.row === 0) {
           // caption of the region that follows: decided there
           continue;
         }
@@ -159,7 +162,9 @@ function stitchTables(pages: PagePara[][]): { lines: Line[]; tables: TableInfo[]
       }
       const { seg, row } = para.seg;
       if (row === 0) {
-        const prevPara = paras[i - 1];
+        // the caption sits right above the table, or above a "单位：MW" line printed between them
+        const above = paras[i - 1];
+        const prevPara = above && !above.seg && UNIT_LINE_RE.test(above.text) && paras[i - 2] && !paras[i - 2].seg && parseCaption(paras[i - 2].text) ? paras[i - 2] : above;
         const caption = prevPara && !prevPara.seg ? parseCaption(prevPara.text) : null;
         const continues =
           open !== null &&

@@ -29,7 +29,7 @@ export interface ParsedTable {
 /** "表A.1 安全自动装置台账（续）", "续表 6-2", "附表3 …" -> id, title, continuation flag. */
 export const CAPTION_RE =
   /^(?:\*\*)?\s*(续表|附表|表)\s*((?:[A-Za-z]\s*[.．\-－—–]?\s*)?[0-9０-９]+(?:\s*[.．\-－—–]\s*[0-9０-９]+){0,3})?\s*([^|]{0,60}?)\s*(?:\*\*)?$/;
-const CONTINUED_RE = /[（(]\s*续\s*[)）]\s*$|^续表/;
+const CONTINUED_RE = /[（(]\s*续\s*表?\s*[)）]\s*$|^续表/;
 
 export interface Caption {
   id: string | null;
@@ -57,7 +57,8 @@ export function parseCaption(line: string): Caption | null {
   // a sentence that merely starts with 表 ("表中数值……。") is not a caption
   if (/[。；;，,]$/.test(rest) || /^[中内示明列]/.test(rest)) return null;
   const continued = word === '续表' || CONTINUED_RE.test(text);
-  const title = rest.replace(/[（(]\s*续\s*[)）]\s*$/, '').trim();
+  // "表1：设备清单" / "表1、设备清单": the separator is not part of the title; "（续）" / "（续表）" mark a continuation
+  const title = rest.replace(/^[：:、.．]\s*/, '').replace(/[（(]\s*续\s*表?\s*[)）]\s*$/, '').trim();
   const id = num ? `${word === '附表' ? '附表' : '表'}${normalizeTableNumber(num)}` : null;
   return { id, title, continued };
 }

@@ -7,7 +7,7 @@ import { CJK_FONT } from './fixtures';
  * so the importer is not fitted to one of them:
  *  - pdfkit, ruled grid cells (every cell boxed, like Word/WPS exports): a continuation titled
  *    "表A.2 …（续）" with the header repeated, one titled "续表3-1" with the header repeated, one titled
- *    "（续）" without a header, one with nothing at all; notes 注1/注2 under a table;
+ *    "（续）" without a header (and a "单位：MW" line under its caption), one with nothing at all; notes 注1/注2 under a table;
  *  - Chromium printing HTML (`<thead>` repeated by the print engine on every page, wrapped cells,
  *    a caption above, notes below), the way many offices produce PDFs from web/OA systems.
  * Row data is deterministic so tests compare whole tables.
@@ -21,6 +21,8 @@ export interface TableSpec {
   /** how a continuation page starts: caption "X（续）" + header, "续表N" + header, caption only, header only, nothing */
   continuation: 'caption+header' | 'xubiao+header' | 'caption' | 'header' | 'none';
   notes?: string[];
+  /** a "单位：MW" line printed (right-aligned) between the caption and the header */
+  unit?: string;
 }
 
 const STATIONS = ['东郊', '西山', '南湖', '北岭', '青龙', '白石', '金川', '玉泉'];
@@ -46,7 +48,7 @@ export const GRID_TABLES: TableSpec[] = [
     notes: ['注1：定值以调控中心下达的正式定值单为准。', '注2：装置检修时定值区应当切换至 02 区。'],
   },
   { caption: '表3-1 压板正常投退状态', headers: ['厂站', '压板名称', '正常状态'], rows: STRAP_ROWS, widths: [200, 160, 107], continuation: 'xubiao+header' },
-  { caption: '表3-2 断面稳定限额', headers: ['断面', '运行方式', '限额(MW)'], rows: LIMIT_ROWS, widths: [200, 160, 107], continuation: 'caption' },
+  { caption: '表3-2 断面稳定限额', headers: ['断面', '运行方式', '限额(MW)'], rows: LIMIT_ROWS, widths: [200, 160, 107], continuation: 'caption', unit: '单位：MW' },
   { caption: '表3-3 装置动作记录', headers: ['日期', '厂站', '动作评价'], rows: ACTION_ROWS, widths: [160, 200, 107], continuation: 'none', notes: ['注：未动作的记录应当在三日内分析原因。'] },
 ];
 
@@ -94,6 +96,10 @@ export async function makeGridTablePdf(file: string, tables: TableSpec[] = GRID_
     if (doc.y > bottom() - 120) doc.addPage();
     doc.moveDown(0.5);
     caption(t.caption);
+    if (t.unit) {
+      doc.fontSize(9).text(t.unit, x0, doc.y, { width, align: 'right' });
+      doc.moveDown(0.2);
+    }
     row(t.headers, true);
     for (const r of t.rows) {
       if (doc.y + rowH > bottom()) {

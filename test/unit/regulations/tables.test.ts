@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { parseFlowText } from '../../../src/core/regulations/structure';
 import { findReferences } from '../../../src/core/regulations/refs';
+import { parseCaption } from '../../../src/core/regulations/tables';
 import { tempContext, tempDir } from '../../helpers';
 import { FEEDERS, TRANSFORMERS, makeDocx, makeTablePdf } from './fixtures';
 
@@ -176,6 +177,15 @@ describe('Markdown / DOCX tables', () => {
     const out = await invokeOperation(ctx, 'regulations.table', { reg_id: res.reg_id!, table_id: 'T1' });
     expect(out.columns).toEqual(['设备', '巡视周期']);
     expect(out.rows.map((r) => r.cells)).toEqual([['主变压器', '每日']]);
+  });
+
+  it('reads captions as offices print them', () => {
+    expect(parseCaption('表1：设备清单')).toEqual({ id: '表1', title: '设备清单', continued: false });
+    expect(parseCaption('表 3.2-1　主变参数')).toEqual({ id: '表3.2-1', title: '主变参数', continued: false });
+    expect(parseCaption('表1 设备清单（续表）')).toEqual({ id: '表1', title: '设备清单', continued: true });
+    expect(parseCaption('表 B-2 压板表 (续)')).toEqual({ id: '表B-2', title: '压板表', continued: true });
+    expect(parseCaption('续表 A.1')).toEqual({ id: '表A.1', title: '', continued: true });
+    expect(parseCaption('表中数值为暂定值。')).toBeNull();
   });
 
   it('finds references of every kind in text', () => {
