@@ -1,5 +1,7 @@
 import type { AppContext } from '../context';
 import { seedDemoLibrary } from '../regulations/demo';
+import { REG_CORPUS } from '../regulations/search-index';
+import { warmSearchIndexes } from '../search/engine';
 
 /**
  * Work the app shells (Electron main, browser shell) do once at start, e.g. seeding the demo
@@ -12,4 +14,12 @@ export async function runStartupTasks(ctx: AppContext): Promise<void> {
   } catch (e) {
     process.stderr.write(`演示规程导入失败（不影响使用）：${(e as Error).message}\n`);
   }
+  // the search indexes load from <data-dir>/index right after start, not on the first query
+  setImmediate(() => {
+    try {
+      warmSearchIndexes(ctx, REG_CORPUS);
+    } catch {
+      // a damaged database shows up on the first search with a proper message
+    }
+  });
 }

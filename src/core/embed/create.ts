@@ -116,6 +116,8 @@ function fromBlob(b: Buffer): Float32Array {
 }
 
 const LOOKUP_CHUNK = 500;
+/** query vectors kept per embedder (a few KB each) */
+const QUERY_CACHE_SIZE = 512;
 
 export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
   const { db, modelsDir, dataDir } = options;
@@ -125,6 +127,9 @@ export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
   const stats: EmbedStats = { worker_calls: 0, texts_embedded: 0, cache_hits: 0, cache_misses: 0, load_ms: null, worker_ms: 0 };
 
   let client: WorkerClient | null = null;
+  /** recent query vectors by key (insertion order = recency) */
+  const queryCache = new Map<string, Float32Array>();
+  let queryCacheModel: string | null = null;
 
   const cacheModelId = (): string | null => {
     const m = resolution.model;
@@ -185,7 +190,25 @@ export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
       const modelId = cacheModelId()!;
 
       const found = new Map<string, Float32Array>();
-      if (useCache) {
+      // queries: an in-process LRU, never SQLite (a write transaction per search costs more than
+      // embedding a query, and waits on any other writer of the library)
+      const sqliteCache = useCache && kind === 'passage';
+      const memo = useCache && kind === 'query';
+      if (memo && queryCacheModel !== modelId) {
+        queryCache.clear();
+        queryCacheModel = modelId;
+      }
+      if (memo) {
+        for (const h of hashes) {
+          const v = queryCache.get(h);
+          if (v) {
+            queryCache.delete(h);
+            queryCache.set(h, v);
+            found.set(h, v);
+          }
+        }
+      }
+      if (sqliteCache) {
         const unique = [...new Set(hashes)];
         for (let i = 0; i < unique.length; i += LOOKUP_CHUNK) {
           const rows = lookup.all(modelId, JSON.stringify(unique.slice(i, i + LOOKUP_CHUNK))) as { text_hash: string; vector: Buffer }[];
@@ -218,13 +241,21 @@ export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
         batches.forEach((b, bi) => b.forEach(([h], j) => fresh.push([h, results[bi][j]])));
         stats.texts_embedded += fresh.length;
         for (const [h, v] of fresh) found.set(h, v);
-        if (useCache) insertMany(modelId, fresh);
+        if (sqliteCache) insertMany(modelId, fresh);
+        else if (memo) {
+          for (const [h, v] of fresh) queryCache.set(h, v);
+          for (const k of queryCache.keys()) {
+            if (queryCache.size <= QUERY_CACHE_SIZE) break;
+            queryCache.delete(k);
+          }
+        }
       }
       // every returned vector is its own array (duplicates in the input get copies)
       const handed = new Set<string>();
       return hashes.map((h) => {
         const v = found.get(h)!;
-        if (handed.has(h)) return v.slice();
+        // cached query vectors stay ours: callers get copies
+        if (handed.has(h) || memo) return v.slice();
         handed.add(h);
         return v;
       });
@@ -233,6 +264,7 @@ export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
     async reload(): Promise<ModelStatus> {
       const before = resolution.model;
       resolution = resolveModel(db, modelsDir, dataDir);
+      queryCache.clear();
       const after = resolution.model;
       if (!after || !before || before.id !== after.id || before.dir !== after.dir || client?.failure()) await stopWorker();
       return status();

@@ -412,11 +412,24 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     if (!unitCache.has(parent)) unitCache.set(parent, unitStmt.get(Number(parent)) as UnitRow | undefined);
     return unitCache.get(parent);
   };
+  /** the units of many parents in one query (the candidates of a search) */
+  const prefetchUnits = (parents: string[]) => {
+    const want = parents.filter((p) => !unitCache.has(p));
+    if (!want.length) return;
+    const rows = ctx.db
+      .prepare(
+        `SELECT u.id, u.reg_id, u.page_num, u.kind, u.label, u.section_path, u.text, r.title
+           FROM reg_units u JOIN regulations r ON r.reg_id = u.reg_id WHERE u.id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(want.map(Number))) as UnitRow[];
+    for (const r of rows) unitCache.set(String(r.id), r);
+    for (const p of want) if (!unitCache.has(p)) unitCache.set(p, undefined);
+  };
   const label = (parent: string) => {
     const u = unit(parent);
     return u ? `${u.title} ${u.label ?? u.section_path}`.trim() : parent;
   };
-  const engine = await searchEngine(ctx, { corpus: REG_CORPUS, scopes, query, mode: input.mode ?? 'hybrid', expansion, lexical: reuse, label, parentLists: extraLists });
+  const engine = await searchEngine(ctx, { corpus: REG_CORPUS, scopes, query, tokens, mode: input.mode ?? 'hybrid', expansion, lexical: reuse, label, parentLists: extraLists });
 
   const refLabels = new Set(refs.map((r) => r.label));
   const toResult = (u: UnitRow, p: (typeof engine.parents)[number] | null, articleRef: boolean): ResultCore & { shape: UnitShape } => {
@@ -426,11 +439,8 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
       return ranks.length ? Math.min(...ranks) : null;
     };
     const matched = [...new Set(chunks.flatMap((c) => c.matched))];
-    // an article label is highlighted whole, and only where the query asked for it
-    const terms = [...matched.filter((t) => !NUMBERING.test(t)), ...(u.label && refLabels.has(u.label) ? [u.label] : [])];
-    const table = u.kind === 'table' && u.label ? tableRowHit(ctx.db, u.reg_id, u.label, u.page_num, matched) : null;
-    // a table hit reads as its row under its header: 表C.1 …：厂站=…；定值项=…；定值=…
-    const { snippet, highlights } = makeSnippet(table?.row ? tableRowText(table) : u.text, terms);
+    // snippet, highlights and table row are filled in for the returned page only (finishResult)
+    pendingText.set(u.id, { u, matched });
     return {
       reg_id: u.reg_id,
       title: u.title,
@@ -440,8 +450,8 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
       article: u.label,
       kind: u.kind,
       shape: unitShape(u.kind, u.text),
-      snippet,
-      highlights,
+      snippet: '',
+      highlights: [],
       score: round(p?.overall_score ?? 0),
       reasons: {
         lexical_rank: best('lexical_rank'),
@@ -453,8 +463,19 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
         article_ref: articleRef,
       },
       block_type: blockTypeOf(u.kind),
-      ...(table ? { table: clipTable(table) } : {}),
     };
+  };
+  const pendingText = new Map<number, { u: UnitRow; matched: string[] }>();
+  const finishResult = <T extends ResultCore>(r: T): T => {
+    const p = pendingText.get(r.unit_id);
+    if (!p) return r;
+    const { u, matched } = p;
+    // an article label is highlighted whole, and only where the query asked for it
+    const terms = [...matched.filter((t) => !NUMBERING.test(t)), ...(u.label && refLabels.has(u.label) ? [u.label] : [])];
+    const table = u.kind === 'table' && u.label ? tableRowHit(ctx.db, u.reg_id, u.label, u.page_num, matched) : null;
+    // a table hit reads as its row under its header: 表C.1 …：厂站=…；定值项=…；定值=…
+    const { snippet, highlights } = makeSnippet(table?.row ? tableRowText(table) : u.text, terms);
+    return { ...r, snippet, highlights, ...(table ? { table: clipTable(table) } : {}) };
   };
   const types = input.block_types?.length ? new Set(input.block_types) : null;
   const scope = input.chapter_scope?.trim() || null;
@@ -467,6 +488,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
 
   // candidates in engine order, then arranged for reading (rows after provisions, similar rows folded)
   const candidates: (ResultCore & { shape: UnitShape; matched: string[] })[] = [];
+  prefetchUnits(engine.parents.slice(0, cfg.candidates).map((p) => p.parent));
   for (const p of engine.parents.slice(0, cfg.candidates)) {
     const u = unit(p.parent);
     if (!u || !wanted(u)) continue;
@@ -503,7 +525,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     ensureRepresented(ordered, facetRegs, topK, cfg.facetMinScore);
   }
   const page = ordered.slice(offset, offset + topK);
-  const results: SmartResult[] = page.map(({ item, similar }) => ({ ...item, similar: { count: similar.length, units: similar.slice(0, 50) } }));
+  const results: SmartResult[] = page.map(({ item, similar }) => ({ ...finishResult(item), similar: { count: similar.length, units: similar.slice(0, 50) } }));
 
   // per regulation: hits on this page and in all, so a reader can ask for "more from this regulation"
   const groups = new Map<string, { reg_id: string; title: string; shown: number; total: number }>();

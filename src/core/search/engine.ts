@@ -1,9 +1,10 @@
 import type { AppContext } from '../context';
 import type { Db } from '../store/db';
 import { aggregateParents, decide, rrfFuse, type ChunkScore, type Decision, type ParentHit, type RankedHit } from './fusion';
-import { documentFrequencies, idfOf, itemTokens, lexicalSearch, stats, termEvidence, type LexicalResult } from './lexical';
+import { documentFrequencies, idfOf, itemPresence, lexicalSearch, stats, termEvidence, type LexicalResult } from './lexical';
 import { cosineFor, vectorTopK } from './vectors';
 import { loadMatrix } from './vector-index';
+import { lexicalIndex } from './lexical-index';
 import { queryTokens } from '../text/segment';
 
 /**
@@ -25,6 +26,8 @@ export interface EngineQuery {
   lexical?: LexicalResult;
   /** Extra ranked lists of parent keys (e.g. passages of similar known questions), fused like the others. */
   parentLists?: Record<string, string[]>;
+  /** queryTokens(query), when the caller has them already */
+  tokens?: string[];
   /** Optional label for clarify questions. */
   label?: (parent: string) => string;
 }
@@ -64,13 +67,18 @@ interface ItemRow {
 }
 
 function itemRows(db: Db, ids: number[]): Map<number, ItemRow> {
-  const stmt = db.prepare('SELECT id, key, parent, scope, title FROM search_items WHERE id = ?');
-  const out = new Map<number, ItemRow>();
-  for (const id of ids) {
-    const r = stmt.get(id) as ItemRow | undefined;
-    if (r) out.set(id, r);
-  }
-  return out;
+  const rows = db
+    .prepare('SELECT id, key, parent, scope, title FROM search_items WHERE id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(ids)) as ItemRow[];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Chunks per parent (coverage), one query for all candidates' parents. */
+function chunkCounts(db: Db, corpus: string, parents: string[]): Map<string, number> {
+  const rows = db
+    .prepare('SELECT parent, COUNT(*) AS n FROM search_items WHERE corpus = ? AND parent IN (SELECT value FROM json_each(?)) GROUP BY parent')
+    .all(corpus, JSON.stringify(parents)) as { parent: string; n: number }[];
+  return new Map(rows.map((r) => [r.parent, r.n]));
 }
 
 export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<EngineResult> {
@@ -96,7 +104,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
     }
   }
 
-  const tokens = queryTokens(q.query);
+  const tokens = q.tokens ?? queryTokens(q.query);
   const df = documentFrequencies(ctx.db, tokens);
   const lists: Record<string, RankedHit[]> = {};
   const info = new Map<string, ChunkInfo>();
@@ -111,12 +119,15 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
   };
 
   let lexical: LexicalResult = { tokens, dropped: [], hits: [] };
+  /** query words each lexically found item holds */
+  const known = new Map<number, string[]>();
   if (mode !== 'vector') {
     lexical = q.lexical ?? lexicalSearch(ctx.db, { corpus: q.corpus, scopes: q.scopes, tokens, k: cfg.candidates }, { maxDfRatio: cfg.maxDfRatio, df });
     lists.lexical = lexical.hits.map((h) => ({ key: String(h.id), parent: h.parent, rank: h.rank }));
     for (const h of lexical.hits) {
       const c = touch({ id: h.id, key: h.key, parent: h.parent, scope: h.scope, title: h.title });
       c.lexical_rank = h.rank;
+      known.set(h.id, h.matched);
     }
     if (q.expansion?.length) {
       // only words this corpus actually contains (a table learned on one corpus is inert on another)
@@ -126,9 +137,12 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
         // query + expansion words (expansion words alone rank worse at the top: R@10 0.40 vs 0.45 held-out)
         const ex = lexicalSearch(ctx.db, { corpus: q.corpus, scopes: q.scopes, tokens: [...tokens, ...extra], k: cfg.candidates }, { maxDfRatio: cfg.maxDfRatio });
         lists.expansion = ex.hits.map((h) => ({ key: String(h.id), parent: h.parent, rank: h.rank }));
+        const asked = new Set(tokens);
         for (const h of ex.hits) {
           const c = touch({ id: h.id, key: h.key, parent: h.parent, scope: h.scope, title: h.title });
           c.expansion_rank = h.rank;
+          // matched over query + expansion words: every query word the item holds is among them
+          if (!known.has(h.id)) known.set(h.id, h.matched.filter((t) => asked.has(t)));
         }
       }
     }
@@ -165,7 +179,9 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
   const ids = [...info.values()].map((c) => c.id);
   const total = stats(ctx.db).total || 1;
   const qIdf = new Map(tokens.map((t) => [t, idfOf(df.get(t) ?? 0, total)]));
-  const toks = itemTokens(ctx.db, ids);
+  // lexical hits already know which query words they hold; only the others are looked up
+  const toks = itemPresence(ctx.db, tokens, ids.filter((id) => !known.has(id)));
+  for (const [id, words] of known) toks.set(id, new Set(words));
   const cos = matrix && queryVec ? cosineFor(matrix, queryVec, ids.filter((id) => info.get(String(id))!.cosine === null)) : new Map<number, number>();
   for (const c of info.values()) {
     const ev = termEvidence(qIdf, toks.get(c.id) ?? new Set());
@@ -181,8 +197,8 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
     const score = mode === 'lexical' ? c.evidence : mode === 'vector' ? cosine : 0.5 * c.evidence + 0.5 * cosine;
     return { ...f, score };
   });
-  const countStmt = ctx.db.prepare('SELECT COUNT(*) AS n FROM search_items WHERE corpus = ? AND parent = ?');
-  const parents = aggregateParents(chunkScores, (p) => (countStmt.get(q.corpus, p) as { n: number }).n, {
+  const counts = chunkCounts(ctx.db, q.corpus, [...new Set(chunkScores.map((c) => c.parent))]);
+  const parents = aggregateParents(chunkScores, (p) => counts.get(p) ?? 1, {
     rrfK: cfg.rrfK,
     lists: Math.max(1, Object.keys(lists).length),
     coverageCap: cfg.coverageCap,
@@ -191,4 +207,15 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
   });
   const decision = decide(parents, { tMin: cfg.tMin, ambiguityRatio: cfg.ambiguityRatio, minEvidence: cfg.minEvidence }, q.label);
   return { mode, lexical_only: mode === 'lexical', note, tokens, dropped: lexical.dropped, parents, chunks: info, decision };
+}
+
+/**
+ * Loads the persisted indexes of a corpus (BM25 postings, and the vector matrix when a model is
+ * installed) so the first search does not pay for it; app start-up calls it after seeding.
+ */
+export function warmSearchIndexes(ctx: AppContext, corpus: string): void {
+  lexicalIndex(ctx.db);
+  const embedder = ctx.embedder();
+  const modelId = embedder.available() ? embedder.status().model_id : null;
+  if (modelId) loadMatrix(ctx.db, ctx.state, corpus, modelId);
 }

@@ -1,14 +1,16 @@
 import type { Db } from '../store/db';
 import { writeTransaction } from '../store/transaction';
 import { indexStrings, queryTokens } from '../text/segment';
+import { lexicalIndex } from './lexical-index';
 
 /**
  * Generic lexical index over search_items/search_fts (see schema.ts), shared by every corpus
  * (regulations, document collections); it knows items, parents and scopes, never their owners' tables.
  *
- * User text never reaches FTS5 syntax: the MATCH expression is built only from our own tokens,
- * each wrapped in double quotes (inner quotes doubled) and joined with OR, so `"`, `AND(`, `*`,
- * `-`, `NEAR`, `:` in a query are just characters of a token or dropped by segmentation.
+ * Ranking runs on in-memory postings of the same rows (lexical-index.ts, FTS5's bm25 without its
+ * per-row cost); user text never reaches FTS5 syntax. Where a MATCH expression is built
+ * (buildMatch), it holds only our own tokens, each wrapped in double quotes (inner quotes doubled)
+ * and joined with OR, so `"`, `AND(`, `*`, `-`, `NEAR`, `:` are just characters of a token.
  */
 
 export interface IndexItem {
@@ -196,11 +198,11 @@ function totalChanges(db: Db): number {
 
 const statsCache = new WeakMap<Db, { key: string; stats: IndexStats }>();
 
-/** Document frequency of each token over the whole index (fts5vocab, one indexed lookup each). */
+/** Document frequency of each token over the whole index (rows holding it, from the in-memory postings). */
 export function documentFrequencies(db: Db, tokens: string[]): Map<string, number> {
-  const stmt = db.prepare('SELECT doc FROM search_vocab WHERE term = ?');
+  const idx = lexicalIndex(db);
   const out = new Map<string, number>();
-  for (const t of tokens) out.set(t, (stmt.get(t) as { doc: number } | undefined)?.doc ?? 0);
+  for (const t of tokens) out.set(t, idx.df(t));
   return out;
 }
 
@@ -254,60 +256,28 @@ export function lexicalSearch(db: Db, q: LexicalQuery, options: LexicalOptions =
   if (!terms || q.k <= 0) return { tokens, dropped, hits: [] };
 
   const corpora = Array.isArray(q.corpus) ? q.corpus : [q.corpus];
-  const filters: string[] = [];
-  if (q.scopes) {
-    if (q.scopes.length === 0) return { tokens, dropped, hits: [] };
-    const tags = corpora.flatMap((c) => q.scopes!.map((s) => scopeTag(c, s)));
-    filters.push(`tags : (${tags.map(quoteTerm).join(' OR ')})`);
-  } else if (st.corpora > 1 || corpora.length > 1) {
-    filters.push(`tags : (${corpora.map((c) => quoteTerm(corpusTag(c))).join(' OR ')})`);
-  }
-  const match = [...filters, `{title body} : (${terms})`].join(' AND ');
-  // FTS5 ranks and limits on its own (inner query); only the k survivors are joined to items
+  if (q.scopes && q.scopes.length === 0) return { tokens, dropped, hits: [] };
+  // BM25 over the in-memory postings (lexical-index.ts: FTS5's bm25 and weights, without its
+  // per-row cost); only the k survivors are joined to their items
+  const idx = lexicalIndex(db);
+  const top = idx.search(used, q.k, corpora, q.scopes);
+  if (!top.length) return { tokens, dropped, hits: [] };
   const rows = db
-    .prepare(
-      `SELECT f.id, f.score, f.body, f.ttl, i.corpus, i.scope, i.key, i.parent, i.title
-         FROM (SELECT rowid AS id, rank AS score, body, title AS ttl FROM search_fts
-                WHERE search_fts MATCH ? ORDER BY rank LIMIT ?) f
-         JOIN search_items i ON i.id = f.id ORDER BY f.score`,
-    )
-    .all(match, q.k) as {
-    id: number;
-    score: number;
-    body: string;
-    ttl: string;
-    corpus: string;
-    scope: string;
-    key: string;
-    parent: string;
-    title: string | null;
-  }[];
-  const hits = rows.map((r, i) => {
-    const present = new Set(`${r.ttl} ${r.body}`.split(' '));
-    const { evidence, matched } = termEvidence(queryIdf, present);
-    return {
-      id: r.id,
-      corpus: r.corpus,
-      scope: r.scope,
-      key: r.key,
-      parent: r.parent,
-      title: r.title,
-      rank: i + 1,
-      bm25: r.score,
-      matched,
-      evidence,
-    };
-  });
+    .prepare('SELECT id, corpus, scope, key, parent, title FROM search_items WHERE id IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(top.map((t) => t.id))) as { id: number; corpus: string; scope: string; key: string; parent: string; title: string | null }[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const present = idx.presence(tokens, byId.keys());
+  const hits: LexicalHit[] = [];
+  for (const t of top) {
+    const r = byId.get(t.id);
+    if (!r) continue;
+    const { evidence, matched } = termEvidence(queryIdf, present.get(t.id) ?? new Set());
+    hits.push({ id: r.id, corpus: r.corpus, scope: r.scope, key: r.key, parent: r.parent, title: r.title, rank: hits.length + 1, bm25: -t.score, matched, evidence });
+  }
   return { tokens, dropped, hits };
 }
 
-/** Tokens stored for items (title + body), for evidence of items found by other lists. */
-export function itemTokens(db: Db, ids: number[]): Map<number, Set<string>> {
-  const stmt = db.prepare('SELECT title, body FROM search_fts WHERE rowid = ?');
-  const out = new Map<number, Set<string>>();
-  for (const id of ids) {
-    const r = stmt.get(id) as { title: string; body: string } | undefined;
-    if (r) out.set(id, new Set(`${r.title} ${r.body}`.split(' ')));
-  }
-  return out;
+/** Which of the query tokens each item holds (title or body), for evidence of items found by other lists. */
+export function itemPresence(db: Db, tokens: string[], ids: number[]): Map<number, Set<string>> {
+  return lexicalIndex(db).presence(tokens, ids);
 }

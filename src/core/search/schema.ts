@@ -19,6 +19,8 @@ import type { Migration } from '../store/migrations';
  *   persisted vector index (vector-index.ts) follows changes row by row; search_vector_files
  *   records the log position each index file holds (the log is pruned behind the oldest);
  *   search_meta.index_id ties index files to this database.
+ * - search_item_log (v4): every insert / update / delete of search_items, for the in-memory BM25
+ *   postings (lexical-index.ts).
  */
 export const searchMigrations: Migration[] = [
   {
@@ -105,6 +107,25 @@ export const searchMigrations: Migration[] = [
         ) WITHOUT ROWID;
         CREATE TABLE search_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         INSERT INTO search_meta (key, value) VALUES ('index_id', lower(hex(randomblob(8))));
+      `);
+    },
+  },
+  {
+    domain: 'search',
+    version: 4,
+    name: 'item change log for the in-memory BM25 postings',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE search_item_log (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          item_id INTEGER NOT NULL
+        );
+        CREATE TRIGGER search_items_logged_insert AFTER INSERT ON search_items
+          BEGIN INSERT INTO search_item_log (item_id) VALUES (new.id); END;
+        CREATE TRIGGER search_items_logged_update AFTER UPDATE ON search_items
+          BEGIN INSERT INTO search_item_log (item_id) VALUES (new.id); END;
+        CREATE TRIGGER search_items_logged_delete AFTER DELETE ON search_items
+          BEGIN INSERT INTO search_item_log (item_id) VALUES (old.id); END;
       `);
     },
   },

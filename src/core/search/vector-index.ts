@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../store/db';
+import { indexDir, readIndexFile, writeIndexFile } from './index-file';
 import { KeyedCache, type ContextState } from '../common/cache';
 import { encodeRow, extendBinaryIndex, matrixFrom, rowIndex, binaryIndex, type VectorMatrix } from './vectors';
 
@@ -15,7 +16,7 @@ import { encodeRow, extendBinaryIndex, matrixFrom, rowIndex, binaryIndex, type V
  * imports, deletes, re-embeds and model adaptation reach a running process in milliseconds.
  * The file is rewritten (holes dropped) when enough changed since it was written; the log is
  * pruned behind it. A file that does not match the database (another index_id, a sequence ahead
- * of the log, a pruned gap, a row count that disagrees) is ignored and rebuilt.
+ * of the log, a pruned gap) is ignored and rebuilt.
  */
 
 const MAGIC = 'gridcode-vectors';
@@ -49,12 +50,6 @@ interface Loaded {
   changed: number;
 }
 
-export function indexDir(db: Db): string | null {
-  const file = db.name;
-  if (!file || file === ':memory:' || !path.isAbsolute(file)) return null;
-  return path.join(path.dirname(file), 'index');
-}
-
 function indexFile(db: Db, corpus: string, modelId: string): string | null {
   const dir = indexDir(db);
   if (!dir) return null;
@@ -80,7 +75,7 @@ function storedCount(db: Db, corpus: string, modelId: string): number {
 }
 
 /** Every vector of the corpus from SQLite (the slow path: first start, or a file that does not match). */
-function readFromDb(db: Db, corpus: string, modelId: string, seq: number): VectorMatrix | null {
+export function matrixFromDb(db: Db, corpus: string, modelId: string, seq: number): VectorMatrix | null {
   const count = storedCount(db, corpus, modelId);
   if (count === 0) return null;
   const first = db
@@ -108,25 +103,11 @@ function readFromDb(db: Db, corpus: string, modelId: string, seq: number): Vecto
 }
 
 function readFile(file: string, db: Db, corpus: string, modelId: string): VectorMatrix | null {
-  let buf: Buffer;
   try {
-    buf = fs.readFileSync(file);
-  } catch {
-    return null;
-  }
-  try {
-    const headerLen = buf.readUInt32LE(0);
-    const h = JSON.parse(buf.subarray(4, 4 + headerLen).toString('utf8')) as Header;
+    const f = readIndexFile<Header>(file);
+    if (!f) return null;
+    const { header: h, take } = f;
     if (h.magic !== MAGIC || h.format !== FORMAT || h.corpus !== corpus || h.model_id !== modelId || h.index_id !== indexId(db)) return null;
-    let off = Math.ceil((4 + headerLen) / 8) * 8;
-    const take = (bytes: number): ArrayBuffer => {
-      if (off + bytes > buf.length) throw new Error('truncated');
-      // copy into an aligned buffer of its own (the file buffer is dropped after loading)
-      const out = new ArrayBuffer(bytes);
-      new Uint8Array(out).set(buf.subarray(off, off + bytes));
-      off += bytes;
-      return out;
-    };
     const ids = new Int32Array(take(h.rows * 4));
     const scopeIdx = new Int32Array(take(h.rows * 4));
     const data = new Float32Array(take(h.rows * h.dims * 4));
@@ -161,23 +142,8 @@ function writeFile(file: string, db: Db, m: VectorMatrix): VectorMatrix {
     words: idx.words,
     scopes: scopeList,
   };
-  const head = Buffer.from(JSON.stringify(header), 'utf8');
-  const lead = Buffer.alloc(Math.ceil((4 + head.length) / 8) * 8);
-  lead.writeUInt32LE(head.length, 0);
-  head.copy(lead, 4);
   const scopeIdx = Int32Array.from(c.scopes, (s) => scopeNo.get(s)!);
-  const parts = [lead, c.ids, scopeIdx, c.data, idx.mean, idx.codes.subarray(0, c.ids.length * idx.words)].map((p) =>
-    Buffer.isBuffer(p) ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength),
-  );
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, 'w');
-  try {
-    for (const p of parts) fs.writeSync(fd, p);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
+  writeIndexFile(file, header, [c.ids, scopeIdx, c.data, idx.mean, idx.codes.subarray(0, c.ids.length * idx.words)]);
   return c;
 }
 
@@ -342,12 +308,13 @@ export function loadMatrix(db: Db, state: ContextState, corpus: string, modelId:
     if (m) {
       const fileSeq = m.seq;
       const n = applyLog(db, m, bounds);
-      // the file must describe this database: its rows plus the log equal what SQLite holds
-      if (n !== null && m.live === storedCount(db, corpus, modelId)) loaded = { m, fileSeq, changed: n };
+      // index_id ties the file to this database and the log bridges it to now (counting the
+      // stored vectors to double-check would read the whole vector table: seconds)
+      if (n !== null) loaded = { m, fileSeq, changed: n };
     }
   }
   if (!loaded) {
-    const m = readFromDb(db, corpus, modelId, bounds.max);
+    const m = matrixFromDb(db, corpus, modelId, bounds.max);
     if (!m) {
       cache.set(cacheKey, { seq: bounds.max });
       if (file && fs.existsSync(file)) {

@@ -200,7 +200,7 @@ export interface TopKOptions {
 }
 
 /** Bounded min-heap of (score, row): O(n log k), no allocation per row. */
-class TopHeap {
+export class TopHeap {
   readonly s: Float64Array;
   readonly r: Int32Array;
   size = 0;

@@ -199,8 +199,17 @@ describe('embedder on the generated model', () => {
     await fresh.close();
 
     // the same text as a query is a different cache entry
-    await embedder.embed(['缓存测试一'], 'query');
+    const cacheRows = () => (ctx.db.prepare('SELECT COUNT(*) AS n FROM embedding_cache').get() as { n: number }).n;
+    const rowsBefore = cacheRows();
+    const [q1] = await embedder.embed(['缓存测试一'], 'query');
     expect(embedder.stats().texts_embedded).toBe(after.texts_embedded + 1);
+    // queries are remembered in memory, never written to SQLite (no write transaction per search)
+    const [q2] = await embedder.embed(['缓存测试一'], 'query');
+    expect(embedder.stats().texts_embedded).toBe(after.texts_embedded + 1);
+    expect(cacheRows()).toBe(rowsBefore);
+    expect(maxAbsDiff(q1, q2)).toBe(0);
+    q1[0] += 1; // callers get their own copies
+    expect(maxAbsDiff((await embedder.embed(['缓存测试一'], 'query'))[0], q2)).toBe(0);
   });
 });
 

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppContext } from '../../../src/core/context';
 import { indexItems, removeItems } from '../../../src/core/search/lexical';
 import { storeVectors, vectorTopK } from '../../../src/core/search/vectors';
-import { indexDir, loadMatrix } from '../../../src/core/search/vector-index';
+import { loadMatrix } from '../../../src/core/search/vector-index';
+import { indexDir } from '../../../src/core/search/index-file';
 import { mulberry32 } from '../../../scripts/lib/prng';
 import { tempContext, tempDir } from '../../helpers';
 
