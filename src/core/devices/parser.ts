@@ -33,7 +33,8 @@ const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|�
 const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
 const PARTICLES = /家里|家中|屋里|屋内|室内|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
 /** What is played, said instead of a player (暂停音乐, 下一首歌): not a device name. */
-const MEDIA_WORDS = /^(?:(?:这|呢|嗰|那)?一?首歌?|音乐|歌曲?|曲子|节目|视频|电影|这集|广播|故事)$/;
+// 播放下一首: the verb 播放 left over beside a media step is not a name either
+const MEDIA_WORDS = /^(?:播放|放)?(?:(?:这|呢|嗰|那)?一?首歌?|音乐|歌曲?|曲子|节目|视频|电影|这集|广播|故事)?$/;
 const MEDIA_ACTIONS = new Set(['播放', '继续', '暂停', '停止', '下一首', '上一首', '静音', '取消静音']);
 
 /** What an appliance does, said instead of its name: 开始洗衣服 -> the washer. */

@@ -104,6 +104,14 @@ describe('area-only, questions, negation, media without a name', () => {
     expect(next[0].clarification!.options.length).toBeGreaterThan(1);
   });
 
+  it('the verb 播放 beside a media step is not a device name (播放下一首, 放下一首歌)', async () => {
+    for (const text of ['播放下一首', '放下一首歌', '播放上一首']) {
+      expect(parseRules(text, mihome)[0]).toMatchObject({ n: null, t: 'media' });
+      const [r] = await run(text);
+      expect(r.clarification!.options.length).toBeGreaterThan(1);
+    }
+  });
+
   it('courtesy and wake words are not names; a device named like a wake word stays a device', async () => {
     expect(parseRules('小爱同学，打开卫生间灯好吗', mihome)[0]).toMatchObject({ a: '打开', n: '卫生间灯' });
     const [r] = await run('小爱音箱Play音量15');
