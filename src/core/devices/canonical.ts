@@ -67,6 +67,7 @@ const DIALECT: [RegExp, string][] = [
   [/设定/g, '设置'],
   // rooms said differently
   [/主人房/g, '主卧'],
+  [/睡房/g, '卧室'],
   [/车房/g, '车库'],
   [/(^|[^客餐饭大门展影音前后中])厅(?!室)/g, '$1客厅'],
 ];

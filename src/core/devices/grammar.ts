@@ -27,7 +27,8 @@ const NUM = '(?:\\d+(?:\\.\\d+)?|[零一二两三四五六七八九十百]+(?:�
 export const ATTRIBUTE_WORDS: [RegExp, ValueAttribute][] = [
   [/色温/, 'colorTemp'],
   [/亮度|光线|灯光亮度/, 'brightness'],
-  [/水温|温度|室温/, 'temperature'],
+  // 室温 but not the 室 of 卧室温度 / 浴室温度
+  [/水温|温度|室温(?!度)/, 'temperature'],
   [/音量|声音|声量/, 'volume'],
   [/风速|风量|档位|风力|吸力|转速/, 'fanSpeed'],
   [/湿度/, 'humidity'],

@@ -47,7 +47,7 @@ const ACTIVITY_TYPES: [RegExp, string][] = [
 const COND_PREFIX = /^(?:如果|要是|假如|假设|若是|若|当|一旦|等到|等)/;
 const COND_SPLIT = /的时候|的话|时候|时|就|则|那么|那就|，|,/g;
 const SENSOR_WORDS: [RegExp, Condition['sensor']][] = [
-  [/室温|温度|气温|屋里温度|天气|热|冷/, 'temperature'],
+  [/室温(?!度)|温度|气温|屋里温度|天气|热|冷/, 'temperature'],
   [/湿度|潮湿|干燥/, 'humidity'],
   [/光照|光线|亮度|照度|光强/, 'illuminance'],
 ];

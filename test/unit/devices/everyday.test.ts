@@ -104,6 +104,12 @@ describe('area-only, questions, negation, media without a name', () => {
     expect(next[0].clarification!.options.length).toBeGreaterThan(1);
   });
 
+  it('a room right before 温度 keeps its 室 (卧室温度是多少), and Cantonese 睡房 is the bedroom', async () => {
+    expect(parseRules('卧室温度是多少', mihome)[0]).toMatchObject({ a: '查询', s: '卧室', t: 'temperatureSensor' });
+    expect(parseRules('如果卧室温度高于28度就打开卧室空调', mihome)[0].cond).toMatchObject({ sensor: 'temperature', room: '卧室', value: 28 });
+    expect(canonical('將睡房冷氣較到24度')).toContain('卧室');
+  });
+
   it('the verb 播放 beside a media step is not a device name (播放下一首, 放下一首歌)', async () => {
     for (const text of ['播放下一首', '放下一首歌', '播放上一首']) {
       expect(parseRules(text, mihome)[0]).toMatchObject({ n: null, t: 'media' });
