@@ -110,6 +110,11 @@ describe('area-only, questions, negation, media without a name', () => {
     expect(canonical('將睡房冷氣較到24度')).toContain('卧室');
   });
 
+  it('leftover words of a mode or a generic 房间 are not names (空调调成制冷模式, 房间的灯打开)', () => {
+    expect(parseRules('空调调成制冷模式', mihome)[0]).toMatchObject({ a: '设置模式', n: null, v: '制冷' });
+    expect(parseRules('房间的灯打开', mihome)[0]).toMatchObject({ a: '打开', n: null, t: 'light' });
+  });
+
   it('the verb 播放 beside a media step is not a device name (播放下一首, 放下一首歌)', async () => {
     for (const text of ['播放下一首', '放下一首歌', '播放上一首']) {
       expect(parseRules(text, mihome)[0]).toMatchObject({ n: null, t: 'media' });
