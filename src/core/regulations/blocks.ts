@@ -3,6 +3,7 @@ import { GridError } from '../common/errors';
 import { queryTokens } from '../text/segment';
 import { getRegulation, getToc } from './store';
 import { normalizeTableId } from './tables';
+import { normLawTitle } from './article-ref';
 import { chineseOrdinal, findReferences, normalizeNoteLabel, type FoundReference } from './refs';
 
 /**
@@ -209,11 +210,8 @@ function findRegulationByTitle(db: Db, name: string): { reg_id: string; title: s
  * the page of its article `label`. Collections use it so a cited article opens in the reader.
  */
 export function locateArticleByTitle(db: Db, title: string, label: string): { reg_id: string; title: string; page_num: number } | null {
-  const core = (s: string) =>
-    s
-      .replace(/[《》\s]/g, '')
-      .replace(/[（(](演示|试行|\d{4}[^)）]*)[)）]/g, '')
-      .replace(/^中华人民共和国/, '');
+  // the article-reference title form, plus a (演示)/(试行)/(year …) edition note
+  const core = (s: string) => normLawTitle(s.replace(/[（(](演示|试行|\d{4}[^)）]*)[)）]/g, ''));
   const want = core(title);
   if (!want) return null;
   const all = db.prepare('SELECT reg_id, title FROM regulations').all() as { reg_id: string; title: string }[];

@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { QaMemory } from '../search/learn';
 import { corpusVersion, documentFrequencies, idfOf, stats } from '../search/lexical';
 import { REG_CORPUS } from './search-index';
+import { normLawTitle } from './article-ref';
 import { ContextValue, KeyedCache } from '../common/cache';
 
 /** The shipped file's questions (null when absent or broken). */
@@ -33,15 +34,8 @@ export interface KnownQuestion {
 
 const ARTICLE_REF = /^(.*?)(第[零〇一二三四五六七八九十百千万]+条(?:之[一二三四五六七八九十]+)?)$/;
 
-/** Law titles compared without the 中华人民共和国 prefix, spaces, or a trailing (date). */
-export function normLawTitle(t: string): string {
-  return t
-    .normalize('NFKC')
-    .replace(/\s+/g, '')
-    .replace(/[（(]\d{4}-\d{2}-\d{2}[)）]$/, '')
-    .replace(/^中华人民共和国/, '')
-    .replace(/《中华人民共和国/g, '《');
-}
+// law titles are compared in the one form article references use
+export { normLawTitle };
 
 /** `中华人民共和国民法典第五十四条` -> [title, label], or null. */
 export function splitArticleRef(ref: string): [string, string] | null {

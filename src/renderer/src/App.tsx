@@ -6,6 +6,7 @@ import { ErrorBox, Spinner } from './components/common';
 import { Icon } from './components/icons';
 import { LibraryScreen } from './screens/Library';
 import { takePrefetched } from './data/prefetch';
+import { useRememberedFlag } from './data/remembered';
 
 // Heavier screens load on first visit so the first paint stays small.
 const ReaderScreen = lazy(() => import('./screens/Reader').then((m) => ({ default: m.ReaderScreen })));
@@ -33,16 +34,8 @@ const NAV_KEY = 'gridcode.sidebar';
 export function App() {
   const route = useRoute();
   // a collapsed sidebar (icons only) leaves the reader room on a laptop; remembered
-  const [navCollapsed, setNavCollapsed] = useState(() => localStorage.getItem(NAV_KEY) === 'collapsed');
-  const toggleNav = () =>
-    setNavCollapsed((c) => {
-      try {
-        localStorage.setItem(NAV_KEY, c ? 'open' : 'collapsed');
-      } catch {
-        /* not remembered */
-      }
-      return !c;
-    });
+  const [navCollapsed, setNavCollapsed] = useRememberedFlag(NAV_KEY, 'collapsed', 'open', false);
+  const toggleNav = () => setNavCollapsed((c) => !c);
   const [info, setInfo] = useState<AppInfo | undefined>(undefined);
   const [infoError, setInfoError] = useState<unknown>(undefined);
   const refresh = useCallback(() => {

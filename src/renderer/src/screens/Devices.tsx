@@ -3,6 +3,7 @@ import { api, fileToServerPath, getBridge, type ApiInput, type ApiOutput } from 
 import { toApiError } from '../api/errors';
 import { EmptyState, ErrorBox, ScreenHeader, Spinner, useToast } from '../components/common';
 import { copyText } from '../components/clipboard';
+import { useRememberedFlag } from '../data/remembered';
 import {
   CONDITION_STATUS,
   DEVICE_REASONS,
@@ -698,16 +699,8 @@ function injectedSummary(yaml: string): string {
  */
 function YamlPanel({ out, onCopied }: { out: RetrieveOut | null; onCopied: (m: string) => void }) {
   const yaml = out?.yaml ?? null;
-  const [open, setOpen] = useState(() => localStorage.getItem(YAML_OPEN_KEY) === 'open');
-  const toggle = () =>
-    setOpen((o) => {
-      try {
-        localStorage.setItem(YAML_OPEN_KEY, o ? 'closed' : 'open');
-      } catch {
-        /* not remembered */
-      }
-      return !o;
-    });
+  const [open, setOpen] = useRememberedFlag(YAML_OPEN_KEY, 'open', 'closed', false);
+  const toggle = () => setOpen((o) => !o);
   return (
     <section className="card" aria-label="注入的 YAML">
       <div className="row">

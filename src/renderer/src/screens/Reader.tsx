@@ -6,6 +6,7 @@ import { RegTable } from '../components/RegTable';
 import { api } from '../api/client';
 import { PdfPage, type PdfFit } from '../components/PdfPage';
 import { closePdf } from '../data/pdf';
+import { remember, useRememberedFlag } from '../data/remembered';
 import { toApiError } from '../api/errors';
 import { TocTree } from '../components/TocTree';
 import { SearchResultsPane, searchFor } from '../components/SearchResultsPane';
@@ -44,13 +45,6 @@ function loadFit(): PdfFit {
   return f === 'page' || f === 'zoom' ? f : 'width';
 }
 
-function store(key: string, value: string): void {
-  try {
-    localStorage.setItem(key, value);
-  } catch {
-    /* storage disabled: remembering is a convenience */
-  }
-}
 
 function isTypingTarget(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
@@ -131,15 +125,11 @@ function Reader({
   const [zoom, setZoom] = useState(loadZoom);
   const [fit, setFit] = useState<PdfFit>(loadFit);
   const [pdfScale, setPdfScale] = useState<number | null>(null);
-  const [tocOpen, setTocOpen] = useState(() => localStorage.getItem(TOC_KEY) !== 'closed');
+  const [tocOpen, setTocOpen] = useRememberedFlag(TOC_KEY, 'open', 'closed', true);
   const wide = useWide(SPLIT_MIN_WIDTH);
-  const [resultsOpen, setResultsOpen] = useState(() => localStorage.getItem(RESULTS_KEY) !== 'closed');
+  const [resultsOpen, showResults] = useRememberedFlag(RESULTS_KEY, 'open', 'closed', true);
   const fromSearch = searchFor(query.get('q'));
   const split = wide && resultsOpen && !!fromSearch;
-  const showResults = (open: boolean) => {
-    setResultsOpen(open);
-    store(RESULTS_KEY, open ? 'open' : 'closed');
-  };
   const isPdf = info.format === 'pdf';
   // PDFs open on the original page picture; the stored text view stays one click away
   const [view, setView] = useState<'original' | 'text'>(() => (localStorage.getItem(VIEW_KEY) === 'text' ? 'text' : 'original'));
@@ -346,16 +336,16 @@ function Reader({
     const next =
       dir > 0 ? (ZOOM_STEPS.find((z) => z > current + 0.001) ?? ZOOM_STEPS[ZOOM_STEPS.length - 1]) : ([...ZOOM_STEPS].reverse().find((z) => z < current - 0.001) ?? ZOOM_STEPS[0]);
     setZoom(next);
-    store(ZOOM_KEY, String(next));
+    remember(ZOOM_KEY, String(next));
     if (showPdf) {
       setFit('zoom');
-      store(FIT_KEY, 'zoom');
+      remember(FIT_KEY, 'zoom');
     }
   };
 
   const chooseFit = (f: PdfFit) => {
     setFit(f);
-    store(FIT_KEY, f);
+    remember(FIT_KEY, f);
   };
 
   useEffect(() => {
@@ -387,11 +377,7 @@ function Reader({
     go(Number(pageBox));
   };
 
-  const toggleToc = () =>
-    setTocOpen((o) => {
-      store(TOC_KEY, o ? 'closed' : 'open');
-      return !o;
-    });
+  const toggleToc = () => setTocOpen((o) => !o);
 
   const shownZoom = showPdf ? (fit === 'zoom' ? zoom : (pdfScale ?? zoom)) : zoom;
 
@@ -491,7 +477,7 @@ function Reader({
                   onClick={() => {
                     setView(id);
                     setPdfError(null);
-                    store(VIEW_KEY, id);
+                    remember(VIEW_KEY, id);
                   }}
                 >
                   {label}
@@ -579,7 +565,7 @@ function Reader({
                 className="btn small"
                 onClick={() => {
                   setView('text');
-                  store(VIEW_KEY, 'text');
+                  remember(VIEW_KEY, 'text');
                 }}
               >
                 以表格查看（可复制）
