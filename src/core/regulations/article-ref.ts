@@ -23,6 +23,8 @@ const REF = new RegExp(`(《[^》]{2,40}》|[\\p{Script=Han}A-Za-z0-9（）()]{2
 export function normLawTitle(t: string): string {
   return t
     .normalize('NFKC')
+    // 关于《中华人民共和国刑法》… names the same law as 关于《刑法》…
+    .replace(/《中华人民共和国/g, '《')
     .replace(/[《》〈〉"“”\s]/g, '')
     .replace(/[（(]\d{4}[-年.]\d{1,2}[-月.]\d{1,2}日?[)）]$/, '')
     .replace(/^中华人民共和国/, '');
