@@ -29,6 +29,8 @@ import { projectRoot, sharedDir } from '../src/core/common/paths';
 import { docsOf, getDoc, requireCollection } from '../src/core/collections/store';
 import { normLawTitle, splitArticleRef } from '../src/core/regulations/known-questions';
 import { readStardQuestions, stardSplitOf, tuneSliceOf } from './stard.eval';
+import { setKnownQuestions } from '../src/core/collections/known-answers';
+import { loadShippedKnownQuestions } from '../src/core/regulations/known-questions';
 
 export type StardPart = 'learn' | 'tune' | 'heldout';
 
@@ -258,6 +260,16 @@ export default async function run(args: string[]): Promise<void> {
   const rows: StardRow[] = [];
   try {
     console.log(`embedding model: ${ctx.embedder().available() ? ctx.embedder().status().model_id : 'none (lexical only)'}`);
+    // learned parts see the learn part only: the shipped known questions minus every question text
+    // that also occurs in the tuning or held-out part
+    const scoredTexts = new Set(all.filter((q) => stardPartOf(q.id) !== 'learn').map((q) => q.question));
+    const shipped = loadShippedKnownQuestions(ctx) ?? [];
+    const learnKnown = shipped.filter((k) => !scoredTexts.has(k.question));
+    const minSimArg = args.indexOf('--known-min-sim');
+    if (minSimArg >= 0) ctx.config.collections.knownMinSim = Number(args[minSimArg + 1]);
+    if (args.includes('--no-known')) setKnownQuestions(ctx, []);
+    else setKnownQuestions(ctx, learnKnown);
+    console.log(`known questions: ${args.includes('--no-known') ? 'off' : `${learnKnown.length} of ${shipped.length} shipped (learn part only)`}`);
     console.log(`questions: ${all.length} (learn ${all.filter((q) => stardPartOf(q.id) === 'learn').length}, tuning ${all.filter((q) => stardPartOf(q.id) === 'tune').length}, held-out ${all.filter((q) => stardPartOf(q.id) === 'heldout').length})`);
     for (const d of STARD_DOMAINS) {
       const name = `stard-${d.name}`;
