@@ -385,6 +385,18 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   const setText = blankWords(s, index);
   const hadSetVerb = (setText.match(SET_VERBS) ?? []).length > 0;
   for (const m of setText.matchAll(SET_VERBS)) s = blankOut(s, m.index!, m.index! + m[0].length);
+  // 把客厅温度设为25度 where 客厅温度 is a sensor's name: a reading cannot be set, so the name says
+  // the room (and the setting) and whatever in that room sets it is meant
+  if (p.n && p.v !== null && !p.question && named.length === 1) {
+    const hits = index.byName.get(norm(p.n)) ?? [];
+    if (hits.length && hits.every((e) => /Sensor$/.test(e.category))) {
+      const rooms = findWords(norm(p.n), index.roomWords).map((r) => r.word);
+      if (rooms.length) {
+        p.s.push(...rooms.filter((r) => !p.s.includes(r)));
+        p.n = null;
+      }
+    }
+  }
   // 客厅湿度 / 主卧温度: a room and a reading, nothing to set, is a question
   if (!p.a && !p.v && !hadSetVerb && (attribute === 'temperature' || attribute === 'humidity') && !/[\d零一二两三四五六七八九十]/.test(s)) p.question = true;
   if (p.question || p.a === '查询') {
@@ -554,10 +566,19 @@ function exceptionWords(inner: string, masked: Map<string, string>, index: HomeI
 /** Splits 除…(以外) out of a clause; returns the clause without it and the excluded words. */
 function takeException(clause: Clause, index: HomeIndex): Clause {
   const text = clause.text;
+  // 关掉所有灯但是保留花园灯: what the command keeps, said after it
+  const keep = text.match(/(?:但是|但|不过|只)?(?:保留|留着|留下)(.+)$/);
+  if (keep && keep.index && hasVerb(text.slice(0, keep.index).replace(/[\ue000-\ue0ff]/g, ''))) {
+    return { ...clause, text: text.slice(0, keep.index), except: [...(clause.except ?? []), ...exceptionWords(keep[1], clause.masked, index)] };
+  }
   const ex = text.match(EXCEPT);
   if (!ex || ex.index === undefined) return clause;
   const after = text.slice(ex.index + ex[0].length);
   let end = after.match(EXCEPT_END);
+  // 除了书房其他空调都打开 / 主卧的灯除了床头灯都关了: without 以外 the exception ends where the rest
+  // of the command starts (其他, 都, 所有, 把 …)
+  const rest = after.match(/其他|其它|其余|别的|全都|都|全部|所有|把|将/);
+  if (rest?.index && (!end || end.index === 0 || rest.index < end.index!)) end = Object.assign([''], { index: rest.index }) as RegExpMatchArray;
   // 关掉所有灯除了卧室 / 除了柠檬灯: the except span runs to the end of the clause
   const namesAfter = [...clause.masked.keys()].some((ch) => after.includes(ch)) || findWords(after, index.subtypeWords).length > 0;
   if ((!end || end.index === 0) && (findWords(after, index.roomWords).length || namesAfter)) end = Object.assign([''], { index: after.length }) as RegExpMatchArray;
