@@ -5,8 +5,9 @@
 
 /** Canonical action -> phrases that express it (longest phrases are matched first). */
 export const ACTIONS: Record<string, string[]> = {
-  打开: ['打开', '开启', '开开', '开一下', '启动', '开起来', '点亮', '拉开', '开了', '开下', '开机', '开始', '开'],
-  关闭: ['关闭', '关掉', '关上', '关一下', '关了', '熄灭', '关下', '拉上', '合上', '停掉', '关机', '关'],
+  // 通电 / 断电 / 断开: a plug or relay said by its power (断开 is not 开)
+  打开: ['打开', '开启', '开开', '开一下', '启动', '开起来', '点亮', '拉开', '开了', '开下', '开机', '开始', '通电', '接通', '上电', '开'],
+  关闭: ['关闭', '关掉', '关上', '关一下', '关了', '熄灭', '关下', '拉上', '合上', '停掉', '关机', '断开', '断电', '断掉', '切断', '关'],
   调亮度: ['调亮度', '亮度调', '调高亮度', '调低亮度'],
   调温度: ['调温度', '温度调', '升温', '降温', '调高温度', '调低温度', '温度设', '设置温度'],
   调风速: ['调风速', '风速调', '风量调'],
@@ -130,7 +131,7 @@ export const TYPES: Record<string, string[]> = {
   rangeHood: ['油烟机', '抽油烟机'],
   camera: ['摄像头', '监控'],
   garageDoor: ['车库门', '卷帘门', '卷闸门'],
-  valve: ['阀门', '水阀', '喷灌', '浇水'],
+  valve: ['阀门', '水阀', '总阀', '喷灌', '浇水'],
   projector: [],
   freshAir: ['新风机', '新风系统', '新风'],
   temperatureSensor: ['温度传感器', '温度计', '温湿度计', '温湿度传感器'],
@@ -254,7 +255,16 @@ const COMMAND_HINTS: [RegExp, string][] = [
   [/media|volume|音量|播放/i, 'speaker'],
 ];
 
+/** A kind inside a broader one: a climate entity named 地暖 is a heater, a cover named 车库门 a garage door. */
+const REFINES: Record<string, string[]> = { airConditioner: ['heater'], curtain: ['garageDoor', 'clothesRack', 'window'] };
+
 export function inferCategory(type: string | undefined, name: string, commands: { id: string; description: string }[] = []): string {
+  const byType = inferFromType(type, name, commands);
+  for (const [re, cat] of TYPE_STRING_HINTS) if (re.test(name)) return REFINES[byType]?.includes(cat) ? cat : byType;
+  return byType;
+}
+
+function inferFromType(type: string | undefined, name: string, commands: { id: string; description: string }[]): string {
   const t = (type ?? '').trim();
   const byName = (): string | null => {
     for (const [sub, cat] of Object.entries(SUBTYPES)) if (name.includes(sub)) return cat;
