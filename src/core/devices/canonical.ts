@@ -36,6 +36,12 @@ const DIALECT: [RegExp, string][] = [
   [/光啲/g, '亮啲'],
   [/收细声|收细/g, '调小声'],
   [/冚唪唥/g, '全部'],
+  // 叉电 = 充电, 插苏 = 插座, 水掣 = 水阀, 掣 = 开关, 停低 = 停下
+  [/叉电/g, '充电'],
+  [/插苏/g, '插座'],
+  [/水掣/g, '水阀'],
+  [/掣/g, '开关'],
+  [/停低/g, '停下'],
   [/(设定|设置|调|较|校)做/g, '$1为'],
   // a classifier between a room and a device (书房盏灯, 客厅部电视) says nothing
   [/(?<=[\u4e00-\u9fff])(?<![全局内外底顶几两一二三四五六七八九十百\d这那哪每呢嗰])(盏|部)(?=[\u4e00-\u9fff])/g, '的'],
@@ -85,6 +91,8 @@ const DIALECT: [RegExp, string][] = [
   [/冷气机|冷气/g, '空调'],
   [/电灯/g, '灯'],
   [/设定/g, '设置'],
+  // 摄氏22度: the unit said before the number (度 after it still says it)
+  [/摄氏\s*(?=[\d零一二两三四五六七八九十])/g, ''],
   // rooms said differently
   [/主人房/g, '主卧'],
   [/睡房/g, '卧室'],
