@@ -319,6 +319,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
         titleScores,
         cosines,
         named: namedTitles(cache, question),
+        titleOf: (p) => cache.byId.get(Number(p))?.title ?? p,
         cfg,
         ambiguityRatio: search.ambiguityRatio,
         articleScores: (chunks) => {
@@ -389,6 +390,8 @@ function namedTitles(cache: CollectionCache, question: string): number[] {
 
 interface RuleInputs {
   titleScores: Map<number, number>;
+  /** Document title of a parent (parts of one code share it). */
+  titleOf?: (parent: string) => string;
   cosines: Map<string, number>;
   named: number[];
   /** Article score (article-score.ts) of fused chunks: evidence, rrf and question form. */
@@ -458,7 +461,10 @@ export function collectionEvidenceRule(r: Omit<PipelineResult, 'decision'>, o: R
     const ev = Math.max(evidenceOf(top), scores.get(best.key)?.evidence ?? 0);
     // long documents: real evidence is enough; short ones could have been covered, so they need more
     if (ev < (top.total_chunks >= o.cfg.focusMinChunks ? o.cfg.minEvidence : o.cfg.focusEvidence)) return null;
-    const rival = ranked.find((c) => c.parent !== best.parent);
+    // parts of one code (民法典's 合同编 and 物权编 are both 中华人民共和国民法典) are one statute to
+    // the asker: a clarify listing the same name twice cannot be answered, so they are no rivals
+    const titleOf = o.titleOf ?? ((p: string) => p);
+    const rival = ranked.find((c) => c.parent !== best.parent && titleOf(c.parent) !== titleOf(best.parent));
     const bestScore = scores.get(best.key)?.score ?? 0;
     // another document's best article scores about as high: ask which one is meant
     if (rival && bestScore > 0 && (scores.get(rival.key)?.score ?? 0) / bestScore > o.ambiguityRatio) {

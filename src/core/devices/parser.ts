@@ -24,14 +24,14 @@ const ACTION_PHRASES: [string, string][] = longestFirst(Object.values(ACTIONS).f
 
 const SEPARATORS = /然后|接着|随后|之后|再把|再(?=关|开|打开|调|拉|锁|暂停|播放|启动|执行)|并且|同时|以及|顺便|[，,；;。！!？?\n]/;
 const JOINERS = /和|跟|与|及|还有/;
-const QUANT_ALL = /所有的|所有|全部的|全部|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
+const QUANT_ALL = /所有的|所有|全部的|全部|全(?=打开|关|开|拉|锁|熄)|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
 const EXCEPT = /除了|除去|除开|除/;
 const EXCEPT_END = /以外的|之外的|以外|之外|外的|外/;
 // 上一个台 / 上一个频道 are media steps, not "the previous one"
 const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|这些|刚才那个|刚才的|刚刚那个|上一个(?!台|频道|节目|首|曲|集|期)|那一个|这一个|那两个|那俩/;
 // 上一台 / 下一个 / 第一个 are media steps and ordinals, not counts
 const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
-const PARTICLES = /家里|家中|屋里|屋内|室内|房间里|房间|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
+const PARTICLES = /家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
 /** What is played, said instead of a player (暂停音乐, 下一首歌): not a device name. */
 // 播放下一首: the verb 播放 left over beside a media step is not a name either
 const MEDIA_WORDS = /^(?:播放|放)?(?:(?:这|呢|嗰|那)?一?首歌?|音乐|歌曲?|曲子|节目|视频|电影|这集|广播|故事)?$/;
@@ -385,6 +385,18 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   const setText = blankWords(s, index);
   const hadSetVerb = (setText.match(SET_VERBS) ?? []).length > 0;
   for (const m of setText.matchAll(SET_VERBS)) s = blankOut(s, m.index!, m.index! + m[0].length);
+  // 把客厅温度设为25度 where 客厅温度 is a sensor's name: a reading cannot be set, so the name says
+  // the room (and the setting) and whatever in that room sets it is meant
+  if (p.n && p.v !== null && !p.question && named.length === 1) {
+    const hits = index.byName.get(norm(p.n)) ?? [];
+    if (hits.length && hits.every((e) => /Sensor$/.test(e.category))) {
+      const rooms = findWords(norm(p.n), index.roomWords).map((r) => r.word);
+      if (rooms.length) {
+        p.s.push(...rooms.filter((r) => !p.s.includes(r)));
+        p.n = null;
+      }
+    }
+  }
   // 客厅湿度 / 主卧温度: a room and a reading, nothing to set, is a question
   if (!p.a && !p.v && !hadSetVerb && (attribute === 'temperature' || attribute === 'humidity') && !/[\d零一二两三四五六七八九十]/.test(s)) p.question = true;
   if (p.question || p.a === '查询') {
@@ -461,13 +473,16 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   if (p.question && lockVerb && !p.t && !p.n) p.t = 'lock';
   // 有没有门没锁: a door asked about by its lock
   if (p.question && p.t === 'door' && /锁/.test(raw)) p.t = 'lock';
-  if (!p.n) {
-    // what is left after removing everything known may still be a name hint (小米插座2号)
+  // what is left after removing everything known may still be a name hint (小米插座2号), or, beside a
+  // named player, what to play (在厨房音箱播放周杰伦)
+  if (!p.n || (p.a === '播放' && p.v === null)) {
     const residual = s.replace(PARTICLES, ' ').replace(/[\s\d%％.#]+/g, ' ').trim();
     const longest = residual.split(' ').sort((a, b) => b.length - a.length)[0] ?? '';
-    if (Array.from(longest).length >= 2 && !/^[一二两三四五六七八九十百点度]+$/.test(longest)) {
-      p.n = longest;
-      p.residual = true;
+    if (Array.from(longest).length >= 2 && !/^[一二两三四五六七八九十百点度]+$/.test(longest) && !MEDIA_WORDS.test(longest)) {
+      if (!p.n) {
+        p.n = longest;
+        p.residual = true;
+      } else p.v = longest;
     }
   }
   // 门: when every door-like device of this home is one kind (only a lock), that kind (开门 unlocks)
@@ -483,7 +498,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     const setting = attribute ?? attributeForCategory(cat, unit) ?? (unit === '%' ? 'brightness' : null);
     const settable = !p.a || ['打开', '关闭', '设置模式', '调亮度', '调温度', '调音量', '调风速', '调位置', '调湿度', '调色温', '调颜色'].includes(p.a);
     if (settable) p.a = setting ? SET_ACTION[setting] : '调节';
-    else if (p.a && !['打开', '关闭'].includes(p.a)) p.v = null; // 暂停两台: a count, not a value
+    else if (p.a && !['打开', '关闭', '播放'].includes(p.a)) p.v = null; // 暂停两台: a count, not a value (播放 keeps what to play)
   } else if (!p.a && hadSetVerb && attribute) {
     p.a = SET_ACTION[attribute];
   } else if (!p.a && hadSetVerb) p.a = '调节';
@@ -506,6 +521,18 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   if (p.a === '锁上' && p.t === 'lock' && (!p.n || p.residual) && !p.s.length && !p.ref && p.q === 'one' && !p.c) p.q = 'all';
   if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '开始清扫' || p.a === '回充' || (p.a && /扫地|拖地|打扫|清扫/.test(raw)))) p.t = 'robotVacuum';
   if (p.a === '开始清扫' && cat && cat !== 'robotVacuum') p.a = '打开';
+  // 打开主卧的除湿模式 / 制冷: an air conditioner's mode word, nothing named, says the air conditioner
+  if (attribute === 'mode' && !p.t && (!p.n || p.residual) && p.v && /^(?:制冷|制热|送风|暖风|除湿)$/.test(p.v) && index.entities.some((e) => e.category === 'airConditioner')) {
+    p.t = 'airConditioner';
+    p.n = null;
+    p.residual = false;
+  }
+  // 播放周杰伦的歌: what to play is not a player's name unless a device is called so; it is the value
+  if (p.a === '播放' && p.n && p.residual && !index.namesLongestFirst.some((n) => n.includes(norm(p.n!)))) {
+    p.v = p.n;
+    p.n = null;
+    p.residual = false;
+  }
   // 停止播放 / 下一首 with nothing named: whatever plays media; stopping or muting means all of it
   if (p.n && p.residual && p.a && MEDIA_ACTIONS.has(p.a) && MEDIA_WORDS.test(p.n)) {
     p.n = null;
@@ -515,7 +542,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   // it acts on every player, or on those the home's state says are playing, see the gate)
   if (!p.n && !p.t && !p.ref && p.a && MEDIA_ACTIONS.has(p.a) && (/播放|音乐|歌|曲/.test(raw) || MEDIA_STEPS.has(p.a)) && index.entities.some((e) => MEDIA_KINDS.has(e.category))) {
     p.t = 'media';
-    if (!p.s.length && p.q === 'one') p.q = 'all';
+    // (播放 something starts it on one player: which one is asked)
+    if (!p.s.length && p.q === 'one' && MEDIA_STEPS.has(p.a)) p.q = 'all';
   }
   // 启动扫地机 starts cleaning; 窗帘停一下 / 车库门暂停 stops a cover
   if (cat === 'robotVacuum' && p.a === '打开') p.a = '开始清扫';
@@ -554,10 +582,19 @@ function exceptionWords(inner: string, masked: Map<string, string>, index: HomeI
 /** Splits 除…(以外) out of a clause; returns the clause without it and the excluded words. */
 function takeException(clause: Clause, index: HomeIndex): Clause {
   const text = clause.text;
+  // 关掉所有灯但是保留花园灯: what the command keeps, said after it
+  const keep = text.match(/(?:但是|但|不过|只)?(?:保留|留着|留下)(.+)$/);
+  if (keep && keep.index && hasVerb(text.slice(0, keep.index).replace(/[\ue000-\ue0ff]/g, ''))) {
+    return { ...clause, text: text.slice(0, keep.index), except: [...(clause.except ?? []), ...exceptionWords(keep[1], clause.masked, index)] };
+  }
   const ex = text.match(EXCEPT);
   if (!ex || ex.index === undefined) return clause;
   const after = text.slice(ex.index + ex[0].length);
   let end = after.match(EXCEPT_END);
+  // 除了书房其他空调都打开 / 主卧的灯除了床头灯都关了: without 以外 the exception ends where the rest
+  // of the command starts (其他, 都, 所有, 把 …)
+  const rest = after.match(/其他|其它|其余|别的|全都|都|全部|所有|把|将/);
+  if (rest?.index && (!end || end.index === 0 || rest.index < end.index!)) end = Object.assign([''], { index: rest.index }) as RegExpMatchArray;
   // 关掉所有灯除了卧室 / 除了柠檬灯: the except span runs to the end of the clause
   const namesAfter = [...clause.masked.keys()].some((ch) => after.includes(ch)) || findWords(after, index.subtypeWords).length > 0;
   if ((!end || end.index === 0) && (findWords(after, index.roomWords).length || namesAfter)) end = Object.assign([''], { index: after.length }) as RegExpMatchArray;

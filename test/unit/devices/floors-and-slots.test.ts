@@ -6,6 +6,7 @@ import { parseRules, commandToIR } from '../../../src/core/devices/parser';
 import { retrieve } from '../../../src/core/devices/retrieve';
 import { injectStage } from '../../../src/core/devices/stages/inject';
 import { valueSlot } from '../../../src/core/devices/grammar';
+import { canonical } from '../../../src/core/devices/canonical';
 import { emptyState, type Home } from '../../../src/core/devices/types';
 
 // A two-floor HA-style home of our own (eval/fixtures/devices-wild/duplex.json): names carry the room,
@@ -165,5 +166,96 @@ describe('verb families, locks, scenes by event, trailing targets, queries', () 
     expect(parseRules('扫地机器人在干嘛', duplex)[0]).toMatchObject({ a: '查询', n: '扫地机器人' });
     expect(await ids('客廳啲燈係咪開咗')).toEqual(['light.living_ceiling', 'light.living_floor']);
     expect(await ids('有没有门没锁')).toEqual(['lock.back', 'lock.front']);
+  });
+});
+
+describe('Cantonese function words, exceptions without 以外, a sensor named in a setting', () => {
+  it.each([
+    ['邊啲燈開咗', '哪些灯打开'],
+    ['有冇燈開咗', '有没有灯打开'],
+    ['客廳吊燈較光啲', '客厅吊灯调亮一点'],
+    ['喺廚房度播歌', '在厨房播放音乐'],
+    ['幫我開客廳盞燈', '帮我开客厅的灯'],
+    ['將主人房冷氣設定做二十四度', '把主卧空调设置为二十四度'],
+  ])('%s -> %s', (from, to) => expect(canonical(from)).toBe(to));
+
+  it('a classifier after a number or 几 stays (几盏灯 is a count)', () => {
+    expect(canonical('家里有几盏灯开着')).toBe('家里有几盏灯开着');
+    expect(canonical('打开两盏灯')).toBe('打开两盏灯');
+  });
+
+  it('邊啲燈開咗 asks about every light; 較光啲 brightens', async () => {
+    const [q] = await retrieve('邊啲燈開咗', duplex, emptyState());
+    expect(q.command.a).toBe('查询');
+    expect(q.selected.length).toBe(duplex.devices.filter((d) => d.category === 'light').length);
+    expect((await retrieve('客廳吊燈較光啲', duplex, emptyState()))[0].command.a).toBe('调亮度');
+  });
+
+  it('an exception without 以外 ends where the command resumes (其他 / 都)', async () => {
+    expect(await ids('主卧的灯除了床头灯都关了')).toEqual(['light.master']);
+    expect(await ids('除了书房其他空调都打开', flat)).toEqual(['climate.living', 'climate.master', 'climate.second']);
+    const lights = duplex.devices.filter((d) => d.category === 'light').map((d) => d.id);
+    expect(await ids('关掉所有灯但是保留花园灯')).toEqual(lights.filter((id) => id !== 'light.garden').sort());
+  });
+
+  it('a sensor named with a value to set gives its room: 把客厅温度设为25度 sets the room climate', async () => {
+    const [r] = await retrieve('把客厅温度设为25度', duplex, emptyState());
+    expect(r.selected.map((s) => s.id)).toEqual(['climate.living']);
+    expect(r.ir.value?.number).toBe(25);
+    // asked, the same name is the sensor
+    expect(await ids('客厅温度多少')).toEqual(['sensor.living_temperature']);
+  });
+});
+
+describe('state words, vacuum and media verbs, what to play', () => {
+  it('开着还是关着 / 的状态 are questions', () => {
+    expect(parseRules('客厅吊灯是开着还是关着', duplex)[0]).toMatchObject({ a: '查询', n: '客厅吊灯' });
+    expect(parseRules('车库门的状态', duplex)[0]).toMatchObject({ a: '查询', n: '车库门' });
+  });
+
+  it('吸尘 starts the vacuum; 回到基座 / 叉电 send it to its dock; 转台 changes the channel', () => {
+    expect(parseRules('开始吸尘', duplex)[0].a).toBe('开始清扫');
+    expect(parseRules('让扫地机器人回到基座', duplex)[0].a).toBe('回充');
+    expect(parseRules('掃地機返去叉電', duplex)[0].a).toBe('回充');
+    expect(parseRules('電視轉台', duplex)[0].a).toBe('下一首');
+  });
+
+  it('摄氏22度 is 22℃; an AC mode word with nothing named is about the air conditioner', async () => {
+    const [r] = await retrieve('主臥溫度設為攝氏22度', duplex, emptyState());
+    expect([r.selected.map((s) => s.id), r.ir.value?.number]).toEqual([['climate.master'], 22]);
+    expect(await ids('打開主臥的除濕模式')).toEqual(['climate.master']);
+  });
+
+  it('what to play is the value (播放内容), not a player name; said with no player it asks which', async () => {
+    const [c] = parseRules('在厨房音箱播放周杰伦', duplex);
+    expect(c).toMatchObject({ a: '播放', v: '周杰伦' });
+    const [r] = await retrieve('播放周杰伦的歌', duplex, emptyState());
+    expect(r.ir.value).toMatchObject({ attribute: 'content' });
+    expect(r.selected).toEqual([]);
+    expect(r.clarification?.options.length).toBe(3);
+    expect(r.meta.value_check).toBeUndefined();
+  });
+});
+
+describe('Taiwan / Hong Kong device words and units', () => {
+  it.each([
+    ['把客廳立燈打開', '把客厅落地灯打开'],
+    ['客廳吊燈亮度調到50趴', '客厅吊灯亮度调到50%'],
+    ['關掉書房的智慧插座', '关掉书房的智能插座'],
+    ['將客廳吊燈光度校到七成', '把客厅吊灯亮度调到七成'],
+    ['電暖器打開', '取暖器打开'],
+  ])('%s -> %s', (from, to) => expect(canonical(from)).toBe(to));
+
+  it('the words reach the right device and value', async () => {
+    expect(await ids('把客廳立燈打開')).toEqual(['light.living_floor']);
+    const [r] = await retrieve('將客廳吊燈光度校到七成', duplex, emptyState());
+    expect([r.selected.map((s) => s.id), r.ir.value?.number, r.command.a]).toEqual([['light.living_ceiling'], 70, '调亮度']);
+    expect(await ids('電暖器打開')).toEqual(['climate.floor_heating']);
+    expect(await ids('把客厅的灯泡全打开')).toEqual(['light.living_ceiling', 'light.living_floor']);
+  });
+
+  it('在播什么 is a question; 开启除湿 is the air conditioner mode', async () => {
+    expect((await retrieve('廚房喇叭播緊乜嘢', duplex, emptyState()))[0].command.a).toBe('查询');
+    expect(await ids('開啟主臥除濕')).toEqual(['climate.master']);
   });
 });
