@@ -404,7 +404,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     p.a = '查询';
     s = s.replace(QUESTION_WORDS, ' ');
     // 客厅温度多少: a reading question targets the sensor, not the thermostat
-    const reading = attribute ?? attributeSlot(s)?.attribute ?? (/几度|多少度|多热|多冷|热不热|冷不冷/.test(raw) ? 'temperature' : /潮不潮|干不干|多潮|多干/.test(raw) ? 'humidity' : null);
+    const reading = attribute ?? attributeSlot(s)?.attribute ?? (/几度|多少度|多热|多冷|热不热|冷不冷|热吗|冷吗|很热|很冷|太热|太冷/.test(raw) ? 'temperature' : /潮不潮|干不干|多潮|多干|潮吗|干燥/.test(raw) ? 'humidity' : null);
     s = s.replace(/温度|湿度|光照|照度|亮度|光线|光强/g, ' ');
     if (/光照|照度|光线|光强/.test(raw)) p.t = 'lightSensor';
     else if (reading === 'temperature' || reading === 'humidity') p.t = reading === 'temperature' ? 'temperatureSensor' : 'humiditySensor';

@@ -259,3 +259,25 @@ describe('Taiwan / Hong Kong device words and units', () => {
     expect(await ids('開啟主臥除濕')).toEqual(['climate.master']);
   });
 });
+
+describe('what a valve waters, 停, temperature remarks as questions, 办公室', () => {
+  it('浇水 / 浇花 name the valve that waters (花园浇水阀), not the main valve', async () => {
+    expect(await ids('打开浇水')).toEqual(['valve.garden']);
+    expect(await ids('开始浇花')).toEqual(['valve.garden']);
+    expect(await ids('关闭总水阀')).toEqual(['valve.water_main']);
+  });
+
+  it('客厅窗帘停 stops the curtain', () => {
+    expect(parseRules('客厅窗帘停', duplex)[0]).toMatchObject({ a: '停止', n: '客厅窗帘' });
+  });
+
+  it('主卧是不是很热 / 客厅冷吗 ask the temperature sensor; 热水器开着吗 stays about the heater', async () => {
+    expect(await ids('主卧是不是很热')).toEqual(['sensor.master_climate']);
+    expect(await ids('客厅冷吗')).toEqual(['sensor.living_temperature']);
+    expect(await ids('热水器开着吗', flat)).toEqual(['water_heater.bath']);
+  });
+
+  it('办公室 is the study (书房) and the other way round', async () => {
+    expect(await ids('关掉办公室的灯')).toEqual(['light.office']);
+  });
+});
