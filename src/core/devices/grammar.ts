@@ -30,7 +30,7 @@ export const ATTRIBUTE_WORDS: [RegExp, ValueAttribute][] = [
   // 室温 but not the 室 of 卧室温度 / 浴室温度
   [/水温|温度|室温(?!度)/, 'temperature'],
   [/音量|声音|声量/, 'volume'],
-  [/风速|风量|档位|风力|吸力|转速/, 'fanSpeed'],
+  [/风速|风量|档位|风力|吸力|转速|速度/, 'fanSpeed'],
   [/湿度/, 'humidity'],
   [/开合度|开合|开度|位置/, 'position'],
   [/颜色|色彩|灯色/, 'color'],

@@ -281,3 +281,17 @@ describe('what a valve waters, 停, temperature remarks as questions, 办公室'
     expect(await ids('关掉办公室的灯')).toEqual(['light.office']);
   });
 });
+
+describe('速度 and a playing player', () => {
+  it('速度 is the fan speed, not a name', () => {
+    expect(parseRules('风扇速度设为50%', duplex)[0]).toMatchObject({ a: '调风速', n: null, t: 'fan', v: '50%' });
+  });
+
+  it('a volume said to no player goes to the one that is playing, else asks', async () => {
+    const [ask] = await retrieve('音量调到30', duplex, emptyState());
+    expect(ask.clarification?.options.length).toBe(3);
+    const playing: Home = { ...duplex, devices: duplex.devices.map((d) => (d.id === 'media_player.kitchen_speaker' ? { ...d, attributes: { state: 'playing' } } : d)) };
+    const [r] = await retrieve('音量调到30', playing, emptyState());
+    expect([r.selected.map((s) => s.id), r.ir.value?.number]).toEqual([['media_player.kitchen_speaker'], 30]);
+  });
+});
