@@ -295,3 +295,24 @@ describe('速度 and a playing player', () => {
     expect([r.selected.map((s) => s.id), r.ir.value?.number]).toEqual([['media_player.kitchen_speaker'], 30]);
   });
 });
+
+describe('lawn mowers and thermostats', () => {
+  const garden = normalizeHome({
+    devices: [
+      { id: 'lawn_mower.m', name: '割草机', room: '花园', type: 'lawn_mower', commands: [{ id: 'start_mowing', description: 'Start mowing' }, { id: 'pause', description: 'Pause' }, { id: 'dock', description: 'Return to dock' }] },
+      { id: 'climate.t', name: '客厅恒温器', room: '客厅', type: 'climate', commands: [{ id: 'set_temperature', description: 'Set target temperature', value_range: { minimum: 7, maximum: 35, unit: '°C' } }] },
+      { id: 'vacuum.v', name: '扫地机器人', room: '客厅', type: 'vacuum', commands: [{ id: 'start', description: 'Start' }, { id: 'return_to_base', description: 'Return to dock' }] },
+    ],
+  }).home;
+
+  it('a mower starts mowing and goes back to its dock; the vacuum is not it', async () => {
+    expect(await ids('开始割草', garden)).toEqual(['lawn_mower.m']);
+    expect(await ids('割草机回去充电', garden)).toEqual(['lawn_mower.m']);
+    expect(await ids('开始扫地', garden)).toEqual(['vacuum.v']);
+  });
+
+  it('a thermostat (恒温器) takes a temperature', async () => {
+    const [r] = await retrieve('把恒温器调到22度', garden, emptyState());
+    expect([r.selected.map((s) => s.id), r.ir.value?.number]).toEqual([['climate.t'], 22]);
+  });
+});
