@@ -316,3 +316,12 @@ describe('lawn mowers and thermostats', () => {
     expect([r.selected.map((s) => s.id), r.ir.value?.number]).toEqual([['climate.t'], 22]);
   });
 });
+
+describe('the LLM command protocol carries w', () => {
+  it('a reply with w keeps every value through the IR', async () => {
+    const { parseCommandArray } = await import('../../../src/core/devices/command-protocol');
+    const [c] = parseCommandArray('[{"a":"调温度","s":"客厅","n":null,"t":"airConditioner","q":"one","c":null,"v":"26度","w":[{"a":"设置模式","v":"制热"}]}]');
+    expect(c.w).toEqual([{ a: '设置模式', v: '制热' }]);
+    expect(commandToIR(c).values?.map((v) => v.number ?? v.text)).toEqual([26, '制热']);
+  });
+});
