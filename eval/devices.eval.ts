@@ -61,7 +61,8 @@ export interface EvalCase {
 export function loadCases(caseDir = dir): EvalCase[] {
   const out: EvalCase[] = [];
   for (const file of fs.readdirSync(caseDir).filter((f) => f.endsWith('-cases.txt')).sort()) {
-    const home = homePath(caseDir, file.replace('-cases.txt', '.json'));
+    // duplex-cases.txt and duplex.batch2-cases.txt both run on duplex.json
+    const home = homePath(caseDir, file.replace(/(?:\.[\w-]+)?-cases\.txt$/, '.json'));
     for (const line of fs.readFileSync(path.join(caseDir, file), 'utf8').split('\n')) {
       if (!line.trim() || line.startsWith('#')) continue;
       const [family, utterance, expect, extras = '', flag = ''] = line.split('|').map((s) => s.trim());
@@ -102,7 +103,7 @@ export function judge(c: EvalCase, results: RetrievalResult[]): string | null {
   if (c.delay !== undefined && !results.some((r) => r.ir.delay_seconds === c.delay)) return `delay ${JSON.stringify(results.map((r) => r.ir.delay_seconds ?? null))}`;
   if (c.timer !== undefined && !results.some((r) => r.ir.timer?.seconds === c.timer)) return `timer ${JSON.stringify(results.map((r) => r.ir.timer ?? null))}`;
   if (c.value !== undefined && !results.some((r) => r.ir.value?.number === c.value)) return `value ${JSON.stringify(results.map((r) => r.ir.value))}`;
-  if (c.valueText !== undefined && !results.some((r) => r.ir.value && toSimplified(r.ir.value.text).includes(c.valueText!))) return `value text ${JSON.stringify(results.map((r) => r.ir.value?.text))}`;
+  if (c.valueText !== undefined && !results.some((r) => (r.ir.values ?? (r.ir.value ? [r.ir.value] : [])).some((v) => toSimplified(v.text).includes(c.valueText!)))) return `value text ${JSON.stringify(results.map((r) => r.ir.value?.text))}`;
   if (c.cond && !results.some((r) => r.ir.conditions.some((k) => k.sensor === c.cond!.sensor && k.op.startsWith(c.cond!.op) && k.value === c.cond!.value)))
     return `condition ${JSON.stringify(results.map((r) => r.ir.conditions))}`;
   return null;

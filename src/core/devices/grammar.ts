@@ -54,20 +54,24 @@ const REL_UP =
 const REL_DOWN =
   /太(?:亮|刺眼|吵|响|大声|大|高|强|快|热|晒)了?|调小声|开小声|调低|降低|调小|减小|关小|调暗|调弱|调慢|调冷|调凉|再暗|再小|再低|(?:暗|小|低|冷|凉|凉快|小声|弱|慢|轻)(?:一点儿?|一些|些|点)|小声|(?:拉上|关上|关)(?:一点|一些|些)|减少|减(?=\d|[一二两三四五六七八九十])/;
 const EXTREME = /(?:调到|开到|调成|设为|设置为|调至|开至|拉到|放到)?(最亮|最暗|最大|最小|最高|最低|最强|最弱|最冷|最热|最快|最慢|最响|最轻|全开|开到底|拉满|开满)/;
-const MODE = /(制冷|制热|除湿|送风|自动|睡眠|节能|强力|暖风|换气|舒适|烘干|静音|手动|省电|安静)模式|(?:调成|调到|切换成|切换到|切到|换成|设为|设置为|设置成|改成|开)(制冷|制热|除湿|送风|暖风|换气)(?:模式)?/;
+// 制热26度: an air conditioner's mode said bare right before its temperature
+const MODE = new RegExp(
+  `(制冷|制热|除湿|送风|自动|睡眠|节能|强力|暖风|换气|舒适|烘干|静音|手动|省电|安静)模式|(?:调成|调到|切换成|切换到|切到|换成|设为|设置为|设置成|改成|开)(制冷|制热|除湿|送风|暖风|换气)(?:模式)?|(制冷|制热|除湿|送风|暖风)(?=[，,]?(?:温度)?(?:调到|设为|设成)?${NUM}\\s*(?:度|℃|°)|\\s*$)`,
+);
 /** 暖光 / 冷白光 / 自然光: a white tone, i.e. a colour temperature said as a word. */
-const TONE = /(?:调成|调到|换成|变成|设为|设置为|设置成|改成|调)?(暖白光|冷白光|暖光|冷光|自然光|日光|暖色调|冷色调)/;
-const COLOUR = /(?:调成|调到|变成|换成|设为|设置为|设置成|改成|调)?(暖白|冷白|暖黄|粉红|天蓝|红|橙|黄|绿|青|蓝|紫|粉|白)(?:色|光)/;
+// 暖白 / 冷白 are white tones too, with or without 光/色
+const TONE = /(?:调成|调到|换成|变成|设为|设置为|设置成|改成|调)?(暖白光|冷白光|暖白色?|冷白色?|正白光?|中性光|暖光|冷光|自然光|日光|暖色调|冷色调)/;
+const COLOUR = /(?:调成|调到|变成|换成|设为|设置为|设置成|改成|调)?(暖黄|粉红|天蓝|红|橙|黄|绿|青|蓝|紫|粉|白)(?:色|光)/;
 
 /** Reads the value slot of a clause (names already masked). */
 export function valueSlot(s: string): ValueSlot | null {
   const at = (m: RegExpMatchArray) => ({ start: m.index!, end: m.index! + m[0].length });
   let m = s.match(MODE);
-  if (m) return { ...at(m), v: m[1] ?? m[2], attribute: 'mode', kind: 'word', unit: null };
-  m = s.match(COLOUR);
-  if (m) return { ...at(m), v: `${m[1]}色`, attribute: 'color', kind: 'word', unit: null };
+  if (m) return { ...at(m), v: m[1] ?? m[2] ?? m[3], attribute: 'mode', kind: 'word', unit: null };
   m = s.match(TONE);
   if (m) return { ...at(m), v: m[1], attribute: 'colorTemp', kind: 'word', unit: null };
+  m = s.match(COLOUR);
+  if (m) return { ...at(m), v: `${m[1]}色`, attribute: 'color', kind: 'word', unit: null };
   m = s.match(EXTREME);
   if (m) {
     const word = m[1];
@@ -90,9 +94,10 @@ export function valueSlot(s: string): ValueSlot | null {
     const sign = rel === up ? '+' : '-';
     // an amount right after the word: 调高两度, 音量加10, 降低五
     const after = s.slice(rel.index! + rel[0].length);
-    const amount = after.match(new RegExp(`^(${NUM})\\s*(度|℃|%|％|档|格)?`));
-    const n = amount ? parseNumber(amount[1]) : null;
-    const unit = amount?.[2] ? (/度|℃/.test(amount[2]) ? '℃' : /%|％/.test(amount[2]) ? '%' : amount[2]) : null;
+    // (降低百分之十: 百分之 says the unit, and its 百 is not a number)
+    const amount = after.match(new RegExp(`^(百分之)?(${NUM})\\s*(度|℃|%|％|档|格)?`));
+    const n = amount ? parseNumber(amount[2]) : null;
+    const unit = amount?.[1] ? '%' : amount?.[3] ? (/度|℃/.test(amount[3]) ? '℃' : /%|％/.test(amount[3]) ? '%' : amount[3]) : null;
     const end = rel.index! + rel[0].length + (amount && n !== null ? amount[0].length : 0);
     // 一点 is a size, not an amount
     const v = n !== null && !/^一点/.test(after) ? `${sign}${n}${unit ?? ''}` : sign;
@@ -123,6 +128,7 @@ export function attributeForCategory(category: string | null, unit: string | nul
     case 'curtain':
     case 'window':
     case 'garageDoor':
+    case 'valve':
       return 'position';
     case 'humidifier':
     case 'dehumidifier':
@@ -156,6 +162,7 @@ export const SET_ACTION: Record<ValueAttribute, string> = {
   color: '调颜色',
   mode: '设置模式',
   channel: '调节',
+  content: '播放',
   generic: '调节',
 };
 
@@ -164,11 +171,16 @@ export const SET_VERBS = /设置为|设置成|设置到|设定为|设为|设成|
 
 /** A state question: 空调开着吗, 门锁了吗, 客厅温度多少, 洗衣机洗完了没有. */
 export function isQuestion(s: string): boolean {
-  if (/多少|几度|怎么样|如何|什么状态|状态如何|多热|多冷|热不热|冷不冷|潮不潮|干不干/.test(s)) return true;
+  if (/开着还是关着|关着还是开着|还是关着|还是开着|的状态$|^状态|状态$/.test(s)) return true;
+  // 厨房音箱在播什么 / 放的是什么歌: what is playing
+  if (/(?:在|正在)(?:播|放)(?:什么|啥|哪)|(?:播|放)的是(?:什么|啥|哪)|什么歌/.test(s)) return true;
+  if (/多少|几度|怎么样|如何|什么状态|状态如何|多热|多冷|热不热|冷不冷|潮不潮|干不干|在干嘛|在干什么|在做什么|在忙什么|在搞什么/.test(s)) return true;
   // 阳台灯是不是开着 / 窗帘是否关好: a yes-no question without 吗
   if (/是不是|是否|有没有/.test(s) && /开着|关着|亮着|锁着|锁好|关好|开好|锁上|关上|打开|开了|关了|锁了|在(?:运行|播放|工作)/.test(s)) return true;
   // 有哪些灯开着 / 哪个窗户没关 / 有几盏灯亮着: which ones are in a state
   if (/哪些|哪几|哪个|哪盏|哪台|几个|几盏|几台|有没有/.test(s) && /开着|关着|亮着|锁着|没关|没锁|没开|开了|关了|在(?:运行|播放|工作)/.test(s)) return true;
+  // 边啲灯开咗 reads 哪些灯打开: a plural "which" with a state verb asks, it does not command
+  if (/哪些|哪几|几个|几盏|几台/.test(s) && /打开|关掉|关闭|亮|开|关/.test(s)) return true;
   // 扫地机在扫地吗 / 洗衣机在工作吗: "is it doing X"
   if (/(?:吗|么|嘛|没有|没|呢)$/.test(s) && /(?:正|还)?在(?:扫|拖|打扫|清扫|运行|播放|放|工作|充电|洗|烘|煮|转|吹|响|亮|开)/.test(s)) return true;
   // 锁咗未 (Cantonese 未 = yet?) reads as 锁了未
@@ -176,4 +188,4 @@ export function isQuestion(s: string): boolean {
 }
 
 /** Words of a state question that are not verbs or names. */
-export const QUESTION_WORDS = /现在|目前|当前|是不是|是否|有没有|有哪些|哪些|哪几个|哪几|几个|几盏|几台|多热|多冷|热不热|冷不冷|没关|没锁|没开|开着|关着|亮着|锁着|锁好|关好|开好|洗完|在运行|在播放|(?:正|还)?在(?:扫地|拖地|打扫|清扫|扫|拖|工作|充电)|怎么样|如何|什么状态|状态|是多少|多少|几度|(?:了)?(?:吗|么|嘛|没有|没|呢|未)$/g;
+export const QUESTION_WORDS = /(?:正在|在)(?:播|放)(?:的是)?(?:什么|啥)(?:歌|节目)?|(?:播|放)的是(?:什么|啥)(?:歌|节目)?|开着还是关着|关着还是开着|还是关着|还是开着|在干嘛|在干什么|在做什么|在忙什么|在搞什么|现在|目前|当前|是不是|是否|有没有|有哪些|哪些|哪几个|哪几|几个|几盏|几台|多热|多冷|热不热|冷不冷|没关|没锁|没开|开着|关着|亮着|锁着|锁好|关好|开好|洗完|在运行|在播放|(?:正|还)?在(?:扫地|拖地|打扫|清扫|扫|拖|工作|充电)|怎么样|如何|什么状态|状态|是多少|多少|几度|(?:了)?(?:吗|么|嘛|没有|没|呢|未)$/g;

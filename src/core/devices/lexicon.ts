@@ -5,8 +5,9 @@
 
 /** Canonical action -> phrases that express it (longest phrases are matched first). */
 export const ACTIONS: Record<string, string[]> = {
-  打开: ['打开', '开启', '开开', '开一下', '启动', '开起来', '点亮', '拉开', '开了', '开下', '开机', '开始', '开'],
-  关闭: ['关闭', '关掉', '关上', '关一下', '关了', '熄灭', '关下', '拉上', '合上', '停掉', '关机', '关'],
+  // 通电 / 断电 / 断开: a plug or relay said by its power (断开 is not 开)
+  打开: ['打开', '开启', '开开', '开一下', '启动', '开起来', '点亮', '拉开', '开了', '开下', '开机', '开始', '通电', '接通', '上电', '开'],
+  关闭: ['关闭', '关掉', '关上', '关一下', '关了', '熄灭', '关下', '拉上', '合上', '停掉', '关机', '断开', '断电', '断掉', '切断', '关'],
   调亮度: ['调亮度', '亮度调', '调高亮度', '调低亮度'],
   调温度: ['调温度', '温度调', '升温', '降温', '调高温度', '调低温度', '温度设', '设置温度'],
   调风速: ['调风速', '风速调', '风量调'],
@@ -16,18 +17,18 @@ export const ACTIONS: Record<string, string[]> = {
   调湿度: ['调湿度', '湿度调'],
   调色温: ['调色温', '色温调'],
   调颜色: ['调颜色', '颜色调', '变色'],
-  播放: ['开始播放', '播放音乐', '播放', '放歌', '放音乐', '放首歌', '放点音乐', '放一首歌', '来首歌', '放'],
+  播放: ['开始播放', '播放音乐', '播放', '放歌', '放音乐', '放首歌', '放点音乐', '放一首歌', '来首歌', '放', '播'],
   继续: ['继续播放', '恢复播放', '接着放', '接着播', '继续'],
   暂停: ['暂停播放', '暂停一下', '暂停', '停一下', '停一停'],
   停止: ['停止播放', '停止', '别放了', '停下来', '停下', '停住', '别动'],
-  下一首: ['下一个节目', '下一个台', '下个台', '下一期', '跳过这首歌', '跳过这首', '跳过', '切到下一首', '换一个台', '换个台', '换台', '换个频道', '换频道', '切台', '下一首', '下一曲', '下一个频道', '下个频道', '下一个', '下一集', '下一台', '切歌', '换一首', '换首歌', '换歌'],
+  下一首: ['转下一台', '转台', '下一个节目', '下一个台', '下个台', '下一期', '跳过这首歌', '跳过这首', '跳过', '切到下一首', '换一个台', '换个台', '换台', '换个频道', '换频道', '切台', '下一首', '下一曲', '下一个频道', '下个频道', '下一个', '下一集', '下一台', '切歌', '换一首', '换首歌', '换歌'],
   上一首: ['上一个节目', '上一个台', '上个台', '上一期', '上一首', '上一曲', '上一个频道', '上个频道', '上一集', '上一台'],
   取消静音: ['取消静音', '解除静音', '关闭静音', '关掉静音', '恢复声音', '打开声音', '开声音'],
   静音: ['设置为静音', '调成静音', '调为静音', '调到静音', '设为静音', '设成静音', '静音'],
   锁上: ['锁上', '上锁', '锁门', '反锁', '锁好', '锁住', '锁一下', '锁下'],
   解锁: ['解锁', '开锁'],
-  开始清扫: ['开始清扫', '开始打扫', '开始扫地', '开始拖地', '开始清洁', '扫一下地', '把地扫', '扫地', '拖地', '打扫', '清扫', '扫一下'],
-  回充: ['回去充电', '回到充电座', '回充电座', '回到基站', '回基站', '回到底座', '回座', '回充', '去充电', '充电'],
+  开始清扫: ['开始清扫', '开始打扫', '开始扫地', '开始拖地', '开始清洁', '开始吸尘', '扫一下地', '把地扫', '扫地', '拖地', '打扫', '清扫', '吸尘', '扫一下'],
+  回充: ['回去充电', '回到充电座', '回充电座', '回到充电桩', '回充电桩', '回到基站', '回基站', '回到基座', '回基座', '回到底座', '回座', '回桩', '回充', '去充电', '充电'],
   升起: ['升起来', '升上去', '升上来', '升起', '收起来'],
   降下: ['降下来', '降下去', '放下来', '降下', '放下'],
   执行: ['执行', '运行', '激活', '进入', '来个', '来一个'],
@@ -116,7 +117,7 @@ export const TYPES: Record<string, string[]> = {
   lock: ['门锁', '智能锁', '指纹锁', '锁'],
   switch: ['开关'],
   plug: ['插座', '插头'],
-  humidifier: ['加湿器'],
+  humidifier: ['加湿器', '加湿机'],
   dehumidifier: ['除湿机', '除湿器'],
   airPurifier: ['净化器', '空气净化器'],
   robotVacuum: ['扫地机', '扫地机器人', '扫拖机器人', '扫拖一体机', '扫地机械人', '吸尘器', '扫拖机'],
@@ -130,7 +131,7 @@ export const TYPES: Record<string, string[]> = {
   rangeHood: ['油烟机', '抽油烟机'],
   camera: ['摄像头', '监控'],
   garageDoor: ['车库门', '卷帘门', '卷闸门'],
-  valve: ['阀门', '水阀', '喷灌', '浇水'],
+  valve: ['阀门', '水阀', '总阀', '喷灌', '浇水'],
   projector: [],
   freshAir: ['新风机', '新风系统', '新风'],
   temperatureSensor: ['温度传感器', '温度计', '温湿度计', '温湿度传感器'],
@@ -155,7 +156,7 @@ export const SUBTYPES: Record<string, string> = {
   灯带: 'light', 筒灯: 'light', 射灯: 'light', 吸顶灯: 'light', 壁灯: 'light', 镜前灯: 'light',
   氛围灯: 'light', 主灯: 'light', 灯串: 'light', 阅读灯: 'light', 橱柜灯: 'light', 廊灯: 'light',
   纱帘: 'curtain', 布帘: 'curtain', 遮光帘: 'curtain', 卷帘: 'curtain', 百叶帘: 'curtain',
-  吊扇: 'fan', 落地扇: 'fan', 台扇: 'fan', 塔扇: 'fan',
+  吊扇: 'fan', 落地扇: 'fan', 台扇: 'fan', 塔扇: 'fan', 循环扇: 'fan', 壁扇: 'fan',
   柜机: 'airConditioner', 挂机: 'airConditioner', 中央空调: 'airConditioner',
   电视墙: 'tv', 投影仪: 'tv', 投影: 'tv', 幕布: 'curtain',
   智能音箱: 'speaker', 回音壁: 'speaker',
@@ -254,7 +255,16 @@ const COMMAND_HINTS: [RegExp, string][] = [
   [/media|volume|音量|播放/i, 'speaker'],
 ];
 
+/** A kind inside a broader one: a climate entity named 地暖 is a heater, a cover named 车库门 a garage door. */
+const REFINES: Record<string, string[]> = { airConditioner: ['heater'], curtain: ['garageDoor', 'clothesRack', 'window'] };
+
 export function inferCategory(type: string | undefined, name: string, commands: { id: string; description: string }[] = []): string {
+  const byType = inferFromType(type, name, commands);
+  for (const [re, cat] of TYPE_STRING_HINTS) if (re.test(name)) return REFINES[byType]?.includes(cat) ? cat : byType;
+  return byType;
+}
+
+function inferFromType(type: string | undefined, name: string, commands: { id: string; description: string }[]): string {
   const t = (type ?? '').trim();
   const byName = (): string | null => {
     for (const [sub, cat] of Object.entries(SUBTYPES)) if (name.includes(sub)) return cat;
