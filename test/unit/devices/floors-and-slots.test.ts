@@ -342,3 +342,10 @@ describe('fractions and fan levels', () => {
     expect((await retrieve('客厅空调调低风速', duplex, emptyState()))[0].ir.value).toMatchObject({ attribute: 'fanSpeed', relative: 'down' });
   });
 });
+
+describe('a bare 锁 beside a name', () => {
+  it.each([['鎖前門', 'lock.front'], ['帮我锁后门', 'lock.back'], ['把前门锁', 'lock.front']])('%s locks %s', async (say, id) => {
+    const [r] = await retrieve(say, duplex, emptyState());
+    expect([r.command.a, r.selected.map((s) => s.id)]).toEqual(['锁上', [id]]);
+  });
+});
