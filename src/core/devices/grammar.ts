@@ -58,6 +58,8 @@ const EXTREME = /(?:调到|开到|调成|设为|设置为|调至|开至|拉到|�
 const MODE = new RegExp(
   `(制冷|制热|除湿|送风|自动|睡眠|节能|强力|暖风|换气|舒适|烘干|静音|手动|省电|安静)模式|(?:调成|调到|切换成|切换到|切到|换成|设为|设置为|设置成|改成|开)(制冷|制热|除湿|送风|暖风|换气)(?:模式)?|(制冷|制热|除湿|送风|暖风)(?=[，,]?(?:温度)?(?:调到|设为|设成)?${NUM}\\s*(?:度|℃|°)|\\s*$)`,
 );
+/** 高档 / 低风 / 中速 / 自动风: a fan level said as a word (调低风速 is a step, not 低风). */
+const FAN_LEVEL = /(?:调到|调成|开到|设为|设置为|设成|切到|换成|开)?(?<![调降升最太很])((?:高|中|低|自动|静音)(?:档|速|风))(?!速|量|度)/;
 /** 暖光 / 冷白光 / 自然光: a white tone, i.e. a colour temperature said as a word. */
 // 暖白 / 冷白 are white tones too, with or without 光/色
 const TONE = /(?:调成|调到|换成|变成|设为|设置为|设置成|改成|调)?(暖白光|冷白光|暖白色?|冷白色?|正白光?|中性光|暖光|冷光|自然光|日光|暖色调|冷色调)/;
@@ -72,6 +74,8 @@ export function valueSlot(s: string): ValueSlot | null {
   if (m) return { ...at(m), v: m[1], attribute: 'colorTemp', kind: 'word', unit: null };
   m = s.match(COLOUR);
   if (m) return { ...at(m), v: `${m[1]}色`, attribute: 'color', kind: 'word', unit: null };
+  m = s.match(FAN_LEVEL);
+  if (m) return { ...at(m), v: m[1], attribute: 'fanSpeed', kind: 'word', unit: null };
   m = s.match(EXTREME);
   if (m) {
     const word = m[1];

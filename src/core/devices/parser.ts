@@ -368,7 +368,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   const verbText = blankWords(s, index);
   // 把门锁上: the lock verb wins over the type word 门锁 it overlaps
-  const lockVerb = s.match(/锁上|上锁|锁好|锁住|锁门|锁一下|锁下|解锁|开锁|锁了(?!吗|没|未)/);
+  // (锁前门: a bare 锁 right before a name, where the name was masked, is the verb)
+  const lockVerb = s.match(/锁上|上锁|锁好|锁住|锁门|锁一下|锁下|解锁|开锁|锁了(?!吗|没|未)|(?<![门智指])锁(?=\s)|(?<=\s)锁\s*$/);
   if (lockVerb) {
     p.a = /解锁|开锁/.test(lockVerb[0]) ? '解锁' : '锁上';
     s = s.replace(lockVerb[0], lockVerb[0] === '锁门' ? ' 门 ' : ' ');

@@ -325,3 +325,27 @@ describe('the LLM command protocol carries w', () => {
     expect(commandToIR(c).values?.map((v) => v.number ?? v.text)).toEqual([26, '制热']);
   });
 });
+
+describe('fractions and fan levels', () => {
+  it('三分之一 / 四分之三 are positions in percent', async () => {
+    const [a] = await retrieve('书房卷帘打开三分之一', duplex, emptyState());
+    expect([a.command.a, a.ir.value?.number, a.ir.value?.unit]).toEqual(['调位置', 33, '%']);
+    const [b] = await retrieve('客厅窗帘开到四分之三', duplex, emptyState());
+    expect(b.ir.value?.number).toBe(75);
+  });
+
+  it('高档 / 低风 / 中速 / 自动风 are fan levels (words); 调低风速 stays a step', async () => {
+    for (const [say, word] of [['把吊扇风速调到高档', '高档'], ['客厅空调风速调成低风', '低风'], ['吊扇调到中速', '中速']]) {
+      const [r] = await retrieve(say, duplex, emptyState());
+      expect([r.command.a, r.ir.value?.attribute, r.ir.value?.text]).toEqual(['调风速', 'fanSpeed', word]);
+    }
+    expect((await retrieve('客厅空调调低风速', duplex, emptyState()))[0].ir.value).toMatchObject({ attribute: 'fanSpeed', relative: 'down' });
+  });
+});
+
+describe('a bare 锁 beside a name', () => {
+  it.each([['鎖前門', 'lock.front'], ['帮我锁后门', 'lock.back'], ['把前门锁', 'lock.front']])('%s locks %s', async (say, id) => {
+    const [r] = await retrieve(say, duplex, emptyState());
+    expect([r.command.a, r.selected.map((s) => s.id)]).toEqual(['锁上', [id]]);
+  });
+});
