@@ -332,7 +332,10 @@ export class LlmClient {
       control.touch();
       const headers = new Headers(init?.headers);
       for (const name of [...headers.keys()]) if (name.startsWith('x-stainless-')) headers.delete(name);
-      const response = await fetch(input, { ...init, headers });
+      const response = await fetch(input, { ...init, headers }).catch((e: unknown) => {
+        control.pause(); // the SDK may wait before retrying a connection failure
+        throw e;
+      });
       control.touch();
       const out = new Headers(response.headers);
       if (!response.ok) {
