@@ -6,6 +6,11 @@
  *   voice-assistant corpora (politeness, negation, area-only, timers, queries, Chinese numerals,
  *   units, traditional/Cantonese/Taiwanese) over those two homes and a home named the way the
  *   米家 app names devices (mihome.json). Written before the engine changes it measures.
+ * - "wild" (round 4, eval/fixtures/devices-wild): families by domain (switch, fan, climate, cover,
+ *   lock, vacuum, valve, humidifier, scene), floor and whole-home scope, partial names, every value
+ *   slot, several slots in one clause (制热26度), untargeted media, state queries, Taiwanese and
+ *   Cantonese, over the three homes above and a two-floor HA-style home (duplex.json). Written and
+ *   its held-out slice fixed (every 4th case of a family per file) before any engine change.
  * Each case expects the selected entity set (ids; ? = a question with real options; - = nothing
  * to act on), and where given the value (ir.value.number / text), the canonical action, the
  * condition, a delay (N分钟后…) or a timer length. Lines flagged "held" are the held-out slice:
@@ -24,12 +29,15 @@ const dir = path.join(here, 'fixtures', 'devices');
 export const EVAL_SETS = [
   { name: 'own', label: 'own set (round 2)', dir },
   { name: 'real', label: 'real-world set (round 3)', dir: path.join(here, 'fixtures', 'devices-real') },
+  { name: 'wild', label: 'wild set (round 4: per-domain families, floors, multi-slot values, queries, untargeted media)', dir: path.join(here, 'fixtures', 'devices-wild') },
 ];
 
-/** A case file's home: beside it, else in the own set's folder (the real set reuses those homes). */
+/** A case file's home: beside it, else in an earlier set's folder (later sets reuse those homes). */
 function homePath(caseDir: string, home: string): string {
   const near = path.join(caseDir, home);
-  return fs.existsSync(near) ? near : path.join(dir, home);
+  if (fs.existsSync(near)) return near;
+  const earlier = EVAL_SETS.map((s) => path.join(s.dir, home)).find((p) => fs.existsSync(p));
+  return earlier ?? path.join(dir, home);
 }
 
 export interface EvalCase {
@@ -94,7 +102,7 @@ export function judge(c: EvalCase, results: RetrievalResult[]): string | null {
   if (c.delay !== undefined && !results.some((r) => r.ir.delay_seconds === c.delay)) return `delay ${JSON.stringify(results.map((r) => r.ir.delay_seconds ?? null))}`;
   if (c.timer !== undefined && !results.some((r) => r.ir.timer?.seconds === c.timer)) return `timer ${JSON.stringify(results.map((r) => r.ir.timer ?? null))}`;
   if (c.value !== undefined && !results.some((r) => r.ir.value?.number === c.value)) return `value ${JSON.stringify(results.map((r) => r.ir.value))}`;
-  if (c.valueText !== undefined && !results.some((r) => r.ir.value && toSimplified(r.ir.value.text).includes(c.valueText!))) return `value text ${JSON.stringify(results.map((r) => r.ir.value?.text))}`;
+  if (c.valueText !== undefined && !results.some((r) => (r.ir.values ?? (r.ir.value ? [r.ir.value] : [])).some((v) => toSimplified(v.text).includes(c.valueText!)))) return `value text ${JSON.stringify(results.map((r) => r.ir.value?.text))}`;
   if (c.cond && !results.some((r) => r.ir.conditions.some((k) => k.sensor === c.cond!.sensor && k.op.startsWith(c.cond!.op) && k.value === c.cond!.value)))
     return `condition ${JSON.stringify(results.map((r) => r.ir.conditions))}`;
   return null;

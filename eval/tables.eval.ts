@@ -20,6 +20,7 @@ import { createAppContext, type AppContext } from '../src/core/context';
 import { invokeOperation } from '../src/core/api/invoke';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
 import { powerLibrary } from './power.eval';
+import { printFamilyTally, structureEval } from './table-structure';
 
 interface Question {
   n: number;
@@ -150,6 +151,7 @@ export default async function tables(args: string[]): Promise<void> {
     for (const [metric, { dev, held }] of Object.entries(tally)) {
       console.log(`${metric.padEnd(36)}${pct(dev).padEnd(20)}${pct(held).padEnd(20)}${pct([dev[0] + held[0], dev[1] + held[1]])}`);
     }
+    if (!args.includes('--no-structure')) printFamilyTally(await structureEval(ctx, verbose, args.includes('--show-held')));
   } finally {
     await ctx.close();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -74,7 +74,8 @@ export function registerDeviceCommands(program: Command): void {
           const v = r.ir.value;
           const check = r.meta.value_check?.[0];
           const n = v.number === null ? v.text : `${v.number}${v.unit ?? ''}`;
-          lines.push(`  数值: ${v.relative ? (v.relative === 'up' ? '调高 ' : '调低 ') : ''}${n}${check ? `（${VALUE_CHECK_LABELS[check.status]}${check.minimum !== null && check.maximum !== null ? ` ${check.minimum}–${check.maximum}${check.unit ?? ''}` : ''}）` : ''}`);
+          const more = (r.ir.values ?? []).slice(1).map((x) => (x.number === null ? x.text : `${x.number}${x.unit ?? ''}`));
+          lines.push(`  数值: ${v.relative ? (v.relative === 'up' ? '调高 ' : '调低 ') : ''}${n}${more.length ? `，${more.join('，')}` : ''}${check ? `（${VALUE_CHECK_LABELS[check.status]}${check.minimum !== null && check.maximum !== null ? ` ${check.minimum}–${check.maximum}${check.unit ?? ''}` : ''}）` : ''}`);
         }
         const timing = timingLabel(r.ir);
         if (timing) lines.push(`  ${timing}`);

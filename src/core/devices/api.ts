@@ -12,7 +12,7 @@ import { buildCommandPrompt, commandSystemPrompt, parseCommandArray } from './co
 import { parseRules } from './parser';
 import { retrieve, type RetrieveOptions } from './retrieve';
 import { injectStage } from './stages/inject';
-import { commandSpecSchema, conditionSchema, conversationStateSchema, emptyState, type Home } from './types';
+import { commandSpecSchema, conditionSchema, conversationStateSchema, emptyState, floorSchema, type Home } from './types';
 import { TYPES } from './lexicon';
 import { createLlmCommandParser, parseCommandsWithLlm } from './llm-commands';
 import { llmAvailable } from '../llm/client';
@@ -66,6 +66,7 @@ const entitySchema = z.object({
 const homeSchema = z.object({
   name: z.string().optional(),
   rooms: z.array(z.string()),
+  floors: z.array(floorSchema).optional(),
   devices: z.array(entitySchema),
   groups: z.array(entitySchema),
   scenes: z.array(entitySchema),
@@ -80,6 +81,7 @@ const commandOut = z.object({
   cond: conditionSchema.nullable().optional(),
   ref: z.string().nullable().optional(),
   v: z.union([z.string(), z.number()]).nullable().optional(),
+  w: z.array(z.object({ a: z.string(), v: z.union([z.string(), z.number()]) })).optional(),
   x: z.string().nullable().optional(),
   d: z.number().nullable().optional(),
   i: z.enum(['time', 'date', 'weather', 'nevermind', 'list']).optional(),
@@ -135,6 +137,8 @@ export const retrievalResultSchema = z.object({
   ir: z.object({
     action: z.string(),
     value: irValueSchema.nullable(),
+    /** every value when the command sets more than one (制热26度) */
+    values: z.array(irValueSchema).optional(),
     name_hint: z.string().nullable(),
     type_hint: z.string().nullable(),
     scope_include: z.array(z.string()),

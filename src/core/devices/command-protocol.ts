@@ -88,6 +88,7 @@ export function buildCommandPrompt(rooms: string[], types: string[]): string {
     '- q：量词 one | all | any | except（“所有/全部”为 all，“除…以外”为 except）',
     '- c：数量（“两盏”为 2），没有则为 null',
     '- v：可选，要设置的值，照用户说的写：26度、50%、一半、最亮、红色、制冷；相对调整写 +10%、-1度，只说“调高/亮一点”写 + 或 -；没有则省略',
+    '- w：可选，同一句里还要设置的其他项，每项 {"a":动作,"v":值}，如“调到制热26度”写 v 为 26度、w 为 [{"a":"设置模式","v":"制热"}]',
     '- cond：可选，条件，如 {"sensor":"temperature","op":">","value":26,"room":null}；sensor 取 temperature/humidity/illuminance',
     '- ref：可选，用户用“它/那个”指代上文设备时为 "last-mentioned"',
     '- d：可选，延时秒数（“十分钟后关空调”为 600）；单独设定时器（“设一个五分钟的定时器”）时 a 写 计时、d 写秒数、v 写时长原文',

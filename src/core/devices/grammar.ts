@@ -54,20 +54,24 @@ const REL_UP =
 const REL_DOWN =
   /太(?:亮|刺眼|吵|响|大声|大|高|强|快|热|晒)了?|调小声|开小声|调低|降低|调小|减小|关小|调暗|调弱|调慢|调冷|调凉|再暗|再小|再低|(?:暗|小|低|冷|凉|凉快|小声|弱|慢|轻)(?:一点儿?|一些|些|点)|小声|(?:拉上|关上|关)(?:一点|一些|些)|减少|减(?=\d|[一二两三四五六七八九十])/;
 const EXTREME = /(?:调到|开到|调成|设为|设置为|调至|开至|拉到|放到)?(最亮|最暗|最大|最小|最高|最低|最强|最弱|最冷|最热|最快|最慢|最响|最轻|全开|开到底|拉满|开满)/;
-const MODE = /(制冷|制热|除湿|送风|自动|睡眠|节能|强力|暖风|换气|舒适|烘干|静音|手动|省电|安静)模式|(?:调成|调到|切换成|切换到|切到|换成|设为|设置为|设置成|改成|开)(制冷|制热|除湿|送风|暖风|换气)(?:模式)?/;
+// 制热26度: an air conditioner's mode said bare right before its temperature
+const MODE = new RegExp(
+  `(制冷|制热|除湿|送风|自动|睡眠|节能|强力|暖风|换气|舒适|烘干|静音|手动|省电|安静)模式|(?:调成|调到|切换成|切换到|切到|换成|设为|设置为|设置成|改成|开)(制冷|制热|除湿|送风|暖风|换气)(?:模式)?|(制冷|制热|除湿|送风|暖风)(?=[，,]?(?:温度)?(?:调到|设为|设成)?${NUM}\\s*(?:度|℃|°))`,
+);
 /** 暖光 / 冷白光 / 自然光: a white tone, i.e. a colour temperature said as a word. */
-const TONE = /(?:调成|调到|换成|变成|设为|设置为|设置成|改成|调)?(暖白光|冷白光|暖光|冷光|自然光|日光|暖色调|冷色调)/;
-const COLOUR = /(?:调成|调到|变成|换成|设为|设置为|设置成|改成|调)?(暖白|冷白|暖黄|粉红|天蓝|红|橙|黄|绿|青|蓝|紫|粉|白)(?:色|光)/;
+// 暖白 / 冷白 are white tones too, with or without 光/色
+const TONE = /(?:调成|调到|换成|变成|设为|设置为|设置成|改成|调)?(暖白光|冷白光|暖白色?|冷白色?|正白光?|中性光|暖光|冷光|自然光|日光|暖色调|冷色调)/;
+const COLOUR = /(?:调成|调到|变成|换成|设为|设置为|设置成|改成|调)?(暖黄|粉红|天蓝|红|橙|黄|绿|青|蓝|紫|粉|白)(?:色|光)/;
 
 /** Reads the value slot of a clause (names already masked). */
 export function valueSlot(s: string): ValueSlot | null {
   const at = (m: RegExpMatchArray) => ({ start: m.index!, end: m.index! + m[0].length });
   let m = s.match(MODE);
-  if (m) return { ...at(m), v: m[1] ?? m[2], attribute: 'mode', kind: 'word', unit: null };
-  m = s.match(COLOUR);
-  if (m) return { ...at(m), v: `${m[1]}色`, attribute: 'color', kind: 'word', unit: null };
+  if (m) return { ...at(m), v: m[1] ?? m[2] ?? m[3], attribute: 'mode', kind: 'word', unit: null };
   m = s.match(TONE);
   if (m) return { ...at(m), v: m[1], attribute: 'colorTemp', kind: 'word', unit: null };
+  m = s.match(COLOUR);
+  if (m) return { ...at(m), v: `${m[1]}色`, attribute: 'color', kind: 'word', unit: null };
   m = s.match(EXTREME);
   if (m) {
     const word = m[1];
@@ -90,9 +94,10 @@ export function valueSlot(s: string): ValueSlot | null {
     const sign = rel === up ? '+' : '-';
     // an amount right after the word: 调高两度, 音量加10, 降低五
     const after = s.slice(rel.index! + rel[0].length);
-    const amount = after.match(new RegExp(`^(${NUM})\\s*(度|℃|%|％|档|格)?`));
-    const n = amount ? parseNumber(amount[1]) : null;
-    const unit = amount?.[2] ? (/度|℃/.test(amount[2]) ? '℃' : /%|％/.test(amount[2]) ? '%' : amount[2]) : null;
+    // (降低百分之十: 百分之 says the unit, and its 百 is not a number)
+    const amount = after.match(new RegExp(`^(百分之)?(${NUM})\\s*(度|℃|%|％|档|格)?`));
+    const n = amount ? parseNumber(amount[2]) : null;
+    const unit = amount?.[1] ? '%' : amount?.[3] ? (/度|℃/.test(amount[3]) ? '℃' : /%|％/.test(amount[3]) ? '%' : amount[3]) : null;
     const end = rel.index! + rel[0].length + (amount && n !== null ? amount[0].length : 0);
     // 一点 is a size, not an amount
     const v = n !== null && !/^一点/.test(after) ? `${sign}${n}${unit ?? ''}` : sign;

@@ -61,7 +61,7 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
     const detail = again.success ? zodIssues(parsed.error) : zodIssues(again.error);
     throw new GridError('BAD_FILE', `${source} 无效 — ${detail}`, { issues: (again.success ? parsed.error : again.error).issues });
   }
-  const file = Array.isArray(parsed.data) ? { devices: parsed.data, groups: [], scenes: [], rooms: undefined, name: undefined } : parsed.data;
+  const file = Array.isArray(parsed.data) ? { devices: parsed.data, groups: [], scenes: [], rooms: undefined, floors: undefined, name: undefined } : parsed.data;
 
   const ids = new Map<string, string>();
   const claim = (id: string, where: string) => {
@@ -123,7 +123,9 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
   });
   const rooms = [...new Set([...(file.rooms ?? []), ...devices.map((d) => d.room).filter((r): r is string => !!r)])].filter((r) => !UNKNOWN_ROOM.test(r));
   if (devices.length === 0) warnings.push(`${source} 中没有设备`);
-  return { home: { name: file.name, rooms, devices, groups, scenes }, format, warnings };
+  const floors = (file.floors ?? []).map((f) => ({ ...f, name: clean(f.name), rooms: f.rooms.map(clean) }));
+  for (const f of floors) for (const r of f.rooms) if (!rooms.includes(r)) rooms.push(r);
+  return { home: { name: file.name, rooms, ...(floors.length ? { floors } : {}), devices, groups, scenes }, format, warnings };
 }
 
 /** Reads and normalises a home file (JSON). Never throws a raw SyntaxError. */

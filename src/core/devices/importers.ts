@@ -26,7 +26,7 @@ function isStatesArray(x: unknown): x is Json[] {
 
 export function isHomeAssistantExport(raw: unknown): boolean {
   if (isStatesArray(raw)) return true;
-  return isObj(raw) && ('entity_registry' in raw || 'states' in raw || 'area_registry' in raw) && !('devices' in raw && Array.isArray(raw.devices));
+  return isObj(raw) && ('entity_registry' in raw || 'states' in raw || 'area_registry' in raw || 'floor_registry' in raw) && !('devices' in raw && Array.isArray(raw.devices));
 }
 
 export function isSmartThingsExport(raw: unknown): boolean {
@@ -64,13 +64,26 @@ function haCommands(domain: string, attrs: Json): { commands: CommandSpec[]; cat
     case 'fan':
       return { category: 'fan', commands: [...ON_OFF, { id: 'set_percentage', description: '调风速', type: 'integer', value_range: { minimum: 0, maximum: 100, unit: '%' } }] };
     case 'humidifier':
-      return { category: 'humidifier', commands: ON_OFF };
+      return {
+        category: str(attrs.device_class) === 'dehumidifier' ? 'dehumidifier' : 'humidifier',
+        commands: [...ON_OFF, { id: 'set_humidity', description: '调湿度', type: 'integer', value_range: { minimum: Number(attrs.min_humidity ?? 0), maximum: Number(attrs.max_humidity ?? 100), unit: '%' } }, { id: 'set_mode', description: '设置模式', type: 'string' }],
+      };
+    case 'valve':
+      return {
+        category: 'valve',
+        commands: [
+          { id: 'open_valve', description: '打开阀门' },
+          { id: 'close_valve', description: '关闭阀门' },
+          ...('current_position' in attrs ? [{ id: 'set_valve_position', description: '调节开度', type: 'integer', value_range: { minimum: 0, maximum: 100, unit: '%' } }] : []),
+        ],
+      };
     case 'cover':
       return {
         category: 'curtain',
         commands: [
           { id: 'open_cover', description: '打开窗帘' },
           { id: 'close_cover', description: '关闭窗帘' },
+          { id: 'stop_cover', description: '停止' },
           { id: 'set_cover_position', description: '调节开合度', type: 'integer', value_range: { minimum: 0, maximum: 100, unit: '%' } },
         ],
       };
@@ -86,6 +99,7 @@ function haCommands(domain: string, attrs: Json): { commands: CommandSpec[]; cat
             value_range: { minimum: Number(attrs.min_temp ?? 16), maximum: Number(attrs.max_temp ?? 30), unit: '°C' },
           },
           { id: 'set_hvac_mode', description: '设置模式', type: 'string' },
+          { id: 'set_fan_mode', description: '调风速', type: 'string' },
         ],
       };
     case 'media_player':
@@ -94,14 +108,19 @@ function haCommands(domain: string, attrs: Json): { commands: CommandSpec[]; cat
         commands: [
           ...ON_OFF,
           { id: 'volume_set', description: '调音量', type: 'integer', value_range: { minimum: 0, maximum: 100, unit: '%' } },
+          { id: 'volume_mute', description: '静音' },
           { id: 'media_play', description: '播放' },
           { id: 'media_pause', description: '暂停' },
+          { id: 'media_stop', description: '停止播放' },
+          { id: 'media_next_track', description: '下一首' },
+          { id: 'media_previous_track', description: '上一首' },
+          { id: 'play_media', description: '播放指定内容', type: 'string' },
         ],
       };
     case 'lock':
       return { category: 'lock', commands: [{ id: 'lock', description: '锁上门锁' }, { id: 'unlock', description: '解锁门锁' }] };
     case 'vacuum':
-      return { category: 'robotVacuum', commands: [{ id: 'start', description: '启动清扫' }, { id: 'return_to_base', description: '停止清扫并回充' }] };
+      return { category: 'robotVacuum', commands: [{ id: 'start', description: '启动清扫' }, { id: 'pause', description: '暂停清扫' }, { id: 'stop', description: '停止清扫' }, { id: 'return_to_base', description: '回充' }] };
     case 'sensor': {
       const dc = str(attrs.device_class);
       if (dc === 'temperature') return { category: 'temperatureSensor', commands: [{ id: 'read', description: '读取温度' }], reading: ['temperature', 0] };
@@ -116,14 +135,22 @@ function haCommands(domain: string, attrs: Json): { commands: CommandSpec[]; cat
   }
 }
 
-const HA_DOMAINS = new Set(['light', 'switch', 'input_boolean', 'fan', 'humidifier', 'cover', 'climate', 'media_player', 'lock', 'vacuum', 'sensor', 'binary_sensor']);
+const HA_DOMAINS = new Set(['light', 'switch', 'input_boolean', 'fan', 'humidifier', 'cover', 'climate', 'media_player', 'lock', 'vacuum', 'valve', 'sensor', 'binary_sensor']);
 
 export function importHomeAssistant(raw: unknown, warnings: string[]): unknown {
   const bundle: Json = isStatesArray(raw) ? { states: raw } : (raw as Json);
   const areas = new Map<string, string>();
+  // floors (core.floor_registry) and the floor of each area: 楼上的灯 / 关掉一楼所有的灯
+  const floors = new Map<string, { name: string; level?: number; rooms: string[] }>();
+  for (const f of registryList(bundle.floor_registry, 'floors')) {
+    const id = str(f.floor_id) ?? str(f.id);
+    if (id) floors.set(id, { name: str(f.name) ?? id, ...(typeof f.level === 'number' ? { level: f.level } : {}), rooms: [] });
+  }
   for (const a of registryList(bundle.area_registry, 'areas')) {
     const id = str(a.area_id) ?? str(a.id);
     if (id) areas.set(id, str(a.name) ?? id);
+    const floor = str(a.floor_id) ? floors.get(a.floor_id as string) : undefined;
+    if (id && floor) floor.rooms.push(str(a.name) ?? id);
   }
   const haDevices = new Map<string, Json>();
   for (const d of registryList(bundle.device_registry, 'devices')) if (str(d.id)) haDevices.set(d.id as string, d);
@@ -174,7 +201,7 @@ export function importHomeAssistant(raw: unknown, warnings: string[]): unknown {
       return g.members.length > 0;
     });
   if (devices.length === 0) warnings.push('Home Assistant 导出中没有可控制的实体');
-  return { devices, groups: okGroups, scenes };
+  return { devices, groups: okGroups, scenes, ...(floors.size ? { floors: [...floors.values()] } : {}) };
 }
 
 const ST_CAPS: Record<string, CommandSpec[]> = {

@@ -40,6 +40,8 @@ export interface HomeIndex {
   byFuzzy: Map<string, string[]>;
   roomWords: string[];
   homeRooms: Set<string>;
+  /** floor word (一楼, 2楼, 二层, 楼上, the floor's own name and aliases) -> the rooms on it */
+  floorRooms: Map<string, string[]>;
   typeWords: [string, string][];
   subtypeWords: string[];
   /** device id -> groups containing it */
@@ -122,6 +124,47 @@ export function nameAliases(key: string, kindWords: string[], roomWords: string[
   return [...out];
 }
 
+const CN_DIGITS = ['零', '一', '二', '三', '四', '五', '六', '七', '八', '九', '十'];
+
+/** The level a floor's name says: 二楼 / 2F / 三层 -> 2 / 2 / 3, 首层 -> 1, 地下室 / 负一楼 -> -1. */
+export function floorLevel(name: string): number | null {
+  const n = norm(name);
+  if (/首层|底层|地面层/.test(n)) return 1;
+  const m = n.match(/^(负|地下)?([一二两三四五六七八九十]|\d+)(?:楼|层|f)$/i);
+  if (m) {
+    const v = /\d/.test(m[2]) ? Number(m[2]) : m[2] === '两' ? 2 : CN_DIGITS.indexOf(m[2]);
+    return m[1] ? -v : v;
+  }
+  if (/地下室|地库/.test(n)) return -1;
+  return null;
+}
+
+/**
+ * Floor words of a home: each floor's name and aliases, the ways its level is said (二楼, 2楼,
+ * 二层, 2f), and 楼上 / 楼下 in a home with floors above ground (楼下 = the lowest floor above
+ * ground, 楼上 = every floor above it).
+ */
+function floorWords(home: Home): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const floors = (home.floors ?? []).map((f, i) => ({ ...f, lv: f.level ?? floorLevel(f.name) ?? i + 1 }));
+  const add = (w: string, rooms: string[]) => out.set(norm(w), [...new Set([...(out.get(norm(w)) ?? []), ...rooms])]);
+  for (const f of floors) {
+    for (const w of [f.name, ...(f.aliases ?? [])]) add(w, f.rooms);
+    if (f.lv > 0) {
+      const said = f.lv <= 10 ? [CN_DIGITS[f.lv], String(f.lv)] : [String(f.lv)];
+      for (const d of said) for (const unit of ['楼', '层']) add(d + unit, f.rooms);
+      add(`${f.lv}f`, f.rooms);
+      if (f.lv === 2) for (const unit of ['楼', '层']) add(`两${unit}`, f.rooms);
+    } else add(`负${CN_DIGITS[-f.lv] ?? -f.lv}楼`, f.rooms);
+  }
+  const above = floors.filter((f) => f.lv > 0);
+  if (above.length > 1) {
+    const lowest = Math.min(...above.map((f) => f.lv));
+    for (const f of above) add(f.lv === lowest ? '楼下' : '楼上', f.rooms);
+  }
+  return out;
+}
+
 const cache = new WeakMap<Home, HomeIndex>();
 
 const byIdOf = (entities: Entity[], id: string) => entities.find((e) => e.id === id)!;
@@ -131,7 +174,8 @@ export function indexHome(home: Home): HomeIndex {
   if (hit) return hit;
   const entities = allEntities(home);
   const homeRooms = new Set(home.rooms.map(norm));
-  const roomWords = longestFirst([...home.rooms.map(norm), ...ROOM_WORDS]);
+  const floorRooms = floorWords(home);
+  const roomWords = longestFirst([...home.rooms.map(norm), ...ROOM_WORDS, ...floorRooms.keys()]);
   const info = new Map<string, EntityInfo>();
   const byName = new Map<string, Entity[]>();
   const byPinyin = new Map<string, string[]>();
@@ -193,6 +237,7 @@ export function indexHome(home: Home): HomeIndex {
     byFuzzy,
     roomWords,
     homeRooms,
+    floorRooms,
     typeWords,
     subtypeWords: longestFirst(Object.keys(SUBTYPES)),
     groupsOf,

@@ -243,6 +243,8 @@ interface Partial {
   c: number | null;
   ref: boolean;
   v: string | null;
+  /** further settings of the same clause (制热 beside 26度) */
+  w: { a: string; v: string }[];
   x: string[];
   /** n came from leftover text, not from a known name/subtype (有点暗) */
   residual: boolean;
@@ -277,7 +279,7 @@ function categoryOf(p: Partial, index: HomeIndex): string | null {
 }
 
 function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): Partial {
-  const p: Partial = { a: null, s: [], n: null, t: null, q: 'one', c: null, ref: false, v: null, x: [], residual: false, question: false, complaint: false };
+  const p: Partial = { a: null, s: [], n: null, t: null, q: 'one', c: null, ref: false, v: null, w: [], x: [], residual: false, question: false, complaint: false };
   let s = raw;
   // names (already masked as single private-use characters)
   const named = [...masked].filter(([ch]) => s.includes(ch));
@@ -311,13 +313,22 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   let valueKind: string | null = null;
   if (modeFromScene) attribute = 'mode';
   if (!p.question && !modeFromScene) {
-    const value = valueSlot(blankWords(s, index));
+    let value = valueSlot(blankWords(s, index));
     if (value) {
+      p.complaint = value.kind === 'relative' && s.slice(value.start).startsWith('太');
+      s = blankOut(s, value.start, value.end);
+      // 制热26度 / 暖光亮度50%: a second setting in the same clause; the number leads (ir.value.number)
+      const more = value.kind === 'relative' ? null : valueSlot(blankWords(s, index));
+      if (more && more.kind !== 'relative' && more.attribute !== value.attribute) {
+        s = blankOut(s, more.start, more.end);
+        const numeric = (x: typeof more) => x.kind === 'absolute' || x.kind === 'extreme';
+        const [lead, extra] = numeric(more) && !numeric(value) ? [more, value] : [value, more];
+        value = lead;
+        if (extra.attribute) p.w.push({ a: SET_ACTION[extra.attribute], v: extra.v });
+      }
       p.v = value.v;
       attribute = value.attribute;
       valueKind = value.kind;
-      p.complaint = value.kind === 'relative' && s.slice(value.start).startsWith('太');
-      s = blankOut(s, value.start, value.end);
     }
   }
   const attr = attributeSlot(s);
@@ -651,6 +662,7 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
         cond: cond ?? undefined,
         ref: p.ref ? 'last-mentioned' : undefined,
         v: p.v ?? undefined,
+        w: p.w.length && p.v !== null ? p.w : undefined,
         x: p.x.length ? p.x.join('、') : undefined,
         d: delay?.seconds,
         reason: p.a ? undefined : '未识别出动作',
@@ -685,10 +697,13 @@ export function commandToIR(cmd: Command): QueryIR {
       ...(cmd.i ? { intent: cmd.i } : {}),
     };
   }
+  const value = valueFromCommand(cmd.v, cmd.a);
+  const more = (cmd.w ?? []).map((x) => valueFromCommand(x.v, x.a)).filter((x): x is NonNullable<typeof x> => !!x);
   return {
     ...(cmd.d ? { delay_seconds: cmd.d } : {}),
     action: cmd.a,
-    value: valueFromCommand(cmd.v, cmd.a),
+    value,
+    ...(value && more.length ? { values: [value, ...more] } : {}),
     name_hint: cmd.n,
     type_hint: cmd.t,
     scope_include: oldExcept ? [] : rooms,

@@ -60,11 +60,23 @@ export const sceneSchema = z.object({
   description: z.string().optional(),
 });
 
+/** A floor of the home (一楼, 二楼, 地下室): its rooms, so 楼上的灯 / 关掉一楼所有的灯 scope by floor. */
+export const floorSchema = z.object({
+  name: z.string().min(1),
+  /** 1 for the ground floor, 2 above it, -1 a basement; read from the name (二楼, 3F) when absent */
+  level: z.number().int().optional(),
+  rooms: z.array(z.string().min(1)).default([]),
+  /** Other words for it (首层, 楼上) */
+  aliases: z.array(z.string().min(1)).optional(),
+});
+export type Floor = z.output<typeof floorSchema>;
+
 export const homeFileSchema = z.union([
   z.array(deviceSchema),
   z.object({
     name: z.string().optional(),
     rooms: z.array(z.string()).optional(),
+    floors: z.array(floorSchema).optional(),
     devices: z.array(deviceSchema),
     groups: z.array(groupSchema).default([]),
     scenes: z.array(sceneSchema).default([]),
@@ -92,6 +104,8 @@ export interface Entity {
 export interface Home {
   name?: string;
   rooms: string[];
+  /** Floors and their rooms (optional in the file; [] when not given). */
+  floors?: Floor[];
   devices: Entity[];
   groups: Entity[];
   scenes: Entity[];
@@ -121,6 +135,8 @@ export const commandSchema = z.object({
   ref: z.literal('last-mentioned').nullable().optional(),
   /** The value as said: 26度, 50%, 一半, 最亮, +10%, 红色, 睡眠模式 (a bare number is read as said). */
   v: z.union([z.string(), z.number()]).nullable().optional(),
+  /** Further settings said in the same clause (制热 beside 26度): each its own action and value as said. */
+  w: z.array(z.object({ a: z.string(), v: z.union([z.string(), z.number()]) })).optional(),
   /** Exceptions (除了床头灯 / 除卧室以外): rooms or names excluded; with x, s is the include scope. */
   x: z.string().nullable().optional(),
   /** Delay in seconds (十分钟后关掉空调); with a = 计时 the length of a timer (设一个十分钟的定时器). */
@@ -164,6 +180,8 @@ export interface QueryIR {
   action: string;
   /** The value to set (null when the command carries none). */
   value: IRValue | null;
+  /** Every value of the command when it sets more than one (制热26度: 26℃ then 制热); `value` is the first. */
+  values?: IRValue[];
   name_hint: string | null;
   type_hint: string | null;
   scope_include: string[];

@@ -77,7 +77,7 @@ export function commandSummaryLines(results: RetrievalResult[]): string[] {
     if (r.ir.value) {
       const check = r.meta.value_check?.[0];
       const range = check && check.minimum !== null && check.maximum !== null ? ` ${check.minimum}–${check.maximum}${check.unit ?? ''}` : '';
-      parts.push(`数值 ${describeValue(r.ir.value)}${check ? `（${CHECK_LABEL[check.status]}${check.status === 'in_range' || check.status === 'out_of_range' ? range : ''}）` : ''}`);
+      parts.push(`数值 ${(r.ir.values ?? [r.ir.value]).map(describeValue).join('，')}${check ? `（${CHECK_LABEL[check.status]}${check.status === 'in_range' || check.status === 'out_of_range' ? range : ''}）` : ''}`);
     }
     const timing = timingLabel(r.ir);
     if (timing) parts.push(timing);

@@ -17,6 +17,12 @@ export interface ScopeResult {
   askedUnknown: boolean;
 }
 
+/** 一楼 / 楼上 / 二层: a floor word stands for the rooms on that floor (the word itself stays, for a room so named). */
+export function expandFloors(index: HomeIndex, words: string[]): string[] {
+  if (!index.floorRooms.size) return words;
+  return [...new Set(words.flatMap((w) => [w, ...(index.floorRooms.get(norm(w)) ?? [])]))];
+}
+
 /** The asked room is not one of the home's rooms (次卧 in a home with only 卧室). */
 export function roomsUnknown(index: HomeIndex, rooms: string[]): boolean {
   return rooms.every((r) => !index.homeRooms.has(norm(r)) && ![...index.homeRooms].some((h) => roomMatches(h, r)));
@@ -49,6 +55,7 @@ function roomInclude(index: HomeIndex, e: Entity, rooms: string[], meta: Retriev
 /** Excluded by room, by name (除了老伙计以外) or, for a group, through a member. */
 export function excluded(index: HomeIndex, e: Entity, words: string[]): boolean {
   if (!words.length) return false;
+  words = expandFloors(index, words);
   // room words exclude rooms; other words (床头灯, 老伙计) exclude by name only
   const rooms = words.filter((w) => index.roomWords.includes(norm(w)) || index.homeRooms.has(norm(w)));
   if (rooms.some((r) => roomMatches(e.room, r))) return true;
@@ -70,9 +77,10 @@ export function scopeStage(index: HomeIndex, ir: QueryIR, meta: RetrievalMeta): 
   const roomHit = new Map<string, boolean>();
   let askedUnknown = false;
   if (ir.scope_include.length) {
-    askedUnknown = roomsUnknown(index, ir.scope_include);
+    const include = expandFloors(index, ir.scope_include);
+    askedUnknown = roomsUnknown(index, include);
     const inScope = pool.filter((e) => {
-      const r = roomInclude(index, e, ir.scope_include, meta, askedUnknown);
+      const r = roomInclude(index, e, include, meta, askedUnknown);
       if (r.hit) {
         roomHit.set(e.id, r.viaName);
         if (r.viaName) meta.name_room_fallback.push(e.id);

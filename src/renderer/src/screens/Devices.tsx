@@ -454,7 +454,7 @@ function CommandInWords({ r }: { r: RetrievalResult }) {
       <dd>
         {ir.value ? (
           <>
-            <b>{valueText(ir.value)}</b>{' '}
+            <b>{(ir.values ?? [ir.value]).map(valueText).join('，')}</b>{' '}
             {check ? (
               <span className={`pill ${VALUE_CHECK[check.status]?.tone ?? 'warn'}`}>
                 {VALUE_CHECK[check.status]?.label ?? '未检查'}
