@@ -424,16 +424,13 @@ export class LlmClient {
     const choice = typeof data === 'object' ? data?.choices?.[0] : undefined;
     if (!choice?.message) throw this.fail('bad_response', '大模型回复缺少 choices[0].message', { attempts });
     const message: ChatMessage = { role: 'assistant', content: choice.message.content ? this.redact(choice.message.content) : null };
-    const calls = (choice.message.tool_calls ?? []).flatMap((c, i) => (c.type === 'function' ? [{ id: c.id || `call_${i}`, type: 'function' as const, function: c.function }] : []));
-    if (calls.length) {
-      message.tool_calls = calls.map((c) => ({
-        ...c,
-        function: {
-          name: this.redact(c.function?.name ?? ''),
-          arguments: this.redact(typeof c.function?.arguments === 'string' ? c.function.arguments : JSON.stringify(c.function?.arguments ?? {})),
-        },
-      }));
-    }
+    // gateways vary: a call may lack `type` or `id`, or carry its arguments as an object
+    const calls = (choice.message.tool_calls ?? []).flatMap((c, i): ToolCall[] => {
+      if (!('function' in c) || !c.function) return [];
+      const args = typeof c.function.arguments === 'string' ? c.function.arguments : JSON.stringify(c.function.arguments ?? {});
+      return [{ id: c.id || `call_${i}`, type: 'function', function: { name: this.redact(c.function.name ?? ''), arguments: this.redact(args) } }];
+    });
+    if (calls.length) message.tool_calls = calls;
     return { message, finishReason: choice.finish_reason ?? null, usage: data.usage ?? null, attempts };
   }
 

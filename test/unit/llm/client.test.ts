@@ -67,6 +67,16 @@ describe('chat completions', () => {
     expect(Object.keys(req.headers).filter((h) => h.startsWith('x-stainless'))).toEqual([]);
   });
 
+  it('accepts a tool call without type or id and with object arguments (lenient gateways)', async () => {
+    server.enqueue({
+      kind: 'json',
+      status: 200,
+      body: { choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ function: { name: 'smart_search', arguments: { query: '母线' } } }] }, finish_reason: 'tool_calls' }] },
+    });
+    const out = await client().chat({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+    expect(out.message.tool_calls).toEqual([{ id: 'call_0', type: 'function', function: { name: 'smart_search', arguments: '{"query":"母线"}' } }]);
+  });
+
   it('retries 429 honouring Retry-After, then succeeds', async () => {
     server.enqueue(reply.status(429, { error: { message: 'rate limited' } }, { 'Retry-After': '0' }), reply.content('ok'));
     const out = await client().chat({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
