@@ -61,7 +61,8 @@ export interface EvalCase {
 export function loadCases(caseDir = dir): EvalCase[] {
   const out: EvalCase[] = [];
   for (const file of fs.readdirSync(caseDir).filter((f) => f.endsWith('-cases.txt')).sort()) {
-    const home = homePath(caseDir, file.replace('-cases.txt', '.json'));
+    // duplex-cases.txt and duplex.batch2-cases.txt both run on duplex.json
+    const home = homePath(caseDir, file.replace(/(?:\.[\w-]+)?-cases\.txt$/, '.json'));
     for (const line of fs.readFileSync(path.join(caseDir, file), 'utf8').split('\n')) {
       if (!line.trim() || line.startsWith('#')) continue;
       const [family, utterance, expect, extras = '', flag = ''] = line.split('|').map((s) => s.trim());

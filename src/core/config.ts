@@ -135,6 +135,11 @@ export const configSchema = z.object({
       sessionRetentionDays: z.number().positive().default(30),
       /** Cosine below this gives a chunk no evidence (vectors still rank): unrelated texts reach 0.5-0.7 with small models. */
       vectorEvidenceFloor: z.number().min(0).max(1).default(0.75),
+      /**
+       * Known questions (collections/known-answers.ts): a learned question closer than this (idf-weighted
+       * cosine) points at its articles; calibrated on the tuning part of eval/collections-stard.eval.ts.
+       */
+      knownMinSim: z.number().min(0).max(1).default(0.3),
       /** Longer answers (a huge document's sections) are cut here, pointing to the source file. */
       maxAnswerChars: z.number().int().positive().default(8000),
       /** Files above this size are skipped with a reason (bytes). */

@@ -18,6 +18,7 @@ const INTERNAL = new RegExp(
 /** Utterance -> words the "命令解读" panel must show (the value and condition as typed, types in Chinese). */
 const COMMANDS: { say: string; words: (string | RegExp)[] }[] = [
   { say: '把客厅空调调到26度', words: ['调温度', '客厅空调', /温度 26℃/, '在设备允许范围内'] },
+  { say: '客厅音箱播放周杰伦的歌', words: ['播放', '音箱', '播放内容 周杰伦'] },
   { say: '把客厅空调调到制热26度', words: ['调温度', '客厅空调', /温度 26℃，模式 制热/] },
   { say: '温度高于28度就打开卧室空调', words: ['打开', '卧室空调', '温度高于28度', /当前未满足|当前已满足|暂无读数/] },
   { say: '湿度低于40%就打开加湿器', words: ['打开', '加湿器', '湿度低于40%'] },

@@ -11,6 +11,7 @@ import { KeyedCache } from '../common/cache';
 import { articleScore, chunkEvidence, formBonus, questionForm } from './article-score';
 import { layExpansion, type LayExpansion } from './lay-terms';
 import { profileOf } from './profile';
+import { knownAnswers } from './known-answers';
 
 /**
  * Retrieval state of seed 003 for a collection, on the shared pipeline (search/pipeline.ts):
@@ -212,6 +213,7 @@ function collectionRetrievers(
   titleScores: Map<number, number>,
   cosines: Map<string, number>,
   lay: LayExpansion,
+  knownSims: Map<string, number>,
 ): Retriever[] {
   const cfg = ctx.config.collections;
   const corpus = corpusOf(coll.name);
@@ -268,7 +270,24 @@ function collectionRetrievers(
       return out;
     },
   };
-  return [title, lexical, vector];
+  // learned: articles answering known lay questions close to this one (statute collections only)
+  const known: Retriever = {
+    name: 'known',
+    retrieve: (q) => {
+      const out: RetrievedChunk[] = [];
+      let rank = 0;
+      let last = '';
+      for (const h of knownAnswers(ctx, coll, q)) {
+        const article = `${h.parent}:${h.sim}`;
+        // pieces of one article share its rank
+        if (article !== last) (rank = out.length + 1), (last = article);
+        knownSims.set(h.key, h.sim);
+        out.push({ key: h.key, parent: h.parent, score: h.sim, rank });
+      }
+      return out;
+    },
+  };
+  return [title, lexical, vector, known];
 }
 
 export async function retrieveState(ctx: AppContext, coll: CollectionRow, question: string, options: RetrieveOptions = {}): Promise<RetrievalState> {
@@ -280,11 +299,12 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
   const topParents = options.topParents ?? cfg.topParents;
   const titleScores = new Map<number, number>();
   const cosines = new Map<string, number>();
+  const knownSims = new Map<string, number>();
   // recipes name dishes in everyday words already; statutes and other documents get the lay-term bridge
   const lay = profileOf(ctx.db, coll) === 'recipes' ? { extra: [], equivalents: [] } : layExpansion(ctx, question);
   const result = await runPipeline(
     question,
-    collectionRetrievers(ctx, coll, cache, core, topK, titleScores, cosines, lay),
+    collectionRetrievers(ctx, coll, cache, core, topK, titleScores, cosines, lay, knownSims),
     {
       rrfK: search.rrfK,
       topK,
@@ -299,6 +319,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
         titleScores,
         cosines,
         named: namedTitles(cache, question),
+        titleOf: (p) => cache.byId.get(Number(p))?.title ?? p,
         cfg,
         ambiguityRatio: search.ambiguityRatio,
         articleScores: (chunks) => {
@@ -308,7 +329,9 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
           const out = new Map<string, { score: number; evidence: number }>();
           for (const c of chunks) {
             const e = ev.get(c.key);
-            out.set(c.key, { evidence: e?.evidence ?? 0, score: articleScore(e?.evidence ?? 0, maxRrf > 0 ? c.rrf / maxRrf : 0, formBonus(form, e?.text ?? '', cfg.sectionFormBonus), cfg.sectionEvidenceWeight) });
+            // a close known question is evidence for its article as much as the question's own words
+            const evidence = Math.max(e?.evidence ?? 0, knownSims.get(c.key) ?? 0);
+            out.set(c.key, { evidence, score: articleScore(evidence, maxRrf > 0 ? c.rrf / maxRrf : 0, formBonus(form, e?.text ?? '', cfg.sectionFormBonus), cfg.sectionEvidenceWeight) });
           }
           return out;
         },
@@ -367,6 +390,8 @@ function namedTitles(cache: CollectionCache, question: string): number[] {
 
 interface RuleInputs {
   titleScores: Map<number, number>;
+  /** Document title of a parent (parts of one code share it). */
+  titleOf?: (parent: string) => string;
   cosines: Map<string, number>;
   named: number[];
   /** Article score (article-score.ts) of fused chunks: evidence, rrf and question form. */
@@ -436,7 +461,10 @@ export function collectionEvidenceRule(r: Omit<PipelineResult, 'decision'>, o: R
     const ev = Math.max(evidenceOf(top), scores.get(best.key)?.evidence ?? 0);
     // long documents: real evidence is enough; short ones could have been covered, so they need more
     if (ev < (top.total_chunks >= o.cfg.focusMinChunks ? o.cfg.minEvidence : o.cfg.focusEvidence)) return null;
-    const rival = ranked.find((c) => c.parent !== best.parent);
+    // parts of one code (民法典's 合同编 and 物权编 are both 中华人民共和国民法典) are one statute to
+    // the asker: a clarify listing the same name twice cannot be answered, so they are no rivals
+    const titleOf = o.titleOf ?? ((p: string) => p);
+    const rival = ranked.find((c) => c.parent !== best.parent && titleOf(c.parent) !== titleOf(best.parent));
     const bestScore = scores.get(best.key)?.score ?? 0;
     // another document's best article scores about as high: ask which one is meant
     if (rival && bestScore > 0 && (scores.get(rival.key)?.score ?? 0) / bestScore > o.ambiguityRatio) {

@@ -12,6 +12,7 @@ import { loadMatrix } from '../search/vector-index';
 import { chunkDocument } from './chunk';
 import { corpusOf, type CollectionRow, type StoredDoc } from './store';
 import { questionCore } from './retrieve';
+import { knownAnswers } from './known-answers';
 
 /**
  * Answers of statutes and other non-recipe documents: the best section (an article with its
@@ -117,6 +118,14 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
         if (r) ranked.push({ key: r.key, parent: String(doc.id), rank: ranked.length + 1 });
       }
       if (ranked.length) lists.vector = ranked;
+    }
+  }
+  if (doc.kind !== 'recipe') {
+    // learned: articles of this document answering known lay questions close to this one
+    const known = knownAnswers(ctx, coll, question, String(doc.id));
+    if (known.length) {
+      lists.known = known.map((h, i) => ({ key: h.key, parent: h.parent, rank: i + 1 }));
+      for (const h of known) evidence.set(h.key, Math.max(evidence.get(h.key) ?? 0, h.sim));
     }
   }
   const bySection = new Map<number, { rrf: number; evidence: number }>();

@@ -128,6 +128,7 @@ export function attributeForCategory(category: string | null, unit: string | nul
     case 'curtain':
     case 'window':
     case 'garageDoor':
+    case 'valve':
       return 'position';
     case 'humidifier':
     case 'dehumidifier':
@@ -161,6 +162,7 @@ export const SET_ACTION: Record<ValueAttribute, string> = {
   color: '调颜色',
   mode: '设置模式',
   channel: '调节',
+  content: '播放',
   generic: '调节',
 };
 
@@ -169,11 +171,14 @@ export const SET_VERBS = /设置为|设置成|设置到|设定为|设为|设成|
 
 /** A state question: 空调开着吗, 门锁了吗, 客厅温度多少, 洗衣机洗完了没有. */
 export function isQuestion(s: string): boolean {
-  if (/多少|几度|怎么样|如何|什么状态|状态如何|多热|多冷|热不热|冷不冷|潮不潮|干不干/.test(s)) return true;
+  if (/开着还是关着|关着还是开着|还是关着|还是开着|的状态$|^状态|状态$/.test(s)) return true;
+  if (/多少|几度|怎么样|如何|什么状态|状态如何|多热|多冷|热不热|冷不冷|潮不潮|干不干|在干嘛|在干什么|在做什么|在忙什么|在搞什么/.test(s)) return true;
   // 阳台灯是不是开着 / 窗帘是否关好: a yes-no question without 吗
   if (/是不是|是否|有没有/.test(s) && /开着|关着|亮着|锁着|锁好|关好|开好|锁上|关上|打开|开了|关了|锁了|在(?:运行|播放|工作)/.test(s)) return true;
   // 有哪些灯开着 / 哪个窗户没关 / 有几盏灯亮着: which ones are in a state
   if (/哪些|哪几|哪个|哪盏|哪台|几个|几盏|几台|有没有/.test(s) && /开着|关着|亮着|锁着|没关|没锁|没开|开了|关了|在(?:运行|播放|工作)/.test(s)) return true;
+  // 边啲灯开咗 reads 哪些灯打开: a plural "which" with a state verb asks, it does not command
+  if (/哪些|哪几|几个|几盏|几台/.test(s) && /打开|关掉|关闭|亮|开|关/.test(s)) return true;
   // 扫地机在扫地吗 / 洗衣机在工作吗: "is it doing X"
   if (/(?:吗|么|嘛|没有|没|呢)$/.test(s) && /(?:正|还)?在(?:扫|拖|打扫|清扫|运行|播放|放|工作|充电|洗|烘|煮|转|吹|响|亮|开)/.test(s)) return true;
   // 锁咗未 (Cantonese 未 = yet?) reads as 锁了未
@@ -181,4 +186,4 @@ export function isQuestion(s: string): boolean {
 }
 
 /** Words of a state question that are not verbs or names. */
-export const QUESTION_WORDS = /现在|目前|当前|是不是|是否|有没有|有哪些|哪些|哪几个|哪几|几个|几盏|几台|多热|多冷|热不热|冷不冷|没关|没锁|没开|开着|关着|亮着|锁着|锁好|关好|开好|洗完|在运行|在播放|(?:正|还)?在(?:扫地|拖地|打扫|清扫|扫|拖|工作|充电)|怎么样|如何|什么状态|状态|是多少|多少|几度|(?:了)?(?:吗|么|嘛|没有|没|呢|未)$/g;
+export const QUESTION_WORDS = /开着还是关着|关着还是开着|还是关着|还是开着|在干嘛|在干什么|在做什么|在忙什么|在搞什么|现在|目前|当前|是不是|是否|有没有|有哪些|哪些|哪几个|哪几|几个|几盏|几台|多热|多冷|热不热|冷不冷|没关|没锁|没开|开着|关着|亮着|锁着|锁好|关好|开好|洗完|在运行|在播放|(?:正|还)?在(?:扫地|拖地|打扫|清扫|扫|拖|工作|充电)|怎么样|如何|什么状态|状态|是多少|多少|几度|(?:了)?(?:吗|么|嘛|没有|没|呢|未)$/g;

@@ -31,19 +31,48 @@ const EXCEPT_END = /以外的|之外的|以外|之外|外的|外/;
 const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|这些|刚才那个|刚才的|刚刚那个|上一个(?!台|频道|节目|首|曲|集|期)|那一个|这一个|那两个|那俩/;
 // 上一台 / 下一个 / 第一个 are media steps and ordinals, not counts
 const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
-const PARTICLES = /家里|家中|屋里|屋内|室内|房间里|房间|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
+const PARTICLES = /家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
 /** What is played, said instead of a player (暂停音乐, 下一首歌): not a device name. */
 // 播放下一首: the verb 播放 left over beside a media step is not a name either
 const MEDIA_WORDS = /^(?:播放|放)?(?:(?:这|呢|嗰|那)?一?首歌?|音乐|歌曲?|曲子|节目|视频|电影|这集|广播|故事)?$/;
 const MEDIA_ACTIONS = new Set(['播放', '继续', '暂停', '停止', '下一首', '上一首', '静音', '取消静音']);
+/** Playback steps that need no content: said with nothing named they address the players. */
+const MEDIA_STEPS = new Set(['继续', '暂停', '停止', '下一首', '上一首', '静音', '取消静音']);
+const MEDIA_KINDS = new Set(['speaker', 'tv', 'projector']);
 
 /** What an appliance does, said instead of its name: 开始洗衣服 -> the washer. */
 const ACTIVITY_TYPES: [RegExp, string][] = [
   [/洗衣服|洗衣裳|洗衣/, 'washer'],
   [/烘衣服|烘干衣服|烘衣/, 'dryer'],
   [/洗碗/, 'dishwasher'],
-  [/煮饭|蒸饭|做饭/, 'cooker'],
+  [/煮饭|蒸饭|做饭|煲饭/, 'cooker'],
+  [/浇花|浇水|浇草|灌溉/, 'valve'],
 ];
+
+/**
+ * What people say instead of a scene's name (我要睡觉了, 我出门了): the event, and the words a
+ * scene for it is named with. Used only when the clause names no device, room or type.
+ */
+const LIFE_EVENTS: [RegExp, string[]][] = [
+  [/睡觉|要睡了|去睡了|睡了|休息了|晚安/, ['晚安', '睡眠', '睡觉', '就寝', '夜间']],
+  [/出门|离家|走了|上班去|出去了|要走/, ['离家', '出门', '外出', '离开']],
+  [/回家|到家|回来了/, ['回家', '到家', '归家']],
+  [/起床|醒了|早安|早上好/, ['起床', '早安', '起来', '早晨']],
+  [/看电影|观影|看片/, ['观影', '电影', '影院']],
+  [/吃饭|用餐|开饭|就餐/, ['用餐', '晚餐', '就餐', '吃饭', '晚饭']],
+  [/聚会|派对|开趴/, ['派对', '聚会']],
+];
+
+function lifeEventScene(text: string, index: HomeIndex): string | null {
+  for (const [re, words] of LIFE_EVENTS) {
+    if (!re.test(text)) continue;
+    for (const w of words) {
+      const scene = index.home.scenes.find((s) => norm(s.name).includes(w) || s.nicknames.some((n) => norm(n).includes(w)));
+      if (scene) return scene.name;
+    }
+  }
+  return null;
+}
 const COND_PREFIX = /^(?:如果|要是|假如|假设|若是|若|当|一旦|等到|等)/;
 const COND_SPLIT = /的时候|的话|时候|时|就|则|那么|那就|，|,/g;
 const SENSOR_WORDS: [RegExp, Condition['sensor']][] = [
@@ -292,7 +321,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
       continue;
     }
     if (!p.n) p.n = name;
-    s = s.split(ch).join(' ');
+    // 把入户门锁上 / 入户门锁了吗: a lock's name ending in 锁 also carries the verb's first half
+    s = s.split(ch).join(/锁$/.test(name) && new RegExp(`${ch}(?:上|好|住|了)`).test(s) ? ' 锁' : ' ');
   }
   const modeFromScene = p.v !== null;
   p.question = isQuestion(s.trim());
@@ -338,7 +368,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   const verbText = blankWords(s, index);
   // 把门锁上: the lock verb wins over the type word 门锁 it overlaps
-  const lockVerb = s.match(/锁上|上锁|锁好|锁住|锁门|锁一下|锁下|解锁|开锁/);
+  const lockVerb = s.match(/锁上|上锁|锁好|锁住|锁门|锁一下|锁下|解锁|开锁|锁了(?!吗|没|未)/);
   if (lockVerb) {
     p.a = /解锁|开锁/.test(lockVerb[0]) ? '解锁' : '锁上';
     s = s.replace(lockVerb[0], lockVerb[0] === '锁门' ? ' 门 ' : ' ');
@@ -355,6 +385,18 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   const setText = blankWords(s, index);
   const hadSetVerb = (setText.match(SET_VERBS) ?? []).length > 0;
   for (const m of setText.matchAll(SET_VERBS)) s = blankOut(s, m.index!, m.index! + m[0].length);
+  // 把客厅温度设为25度 where 客厅温度 is a sensor's name: a reading cannot be set, so the name says
+  // the room (and the setting) and whatever in that room sets it is meant
+  if (p.n && p.v !== null && !p.question && named.length === 1) {
+    const hits = index.byName.get(norm(p.n)) ?? [];
+    if (hits.length && hits.every((e) => /Sensor$/.test(e.category))) {
+      const rooms = findWords(norm(p.n), index.roomWords).map((r) => r.word);
+      if (rooms.length) {
+        p.s.push(...rooms.filter((r) => !p.s.includes(r)));
+        p.n = null;
+      }
+    }
+  }
   // 客厅湿度 / 主卧温度: a room and a reading, nothing to set, is a question
   if (!p.a && !p.v && !hadSetVerb && (attribute === 'temperature' || attribute === 'humidity') && !/[\d零一二两三四五六七八九十]/.test(s)) p.question = true;
   if (p.question || p.a === '查询') {
@@ -415,14 +457,13 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
       s = s.replace(homophone, ' ');
     }
   }
-  // 开始洗衣服 / 洗碗机… / 煮饭: the activity names the kind of appliance
-  if (!p.t && !p.n) {
-    const act = ACTIVITY_TYPES.find(([re]) => re.test(s));
-    if (act) {
-      p.t = act[1];
-      s = s.replace(act[0], ' ');
-    }
+  // 开始洗衣服 / 洗碗机… / 煮饭 / 给花园浇水: the activity names the kind of appliance (and said alone, starts it)
+  const act = ACTIVITY_TYPES.find(([re]) => re.test(s));
+  if (act && !p.n && (!p.t || p.t === act[1])) {
+    p.t = act[1];
+    s = s.replace(act[0], ' ');
   }
+  if (!p.a && !p.question && ACTIVITY_TYPES.some(([re]) => re.test(raw))) p.a = '打开';
   // 扫地机回家: a vacuum's home is its dock (never the 回家模式 scene)
   if ((p.t === 'robotVacuum' || categoryOf(p, index) === 'robotVacuum') && /回家|回去/.test(s) && (!p.a || p.a === UNKNOWN_ACTION)) {
     p.a = '回充';
@@ -430,13 +471,18 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   // 门锁上了吗: the question's lock verb also says what is asked about
   if (p.question && lockVerb && !p.t && !p.n) p.t = 'lock';
-  if (!p.n) {
-    // what is left after removing everything known may still be a name hint (小米插座2号)
+  // 有没有门没锁: a door asked about by its lock
+  if (p.question && p.t === 'door' && /锁/.test(raw)) p.t = 'lock';
+  // what is left after removing everything known may still be a name hint (小米插座2号), or, beside a
+  // named player, what to play (在厨房音箱播放周杰伦)
+  if (!p.n || (p.a === '播放' && p.v === null)) {
     const residual = s.replace(PARTICLES, ' ').replace(/[\s\d%％.#]+/g, ' ').trim();
     const longest = residual.split(' ').sort((a, b) => b.length - a.length)[0] ?? '';
-    if (Array.from(longest).length >= 2 && !/^[一二两三四五六七八九十百点度]+$/.test(longest)) {
-      p.n = longest;
-      p.residual = true;
+    if (Array.from(longest).length >= 2 && !/^[一二两三四五六七八九十百点度]+$/.test(longest) && !MEDIA_WORDS.test(longest)) {
+      if (!p.n) {
+        p.n = longest;
+        p.residual = true;
+      } else p.v = longest;
     }
   }
   // 门: when every door-like device of this home is one kind (only a lock), that kind (开门 unlocks)
@@ -452,7 +498,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     const setting = attribute ?? attributeForCategory(cat, unit) ?? (unit === '%' ? 'brightness' : null);
     const settable = !p.a || ['打开', '关闭', '设置模式', '调亮度', '调温度', '调音量', '调风速', '调位置', '调湿度', '调色温', '调颜色'].includes(p.a);
     if (settable) p.a = setting ? SET_ACTION[setting] : '调节';
-    else if (p.a && !['打开', '关闭'].includes(p.a)) p.v = null; // 暂停两台: a count, not a value
+    else if (p.a && !['打开', '关闭', '播放'].includes(p.a)) p.v = null; // 暂停两台: a count, not a value (播放 keeps what to play)
   } else if (!p.a && hadSetVerb && attribute) {
     p.a = SET_ACTION[attribute];
   } else if (!p.a && hadSetVerb) p.a = '调节';
@@ -460,18 +506,44 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   const cat = categoryOf(p, index);
   if (cat === 'lock' && p.a === '打开') p.a = '解锁';
   if (cat === 'lock' && p.a === '关闭') p.a = '锁上';
+  // 我要睡觉了 / 我出门了: a scene said by the event it is for, when nothing else is named
+  if (!p.t && (!p.n || p.residual) && !p.s.length && !p.ref && !p.question && (!p.a || p.a === '打开' || p.a === '执行')) {
+    const scene = lifeEventScene(raw, index);
+    if (scene) {
+      p.n = scene;
+      p.residual = false;
+      p.a = '执行';
+    }
+  }
   // 锁上 / 开始扫地 with nothing named: the kind of device the verb belongs to
   if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '锁上' || p.a === '解锁')) p.t = 'lock';
+  // 锁门 with nothing named locks every lock (the safe direction); 开锁 still asks which
+  if (p.a === '锁上' && p.t === 'lock' && (!p.n || p.residual) && !p.s.length && !p.ref && p.q === 'one' && !p.c) p.q = 'all';
   if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '开始清扫' || p.a === '回充' || (p.a && /扫地|拖地|打扫|清扫/.test(raw)))) p.t = 'robotVacuum';
   if (p.a === '开始清扫' && cat && cat !== 'robotVacuum') p.a = '打开';
+  // 打开主卧的除湿模式 / 制冷: an air conditioner's mode word, nothing named, says the air conditioner
+  if (attribute === 'mode' && !p.t && (!p.n || p.residual) && p.v && /^(?:制冷|制热|送风|暖风|除湿)$/.test(p.v) && index.entities.some((e) => e.category === 'airConditioner')) {
+    p.t = 'airConditioner';
+    p.n = null;
+    p.residual = false;
+  }
+  // 播放周杰伦的歌: what to play is not a player's name unless a device is called so; it is the value
+  if (p.a === '播放' && p.n && p.residual && !index.namesLongestFirst.some((n) => n.includes(norm(p.n!)))) {
+    p.v = p.n;
+    p.n = null;
+    p.residual = false;
+  }
   // 停止播放 / 下一首 with nothing named: whatever plays media; stopping or muting means all of it
   if (p.n && p.residual && p.a && MEDIA_ACTIONS.has(p.a) && MEDIA_WORDS.test(p.n)) {
     p.n = null;
     p.residual = false;
   }
-  if (!p.n && !p.t && !p.s.length && !p.ref && p.a && MEDIA_ACTIONS.has(p.a) && (/播放|音乐|歌|曲/.test(raw) || p.a === '下一首' || p.a === '上一首')) {
+  // (a step of playback said bare — 暂停 / 继续 / 下一首 — is about whatever plays, as a voice assistant reads it;
+  // it acts on every player, or on those the home's state says are playing, see the gate)
+  if (!p.n && !p.t && !p.ref && p.a && MEDIA_ACTIONS.has(p.a) && (/播放|音乐|歌|曲/.test(raw) || MEDIA_STEPS.has(p.a)) && index.entities.some((e) => MEDIA_KINDS.has(e.category))) {
     p.t = 'media';
-    if (p.a === '暂停' || p.a === '停止' || p.a === '静音') p.q = 'all';
+    // (播放 something starts it on one player: which one is asked)
+    if (!p.s.length && p.q === 'one' && MEDIA_STEPS.has(p.a)) p.q = 'all';
   }
   // 启动扫地机 starts cleaning; 窗帘停一下 / 车库门暂停 stops a cover
   if (cat === 'robotVacuum' && p.a === '打开') p.a = '开始清扫';
@@ -510,10 +582,19 @@ function exceptionWords(inner: string, masked: Map<string, string>, index: HomeI
 /** Splits 除…(以外) out of a clause; returns the clause without it and the excluded words. */
 function takeException(clause: Clause, index: HomeIndex): Clause {
   const text = clause.text;
+  // 关掉所有灯但是保留花园灯: what the command keeps, said after it
+  const keep = text.match(/(?:但是|但|不过|只)?(?:保留|留着|留下)(.+)$/);
+  if (keep && keep.index && hasVerb(text.slice(0, keep.index).replace(/[\ue000-\ue0ff]/g, ''))) {
+    return { ...clause, text: text.slice(0, keep.index), except: [...(clause.except ?? []), ...exceptionWords(keep[1], clause.masked, index)] };
+  }
   const ex = text.match(EXCEPT);
   if (!ex || ex.index === undefined) return clause;
   const after = text.slice(ex.index + ex[0].length);
   let end = after.match(EXCEPT_END);
+  // 除了书房其他空调都打开 / 主卧的灯除了床头灯都关了: without 以外 the exception ends where the rest
+  // of the command starts (其他, 都, 所有, 把 …)
+  const rest = after.match(/其他|其它|其余|别的|全都|都|全部|所有|把|将/);
+  if (rest?.index && (!end || end.index === 0 || rest.index < end.index!)) end = Object.assign([''], { index: rest.index }) as RegExpMatchArray;
   // 关掉所有灯除了卧室 / 除了柠檬灯: the except span runs to the end of the clause
   const namesAfter = [...clause.masked.keys()].some((ch) => after.includes(ch)) || findWords(after, index.subtypeWords).length > 0;
   if ((!end || end.index === 0) && (findWords(after, index.roomWords).length || namesAfter)) end = Object.assign([''], { index: after.length }) as RegExpMatchArray;
@@ -534,7 +615,8 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   // 小爱同学，… is a wake word, but 小爱音箱 / 天猫精灵 may be this home's device names
   const wake = body.match(WAKE);
   if (wake && (/[，,、]$/.test(wake[0]) || !index.namesLongestFirst.some((n) => n.startsWith(norm(wake[0]).slice(0, 2))))) body = body.slice(wake[0].length);
-  body = negationToVerb(body.replace(COURTESY_END, ''));
+  // trailing sentence particles (锁咗未呀 / 开了没啊) say nothing
+  body = negationToVerb(body.replace(COURTESY_END, '').replace(/(?<=.)[呀啊啦喔嘞咯]+(?=[，,。！!？?]*$)/, ''));
   const delay = takeDelay(body);
   if (delay) body = delay.body;
   else {
@@ -628,6 +710,23 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
     const room = actedRoom(prev, index);
     if (room && index.entities.some((e) => e.kind === 'device' && roomMatches(e.room, room) && e.category === p.t && (!p.n || norm(e.name).includes(p.n)))) p.s = [room];
   }
+  // 关灯，客厅的 / 上一首歌，客厅的音箱 / 把吸顶灯打开，主卧的: a clause that only says where or which
+  // (no verb, no value) narrows the command before it when it does not contradict what that one named
+  for (let i = parts.length - 1; i >= 1; i--) {
+    const p = parts[i];
+    const prev = parts[i - 1];
+    if (p.a || p.v || p.ref || p.question || p.residual || clauseOf.get(p) === clauseOf.get(prev) || !prev.a || prev.ref) continue;
+    if (!p.s.length && !p.t && !p.n) continue;
+    const sameKind = !p.t || !prev.t || p.t === prev.t || (prev.t === 'media' && ['speaker', 'tv', 'projector'].includes(p.t));
+    if (!sameKind || (p.n && prev.n) || (p.s.length && prev.s.length)) continue;
+    if (!p.s.length && prev.s.length === 0 && !prev.t && !prev.n) continue;
+    // (the 'every player' of a bare 上一首 gives way to the player now named)
+    if (prev.t === 'media' && p.t && prev.q === 'all') prev.q = p.q;
+    prev.s = prev.s.length ? prev.s : p.s;
+    prev.t = p.t ?? prev.t;
+    prev.n = prev.n ?? p.n;
+    parts.splice(i, 1);
+  }
   // a verb-only clause (…然后关掉) applies to the previous target; a target-only clause takes the next verb
   const out: Partial[] = [];
   for (let i = 0; i < parts.length; i++) {
@@ -669,7 +768,8 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
       }),
     );
   if (!commands.length) return [unknownCommand('未识别出任何设备命令')];
-  return commands;
+  // 我要出门了，开启离家模式: the same scene said twice in a row runs once (a repeated step, 调高一度 twice, stays)
+  return commands.filter((c, i) => i === 0 || c.a !== '执行' || commands[i - 1].a !== '执行' || c.n !== commands[i - 1].n);
 }
 
 /**

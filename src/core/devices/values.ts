@@ -19,6 +19,8 @@ export const ACTION_ATTRIBUTE: Record<string, ValueAttribute> = {
   调颜色: 'color',
   设置模式: 'mode',
   换台: 'channel',
+  // 播放周杰伦的歌: what to play
+  播放: 'content',
 };
 
 /** Unit people mean when they give none (音量调到30 -> 30, 亮度50 -> 50%). */
@@ -33,6 +35,7 @@ const DEFAULT_UNIT: Record<ValueAttribute, string | null> = {
   color: null,
   mode: null,
   channel: null,
+  content: null,
   generic: null,
 };
 
@@ -48,6 +51,7 @@ export const DEFAULT_STEP: Record<ValueAttribute, number> = {
   color: 0,
   mode: 0,
   channel: 1,
+  content: 0,
   generic: 10,
 };
 
@@ -171,6 +175,7 @@ const ATTRIBUTE_WORDS: Record<ValueAttribute, RegExp> = {
   color: /颜色|色彩|colou?r|rgb|hue/i,
   mode: /模式|mode/i,
   channel: /频道|channel/i,
+  content: /play_?media|播放指定|播放内容|search/i,
   generic: /设置|调节|set/i,
 };
 

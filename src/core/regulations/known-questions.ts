@@ -111,6 +111,12 @@ function buildMemory(ctx: AppContext, known: KnownQuestion[]): QaMemory | null {
 
 /** The shipped known questions (resources/search/known-questions.json), when present and the library holds their articles. */
 export function shippedKnownQuestions(ctx: AppContext): ((query: string) => Record<string, string[]>) | null {
+  const known = loadShippedKnownQuestions(ctx);
+  return known?.length ? knownQuestionLists(ctx, known, 'shipped') : null;
+}
+
+/** The shipped file's questions, read once per context (null when absent or broken). */
+export function loadShippedKnownQuestions(ctx: AppContext): KnownQuestion[] | null {
   let known = shippedFile.get(ctx.state);
   if (known === undefined) {
     known = null;
@@ -122,5 +128,5 @@ export function shippedKnownQuestions(ctx: AppContext): ((query: string) => Reco
     }
     shippedFile.set(ctx.state, known);
   }
-  return known?.length ? knownQuestionLists(ctx, known, 'shipped') : null;
+  return known;
 }

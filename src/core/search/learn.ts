@@ -149,8 +149,12 @@ export class QaMemory {
     this.entries.push({ tokens, norm, passages });
   }
 
-  /** Passages of the most similar known questions (tf-idf cosine), summed per passage, best first. */
-  nearest(question: string, k = 100, neighbours = 20): { id: number; score: number }[] {
+  /**
+   * Passages of the most similar known questions (tf-idf cosine), summed per passage (Σ sim²), best
+   * first; `best` is the highest cosine of a known question pointing at the passage. Known questions
+   * below `minSim` are not neighbours (a list of weak neighbours would still rank 1, 2, 3 in a fusion).
+   */
+  nearest(question: string, k = 100, neighbours = 20, minSim = 0): { id: number; score: number; best: number }[] {
     const q = new Map<string, number>();
     for (const t of queryTokens(question)) q.set(t, this.idf(t));
     const qn = Math.sqrt([...q.values()].reduce((s, w) => s + w * w, 0)) || 1;
@@ -161,13 +165,20 @@ export class QaMemory {
         const v = e.tokens.get(t);
         if (v) dot += w * v;
       }
-      if (dot > 0) sims.push({ sim: dot / (qn * e.norm), passages: e.passages });
+      const sim = dot / (qn * e.norm);
+      if (dot > 0 && sim >= minSim) sims.push({ sim, passages: e.passages });
     }
     sims.sort((a, b) => b.sim - a.sim);
     const score = new Map<number, number>();
-    for (const s of sims.slice(0, neighbours)) for (const id of s.passages) score.set(id, (score.get(id) ?? 0) + s.sim * s.sim);
+    const best = new Map<number, number>();
+    for (const s of sims.slice(0, neighbours)) {
+      for (const id of s.passages) {
+        score.set(id, (score.get(id) ?? 0) + s.sim * s.sim);
+        best.set(id, Math.max(best.get(id) ?? 0, s.sim));
+      }
+    }
     return [...score.entries()]
-      .map(([id, s]) => ({ id, score: s }))
+      .map(([id, s]) => ({ id, score: s, best: best.get(id) ?? 0 }))
       .sort((a, b) => b.score - a.score)
       .slice(0, k);
   }

@@ -6,6 +6,7 @@ import { parseRules, commandToIR } from '../../../src/core/devices/parser';
 import { retrieve } from '../../../src/core/devices/retrieve';
 import { injectStage } from '../../../src/core/devices/stages/inject';
 import { valueSlot } from '../../../src/core/devices/grammar';
+import { canonical } from '../../../src/core/devices/canonical';
 import { emptyState, type Home } from '../../../src/core/devices/types';
 
 // A two-floor HA-style home of our own (eval/fixtures/devices-wild/duplex.json): names carry the room,
@@ -110,5 +111,128 @@ describe('value words', () => {
   it('暖白 is a white tone (colour temperature), 暖黄色 a colour', () => {
     expect(valueSlot('调成暖白')?.attribute).toBe('colorTemp');
     expect(valueSlot('变成暖黄色')?.attribute).toBe('color');
+  });
+});
+
+describe('verb families, locks, scenes by event, trailing targets, queries', () => {
+  it('断开 / 断电 switch off and 通电 switches on (断开 is not 开)', () => {
+    expect(parseRules('断开书房插座', duplex)[0].a).toBe('关闭');
+    expect(parseRules('书房插座断电', duplex)[0].a).toBe('关闭');
+    expect(parseRules('给书房的插座通电', duplex)[0].a).toBe('打开');
+  });
+
+  it('a lock named …锁 carries the first half of 锁上 / 锁了', async () => {
+    expect(parseRules('把入户门锁上', flat)[0]).toMatchObject({ a: '锁上', n: '入户门锁' });
+    expect(parseRules('入户門鎖咗未呀', flat)[0]).toMatchObject({ a: '查询', n: '入户门锁' });
+    expect(parseRules('把后门锁了', duplex)[0].a).toBe('锁上');
+  });
+
+  it('锁门 with nothing named locks every lock; 开锁 with nothing named still asks', async () => {
+    expect(await ids('锁门')).toEqual(['lock.back', 'lock.front']);
+    const [open] = await retrieve('开锁', duplex, emptyState());
+    expect(open.selected).toEqual([]);
+    expect(open.clarification?.options.length).toBe(2);
+  });
+
+  it('a scene said by its event (我回家了 / 我要睡觉了 / 我出门了), once', async () => {
+    expect(await ids('我回家了')).toEqual(['scene.home']);
+    expect(await ids('我要睡觉了', flat)).toEqual(['scene.sleep']);
+    expect(parseRules('我出门了，开启离家模式', flat).map((c) => [c.a, c.n])).toEqual([['执行', '离家模式']]);
+    // a device named in the clause wins over the event word
+    expect(parseRules('睡觉了，关掉主卧灯', duplex).some((c) => c.a === '关闭' && c.n === '主卧灯')).toBe(true);
+  });
+
+  it('a trailing clause that only says where narrows the command before it (关灯，客厅的)', async () => {
+    expect(await ids('关灯，客厅的')).toEqual(['light.living_ceiling', 'light.living_floor']);
+    expect(await ids('开风扇，主卧的')).toEqual(['fan.master']);
+    expect(await ids('上一首歌，厨房的音箱')).toEqual(['media_player.kitchen_speaker']);
+    // a different kind in the trailing clause is a second target, not a narrowing
+    expect(parseRules('关掉卧室的灯，客厅的空调', duplex)).toHaveLength(2);
+  });
+
+  it('activities name their appliance and start it (给花园浇水, 电饭煲开始煮饭)', () => {
+    expect(parseRules('给花园浇水', duplex)[0]).toMatchObject({ a: '打开', s: '花园', t: 'valve' });
+    const [c] = parseRules('电饭煲开始煮饭', duplex);
+    expect(c).toMatchObject({ a: '打开', n: null, t: 'cooker' });
+  });
+
+  it('a climate entity named 地暖 is a heater: 暖气 finds it, 空调 does not', async () => {
+    expect(duplex.devices.find((d) => d.id === 'climate.floor_heating')?.category).toBe('heater');
+    expect(await ids('开暖气')).toEqual(['climate.floor_heating']);
+    expect(await ids('一楼空调关掉')).toEqual(['climate.living']);
+  });
+
+  it('state questions: 在干嘛, 係咪, 有没有门没锁', async () => {
+    expect(parseRules('扫地机器人在干嘛', duplex)[0]).toMatchObject({ a: '查询', n: '扫地机器人' });
+    expect(await ids('客廳啲燈係咪開咗')).toEqual(['light.living_ceiling', 'light.living_floor']);
+    expect(await ids('有没有门没锁')).toEqual(['lock.back', 'lock.front']);
+  });
+});
+
+describe('Cantonese function words, exceptions without 以外, a sensor named in a setting', () => {
+  it.each([
+    ['邊啲燈開咗', '哪些灯打开'],
+    ['有冇燈開咗', '有没有灯打开'],
+    ['客廳吊燈較光啲', '客厅吊灯调亮一点'],
+    ['喺廚房度播歌', '在厨房播放音乐'],
+    ['幫我開客廳盞燈', '帮我开客厅的灯'],
+    ['將主人房冷氣設定做二十四度', '把主卧空调设置为二十四度'],
+  ])('%s -> %s', (from, to) => expect(canonical(from)).toBe(to));
+
+  it('a classifier after a number or 几 stays (几盏灯 is a count)', () => {
+    expect(canonical('家里有几盏灯开着')).toBe('家里有几盏灯开着');
+    expect(canonical('打开两盏灯')).toBe('打开两盏灯');
+  });
+
+  it('邊啲燈開咗 asks about every light; 較光啲 brightens', async () => {
+    const [q] = await retrieve('邊啲燈開咗', duplex, emptyState());
+    expect(q.command.a).toBe('查询');
+    expect(q.selected.length).toBe(duplex.devices.filter((d) => d.category === 'light').length);
+    expect((await retrieve('客廳吊燈較光啲', duplex, emptyState()))[0].command.a).toBe('调亮度');
+  });
+
+  it('an exception without 以外 ends where the command resumes (其他 / 都)', async () => {
+    expect(await ids('主卧的灯除了床头灯都关了')).toEqual(['light.master']);
+    expect(await ids('除了书房其他空调都打开', flat)).toEqual(['climate.living', 'climate.master', 'climate.second']);
+    const lights = duplex.devices.filter((d) => d.category === 'light').map((d) => d.id);
+    expect(await ids('关掉所有灯但是保留花园灯')).toEqual(lights.filter((id) => id !== 'light.garden').sort());
+  });
+
+  it('a sensor named with a value to set gives its room: 把客厅温度设为25度 sets the room climate', async () => {
+    const [r] = await retrieve('把客厅温度设为25度', duplex, emptyState());
+    expect(r.selected.map((s) => s.id)).toEqual(['climate.living']);
+    expect(r.ir.value?.number).toBe(25);
+    // asked, the same name is the sensor
+    expect(await ids('客厅温度多少')).toEqual(['sensor.living_temperature']);
+  });
+});
+
+describe('state words, vacuum and media verbs, what to play', () => {
+  it('开着还是关着 / 的状态 are questions', () => {
+    expect(parseRules('客厅吊灯是开着还是关着', duplex)[0]).toMatchObject({ a: '查询', n: '客厅吊灯' });
+    expect(parseRules('车库门的状态', duplex)[0]).toMatchObject({ a: '查询', n: '车库门' });
+  });
+
+  it('吸尘 starts the vacuum; 回到基座 / 叉电 send it to its dock; 转台 changes the channel', () => {
+    expect(parseRules('开始吸尘', duplex)[0].a).toBe('开始清扫');
+    expect(parseRules('让扫地机器人回到基座', duplex)[0].a).toBe('回充');
+    expect(parseRules('掃地機返去叉電', duplex)[0].a).toBe('回充');
+    expect(parseRules('電視轉台', duplex)[0].a).toBe('下一首');
+  });
+
+  it('摄氏22度 is 22℃; an AC mode word with nothing named is about the air conditioner', async () => {
+    const [r] = await retrieve('主臥溫度設為攝氏22度', duplex, emptyState());
+    expect([r.selected.map((s) => s.id), r.ir.value?.number]).toEqual([['climate.master'], 22]);
+    expect(await ids('打開主臥的除濕模式')).toEqual(['climate.master']);
+  });
+
+  it('what to play is the value (播放内容), not a player name; said with no player it asks which', async () => {
+    const [c] = parseRules('在厨房音箱播放周杰伦', duplex);
+    expect(c).toMatchObject({ a: '播放', v: '周杰伦' });
+    const [r] = await retrieve('播放周杰伦的歌', duplex, emptyState());
+    expect(r.ir.value).toMatchObject({ attribute: 'content' });
+    expect(r.selected).toEqual([]);
+    expect(r.clarification?.options.length).toBe(3);
+    expect(r.meta.value_check).toBeUndefined();
   });
 });

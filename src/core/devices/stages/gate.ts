@@ -41,7 +41,13 @@ export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: D
   if (ir.quantifier === 'any') return select(cands.slice(0, 1), 'best', false);
   if (ir.quantifier === 'all' || ir.quantifier === 'except') {
     // 所有筒灯 means every 筒灯 even when one device is literally named 筒灯
-    const chosen = exact.length && !isSubtype(hint) ? exact : cands;
+    let chosen = exact.length && !isSubtype(hint) ? exact : cands;
+    // 暂停 / 下一首 said to no player: the players the home's state says are playing (paused ones for 继续)
+    if (ir.type_hint === 'media') {
+      const want = ir.action === '继续' || ir.action === '播放' ? /^paused$/i : /^(?:playing|buffering|on)$/i;
+      const active = chosen.filter((c) => typeof c.entity.attributes?.state === 'string' && want.test(c.entity.attributes.state));
+      if (active.length) chosen = active;
+    }
     return select(ir.count ? chosen.slice(0, ir.count) : chosen, ir.count ? 'count' : 'all', !ir.count);
   }
   if (ir.count) return select(cands.slice(0, ir.count), 'count', false);

@@ -43,7 +43,8 @@ export function evaluateConditions(index: HomeIndex, ir: QueryIR, chosen: Scored
  */
 export function checkValue(ir: QueryIR, chosen: Scored[]): ValueCheck[] | undefined {
   const value = ir.value;
-  if (!value) return undefined;
+  // what to play has no range to check
+  if (!value || value.attribute === 'content') return undefined;
   const checks: ValueCheck[] = [];
   let resolved: number | null = null;
   for (const s of chosen) {

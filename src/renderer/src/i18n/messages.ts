@@ -150,6 +150,7 @@ export const VALUE_ATTRIBUTES: Record<Exclude<ValueAttribute, 'generic'>, string
   color: '颜色',
   mode: '模式',
   channel: '频道',
+  content: '播放内容',
 };
 
 export function valueAttributeLabel(attribute: string | null | undefined): string | null {

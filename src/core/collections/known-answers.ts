@@ -1,0 +1,131 @@
+import type { AppContext } from '../context';
+import { QaMemory } from '../search/learn';
+import { corpusVersion, documentFrequencies, idfOf, stats } from '../search/lexical';
+import { loadShippedKnownQuestions, normLawTitle, splitArticleRef, type KnownQuestion } from '../regulations/known-questions';
+import { ContextValue, KeyedCache } from '../common/cache';
+import { chunkDocument } from './chunk';
+import { corpusOf, docsOf, getDoc, type CollectionRow } from './store';
+import { chunkKey } from './search-bridge';
+
+/**
+ * Known questions for statute collections: lay questions with the articles that answer them
+ * (resources/search/known-questions.json, learned from STARD train by scripts/learn-expansion.ts —
+ * the same list smart search uses). A question close to known ones (idf-weighted cosine over jieba
+ * tokens, search/learn.ts QaMemory) points at their articles wherever this collection holds them
+ * (law title + 第N条, a code in parts by its code name). This is learned, not written: it carries to
+ * any statute domain the known questions cover, where a hand-written lay-term table only knows the
+ * words somebody thought of.
+ *
+ * Only confident neighbours count (cosine >= knownMinSim, calibrated on the tuning part of
+ * eval/collections-stard.eval.ts): a rank-based fusion would otherwise give a loosely similar
+ * question's article rank 1. A collection holding none of the known articles (recipes, power
+ * statutes) gets no list at all.
+ */
+
+/** known questions looked at per query */
+const NEIGHBOURS = 20;
+const LIST_LENGTH = 50;
+
+export interface KnownHit {
+  key: string;
+  parent: string;
+  /** Highest cosine of a known question pointing at this article. */
+  sim: number;
+}
+
+interface Resolved {
+  version: number;
+  generation: number;
+  memory: QaMemory | null;
+  /** passage id -> the article's chunk keys in this collection */
+  passages: { parent: string; keys: string[] }[];
+}
+
+/** Known questions used instead of the shipped file (evaluations fit them on their learn part only). */
+const override = new ContextValue<{ generation: number; known: KnownQuestion[] | null }>('collections.known-questions');
+const resolved = new KeyedCache<Resolved>('collections.known-answers');
+
+/** Replaces the shipped known questions in this context (null: back to the shipped file). */
+export function setKnownQuestions(ctx: AppContext, known: KnownQuestion[] | null): void {
+  const cur = override.get(ctx.state);
+  override.set(ctx.state, { generation: (cur?.generation ?? 0) + 1, known });
+}
+
+function knownQuestions(ctx: AppContext): { generation: number; known: KnownQuestion[] | null } {
+  const o = override.get(ctx.state);
+  if (o && o.known) return o;
+  return { generation: o?.generation ?? 0, known: loadShippedKnownQuestions(ctx) };
+}
+
+/** Title forms a reference may use for a document (a code in parts answers to the code's name). */
+function titleForms(title: string): string[] {
+  return [...new Set([normLawTitle(title), normLawTitle(title.split(' · ')[0])])];
+}
+
+function build(ctx: AppContext, coll: CollectionRow, known: KnownQuestion[]): Omit<Resolved, 'version' | 'generation'> {
+  const articles = new Map<string, number>();
+  const passages: Resolved['passages'] = [];
+  for (const d of docsOf(ctx.db, coll.id)) {
+    if (d.kind === 'recipe') continue;
+    const doc = getDoc(ctx.db, d.id);
+    if (!doc?.parsed.articles?.length) continue;
+    const keysByArticle = new Map<number, string[]>();
+    for (const c of chunkDocument(doc.parsed, ctx.config.collections.maxChunkChars)) {
+      if (c.article === undefined) continue;
+      keysByArticle.set(c.article, [...(keysByArticle.get(c.article) ?? []), chunkKey(doc.id, c.ord)]);
+    }
+    for (const [i, a] of doc.parsed.articles.entries()) {
+      const keys = keysByArticle.get(i);
+      if (!keys) continue;
+      const id = passages.length;
+      passages.push({ parent: String(doc.id), keys });
+      for (const t of titleForms(doc.title)) if (!articles.has(`${t}|${a.label}`)) articles.set(`${t}|${a.label}`, id);
+    }
+  }
+  if (!articles.size) return { memory: null, passages };
+  // questions given without weights are weighed by idf over this data dir's index
+  const total = stats(ctx.db).total || 1;
+  const idf = (t: string) => idfOf(documentFrequencies(ctx.db, [t]).get(t) ?? 0, total);
+  // entries are stored with their idf weights from the library the file was made on; a query token
+  // no known question has gets the highest weight (it is specific, and absent from every neighbour)
+  const weights = new Map<string, number>();
+  const entries: { tokens: [string, number][]; passages: number[] }[] = [];
+  for (const k of known) {
+    const ids = new Set<number>();
+    for (const ref of k.relevant) {
+      const parts = splitArticleRef(ref);
+      const id = parts ? articles.get(`${normLawTitle(parts[0])}|${parts[1]}`) : undefined;
+      if (id !== undefined) ids.add(id);
+    }
+    const tokens = k.tokens ?? QaMemory.weigh(k.question, idf);
+    for (const [t, w] of tokens) if (!weights.has(t)) weights.set(t, w);
+    if (ids.size && tokens.length) entries.push({ tokens, passages: [...ids] });
+  }
+  if (!entries.length) return { memory: null, passages };
+  const unknownWeight = Math.max(1, ...weights.values());
+  return { memory: QaMemory.fromWeighed(entries, (t) => weights.get(t) ?? unknownWeight), passages };
+}
+
+/**
+ * Articles of this collection answering known questions close to `question` (cosine >= minSim),
+ * best first (Σ sim² over neighbours, as smart search ranks them); [] when the collection holds none.
+ */
+export function knownAnswers(ctx: AppContext, coll: CollectionRow, question: string, scope?: string): KnownHit[] {
+  const { generation, known } = knownQuestions(ctx);
+  if (!known?.length) return [];
+  const version = corpusVersion(ctx.db, corpusOf(coll.name));
+  const cache = resolved.in(ctx.state);
+  let r = cache.get(coll.name);
+  if (!r || r.version !== version || r.generation !== generation) {
+    r = { version, generation, ...build(ctx, coll, known) };
+    cache.set(coll.name, r);
+  }
+  if (!r.memory) return [];
+  const out: KnownHit[] = [];
+  for (const n of r.memory.nearest(question, LIST_LENGTH, NEIGHBOURS, ctx.config.collections.knownMinSim)) {
+    const p = r.passages[n.id];
+    if (scope !== undefined && p.parent !== scope) continue;
+    for (const key of p.keys) out.push({ key, parent: p.parent, sim: n.best });
+  }
+  return out;
+}

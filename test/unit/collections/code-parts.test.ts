@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invokeOperation } from '../../../src/core/api/invoke';
+import { tempContext, tempDir } from '../../helpers';
+
+/**
+ * A code in parts (民法典/合同编.md, 民法典/物权编.md: every file's title is the code's name) is one
+ * statute to the asker: when its parts' best articles score alike, the answer locks the better one
+ * instead of asking "中华人民共和国示范法典 or 中华人民共和国示范法典?". Two different statutes scoring
+ * alike still get the clarify. Real SQLite, jieba and the collection pipeline.
+ */
+
+function part(title: string, partName: string, first: number, special: string): string {
+  const lines = [`# ${title}`, '', `# ${partName}`, ''];
+  const nums = ['一', '二', '三', '四', '五', '六', '七', '八', '九', '十', '十一', '十二', '十三', '十四'];
+  for (const [i, n] of nums.entries()) {
+    const text = i === 4 ? special : `${partName}第${first + i}项一般规定，当事人应当遵循诚信原则${i}。`;
+    lines.push(`第${n}条 ${text}`, '');
+  }
+  return lines.join('\n');
+}
+
+async function askIn(dir: string, files: Record<string, string>, question: string) {
+  const ctx = tempContext();
+  try {
+    for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+    await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'code' });
+    return await invokeOperation(ctx, 'collections.ask', { collection: 'code', question });
+  } finally {
+    await ctx.cleanup();
+  }
+}
+
+describe('parts of one code are one statute to the asker', () => {
+  const dirs: string[] = [];
+  const fresh = () => {
+    const d = tempDir();
+    dirs.push(d);
+    return d;
+  };
+  afterAll(() => {
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+  const question = '借用别人的自行车弄坏了要赔偿吗';
+  const a = '借用他人自行车造成损坏的，借用人应当赔偿。';
+  const b = '借用他人的自行车，造成损坏的，借用人应当照价赔偿。';
+
+  let sameTitle: Awaited<ReturnType<typeof askIn>>;
+  let otherTitles: Awaited<ReturnType<typeof askIn>>;
+  beforeAll(async () => {
+    sameTitle = await askIn(fresh(), { '示范法典-合同编.md': part('中华人民共和国示范法典', '合同编', 1, a), '示范法典-物权编.md': part('中华人民共和国示范法典', '物权编', 100, b) }, question);
+    otherTitles = await askIn(fresh(), { '合同示范法.md': part('中华人民共和国合同示范法', '合同编', 1, a), '物权示范法.md': part('中华人民共和国物权示范法', '物权编', 100, b) }, question);
+  });
+
+  it('two statutes whose best articles score alike get a clarify listing both', () => {
+    expect(otherTitles.decision).toBe('ambiguous');
+    expect(otherTitles.candidates.map((c) => c.title).sort()).toEqual(['中华人民共和国合同示范法', '中华人民共和国物权示范法']);
+  });
+
+  it('two parts of one code lock the code and quote the matching article', () => {
+    expect(sameTitle.decision).toBe('locked');
+    expect(sameTitle.lock.title).toBe('中华人民共和国示范法典');
+    expect(sameTitle.citations[0].label).toBe('第五条');
+    expect(sameTitle.citations[0].text).toContain('借用');
+  });
+});
