@@ -156,7 +156,7 @@ export const SUBTYPES: Record<string, string> = {
   灯带: 'light', 筒灯: 'light', 射灯: 'light', 吸顶灯: 'light', 壁灯: 'light', 镜前灯: 'light',
   氛围灯: 'light', 主灯: 'light', 灯串: 'light', 阅读灯: 'light', 橱柜灯: 'light', 廊灯: 'light',
   纱帘: 'curtain', 布帘: 'curtain', 遮光帘: 'curtain', 卷帘: 'curtain', 百叶帘: 'curtain',
-  吊扇: 'fan', 落地扇: 'fan', 台扇: 'fan', 塔扇: 'fan',
+  吊扇: 'fan', 落地扇: 'fan', 台扇: 'fan', 塔扇: 'fan', 循环扇: 'fan', 壁扇: 'fan',
   柜机: 'airConditioner', 挂机: 'airConditioner', 中央空调: 'airConditioner',
   电视墙: 'tv', 投影仪: 'tv', 投影: 'tv', 幕布: 'curtain',
   智能音箱: 'speaker', 回音壁: 'speaker',

@@ -24,7 +24,7 @@ const ACTION_PHRASES: [string, string][] = longestFirst(Object.values(ACTIONS).f
 
 const SEPARATORS = /然后|接着|随后|之后|再把|再(?=关|开|打开|调|拉|锁|暂停|播放|启动|执行)|并且|同时|以及|顺便|[，,；;。！!？?\n]/;
 const JOINERS = /和|跟|与|及|还有/;
-const QUANT_ALL = /所有的|所有|全部的|全部|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
+const QUANT_ALL = /所有的|所有|全部的|全部|全(?=打开|关|开|拉|锁|熄)|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
 const EXCEPT = /除了|除去|除开|除/;
 const EXCEPT_END = /以外的|之外的|以外|之外|外的|外/;
 // 上一个台 / 上一个频道 are media steps, not "the previous one"

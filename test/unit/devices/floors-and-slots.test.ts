@@ -236,3 +236,26 @@ describe('state words, vacuum and media verbs, what to play', () => {
     expect(r.meta.value_check).toBeUndefined();
   });
 });
+
+describe('Taiwan / Hong Kong device words and units', () => {
+  it.each([
+    ['把客廳立燈打開', '把客厅落地灯打开'],
+    ['客廳吊燈亮度調到50趴', '客厅吊灯亮度调到50%'],
+    ['關掉書房的智慧插座', '关掉书房的智能插座'],
+    ['將客廳吊燈光度校到七成', '把客厅吊灯亮度调到七成'],
+    ['電暖器打開', '取暖器打开'],
+  ])('%s -> %s', (from, to) => expect(canonical(from)).toBe(to));
+
+  it('the words reach the right device and value', async () => {
+    expect(await ids('把客廳立燈打開')).toEqual(['light.living_floor']);
+    const [r] = await retrieve('將客廳吊燈光度校到七成', duplex, emptyState());
+    expect([r.selected.map((s) => s.id), r.ir.value?.number, r.command.a]).toEqual([['light.living_ceiling'], 70, '调亮度']);
+    expect(await ids('電暖器打開')).toEqual(['climate.floor_heating']);
+    expect(await ids('把客厅的灯泡全打开')).toEqual(['light.living_ceiling', 'light.living_floor']);
+  });
+
+  it('在播什么 is a question; 开启除湿 is the air conditioner mode', async () => {
+    expect((await retrieve('廚房喇叭播緊乜嘢', duplex, emptyState()))[0].command.a).toBe('查询');
+    expect(await ids('開啟主臥除濕')).toEqual(['climate.master']);
+  });
+});
