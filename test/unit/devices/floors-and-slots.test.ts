@@ -367,3 +367,11 @@ describe('more Cantonese: 少少, 开细, 转去, 睇下', () => {
     expect(r.command.n === null || r.command.n === '前门').toBe(true);
   });
 });
+
+describe('拉下来 / 拉起来 move a cover', () => {
+  it('a garage door pulled down closes, a shade pulled up opens', () => {
+    expect(parseRules('麻煩把車庫門拉下來', duplex)[0].a).toBe('降下');
+    expect(parseRules('書房捲簾拉起來', duplex)[0].a).toBe('升起');
+    expect(parseRules('把客厅窗帘拉上', duplex)[0].a).toBe('关闭');
+  });
+});
