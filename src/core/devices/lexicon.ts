@@ -133,7 +133,7 @@ export const TYPES: Record<string, string[]> = {
   rangeHood: ['油烟机', '抽油烟机'],
   camera: ['摄像头', '监控'],
   garageDoor: ['车库门', '卷帘门', '卷闸门'],
-  valve: ['阀门', '水阀', '总阀', '喷灌', '浇水'],
+  valve: ['阀门', '水阀', '总阀', '水龙头', '喷灌', '浇水'],
   projector: [],
   freshAir: ['新风机', '新风系统', '新风'],
   temperatureSensor: ['温度传感器', '温度计', '温湿度计', '温湿度传感器'],

@@ -375,3 +375,10 @@ describe('拉下来 / 拉起来 move a cover', () => {
     expect(parseRules('把客厅窗帘拉上', duplex)[0].a).toBe('关闭');
   });
 });
+
+describe('valve words and which-questions', () => {
+  it('总水闸 is the main valve (水闸 reads 水阀); 哪个窗帘是开着的 asks about every curtain', async () => {
+    expect(await ids('把总水闸关了')).toEqual(['valve.water_main']);
+    expect(await ids('哪个窗帘是开着的')).toEqual(['cover.living_curtain', 'cover.master_blinds', 'cover.office_shade']);
+  });
+});
