@@ -42,6 +42,7 @@ export const DEVICE_TYPES: Record<string, string> = {
   dehumidifier: '除湿机',
   airPurifier: '空气净化器',
   robotVacuum: '扫地机',
+  lawnMower: '割草机',
   waterHeater: '热水器',
   heater: '暖气',
   washer: '洗衣机',
