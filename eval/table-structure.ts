@@ -100,7 +100,8 @@ export async function structureEval(ctx: AppContext, verbose: boolean, showHeld 
         if (rowMiss > 3) sayDoc(`    …… 共 ${rowMiss} 行不符`);
         const pages = new Set(t.rows.map((r) => r.page_num));
         const headerAsRow = t.rows.some((r) => r.cells.every((c, i) => colKey(c) === colKey(t.columns[i] ?? '')) || spec.header.some((h) => h.length === r.cells.length && h.every((c, i) => squash(c.replace(/\{[rc]\d\}/g, '')) === squash(r.cells[i]))));
-        const multiPage = spec.families.includes('continuation');
+        // TXT pages are virtual (cut by size, not at form feeds): only printed pages must show the span
+        const multiPage = spec.families.includes('continuation') && doc.producer !== 'txt';
         const wholeOk = t.rows.length === wantRows.length && !headerAsRow && (!multiPage || pages.size > 1) && summary.row_count === wantRows.length;
         count('整表', wholeOk);
         if (!wholeOk) sayDoc(`  ✗ [${doc.name}${doc.heldOut ? ' 留出' : ''}] ${id} 整表: ${t.rows.length} 行（期望 ${wantRows.length}），${pages.size} 页，表头混入行 ${headerAsRow}`);

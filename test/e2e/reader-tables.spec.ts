@@ -1,5 +1,6 @@
 import { expect, test } from './shell';
-import { expectPage, invoke, screenshot } from './helpers';
+import { expectPage, invoke, screenshot, shellToken } from './helpers';
+import { STRUCTURE_DOCS, docTxt } from '../fixtures/regulation-tables';
 
 /**
  * The reader on the demo library (each test has its own shell and data dir, 1024×700): tables render as
@@ -99,4 +100,44 @@ test('reader: references are links that jump and come back; a note opens in plac
   await page.getByRole('button', { name: /← 返回《特高压互联电网稳定及无功电压调度运行规定（演示）》第 3 页/ }).click();
   await expect(page.getByRole('heading', { name: '特高压互联电网稳定及无功电压调度运行规定（演示）' })).toBeVisible();
   await expectPage(page, 3);
+});
+
+test('reader: a header printed over two lines stacks again (group cell over its sub-columns); copy has one header row, one name per column', async ({ page, request, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  // a whitespace-aligned TXT export with "环境温度 ℃" centred over 25 | 30 | 35 | 40, uploaded as users do
+  const doc = STRUCTURE_DOCS.find((d) => d.name === 'peiwang')!;
+  const token = await shellToken(request);
+  const up = await request.post(`/api/upload?name=${encodeURIComponent('配电网运行规程.txt')}`, {
+    data: Buffer.from(docTxt(doc), 'utf8'),
+    headers: { 'X-GridCode-Token': token, 'Content-Type': 'application/octet-stream' },
+  });
+  const { path: serverPath } = (await up.json()) as { path: string };
+  const [res] = await invoke<{ reg_id: string; status: string }[]>(request, 'regulations.import', { paths: [serverPath] });
+  expect(res.status).toBe('imported');
+  const t2 = await invoke<{ columns: string[]; page_start: number; rows: { cells: string[] }[] }>(request, 'regulations.table', { reg_id: res.reg_id, table_id: '表2' });
+  expect(t2.columns).toEqual(['导线型号', '环境温度 ℃·25', '环境温度 ℃·30', '环境温度 ℃·35', '环境温度 ℃·40']);
+
+  await page.goto(`/#/reader/${res.reg_id}?page=${t2.page_start}`);
+  await expectPage(page, t2.page_start);
+  const figure = page.getByRole('region', { name: `第 ${t2.page_start} 页` }).locator('figure[data-table-id="表2"]');
+  const head = figure.locator('thead tr');
+  await expect(head).toHaveCount(2);
+  await expect(head.nth(0).getByRole('columnheader')).toHaveText(['导线型号', '环境温度 ℃']);
+  await expect(head.nth(0).getByRole('columnheader', { name: '环境温度 ℃' })).toHaveAttribute('colspan', '4');
+  await expect(head.nth(0).getByRole('columnheader', { name: '导线型号' })).toHaveAttribute('rowspan', '2');
+  await expect(head.nth(1).getByRole('columnheader')).toHaveText(['25', '30', '35', '40']);
+  await expect(figure.locator('tbody tr').first().getByRole('cell')).toHaveText(t2.rows[0].cells);
+  // the printed header lines are the table's, not text left under it
+  const region = page.getByRole('region', { name: `第 ${t2.page_start} 页` });
+  const outside = (await region.locator('figure').allInnerTexts()).reduce((rest, fig) => rest.replace(fig, ''), await region.innerText());
+  expect(outside).toContain('第一条');
+  expect(outside).not.toContain('导线型号');
+  await figure.scrollIntoViewIfNeeded();
+  await screenshot(page, 'reader-table-two-line-header');
+
+  await figure.getByRole('button', { name: '复制表格（TSV）' }).click();
+  await expect(figure.getByRole('status')).toContainText('已复制 表2');
+  const lines = ((await page.evaluate('navigator.clipboard.readText()')) as string).trimEnd().split('\n');
+  expect(lines[0]).toBe(t2.columns.join('\t'));
+  expect(lines).toHaveLength(t2.rows.length + 1);
 });

@@ -30,7 +30,7 @@ export const ATTRIBUTE_WORDS: [RegExp, ValueAttribute][] = [
   // 室温 but not the 室 of 卧室温度 / 浴室温度
   [/水温|温度|室温(?!度)/, 'temperature'],
   [/音量|声音|声量/, 'volume'],
-  [/风速|风量|档位|风力|吸力|转速/, 'fanSpeed'],
+  [/风速|风量|档位|风力|吸力|转速|速度/, 'fanSpeed'],
   [/湿度/, 'humidity'],
   [/开合度|开合|开度|位置/, 'position'],
   [/颜色|色彩|灯色/, 'color'],
@@ -58,6 +58,8 @@ const EXTREME = /(?:调到|开到|调成|设为|设置为|调至|开至|拉到|�
 const MODE = new RegExp(
   `(制冷|制热|除湿|送风|自动|睡眠|节能|强力|暖风|换气|舒适|烘干|静音|手动|省电|安静)模式|(?:调成|调到|切换成|切换到|切到|换成|设为|设置为|设置成|改成|开)(制冷|制热|除湿|送风|暖风|换气)(?:模式)?|(制冷|制热|除湿|送风|暖风)(?=[，,]?(?:温度)?(?:调到|设为|设成)?${NUM}\\s*(?:度|℃|°)|\\s*$)`,
 );
+/** 高档 / 低风 / 中速 / 自动风: a fan level said as a word (调低风速 is a step, not 低风). */
+const FAN_LEVEL = /(?:调到|调成|开到|设为|设置为|设成|切到|换成|开)?(?<![调降升最太很])((?:高|中|低|自动|静音)(?:档|速|风))(?!速|量|度)/;
 /** 暖光 / 冷白光 / 自然光: a white tone, i.e. a colour temperature said as a word. */
 // 暖白 / 冷白 are white tones too, with or without 光/色
 const TONE = /(?:调成|调到|换成|变成|设为|设置为|设置成|改成|调)?(暖白光|冷白光|暖白色?|冷白色?|正白光?|中性光|暖光|冷光|自然光|日光|暖色调|冷色调)/;
@@ -72,6 +74,8 @@ export function valueSlot(s: string): ValueSlot | null {
   if (m) return { ...at(m), v: m[1], attribute: 'colorTemp', kind: 'word', unit: null };
   m = s.match(COLOUR);
   if (m) return { ...at(m), v: `${m[1]}色`, attribute: 'color', kind: 'word', unit: null };
+  m = s.match(FAN_LEVEL);
+  if (m) return { ...at(m), v: m[1], attribute: 'fanSpeed', kind: 'word', unit: null };
   m = s.match(EXTREME);
   if (m) {
     const word = m[1];
@@ -172,6 +176,8 @@ export const SET_VERBS = /设置为|设置成|设置到|设定为|设为|设成|
 /** A state question: 空调开着吗, 门锁了吗, 客厅温度多少, 洗衣机洗完了没有. */
 export function isQuestion(s: string): boolean {
   if (/开着还是关着|关着还是开着|还是关着|还是开着|的状态$|^状态|状态$/.test(s)) return true;
+  // 主卧是不是很热 / 客厅冷吗: asks the temperature (湿度 the same with 潮/干)
+  if (/是不是(?:很|太|有点)?(?:热|冷|潮|干燥)|(?:很|太)?(?:热|冷|潮)(?:吗|么)$/.test(s)) return true;
   // 厨房音箱在播什么 / 放的是什么歌: what is playing
   if (/(?:在|正在)(?:播|放)(?:什么|啥|哪)|(?:播|放)的是(?:什么|啥|哪)|什么歌/.test(s)) return true;
   if (/多少|几度|怎么样|如何|什么状态|状态如何|多热|多冷|热不热|冷不冷|潮不潮|干不干|在干嘛|在干什么|在做什么|在忙什么|在搞什么/.test(s)) return true;
@@ -180,7 +186,8 @@ export function isQuestion(s: string): boolean {
   // 有哪些灯开着 / 哪个窗户没关 / 有几盏灯亮着: which ones are in a state
   if (/哪些|哪几|哪个|哪盏|哪台|几个|几盏|几台|有没有/.test(s) && /开着|关着|亮着|锁着|没关|没锁|没开|开了|关了|在(?:运行|播放|工作)/.test(s)) return true;
   // 边啲灯开咗 reads 哪些灯打开: a plural "which" with a state verb asks, it does not command
-  if (/哪些|哪几|几个|几盏|几台/.test(s) && /打开|关掉|关闭|亮|开|关/.test(s)) return true;
+  // (几个 alone is "a few" in a command: 开几个灯)
+  if (/哪些|哪几/.test(s) && /打开|关掉|关闭|亮|开|关/.test(s)) return true;
   // 扫地机在扫地吗 / 洗衣机在工作吗: "is it doing X"
   if (/(?:吗|么|嘛|没有|没|呢)$/.test(s) && /(?:正|还)?在(?:扫|拖|打扫|清扫|运行|播放|放|工作|充电|洗|烘|煮|转|吹|响|亮|开)/.test(s)) return true;
   // 锁咗未 (Cantonese 未 = yet?) reads as 锁了未
@@ -188,4 +195,4 @@ export function isQuestion(s: string): boolean {
 }
 
 /** Words of a state question that are not verbs or names. */
-export const QUESTION_WORDS = /(?:正在|在)(?:播|放)(?:的是)?(?:什么|啥)(?:歌|节目)?|(?:播|放)的是(?:什么|啥)(?:歌|节目)?|开着还是关着|关着还是开着|还是关着|还是开着|在干嘛|在干什么|在做什么|在忙什么|在搞什么|现在|目前|当前|是不是|是否|有没有|有哪些|哪些|哪几个|哪几|几个|几盏|几台|多热|多冷|热不热|冷不冷|没关|没锁|没开|开着|关着|亮着|锁着|锁好|关好|开好|洗完|在运行|在播放|(?:正|还)?在(?:扫地|拖地|打扫|清扫|扫|拖|工作|充电)|怎么样|如何|什么状态|状态|是多少|多少|几度|(?:了)?(?:吗|么|嘛|没有|没|呢|未)$/g;
+export const QUESTION_WORDS = /哪一个|哪个|哪盏|哪台|哪扇|是不是(?:很|太|有点)?(?:热|冷|潮|干燥)|(?:很|太)(?:热|冷|潮)(?:吗|么)?|(?:正在|在)(?:播|放)(?:的是)?(?:什么|啥)(?:歌|节目)?|(?:播|放)的是(?:什么|啥)(?:歌|节目)?|开着还是关着|关着还是开着|还是关着|还是开着|在干嘛|在干什么|在做什么|在忙什么|在搞什么|现在|目前|当前|是不是|是否|有没有|有哪些|哪些|哪几个|哪几|几个|几盏|几台|多热|多冷|热不热|冷不冷|没关|没锁|没开|开着|关着|亮着|锁着|锁好|关好|开好|洗完|在运行|在播放|(?:正|还)?在(?:扫地|拖地|打扫|清扫|扫|拖|工作|充电)|怎么样|如何|什么状态|状态|是多少|多少|几度|(?:了)?(?:吗|么|嘛|没有|没|呢|未)$/g;

@@ -68,6 +68,8 @@ function haCommands(domain: string, attrs: Json): { commands: CommandSpec[]; cat
         category: str(attrs.device_class) === 'dehumidifier' ? 'dehumidifier' : 'humidifier',
         commands: [...ON_OFF, { id: 'set_humidity', description: '调湿度', type: 'integer', value_range: { minimum: Number(attrs.min_humidity ?? 0), maximum: Number(attrs.max_humidity ?? 100), unit: '%' } }, { id: 'set_mode', description: '设置模式', type: 'string' }],
       };
+    case 'lawn_mower':
+      return { category: 'lawnMower', commands: [{ id: 'start_mowing', description: '开始割草' }, { id: 'pause', description: '暂停' }, { id: 'dock', description: '回充' }] };
     case 'valve':
       return {
         category: 'valve',
@@ -135,7 +137,7 @@ function haCommands(domain: string, attrs: Json): { commands: CommandSpec[]; cat
   }
 }
 
-const HA_DOMAINS = new Set(['light', 'switch', 'input_boolean', 'fan', 'humidifier', 'cover', 'climate', 'media_player', 'lock', 'vacuum', 'valve', 'sensor', 'binary_sensor']);
+const HA_DOMAINS = new Set(['light', 'switch', 'input_boolean', 'fan', 'humidifier', 'cover', 'climate', 'media_player', 'lock', 'vacuum', 'lawn_mower', 'valve', 'sensor', 'binary_sensor']);
 
 export function importHomeAssistant(raw: unknown, warnings: string[]): unknown {
   const bundle: Json = isStatesArray(raw) ? { states: raw } : (raw as Json);

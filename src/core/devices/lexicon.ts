@@ -20,17 +20,18 @@ export const ACTIONS: Record<string, string[]> = {
   播放: ['开始播放', '播放音乐', '播放', '放歌', '放音乐', '放首歌', '放点音乐', '放一首歌', '来首歌', '放', '播'],
   继续: ['继续播放', '恢复播放', '接着放', '接着播', '继续'],
   暂停: ['暂停播放', '暂停一下', '暂停', '停一下', '停一停'],
-  停止: ['停止播放', '停止', '别放了', '停下来', '停下', '停住', '别动'],
+  停止: ['停止播放', '停止', '别放了', '停下来', '停下', '停住', '别动', '停'],
   下一首: ['转下一台', '转台', '下一个节目', '下一个台', '下个台', '下一期', '跳过这首歌', '跳过这首', '跳过', '切到下一首', '换一个台', '换个台', '换台', '换个频道', '换频道', '切台', '下一首', '下一曲', '下一个频道', '下个频道', '下一个', '下一集', '下一台', '切歌', '换一首', '换首歌', '换歌'],
   上一首: ['上一个节目', '上一个台', '上个台', '上一期', '上一首', '上一曲', '上一个频道', '上个频道', '上一集', '上一台'],
   取消静音: ['取消静音', '解除静音', '关闭静音', '关掉静音', '恢复声音', '打开声音', '开声音'],
   静音: ['设置为静音', '调成静音', '调为静音', '调到静音', '设为静音', '设成静音', '静音'],
   锁上: ['锁上', '上锁', '锁门', '反锁', '锁好', '锁住', '锁一下', '锁下'],
   解锁: ['解锁', '开锁'],
-  开始清扫: ['开始清扫', '开始打扫', '开始扫地', '开始拖地', '开始清洁', '开始吸尘', '扫一下地', '把地扫', '扫地', '拖地', '打扫', '清扫', '吸尘', '扫一下'],
+  // (a lawn mower's 割草 is its cleaning run: started and sent to its dock the same way)
+  开始清扫: ['开始清扫', '开始打扫', '开始扫地', '开始拖地', '开始清洁', '开始吸尘', '开始割草', '割草', '扫一下地', '把地扫', '扫地', '拖地', '打扫', '清扫', '吸尘', '扫一下'],
   回充: ['回去充电', '回到充电座', '回充电座', '回到充电桩', '回充电桩', '回到基站', '回基站', '回到基座', '回基座', '回到底座', '回座', '回桩', '回充', '去充电', '充电'],
-  升起: ['升起来', '升上去', '升上来', '升起', '收起来'],
-  降下: ['降下来', '降下去', '放下来', '降下', '放下'],
+  升起: ['升起来', '升上去', '升上来', '升起', '收起来', '拉起来', '拉上去', '卷起来'],
+  降下: ['降下来', '降下去', '放下来', '降下', '放下', '拉下来', '拉下去'],
   执行: ['执行', '运行', '激活', '进入', '来个', '来一个'],
   查询: ['查询', '查看', '看看', '看一下', '查一下', '是多少', '多少度', '读取', '检查'],
 };
@@ -110,7 +111,7 @@ export const DESCRIPTION_WORDS: Record<string, (string | RegExp)[]> = {
 export const TYPES: Record<string, string[]> = {
   light: ['灯', '灯光', '电灯', '照明'],
   curtain: ['窗帘', '帘子'],
-  airConditioner: ['空调', '冷气'],
+  airConditioner: ['空调', '冷气', '恒温器', '温控器'],
   fan: ['风扇', '电扇', '电风扇'],
   tv: ['电视', '电视机'],
   speaker: ['音箱', '音响', '喇叭', '播放器'],
@@ -121,6 +122,7 @@ export const TYPES: Record<string, string[]> = {
   dehumidifier: ['除湿机', '除湿器'],
   airPurifier: ['净化器', '空气净化器'],
   robotVacuum: ['扫地机', '扫地机器人', '扫拖机器人', '扫拖一体机', '扫地机械人', '吸尘器', '扫拖机'],
+  lawnMower: ['割草机', '除草机', '割草机器人'],
   waterHeater: ['热水器'],
   heater: ['暖气', '取暖器', '地暖'],
   washer: ['洗衣机'],
@@ -131,7 +133,7 @@ export const TYPES: Record<string, string[]> = {
   rangeHood: ['油烟机', '抽油烟机'],
   camera: ['摄像头', '监控'],
   garageDoor: ['车库门', '卷帘门', '卷闸门'],
-  valve: ['阀门', '水阀', '总阀', '喷灌', '浇水'],
+  valve: ['阀门', '水阀', '总阀', '水龙头', '喷灌', '浇水'],
   projector: [],
   freshAir: ['新风机', '新风系统', '新风'],
   temperatureSensor: ['温度传感器', '温度计', '温湿度计', '温湿度传感器'],
@@ -155,11 +157,13 @@ export const SUBTYPES: Record<string, string> = {
   台灯: 'light', 吊灯: 'light', 落地灯: 'light', 夜灯: 'light', 小夜灯: 'light', 床头灯: 'light',
   灯带: 'light', 筒灯: 'light', 射灯: 'light', 吸顶灯: 'light', 壁灯: 'light', 镜前灯: 'light',
   氛围灯: 'light', 主灯: 'light', 灯串: 'light', 阅读灯: 'light', 橱柜灯: 'light', 廊灯: 'light',
-  纱帘: 'curtain', 布帘: 'curtain', 遮光帘: 'curtain', 卷帘: 'curtain', 百叶帘: 'curtain',
+  纱帘: 'curtain', 布帘: 'curtain', 遮光帘: 'curtain', 卷帘: 'curtain', 百叶帘: 'curtain', 百叶窗: 'curtain', 遮阳帘: 'curtain', 罗马帘: 'curtain',
   吊扇: 'fan', 落地扇: 'fan', 台扇: 'fan', 塔扇: 'fan', 循环扇: 'fan', 壁扇: 'fan',
   柜机: 'airConditioner', 挂机: 'airConditioner', 中央空调: 'airConditioner',
   电视墙: 'tv', 投影仪: 'tv', 投影: 'tv', 幕布: 'curtain',
   智能音箱: 'speaker', 回音壁: 'speaker',
+  // a valve said by what it waters (花园浇水阀, 花园喷灌)
+  浇水: 'valve', 喷灌: 'valve', 总阀: 'valve',
 };
 
 /** Words that are nothing but a type: a device named just 灯 is unfindable (lint). */
@@ -182,7 +186,7 @@ export const ROOM_WORDS = [
   '储物间', '茶室', '门厅', '客餐厅', '起居室', '楼梯', '二楼', '一楼', '院子', '露台', '工作室', '健身房',
   '阁楼', '游戏室', '娱乐室', '小孩房', '孩子房', '宝宝房', '婴儿房', '父母房', '长辈房', '客卧', '大厅', '饭厅', '厨房间',
   '前院', '后院', '庭院', '门口', '保姆房', '三楼', '楼上', '楼下', '主卫', '次卫', '客卫', '公卫', '琴房', '画室', '酒窖',
-  '卧房', '厕所', '泳池', '大门口', '家庭厅', '书屋', '会客厅',
+  '卧房', '厕所', '泳池', '大门口', '家庭厅', '书屋', '会客厅', '办公室',
 ];
 
 /** Room aliases: saying 卧室 covers 主卧/次卧 when a home splits them. */
@@ -202,6 +206,9 @@ export const ROOM_ALIASES: Record<string, string[]> = {
   阳台: ['露台'],
   车库: ['车房'],
   主卫: ['主卫生间'],
+  // an office is the study in a Chinese home, and the other way round
+  书房: ['办公室', '工作室', '书屋'],
+  办公室: ['书房', '工作室'],
 };
 
 /** Type -> words used to infer a category from a device's name or type string. */
@@ -213,7 +220,7 @@ const TYPE_STRING_HINTS: [RegExp, string][] = [
   [/illuminance|lux|光照|光线/i, 'lightSensor'],
   [/motion|occupancy|presence|人体/i, 'motionSensor'],
   [/contact|door.?sensor|门磁/i, 'doorSensor'],
-  [/air.?cond|climate|hvac|thermostat|空调|冷气/i, 'airConditioner'],
+  [/air.?cond|climate|hvac|thermostat|空调|冷气|恒温器|温控/i, 'airConditioner'],
   [/garage|车库门|卷帘门|卷闸门/i, 'garageDoor'],
   [/clothes.?(?:rack|hanger|airer)|晾衣|晒衣/i, 'clothesRack'],
   [/curtain|shade|blind|cover|窗帘|帘/i, 'curtain'],
@@ -222,6 +229,7 @@ const TYPE_STRING_HINTS: [RegExp, string][] = [
   [/cooker|电饭|饭煲/i, 'cooker'],
   [/fresh.?air|新风/i, 'freshAir'],
   [/vacuum|扫地|扫拖|吸尘/i, 'robotVacuum'],
+  [/lawn.?mower|割草|除草/i, 'lawnMower'],
   [/purifier|净化/i, 'airPurifier'],
   [/dehumid|除湿/i, 'dehumidifier'],
   [/humidifier|加湿/i, 'humidifier'],
@@ -283,7 +291,7 @@ function inferFromType(type: string | undefined, name: string, commands: { id: s
 export const TYPE_LABELS: Record<string, string> = {
   light: '灯', curtain: '窗帘', airConditioner: '空调', fan: '风扇', tv: '电视', speaker: '音箱', lock: '门锁',
   switch: '开关', plug: '插座', humidifier: '加湿器', dehumidifier: '除湿机', airPurifier: '空气净化器',
-  robotVacuum: '扫地机', waterHeater: '热水器', heater: '暖气', washer: '洗衣机', dryer: '烘干机',
+  robotVacuum: '扫地机', lawnMower: '割草机', waterHeater: '热水器', heater: '暖气', washer: '洗衣机', dryer: '烘干机',
   refrigerator: '冰箱', dishwasher: '洗碗机', cooker: '电饭煲', rangeHood: '油烟机', camera: '摄像头',
   temperatureSensor: '温度传感器', humiditySensor: '湿度传感器', lightSensor: '光照传感器',
   motionSensor: '人体传感器', doorSensor: '门磁', window: '窗户', towelRack: '毛巾架', bathHeater: '浴霸',

@@ -31,7 +31,7 @@ const EXCEPT_END = /以外的|之外的|以外|之外|外的|外/;
 const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|这些|刚才那个|刚才的|刚刚那个|上一个(?!台|频道|节目|首|曲|集|期)|那一个|这一个|那两个|那俩/;
 // 上一台 / 下一个 / 第一个 are media steps and ordinals, not counts
 const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
-const PARTICLES = /家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
+const PARTICLES = /家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|几个|几盏|几台|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
 /** What is played, said instead of a player (暂停音乐, 下一首歌): not a device name. */
 // 播放下一首: the verb 播放 left over beside a media step is not a name either
 const MEDIA_WORDS = /^(?:播放|放)?(?:(?:这|呢|嗰|那)?一?首歌?|音乐|歌曲?|曲子|节目|视频|电影|这集|广播|故事)?$/;
@@ -368,7 +368,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   const verbText = blankWords(s, index);
   // 把门锁上: the lock verb wins over the type word 门锁 it overlaps
-  const lockVerb = s.match(/锁上|上锁|锁好|锁住|锁门|锁一下|锁下|解锁|开锁|锁了(?!吗|没|未)/);
+  // (锁前门: a bare 锁 right before a name, where the name was masked, is the verb)
+  const lockVerb = s.match(/锁上|上锁|锁好|锁住|锁门|锁一下|锁下|解锁|开锁|锁了(?!吗|没|未)|(?<![门智指])锁(?=\s)|(?<=\s)锁\s*$/);
   if (lockVerb) {
     p.a = /解锁|开锁/.test(lockVerb[0]) ? '解锁' : '锁上';
     s = s.replace(lockVerb[0], lockVerb[0] === '锁门' ? ' 门 ' : ' ');
@@ -404,7 +405,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     p.a = '查询';
     s = s.replace(QUESTION_WORDS, ' ');
     // 客厅温度多少: a reading question targets the sensor, not the thermostat
-    const reading = attribute ?? attributeSlot(s)?.attribute ?? (/几度|多少度|多热|多冷|热不热|冷不冷/.test(raw) ? 'temperature' : /潮不潮|干不干|多潮|多干/.test(raw) ? 'humidity' : null);
+    const reading = attribute ?? attributeSlot(s)?.attribute ?? (/几度|多少度|多热|多冷|热不热|冷不冷|热吗|冷吗|很热|很冷|太热|太冷/.test(raw) ? 'temperature' : /潮不潮|干不干|多潮|多干|潮吗|干燥/.test(raw) ? 'humidity' : null);
     s = s.replace(/温度|湿度|光照|照度|亮度|光线|光强/g, ' ');
     if (/光照|照度|光线|光强/.test(raw)) p.t = 'lightSensor';
     else if (reading === 'temperature' || reading === 'humidity') p.t = reading === 'temperature' ? 'temperatureSensor' : 'humiditySensor';
@@ -465,7 +466,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   if (!p.a && !p.question && ACTIVITY_TYPES.some(([re]) => re.test(raw))) p.a = '打开';
   // 扫地机回家: a vacuum's home is its dock (never the 回家模式 scene)
-  if ((p.t === 'robotVacuum' || categoryOf(p, index) === 'robotVacuum') && /回家|回去/.test(s) && (!p.a || p.a === UNKNOWN_ACTION)) {
+  if ((p.t === 'robotVacuum' || p.t === 'lawnMower' || ['robotVacuum', 'lawnMower'].includes(categoryOf(p, index) ?? '')) && /回家|回去/.test(s) && (!p.a || p.a === UNKNOWN_ACTION)) {
     p.a = '回充';
     s = s.replace(/回家|回去/, ' ');
   }
@@ -519,8 +520,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '锁上' || p.a === '解锁')) p.t = 'lock';
   // 锁门 with nothing named locks every lock (the safe direction); 开锁 still asks which
   if (p.a === '锁上' && p.t === 'lock' && (!p.n || p.residual) && !p.s.length && !p.ref && p.q === 'one' && !p.c) p.q = 'all';
-  if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '开始清扫' || p.a === '回充' || (p.a && /扫地|拖地|打扫|清扫/.test(raw)))) p.t = 'robotVacuum';
-  if (p.a === '开始清扫' && cat && cat !== 'robotVacuum') p.a = '打开';
+  if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '开始清扫' || p.a === '回充' || (p.a && /扫地|拖地|打扫|清扫/.test(raw)))) p.t = /割草|除草/.test(raw) ? 'lawnMower' : 'robotVacuum';
+  if (p.a === '开始清扫' && cat && cat !== 'robotVacuum' && cat !== 'lawnMower') p.a = '打开';
   // 打开主卧的除湿模式 / 制冷: an air conditioner's mode word, nothing named, says the air conditioner
   if (attribute === 'mode' && !p.t && (!p.n || p.residual) && p.v && /^(?:制冷|制热|送风|暖风|除湿)$/.test(p.v) && index.entities.some((e) => e.category === 'airConditioner')) {
     p.t = 'airConditioner';
@@ -546,7 +547,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     if (!p.s.length && p.q === 'one' && MEDIA_STEPS.has(p.a)) p.q = 'all';
   }
   // 启动扫地机 starts cleaning; 窗帘停一下 / 车库门暂停 stops a cover
-  if (cat === 'robotVacuum' && p.a === '打开') p.a = '开始清扫';
+  if ((cat === 'robotVacuum' || cat === 'lawnMower') && p.a === '打开') p.a = '开始清扫';
   if ((cat === 'curtain' || cat === 'garageDoor' || cat === 'window' || cat === 'clothesRack') && p.a === '暂停') p.a = '停止';
   // 打开回家模式 / 切换到观影模式 / 晚安: a scene is run
   const sceneNamed = p.n ? index.byName.get(norm(p.n)) : undefined;

@@ -101,6 +101,8 @@ export interface FoundValue {
 
 const PERCENT_WORD = new RegExp(`百分之(${NUM})`);
 const TENTHS = new RegExp(`(${NUM})成(?!员)`);
+// 三分之一 / 四分之三: a fraction of the way (a percent, rounded)
+const FRACTION = new RegExp(`(${NUM})分之(${NUM})`);
 const HALF = /一半|半开|开一半|一半的?位置/;
 const NUM_UNIT = new RegExp(`(-?${NUM})\\s*(摄氏度|度|℃|°c|°|%|％|档|挡|级|格|k(?![a-z]))`, 'i');
 const BARE_NUM = new RegExp(`(?:到|成|为|至|是|在|调|设)\\s*(-?${NUM})(?![个盏台只扇部组路块号楼层点])`);
@@ -113,6 +115,11 @@ export function findValue(s: string): FoundValue | null {
   if (m) {
     const n = parseNumber(m[1]);
     if (n !== null) return { v: `${n}%`, ...at(m), number: n, unit: '%' };
+  }
+  m = s.match(FRACTION);
+  if (m) {
+    const [whole, part] = [parseNumber(m[1]), parseNumber(m[2])];
+    if (whole && part !== null && part <= whole) return { v: m[0], ...at(m), number: Math.round((100 * part) / whole), unit: '%' };
   }
   m = s.match(NUM_UNIT);
   if (m) {

@@ -2,15 +2,13 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { GridError } from '../common/errors';
-import { assignTableIds, buildBlocks, finishStructure, unitsAndToc, ARTICLE_RE, headingRank, type Line, type TableInfo } from './structure';
-import { findTableSegments, looksLikeHeader, parseCaption, remapCells, sameRow, type Caption, type Fragment, type TableSegment } from './tables';
+import { buildBlocks, finishStructure, unitsAndToc, ARTICLE_RE, headingRank } from './structure';
+import { findTableSegments, type Fragment } from './tables';
+import { PAGE_NUMBER_RE, segmentParas, stitchTables, type PagePara } from './table-layout';
 import type { ParsedDocument, ParsedToc } from './types';
 
 const require = createRequire(import.meta.url);
 const CJK = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
-/** "单位：MW", "(单位: kV)": a unit line printed between a caption and its table */
-const UNIT_LINE_RE = /^[（(]?\s*单位\s*[:：]\s*\S{1,16}\s*[)）]?$/;
-const PAGE_NUMBER_RE = /^[-—–_\s]*(?:第\s*)?\d{1,4}\s*(?:页)?(?:\s*[/／共]\s*\d{1,4}\s*页?)?[-—–_\s]*$/;
 
 interface TextItem {
   str: string;
@@ -31,11 +29,6 @@ interface PdfLine {
   frags: Fragment[];
 }
 
-/** One paragraph of a page; table rows remember their region and row. */
-interface PagePara {
-  text: string;
-  seg?: { seg: TableSegment; row: number };
-}
 
 function pdfjsAssets(): { cMapUrl: string; standardFontDataUrl: string } {
   const root = path.dirname(require.resolve('pdfjs-dist/package.json'));
@@ -51,7 +44,11 @@ function itemsToLines(items: TextItem[]): PdfLine[] {
   const rows: TextItem[][] = [];
   for (const it of sorted) {
     const row = rows[rows.length - 1];
-    const tol = Math.max(2, Math.min(it.h || 10, row?.[0].h || 10) * 0.5);
+    // a raised footnote marker (small, one or two characters) is measured against the text it follows
+    // (raised by up to 3/4 of its size; lines are >= 1.1 sizes apart)
+    const small = (i: TextItem) => i.str.trim().length <= 2 && (i.h || 10) <= Math.max(it.h || 10, row?.[0].h || 10) * 0.85;
+    const marker = !!row && (small(it) || small(row[0]));
+    const tol = marker ? Math.max(it.h || 10, row[0].h || 10) * 0.75 : Math.max(2, Math.min(it.h || 10, row?.[0].h || 10) * 0.5);
     if (row && Math.abs(row[0].y - it.y) <= tol) row.push(it);
     else rows.push([it]);
   }
@@ -74,7 +71,7 @@ function itemsToLines(items: TextItem[]): PdfLine[] {
         text += it.str;
         prevEnd = it.x + it.w;
       }
-      const frags = row.filter((it) => it.str.trim()).map((it) => ({ str: it.str, x: it.x, right: it.x + it.w, h: it.h }));
+      const frags = row.filter((it) => it.str.trim()).map((it) => ({ str: it.str, x: it.x, right: it.x + it.w, h: it.h, y: it.y }));
       return { text: text.replace(/\s+/g, ' ').trim(), x: row[0].x, right: prevEnd, size, y: row[0].y, frags, tabular: wideGaps >= 2 };
     })
     .filter((l) => l.text);
@@ -117,101 +114,9 @@ function linesToParagraphs(lines: PdfLine[]): string[] {
   return out;
 }
 
-/** A page's lines -> paragraphs, with table regions kept as one paragraph per row. */
+/** A page's lines -> paragraphs, with table regions kept as one paragraph per header line and row. */
 function pageParagraphs(lines: PdfLine[]): PagePara[] {
-  const segs = findTableSegments(lines);
-  const out: PagePara[] = [];
-  let at = 0;
-  for (const seg of [...segs, null]) {
-    const end = seg ? seg.from : lines.length;
-    out.push(...linesToParagraphs(lines.slice(at, end)).map((text) => ({ text })));
-    if (!seg) break;
-    seg.rows.forEach((cells, row) => out.push({ text: cells.filter(Boolean).join(' '), seg: { seg, row } }));
-    at = seg.to + 1;
-  }
-  return out;
-}
-
-/**
- * Table regions of all pages -> tables. A region continues the previous page's table when that table
- * ended its page and this region opens the next one (only a 续表 / "（续）" caption or nothing before it):
- * a repeated header row is dropped, a missing one is fine, columns are matched by x-position.
- */
-function stitchTables(pages: PagePara[][]): { lines: Line[]; tables: TableInfo[] } {
-  type Building = TableInfo & { caption: Caption | null; colX: [number, number][]; lastPage: number };
-  const tables: Building[] = [];
-  const lines: Line[] = [];
-  let open: Building | null = null;
-  pages.forEach((paras, p) => {
-    const page = p + 1;
-    let seenContent = false;
-    for (let i = 0; i < paras.length; i++) {
-      const para = paras[i];
-      if (!para.seg) {
-        const caption = parseCaption(para.text);
-        const next = paras[i + 1];
-        const afterUnit = next && !next.seg && UNIT_LINE_RE.test(next.text) ? paras[i + 2] : next;
-        if (caption && afterUnit?.seg && afterUnit.seg.row === 0) {
-          // caption of the region that follows: decided there
-          continue;
-        }
-        lines.push({ text: para.text, page });
-        seenContent = true;
-        open = null;
-        continue;
-      }
-      const { seg, row } = para.seg;
-      if (row === 0) {
-        // the caption sits right above the table, or above a "单位：MW" line printed between them
-        const above = paras[i - 1];
-        const prevPara = above && !above.seg && UNIT_LINE_RE.test(above.text) && paras[i - 2] && !paras[i - 2].seg && parseCaption(paras[i - 2].text) ? paras[i - 2] : above;
-        const caption = prevPara && !prevPara.seg ? parseCaption(prevPara.text) : null;
-        const continues =
-          open !== null &&
-          open.lastPage === page - 1 &&
-          (caption ? caption.continued && (!caption.id || caption.id === open.caption?.id) : !seenContent) &&
-          (caption?.continued || seg.columns.length === open.colX.length || sameRow(seg.rows[0], open.columns));
-        // "表A.1 …（续）" names the table it continues even when a note or a page break came between
-        const named = !continues && caption?.continued && caption.id ? (tables.find((t) => t.caption?.id === caption.id) ?? null) : null;
-        if (named) open = named;
-        const index: number = continues || named ? tables.indexOf(open!) : tables.length;
-        if (!continues && !named) {
-          const header = looksLikeHeader(seg.rows[0]) ? seg.rows[0] : null;
-          open = {
-            table_id: '',
-            title: caption?.title ?? '',
-            columns: header ?? seg.rows[0].map((_, k) => `列${k + 1}`),
-            rows: [],
-            caption,
-            colX: seg.columns,
-            lastPage: page,
-          };
-          tables.push(open);
-        }
-        const t = tables[index];
-        if (caption) lines.push({ text: prevPara.text, page, table: { index, row: -2 } });
-        const isHeader = continues || named ? sameRow(remapCells(seg.rows[0], seg.columns, t.colX), t.columns) : t.columns === seg.rows[0];
-        seg.rows.forEach((cells, r) => {
-          const mapped = remapCells(cells, seg.columns, t.colX);
-          const text = cells.filter(Boolean).join(' ');
-          if (r === 0 && isHeader) {
-            lines.push({ text, page, table: { index, row: -1 } });
-            return;
-          }
-          lines.push({ text, page, table: { index, row: t.rows.length } });
-          t.rows.push(mapped);
-        });
-        t.lastPage = page;
-        open = t;
-        seenContent = true;
-        i += seg.rows.length - 1;
-      }
-    }
-    // a table continues onto the next page only when nothing follows it on this one
-    if (open && open.lastPage !== page) open = null;
-  });
-  const ids = assignTableIds(tables.map((t) => t.caption));
-  return { lines, tables: tables.map(({ caption: _c, colX: _x, lastPage: _l, ...t }, i) => ({ ...t, table_id: ids[i] })) };
+  return segmentParas(lines, findTableSegments(lines), (part) => linesToParagraphs(part));
 }
 
 type PdfDoc = {

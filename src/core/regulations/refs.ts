@@ -17,6 +17,24 @@ export function noteLabel(line: string): string | null {
   return `${m[1]}${n ?? ''}`;
 }
 
+const SUPER_PLAIN: Record<string, string> = Object.fromEntries([...'ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ¹²³⁴⁵⁶⁷⁸⁹'].map((c, i) => [c, 'abcdefghijklmnoprstuvwxyz123456789'[i]]));
+const FOOTNOTE_RE = /^([a-z]|[ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ¹²³⁴⁵⁶⁷⁸⁹]|\*{1,3}|[†‡])\s*[)）:：.、]?\s*(?=[^\s\x00-\x7f])/;
+
+/**
+ * A footnote under a table keyed by a marker printed in its cells ("a 仅适用于户内设备。" for "31.5ᵃ",
+ * "* 表示最小值。" for "≥0.5*"): the label ("a", "*") when `cells` hold that marker, else null — so a line
+ * that merely starts with a letter or a Markdown bullet is never a note.
+ */
+export function footnoteLabel(line: string, cells: string[]): string | null {
+  const m = FOOTNOTE_RE.exec(line.trim());
+  if (!m) return null;
+  const label = SUPER_PLAIN[m[1]] ?? m[1];
+  const sup = Object.keys(SUPER_PLAIN).find((k) => SUPER_PLAIN[k] === label);
+  const esc = label.replace(/\*/g, '\\*');
+  const marked = new RegExp(`[\\d.%)）]${esc}$`);
+  return cells.some((c) => (sup && c.includes(sup)) || marked.test(c.trim())) ? label : null;
+}
+
 /** A note label the user typed ("注 1", "注１", "注一") in stored form. */
 export function normalizeNoteLabel(input: string): string {
   const t = input.replace(/\s+/g, '').replace(/[:：]$/, '');

@@ -429,7 +429,9 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     const u = unit(parent);
     return u ? `${u.title} ${u.label ?? u.section_path}`.trim() : parent;
   };
-  const engine = await searchEngine(ctx, { corpus: REG_CORPUS, scopes, query, tokens, mode: input.mode ?? 'hybrid', expansion, lexical: reuse, label, parentLists: extraLists });
+  // a table unit is a set of rows: a hit in one of its chunks covers it (its other chunks hold other rows)
+  const recordParent = (parent: string) => unit(parent)?.kind === 'table';
+  const engine = await searchEngine(ctx, { corpus: REG_CORPUS, scopes, query, tokens, mode: input.mode ?? 'hybrid', expansion, lexical: reuse, label, parentLists: extraLists, recordParent });
 
   const refLabels = new Set(refs.map((r) => r.label));
   const toResult = (u: UnitRow, p: (typeof engine.parents)[number] | null, articleRef: boolean): ResultCore & { shape: UnitShape } => {

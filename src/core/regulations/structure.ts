@@ -1,6 +1,7 @@
 import type { ParsedDocument, ParsedNote, ParsedReference, ParsedToc, ParsedUnit, RegulationFormat } from './types';
-import { markdownTables, parseCaption, sameRow, tableUnitText, type ParsedTable } from './tables';
-import { findReferences, noteLabel } from './refs';
+import { assignTableIds, markdownTables, parseCaption, sameRow, tableUnitText, type Line, type ParsedTable, type TableInfo } from './tables';
+import { whitespaceTables } from './table-layout';
+import { findReferences, footnoteLabel, noteLabel } from './refs';
 import { wrapLongLines } from '../text/wrap';
 
 /**
@@ -25,22 +26,8 @@ const HEADING_MAX = 40;
 const MAX_PAGE_FACTOR = 4;
 
 
-export interface Line {
-  text: string;
-  page?: number;
-  /** this line is part of table `index`: a body row (row >= 0), its header (-1), or a delimiter/caption (-2) */
-  table?: { index: number; row: number };
-}
-
-/** What buildBlocks needs to know about the tables the lines belong to. */
-export interface TableInfo {
-  table_id: string;
-  title: string;
-  columns: string[];
-  rows: string[][];
-  /** Markdown source lines (header + delimiter) repeated when a long table is cut into several blocks */
-  headerRaw?: string[];
-}
+export type { Line, TableInfo } from './tables';
+export { assignTableIds } from './tables';
 
 export type Block =
   | { type: 'heading'; rank: number; level: number; title: string; raw: string[]; page: number; isDocTitle?: boolean }
@@ -167,6 +154,8 @@ export function buildBlocks(lines: Line[], options: BlockOptions): { blocks: Blo
   }
   const titleParts = leadingH1 >= 2 && leadingH1 <= 3 && leadingH1 === mdH1Count ? leadingH1 : mdH1Count === 1 ? 1 : 0;
   let titlePartsSeen = 0;
+  /** the table whose notes may follow (the last block was that table or one of its notes) */
+  let footnoteTable: number | null = null;
 
   for (const { text: rawLine, page = 1, table: tableMark } of lines) {
     const line = rawLine.replace(/\s+$/, '');
@@ -241,7 +230,12 @@ export function buildBlocks(lines: Line[], options: BlockOptions): { blocks: Blo
       continue;
     }
     const p = plain(trimmed);
-    const note = insideArticle ? null : noteLabel(p);
+    // footnotes under a table ("a …", "* …") name a marker printed in its cells
+    const cur0 = current as Extract<Block, { type: 'unit' }> | null;
+    if (cur0?.kind === 'table' && cur0.tableIndex !== undefined) footnoteTable = cur0.tableIndex;
+    else if (cur0?.kind !== 'note') footnoteTable = null;
+    const markedCells = footnoteTable !== null ? (options.tables?.[footnoteTable]?.rows.flat() ?? []) : [];
+    const note = insideArticle ? null : (noteLabel(p) ?? (markedCells.length ? footnoteLabel(p, markedCells) : null));
     if (note) {
       current = { type: 'unit', kind: 'note', label: note, text: [p], raw: [line], page, sectionPath: path() };
       blocks.push(current);
@@ -405,8 +399,15 @@ export function parseFlowText(
   // page-sized lines first; ordinary long lines stay as they are
   const maxPageChars = Math.max(options.pageChars, options.maxPageChars ?? options.pageChars * MAX_PAGE_FACTOR);
   const rawLines = wrapLongLines(body.split('\n'), maxPageChars, options.pageChars);
-  const { tables, marks } = flowTables(rawLines, body);
-  const lines: Line[] = rawLines.map((t, i) => ({ text: t, table: marks.get(i) }));
+  let { tables, marks } = flowTables(rawLines, body);
+  let lines: Line[] = rawLines.map((t, i) => ({ text: t, table: marks.get(i) }));
+  // a TXT export without pipe tables may still hold tables aligned by spaces
+  const aligned = options.format === 'text' && !tables.length ? whitespaceTables(rawLines) : null;
+  if (aligned) {
+    ({ tables } = aligned);
+    lines = aligned.lines;
+    marks = new Map();
+  }
   const { blocks, title } = buildBlocks(lines, {
     markdown: options.markdown,
     maxParagraphChars: Math.max(200, Math.floor(options.pageChars / 2)),
@@ -428,18 +429,6 @@ export function parseFlowText(
   return { title: docTitle || options.fallbackTitle, format: options.format, pages, toc, units, ...structure };
 }
 
-
-/** Unique table ids: numbered tables keep their printed id, unnumbered ones get T1, T2 …; a repeated id gets (2). */
-export function assignTableIds(captions: ({ id: string | null } | null)[]): string[] {
-  const used = new Map<string, number>();
-  let unnumbered = 0;
-  return captions.map((c) => {
-    const base = c?.id ?? `T${++unnumbered}`;
-    const n = (used.get(base) ?? 0) + 1;
-    used.set(base, n);
-    return n === 1 ? base : `${base}(${n})`;
-  });
-}
 
 /**
  * After pagination: tables with per-row pages, notes attached to the table or article they follow,

@@ -11,6 +11,36 @@ import { toString } from 'mdast-util-to-string';
  * the GFM table grammar.
  */
 
+/** A line of a document on its way to blocks; table lines are marked with their table and row. */
+export interface Line {
+  text: string;
+  page?: number;
+  /** this line is part of table `index`: a body row (row >= 0), its header (-1), or a delimiter/caption (-2) */
+  table?: { index: number; row: number };
+}
+
+/** What block building needs to know about the tables the lines belong to. */
+export interface TableInfo {
+  table_id: string;
+  title: string;
+  columns: string[];
+  rows: string[][];
+  /** Markdown source lines (header + delimiter) repeated when a long table is cut into several blocks */
+  headerRaw?: string[];
+}
+
+/** Unique table ids: numbered tables keep their printed id, unnumbered ones get T1, T2 …; a repeated id gets (2). */
+export function assignTableIds(captions: ({ id: string | null } | null)[]): string[] {
+  const used = new Map<string, number>();
+  let unnumbered = 0;
+  return captions.map((c) => {
+    const base = c?.id ?? `T${++unnumbered}`;
+    const n = (used.get(base) ?? 0) + 1;
+    used.set(base, n);
+    return n === 1 ? base : `${base}(${n})`;
+  });
+}
+
 export interface ParsedTableRow {
   cells: string[];
   page_num: number;
@@ -96,6 +126,8 @@ export interface Fragment {
   x: number;
   right: number;
   h: number;
+  /** baseline (PDF y grows upwards); tells a raised footnote marker from text on the line */
+  y?: number;
 }
 
 export interface PositionedLine {
@@ -111,7 +143,13 @@ export interface TableSegment {
   to: number;
   /** column x-intervals, left to right */
   columns: [number, number][];
+  /** body rows when `header` is set; otherwise every row (the first may be a one-line header) */
   rows: string[][];
+  /**
+   * A header printed over several lines (a group cell over sub-columns, cells spanning both lines,
+   * a unit row): one composed name per column ("额定电压 kV·10") and the printed lines.
+   */
+  header?: { names: string[]; lines: string[][] };
 }
 
 /** Cells of a line split at wide gaps (at least ~0.8 em): how many cell-like groups it has. */
@@ -119,6 +157,7 @@ function cellGroups(line: PositionedLine): number {
   let groups = 0;
   let prevEnd = -Infinity;
   for (const f of line.frags) {
+    if (!f.str.trim()) continue;
     const size = f.h || line.size || 10;
     if (f.x - prevEnd > size * 0.8) groups++;
     prevEnd = Math.max(prevEnd, f.right);
@@ -127,15 +166,41 @@ function cellGroups(line: PositionedLine): number {
 }
 
 const CJK = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
+const SUPERSCRIPT: Record<string, string> = Object.fromEntries(
+  [...'0123456789abcdefghijklmnoprstuvwxyz+-()'].map((c, i) => [c, [...'⁰¹²³⁴⁵⁶⁷⁸⁹ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ⁺⁻⁽⁾'][i]]),
+);
+
+/**
+ * A footnote marker printed raised and smaller right after its text ("31.5ᵃ", "23¹"): at most two
+ * characters, at most 0.85 of the text's size (Chromium's <sup> is 0.83), baseline lifted by >= 1/5
+ * of it, no gap. It joins its
+ * cell as a superscript (one cell "31.5ᵃ", not "31.5 a" nor a stray "a" row).
+ */
+export function footnoteMarker(prev: Fragment | null, f: Fragment): string | null {
+  const s = f.str.trim();
+  if (!prev || prev.y === undefined || f.y === undefined || !/^[0-9a-z*†‡]{1,2}$/i.test(s)) return null;
+  const size = prev.h || 10;
+  if (f.h > size * 0.85 || f.y - prev.y < size * 0.2 || f.x - prev.right > size * 0.5) return null;
+  return [...s.toLowerCase()].map((c) => SUPERSCRIPT[c] ?? c).join('');
+}
+
 function joinFragments(frags: Fragment[]): string {
   let out = '';
   let prevEnd = -Infinity;
+  let prev: Fragment | null = null;
   for (const f of frags) {
     const s = f.str.trim();
     if (!s) continue;
+    const marker = footnoteMarker(prev, f);
+    if (marker) {
+      out += marker;
+      prevEnd = f.right;
+      continue;
+    }
     if (out && (f.x - prevEnd > (f.h || 10) * 0.2) && !(CJK.test(out.slice(-1)) && CJK.test(s[0]))) out += ' ';
     out += s;
     prevEnd = f.right;
+    prev = f;
   }
   return out;
 }
@@ -240,12 +305,233 @@ function regionEnd(lines: PositionedLine[], i: number): number {
   }
 }
 
+interface RegionRows {
+  rows: string[][];
+  /** y of each row's own line */
+  rowY: number[];
+  /** y of the line each cell's text came from (null: empty) */
+  cellY: (number | null)[][];
+}
+
+/** Leading columns (at most the first three) that may hold merged cells: a station over its bays, a line over its protections. */
+const MERGE_COLUMNS = 3;
+
+/**
+ * Columns whose empty cells are the lower parts of merged cells: a leading column (every column left of
+ * it is filled in every row or is such a column too), empty in some rows that are otherwise at least half
+ * filled, and filled in others.
+ */
+function mergedColumns(rows: string[][]): number[] {
+  const out: number[] = [];
+  const n = rows[0]?.length ?? 0;
+  for (let c = 0; c < Math.min(MERGE_COLUMNS, n - 1); c++) {
+    const empty = rows.filter((r) => !r[c]);
+    const alwaysFilled = empty.length === 0;
+    const merged =
+      empty.length > 0 &&
+      empty.length < rows.length &&
+      empty.every((r) => r.filter((x, k) => k !== c && x).length >= Math.max(1, (n - 1) / 2));
+    if (merged) out.push(c);
+    else if (!alwaysFilled) break;
+  }
+  return out;
+}
+
+/**
+ * Merged cells printed vertically centred (Chromium's default, Word's "centre"): the text sits at the
+ * middle of the rows it covers, so the rows above it in the group are empty. A group starts after the
+ * previous one and ends where the rows are symmetric around the text: (y[start] + y[end]) / 2 = y(text).
+ * Only when the region's first row is empty in that column (top-aligned merges are filled down later).
+ */
+function fillCentredMerges(rows: string[][], rowY: number[], cellY: (number | null)[][]): void {
+  for (const c of mergedColumns(rows)) {
+    if (rows[0][c]) continue;
+    const labels = rows.map((r, k) => (r[c] ? k : -1)).filter((k) => k >= 0);
+    let start = 0;
+    labels.forEach((at, n) => {
+      const y = cellY[at][c] ?? rowY[at];
+      const limit = n + 1 < labels.length ? labels[n + 1] - 1 : rows.length - 1;
+      let end = at;
+      let best = Infinity;
+      for (let e = Math.max(at, start); e <= limit; e++) {
+        const d = Math.abs((rowY[start] + rowY[e]) / 2 - y);
+        if (d < best) {
+          best = d;
+          end = e;
+        }
+      }
+      for (let k = start; k <= end; k++) if (!rows[k][c]) rows[k][c] = rows[at][c];
+      start = end + 1;
+    });
+  }
+}
+
+/**
+ * Merged cells printed at the top of the rows they cover (Word's default; TXT exports leave the rows
+ * below blank), also across a page break: each empty cell of a merged leading column takes the value
+ * above it. Runs on a whole stitched table.
+ */
+export function fillMergedDown(rows: string[][]): void {
+  for (const c of mergedColumns(rows)) {
+    if (!rows[0][c]) continue;
+    for (let k = 1; k < rows.length; k++) if (!rows[k][c]) rows[k][c] = rows[k - 1][c];
+  }
+}
+
+/** A header cell that only names a unit: "kV", "MW", "(%)", "单位：A". */
+const UNIT_CELL_RE = /^[（(]?\s*(?:单位\s*[:：]?\s*)?(?:[kKMG]?V|[kM]?W|kWh|Mvar|kvar|M?VA|kVA|k?A|%|‰|Hz|℃|°C|s|ms|min|h|Ω|次|台|个|组|套|km|m|mm²?|p\.?u\.?|元|万元)\s*[)）]?$/;
+const labelCell = (c: string) => c.length <= 24 && !NUMERIC_RE.test(c) && !NOTE_RE.test(c);
+
+interface CellSpan {
+  text: string;
+  /** x-range of the text */
+  x0: number;
+  x1: number;
+}
+
+/**
+ * A header line's cells: fragments closer than a cell gap form one label (Chromium prints every glyph
+ * as its own fragment), and a label goes to the column under its middle, so a group label centred over
+ * two columns is not torn apart.
+ */
+function cellSpans(line: PositionedLine, columns: [number, number][]): (CellSpan | null)[] {
+  const buckets: Fragment[][] = columns.map(() => []);
+  const labels: Fragment[][] = [];
+  let prevEnd = -Infinity;
+  for (const f of line.frags) {
+    if (!f.str.trim()) continue;
+    if (!labels.length || f.x - prevEnd > (f.h || line.size || 10) * 0.8) labels.push([]);
+    labels[labels.length - 1].push(f);
+    prevEnd = Math.max(prevEnd, f.right);
+  }
+  for (const fs of labels) buckets[nearestColumn((fs[0].x + Math.max(...fs.map((f) => f.right))) / 2, columns)].push(...fs);
+  return buckets.map((fs) => {
+    const text = joinFragments(fs);
+    return text ? { text, x0: Math.min(...fs.map((f) => f.x)), x1: Math.max(...fs.map((f) => f.right)) } : null;
+  });
+}
+
+function nearestColumn(mid: number, columns: [number, number][]): number {
+  let best = 0;
+  let bestDist = Infinity;
+  columns.forEach(([a, b], i) => {
+    const d = mid < a ? a - mid : mid > b ? mid - b : 0;
+    if (d < bestDist) {
+      bestDist = d;
+      best = i;
+    }
+  });
+  return best;
+}
+
+/** How many header lines stack up at most (group, sub-group, name, unit). */
+const MAX_HEADER_LINES = 4;
+
+/**
+ * A header printed over several lines, read from the top lines of a region:
+ *  - the first line holds labels only (short, not numbers);
+ *  - a later line fills only columns no earlier line has labelled, or columns under a group label (a
+ *    label with an unlabelled empty neighbour: "额定电压 kV" centred over 10 | 35 | 110; the sub-labels may
+ *    be numbers); labels that span both lines ("序号") sit on a line of their own between them or on
+ *    either one;
+ *  - a line of units only ("MW", "kV") is a unit row.
+ * A group label covers the run of columns its sub-line fills around it (nearest label when two groups
+ * share a run). Each column's name joins the labels above it: "额定电压 kV·10", "夏季高峰 MW".
+ * Returns null unless at least two lines make the header.
+ */
+function multiLineHeader(lines: PositionedLine[], columns: [number, number][]): { names: string[]; count: number; lines: string[][] } | null {
+  const n = columns.length;
+  const spans: (CellSpan | null)[][] = [];
+  const groupLabel: boolean[][] = [];
+  const labelled = new Set<number>();
+  let units = false;
+  let groupsUsed = false;
+  for (let k = 0; k < Math.min(lines.length - 1, MAX_HEADER_LINES); k++) {
+    const row = cellSpans(lines[k], columns);
+    const filled = row.map((c, i) => (c ? i : -1)).filter((i) => i >= 0);
+    if (!filled.length) break;
+    const texts = filled.map((i) => row[i]!.text);
+    const unitRow = k > 0 && texts.every((t) => UNIT_CELL_RE.test(t));
+    const labels = texts.every((t) => labelCell(t) || UNIT_CELL_RE.test(t));
+    const open = (i: number) => !labelled.has(i) || spans.some((r, kk) => r[i] && groupLabel[kk][i]);
+    let ok: boolean;
+    if (unitRow) ok = true;
+    else if (k === 0) ok = labels;
+    else {
+      const fresh = filled.every(open) && texts.every((t) => t.length <= 24);
+      // sub-labels that are numbers (10 | 35 | 110) only under a group label
+      const underGroup = filled.every((i) => !labelled.has(i) || spans.some((r, kk) => r[i] && groupLabel[kk][i])) && filled.some((i) => spans.some((r, kk) => r[i] && groupLabel[kk][i]));
+      ok = fresh && (labels || underGroup);
+      if (ok && filled.some((i) => spans.some((r, kk) => r[i] && groupLabel[kk][i]))) groupsUsed = true;
+    }
+    if (!ok) break;
+    if (unitRow) units = true;
+    // a label with an empty neighbour nobody has labelled yet may be a group over sub-columns
+    groupLabel.push(row.map((c, i) => !!c && [i - 1, i + 1].some((j) => j >= 0 && j < n && !row[j] && !labelled.has(j))));
+    spans.push(row);
+    for (const i of filled) labelled.add(i);
+  }
+  if (spans.length < 2 || !(units || groupsUsed)) return null;
+  // the columns each label covers
+  const parts: { text: string; unit: boolean }[][] = columns.map(() => []);
+  spans.forEach((row, k) => {
+    const cover: number[][] = row.map((_, i) => (row[i] ? [i] : []));
+    row.forEach((cell, i) => {
+      if (!cell || !groupLabel[k][i]) return;
+      // its sub-line: the first later line with a cell under it
+      const sub = spans.slice(k + 1).find((r) => r[i]);
+      if (!sub) return;
+      for (const dir of [-1, 1]) {
+        for (let j = i + dir; j >= 0 && j < n && sub[j] && !row[j]; j += dir) {
+          // between two group labels of one line, a column belongs to the nearer one
+          const colMid = (columns[j][0] + columns[j][1]) / 2;
+          const dist = (c: CellSpan) => (colMid < c.x0 ? c.x0 - colMid : colMid > c.x1 ? colMid - c.x1 : 0);
+          const rival = row.findIndex((c, r) => r !== i && c && groupLabel[k][r] && spans.slice(k + 1).some((s2) => s2[r]) && (dir > 0 ? r > j : r < j) && dist(c) < dist(cell));
+          if (rival >= 0 && row.slice(Math.min(j, rival), Math.max(j, rival) + 1).every((c, r) => !c || Math.min(j, rival) + r === rival)) break;
+          cover[i].push(j);
+        }
+      }
+    });
+    row.forEach((cell, i) => {
+      if (!cell) return;
+      for (const j of cover[i]) if (parts[j][parts[j].length - 1]?.text !== cell.text) parts[j].push({ text: cell.text, unit: UNIT_CELL_RE.test(cell.text) });
+    });
+  });
+  const names = parts.map((ps) => ps.reduce((acc, p) => (!acc ? p.text : `${acc}${p.unit ? ' ' : '·'}${p.text}`), ''));
+  return { names, count: spans.length, lines: spans.map((r) => r.map((c) => c?.text ?? '')) };
+}
+
+/**
+ * Column intervals of a region. A label spanning several columns (a group header, a centred title cell)
+ * bridges the gaps between them in the x-projection, so when the widest rows (most cell groups) project
+ * onto more columns than all lines do, those columns are the table's.
+ */
+function tableColumns(region: PositionedLine[], minGap: number): [number, number][] {
+  const full = mergeExclusiveColumns(region, projectColumns(region, minGap));
+  const groups = region.map(cellGroups);
+  const most = Math.max(...groups);
+  const widest = region.filter((_, k) => groups[k] === most);
+  if (widest.length < 2) return full;
+  const body = mergeExclusiveColumns(widest, projectColumns(widest, minGap));
+  return body.length > full.length ? body : full;
+}
+
+/** One group label alone on the line above a region ("额定电压 kV" over its sub-columns): short, inside the columns, close above. */
+function groupLabelAbove(line: PositionedLine, first: PositionedLine, columns: [number, number][]): boolean {
+  const size = line.size || 10;
+  const text = line.text.trim();
+  if (!line.frags.length || text.length > 24 || parseCaption(text) || NOTE_RE.test(text) || /^[（(]?\s*单位/.test(text)) return false;
+  const x0 = Math.min(...line.frags.map((f) => f.x));
+  const x1 = Math.max(...line.frags.map((f) => f.right));
+  return x0 > columns[0][1] && x1 <= columns[columns.length - 1][1] + size && Math.abs(line.y - first.y) < size * 2.5;
+}
+
 /**
  * Rows of a region: lines that fill most columns are rows; a line that fills only a piece (one cell, or a
  * few with the first empty) is wrapped text of the nearest row in y, reached through tight lines only —
  * above it (cells vertically centred) or below it (top-aligned). A piece that reaches no row stays a row.
  */
-function regionRows(region: PositionedLine[], columns: [number, number][]): string[][] {
+function regionRows(region: PositionedLine[], columns: [number, number][]): RegionRows {
   const cells = region.map((line) => assignCells(line, columns));
   const piece = cells.map((c) => {
     const filled = c.filter(Boolean).length;
@@ -269,12 +555,27 @@ function regionRows(region: PositionedLine[], columns: [number, number][]): stri
     if (best) owner[k] = best.row;
   }
   const rows: string[][] = [];
+  const rowY: number[] = [];
+  const cellY: (number | null)[][] = [];
   const rowOf = new Map<number, string[]>();
+  const yOf = new Map<number, (number | null)[]>();
   for (let k = 0; k < region.length; k++) {
     if (owner[k] !== k) continue;
     const row = [...cells[k]];
+    const ys = row.map((c) => (c ? region[k].y : null));
     rowOf.set(k, row);
+    yOf.set(k, ys);
     rows.push(row);
+    rowY.push(region[k].y);
+    cellY.push(ys);
+  }
+  // where each cell's text was printed: a merged cell centred over its rows sits between them
+  for (let k = 0; k < region.length; k++) {
+    if (owner[k] === k) continue;
+    const ys = yOf.get(owner[k])!;
+    cells[k].forEach((c, i) => {
+      if (c && (ys[i] === null || k < owner[k])) ys[i] = region[k].y;
+    });
   }
   // pieces join their row's cells in reading order (pieces above come before the row's own text)
   const glue = (a: string, b: string) => (!a ? b : !b ? a : CJK.test(a.slice(-1)) || CJK.test(b[0]) ? a + b : `${a} ${b}`);
@@ -290,7 +591,8 @@ function regionRows(region: PositionedLine[], columns: [number, number][]): stri
     const target = rowOf.get(owner[k])!;
     cells[k].forEach((c, i) => (target[i] = glue(target[i], c)));
   }
-  return rows;
+  fillCentredMerges(rows, rowY, cellY);
+  return { rows, rowY, cellY };
 }
 
 /**
@@ -300,6 +602,7 @@ function regionRows(region: PositionedLine[], columns: [number, number][]): stri
 export function findTableSegments(lines: PositionedLine[]): TableSegment[] {
   const out: TableSegment[] = [];
   let i = 0;
+  let lastTo = -1;
   while (i < lines.length) {
     if (cellGroups(lines[i]) < 2) {
       i++;
@@ -309,12 +612,25 @@ export function findTableSegments(lines: PositionedLine[]): TableSegment[] {
     const region = lines.slice(i, j + 1);
     if (region.filter((l) => cellGroups(l) >= 2).length >= 2) {
       const sizes = region.map((l) => l.size || 10).sort((a, b) => a - b);
-      const columns = mergeExclusiveColumns(region, projectColumns(region, sizes[Math.floor(sizes.length / 2)] * 0.5));
+      const columns = tableColumns(region, sizes[Math.floor(sizes.length / 2)] * 0.5);
       if (columns.length >= 2) {
-        const rows = regionRows(region, columns);
+        // a group label alone on the line above belongs to a header printed over several lines
+        let from = i;
+        while (from - 1 > lastTo && i - from < 2 && groupLabelAbove(lines[from - 1], lines[from], columns)) from--;
+        let header = from < i ? multiLineHeader(lines.slice(from, j + 1), columns) : null;
+        if (!header || header.count <= i - from) {
+          from = i;
+          header = multiLineHeader(region, columns);
+        }
+        const all = lines.slice(from, j + 1);
+        const body = header ? all.slice(header.count) : all;
+        const { rows } = regionRows(body, columns);
         const multi = rows.filter((r) => r.filter(Boolean).length >= 2).length;
-        if (multi >= Math.max(2, rows.length * 0.6)) {
-          out.push({ from: i, to: j, columns, rows });
+        if (rows.length && multi >= Math.max(header ? 1 : 2, rows.length * 0.6)) {
+          const seg: TableSegment = { from, to: j, columns, rows };
+          if (header) seg.header = { names: header.names, lines: header.lines };
+          out.push(seg);
+          lastTo = j;
           i = j + 1;
           continue;
         }

@@ -259,3 +259,126 @@ describe('Taiwan / Hong Kong device words and units', () => {
     expect(await ids('開啟主臥除濕')).toEqual(['climate.master']);
   });
 });
+
+describe('what a valve waters, 停, temperature remarks as questions, 办公室', () => {
+  it('浇水 / 浇花 name the valve that waters (花园浇水阀), not the main valve', async () => {
+    expect(await ids('打开浇水')).toEqual(['valve.garden']);
+    expect(await ids('开始浇花')).toEqual(['valve.garden']);
+    expect(await ids('关闭总水阀')).toEqual(['valve.water_main']);
+  });
+
+  it('客厅窗帘停 stops the curtain', () => {
+    expect(parseRules('客厅窗帘停', duplex)[0]).toMatchObject({ a: '停止', n: '客厅窗帘' });
+  });
+
+  it('主卧是不是很热 / 客厅冷吗 ask the temperature sensor; 热水器开着吗 stays about the heater', async () => {
+    expect(await ids('主卧是不是很热')).toEqual(['sensor.master_climate']);
+    expect(await ids('客厅冷吗')).toEqual(['sensor.living_temperature']);
+    expect(await ids('热水器开着吗', flat)).toEqual(['water_heater.bath']);
+  });
+
+  it('办公室 is the study (书房) and the other way round', async () => {
+    expect(await ids('关掉办公室的灯')).toEqual(['light.office']);
+  });
+});
+
+describe('速度 and a playing player', () => {
+  it('速度 is the fan speed, not a name', () => {
+    expect(parseRules('风扇速度设为50%', duplex)[0]).toMatchObject({ a: '调风速', n: null, t: 'fan', v: '50%' });
+  });
+
+  it('a volume said to no player goes to the one that is playing, else asks', async () => {
+    const [ask] = await retrieve('音量调到30', duplex, emptyState());
+    expect(ask.clarification?.options.length).toBe(3);
+    const playing: Home = { ...duplex, devices: duplex.devices.map((d) => (d.id === 'media_player.kitchen_speaker' ? { ...d, attributes: { state: 'playing' } } : d)) };
+    const [r] = await retrieve('音量调到30', playing, emptyState());
+    expect([r.selected.map((s) => s.id), r.ir.value?.number]).toEqual([['media_player.kitchen_speaker'], 30]);
+  });
+});
+
+describe('lawn mowers and thermostats', () => {
+  const garden = normalizeHome({
+    devices: [
+      { id: 'lawn_mower.m', name: '割草机', room: '花园', type: 'lawn_mower', commands: [{ id: 'start_mowing', description: 'Start mowing' }, { id: 'pause', description: 'Pause' }, { id: 'dock', description: 'Return to dock' }] },
+      { id: 'climate.t', name: '客厅恒温器', room: '客厅', type: 'climate', commands: [{ id: 'set_temperature', description: 'Set target temperature', value_range: { minimum: 7, maximum: 35, unit: '°C' } }] },
+      { id: 'vacuum.v', name: '扫地机器人', room: '客厅', type: 'vacuum', commands: [{ id: 'start', description: 'Start' }, { id: 'return_to_base', description: 'Return to dock' }] },
+    ],
+  }).home;
+
+  it('a mower starts mowing and goes back to its dock; the vacuum is not it', async () => {
+    expect(await ids('开始割草', garden)).toEqual(['lawn_mower.m']);
+    expect(await ids('割草机回去充电', garden)).toEqual(['lawn_mower.m']);
+    expect(await ids('开始扫地', garden)).toEqual(['vacuum.v']);
+  });
+
+  it('a thermostat (恒温器) takes a temperature', async () => {
+    const [r] = await retrieve('把恒温器调到22度', garden, emptyState());
+    expect([r.selected.map((s) => s.id), r.ir.value?.number]).toEqual([['climate.t'], 22]);
+  });
+});
+
+describe('the LLM command protocol carries w', () => {
+  it('a reply with w keeps every value through the IR', async () => {
+    const { parseCommandArray } = await import('../../../src/core/devices/command-protocol');
+    const [c] = parseCommandArray('[{"a":"调温度","s":"客厅","n":null,"t":"airConditioner","q":"one","c":null,"v":"26度","w":[{"a":"设置模式","v":"制热"}]}]');
+    expect(c.w).toEqual([{ a: '设置模式', v: '制热' }]);
+    expect(commandToIR(c).values?.map((v) => v.number ?? v.text)).toEqual([26, '制热']);
+  });
+});
+
+describe('fractions and fan levels', () => {
+  it('三分之一 / 四分之三 are positions in percent', async () => {
+    const [a] = await retrieve('书房卷帘打开三分之一', duplex, emptyState());
+    expect([a.command.a, a.ir.value?.number, a.ir.value?.unit]).toEqual(['调位置', 33, '%']);
+    const [b] = await retrieve('客厅窗帘开到四分之三', duplex, emptyState());
+    expect(b.ir.value?.number).toBe(75);
+  });
+
+  it('高档 / 低风 / 中速 / 自动风 are fan levels (words); 调低风速 stays a step', async () => {
+    for (const [say, word] of [['把吊扇风速调到高档', '高档'], ['客厅空调风速调成低风', '低风'], ['吊扇调到中速', '中速']]) {
+      const [r] = await retrieve(say, duplex, emptyState());
+      expect([r.command.a, r.ir.value?.attribute, r.ir.value?.text]).toEqual(['调风速', 'fanSpeed', word]);
+    }
+    expect((await retrieve('客厅空调调低风速', duplex, emptyState()))[0].ir.value).toMatchObject({ attribute: 'fanSpeed', relative: 'down' });
+  });
+});
+
+describe('a bare 锁 beside a name', () => {
+  it.each([['鎖前門', 'lock.front'], ['帮我锁后门', 'lock.back'], ['把前门锁', 'lock.front']])('%s locks %s', async (say, id) => {
+    const [r] = await retrieve(say, duplex, emptyState());
+    expect([r.command.a, r.selected.map((s) => s.id)]).toEqual(['锁上', [id]]);
+  });
+});
+
+describe('Cantonese rewrites leave Mandarin alone', () => {
+  it.each(['打开部分灯光', '客厅灯调光到50%', '关掉大部分的灯', '打开那盏灯'])('%s is unchanged', (say) => expect(canonical(say)).toBe(say));
+});
+
+describe('more Cantonese: 少少, 开细, 转去, 睇下', () => {
+  it.each([
+    ['電視較大聲少少', 'media_player.living_tv', '调音量'],
+    ['客廳個風扇開細啲', 'fan.living_ceiling', '调风速'],
+    ['電視轉去下一個台', 'media_player.living_tv', '下一首'],
+    ['幫我睇下前門鎖咗未', 'lock.front', '查询'],
+  ])('%s -> %s %s', async (say, id, action) => {
+    const [r] = await retrieve(say, duplex, emptyState());
+    expect([r.selected.map((s) => s.id), r.command.a]).toEqual([[id], action]);
+    // nothing of the Cantonese is left over as a name (少少, 切到)
+    expect(r.command.n === null || r.command.n === '前门').toBe(true);
+  });
+});
+
+describe('拉下来 / 拉起来 move a cover', () => {
+  it('a garage door pulled down closes, a shade pulled up opens', () => {
+    expect(parseRules('麻煩把車庫門拉下來', duplex)[0].a).toBe('降下');
+    expect(parseRules('書房捲簾拉起來', duplex)[0].a).toBe('升起');
+    expect(parseRules('把客厅窗帘拉上', duplex)[0].a).toBe('关闭');
+  });
+});
+
+describe('valve words and which-questions', () => {
+  it('总水闸 is the main valve (水闸 reads 水阀); 哪个窗帘是开着的 asks about every curtain', async () => {
+    expect(await ids('把总水闸关了')).toEqual(['valve.water_main']);
+    expect(await ids('哪个窗帘是开着的')).toEqual(['cover.living_curtain', 'cover.master_blinds', 'cover.office_shade']);
+  });
+});

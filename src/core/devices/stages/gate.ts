@@ -9,6 +9,8 @@ import { isSubtype, type DevicesConfig } from './recall';
  * in the room; a clear winner (top1 - top2 >= epsilon) is selected; otherwise ask.
  */
 
+const MEDIA_KINDS = new Set(['speaker', 'tv', 'projector']);
+
 export type GateDecision = { kind: 'select'; chosen: Scored[]; mode: RetrievalMeta['mode'] } | { kind: 'clarify'; among: Scored[] };
 
 /** Replaces members by a group that is wholly selected (seed 004: a Group is returned as itself). */
@@ -68,6 +70,11 @@ export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: D
   const top = cands[0].score;
   const close = cands.filter((c) => top - c.score < cfg.epsilon);
   if (close.length === 1) return select([cands[0]], 'best', false);
+  // 音量调到30 / 下一首 among several players: the one the home's state says is playing
+  if (close.every((c) => MEDIA_KINDS.has(c.entity.category))) {
+    const playing = close.filter((c) => typeof c.entity.attributes?.state === 'string' && /^playing$/i.test(c.entity.attributes.state));
+    if (playing.length === 1) return select(playing, 'best', false);
+  }
   // several equally good type matches in one room (筒灯 x4 in 客厅) act as one fixture
   if (typeOnly && ir.scope_include.length && meta.scope_fallback === null && new Set(close.map((c) => c.entity.room)).size === 1) {
     return select(close, 'room_type_all', true);

@@ -123,6 +123,20 @@ export function placeTables(text: string, tables: PageTableData[]): string {
       const c = s.replace(/^续表/, '表');
       return (c.startsWith(id) || (!!t.title && c.includes(squashLine(t.title)))) && c.length <= id.length + squashLine(t.title).length + 6;
     };
+    // a header printed over several lines ("额定电压 kV" above "10 35 110"): its lines hold only the
+    // levels of the column names, in order, above the first row of the table on this page
+    const levels = [...new Set(t.columns.flatMap((c) => c.split(/[·\s]+/)).map(squashLine).filter(Boolean))].sort((a, b) => b.length - a.length);
+    const headerLine = (sq: string): boolean => {
+      if (!t.columns.some((c) => /[·\s]/.test(c))) return false;
+      let at = 0;
+      while (at < sq.length) {
+        const part = levels.find((l) => sq.startsWith(l, at));
+        if (!part) return false;
+        at += part.length;
+      }
+      return true;
+    };
+    const firstRow = lines.findIndex((line) => rows.has(squashLine(line)));
     let matched = 0;
     lines.forEach((line, i) => {
       if (owner[i] !== null) return;
@@ -134,6 +148,7 @@ export function placeTables(text: string, tables: PageTableData[]): string {
       } else if (sq === header || (/^:?-{3,}/.test(sq) && /^[-:]+$/.test(sq))) owner[i] = k;
       else if (/^(续表|附表|表)/.test(sq) && caption(sq)) owner[i] = k;
       else if (notes.has(sq)) owner[i] = k;
+      else if (firstRow >= 0 && i < firstRow && i >= firstRow - 4 && headerLine(sq)) owner[i] = k;
     });
     if (!matched) lines.forEach((_, i) => owner[i] === k && (owner[i] = null));
   });

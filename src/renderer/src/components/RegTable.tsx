@@ -1,6 +1,7 @@
 /**
  * A regulation table on one page, rendered from its stored structure: caption (with "（续）" on a
- * continuation page), the header row on every page, this page's rows, the table's notes printed here
+ * continuation page), the header on every page (a header printed over several lines stacks again, group
+ * cells spanning their sub-columns), this page's rows, the table's notes printed here
  * (right under it), and "复制表格" (the whole table, all pages, as TSV or Markdown).
  */
 import { useState, type ReactNode } from 'react';
@@ -8,7 +9,7 @@ import { api } from '../api/client';
 import { toApiError } from '../api/errors';
 import type { PageTableData } from './PageText';
 import { copyText } from './clipboard';
-import { tableToMarkdown, tableToTsv } from './table-copy';
+import { headerRows, tableToMarkdown, tableToTsv } from './table-copy';
 
 export function RegTable({ regId, table, mark }: { regId: string; table: PageTableData; mark: (text: string, key: string) => ReactNode[] }) {
   const [status, setStatus] = useState<string | null>(null);
@@ -45,13 +46,15 @@ export function RegTable({ regId, table, mark }: { regId: string; table: PageTab
       <div className="reg-table-scroll">
         <table className="reg-table">
           <thead>
-            <tr>
-              {table.columns.map((c, i) => (
-                <th key={i} scope="col">
-                  {mark(c, `h${i}`)}
-                </th>
-              ))}
-            </tr>
+            {headerRows(table.columns).map((row, ri) => (
+              <tr key={ri}>
+                {row.map((c, i) => (
+                  <th key={i} scope={c.colSpan > 1 ? 'colgroup' : 'col'} colSpan={c.colSpan > 1 ? c.colSpan : undefined} rowSpan={c.rowSpan > 1 ? c.rowSpan : undefined}>
+                    {mark(c.text, `h${ri}-${i}`)}
+                  </th>
+                ))}
+              </tr>
+            ))}
           </thead>
           <tbody>
             {table.rows.map((r, ri) => (

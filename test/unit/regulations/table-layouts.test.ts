@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invokeOperation } from '../../../src/core/api/invoke';
+import { parseFlowText } from '../../../src/core/regulations/structure';
+import { tempContext, tempDir } from '../../helpers';
+import { STRUCTURE_DOCS, expectedColumns, expectedRows, tableId, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
+
+/**
+ * Tables as real regulations print them, imported from generated files through the real operations:
+ * two-row headers (a group cell over sub-columns, cells spanning both lines, unit rows), merged body
+ * cells (printed at the top or vertically centred), whitespace-aligned TXT exports and PDFs without
+ * rulings, raised footnote markers and their footnotes, continuations with the whole header repeated.
+ * Only the tuned documents: the held-out ones belong to `npm run eval -- tables`.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+type Ctx = ReturnType<typeof tempContext>;
+let ctx: Ctx;
+let dir: string;
+const regOf = new Map<string, string>();
+const docs = STRUCTURE_DOCS.filter((d) => !d.heldOut);
+
+async function printPdf(html: string, file: string): Promise<void> {
+  const { chromium } = await import('playwright');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    const page = await browser.newPage();
+    await page.setContent(html);
+    fs.writeFileSync(file, await page.pdf({ format: 'A4', margin: { top: '20mm', bottom: '20mm', left: '18mm', right: '18mm' } }));
+  } finally {
+    await browser.close();
+  }
+}
+
+beforeAll(async () => {
+  ctx = tempContext();
+  dir = tempDir('gridcode-table-layouts-');
+  const files = await writeStructureDocs(dir, { docs, printPdf: fs.existsSync(CHROMIUM) ? printPdf : undefined });
+  const res = await invokeOperation(ctx, 'regulations.import', { paths: files.map((f) => f.file) });
+  res.forEach((r, i) => {
+    expect(r.status, files[i].file).toBe('imported');
+    regOf.set(files[i].doc.name, r.reg_id!);
+  });
+}, 120_000);
+afterAll(async () => {
+  await ctx.cleanup();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const table = (doc: string, id: string) => invokeOperation(ctx, 'regulations.table', { reg_id: regOf.get(doc)!, table_id: id });
+const available = (d: DocSpec) => d.producer !== 'chromium' || fs.existsSync(CHROMIUM);
+
+describe.each(docs.filter(available).map((d) => [d.name, d.producer, d] as const))('%s (%s)', (name, _producer, doc) => {
+  it('each table: one name per column, every row with merged cells filled and footnote markers on their cell', async () => {
+    const listed = (await invokeOperation(ctx, 'regulations.tables', { reg_id: regOf.get(name)! })).tables;
+    expect(listed.map((t) => t.table_id)).toEqual(doc.tables.map(tableId));
+    for (const spec of doc.tables) {
+      const t = await table(name, tableId(spec));
+      expect(t.columns.map((c) => c.replace(/\s+/g, ''))).toEqual(expectedColumns(spec).map((c) => c.replace(/\s+/g, '')));
+      expect(t.rows.map((r) => r.cells)).toEqual(expectedRows(spec));
+      expect(listed.find((x) => x.table_id === t.table_id)!.row_count).toBe(spec.rows.length);
+      if (spec.families.includes('continuation') && doc.producer !== 'txt') expect(t.page_end).toBeGreaterThan(t.page_start);
+      for (const n of spec.notes ?? []) expect(t.notes.map((x) => x.text)).toContain(n);
+    }
+  });
+});
+
+describe('table layouts in detail', () => {
+  it('a two-row header with the group label alone on the line above: "额定电压 kV·10", repeated header dropped on the continuation page', async () => {
+    const t = await table('kaiguan', '表2-1');
+    expect(t.columns).toEqual(['序号', '参数', '单位', '额定电压 kV·10', '额定电压 kV·35', '额定电压 kV·110']);
+    expect(t.rows.some((r) => r.cells.includes('10') && r.cells.includes('35') && r.cells.includes('110'))).toBe(false);
+    expect(new Set(t.rows.map((r) => r.page_num)).size).toBe(2);
+  });
+
+  it('footnote markers: raised "ᵃ" joins its cell, "注1" and "*" stay on theirs; the footnotes are the table notes', async () => {
+    const t = await table('kaiguan', '表2-1');
+    const row = (n: string) => t.rows.find((r) => r.cells[0] === n)!.cells;
+    expect(row('10')[4]).toBe('34ᵃ');
+    expect(row('18')[5]).toBe('48注1');
+    expect(row('30')[3]).toBe('≥52*');
+    expect(t.notes.map((n) => n.label)).toEqual(['注1', 'a', '*']);
+    const a = await invokeOperation(ctx, 'regulations.notes', { reg_id: regOf.get('kaiguan')!, table_id: '表2-1', note: 'a' });
+    expect(a.notes.map((n) => n.text)).toEqual(['a 仅适用于户内开关柜。']);
+  });
+
+  it('merged cells printed at the top of their rows are filled into every row, also after a page break', async () => {
+    const t = await table('kaiguan', '表2-2');
+    const byStation = (s: string) => t.rows.filter((r) => r.cells[0] === s);
+    expect(byStation('南湖220kV变电站').map((r) => r.cells[1])).toEqual(['主变间隔', '线路间隔', '母联间隔', '分段间隔']);
+    // 白石's four bays start on one page and end on the next
+    expect(byStation('白石220kV变电站').map((r) => r.cells[1])).toEqual(['主变间隔', '线路间隔', '母联间隔', '分段间隔']);
+    expect(new Set(byStation('白石220kV变电站').map((r) => r.page_num)).size).toBe(2);
+    expect(t.rows.filter((r) => !r.cells[0])).toEqual([]);
+  });
+
+  it('a whitespace-aligned TXT table keeps prose lines with double spaces out of tables', () => {
+    const text = ['某规程', '', '第一条  为了规范配电网运行，制定本规程。', '第二条  本规程适用于10kV配电网。', '第三条  运行单位应当建立台账。', ''].join('\n');
+    expect(parseFlowText(text, { format: 'text', markdown: false, pageChars: 1800, fallbackTitle: 'x' }).tables).toEqual([]);
+  });
+});
