@@ -10,6 +10,9 @@ import { ContextValue } from '../common/cache';
  * is 窃电 / 盗窃电能 in a statute, `社保` 社会保险, `高压线` 架空电力线路. A question is searched
  * with both (`extra` tokens for BM25), and a chunk holding a statute word counts as holding the
  * everyday word for evidence (`equivalents`), so an article is not penalised for the law's wording.
+ * The table only knows the words somebody wrote down; known-answers.ts backs it with learned
+ * lay questions (a learned word table from STARD train was tried and left out: it covers too few
+ * everyday words — 公司, 加班, 社保 have no confident pair — and cost the labour set 2 points).
  */
 
 export interface LayExpansion {
