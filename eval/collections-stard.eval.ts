@@ -31,7 +31,7 @@ import { projectRoot, sharedDir } from '../src/core/common/paths';
 import { docsOf, getDoc, requireCollection } from '../src/core/collections/store';
 import { normLawTitle, splitArticleRef } from '../src/core/regulations/known-questions';
 import { readStardQuestions, stardSplitOf, tuneSliceOf } from './stard.eval';
-import { setKnownQuestions } from '../src/core/collections/known-answers';
+import { setKnownQuestions, titleForms } from '../src/core/collections/known-answers';
 import { loadShippedKnownQuestions } from '../src/core/regulations/known-questions';
 
 export type StardPart = 'learn' | 'tune' | 'heldout';
@@ -158,11 +158,6 @@ interface AskedQuestion {
   gold: Map<number, Set<string>>;
   /** their titles (parts of one code share the code's title) */
   goldTitles: Set<string>;
-}
-
-/** A code in parts (民法典 · 婚姻家庭编) answers to the code's name: titles are compared by normLawTitle of the title and of its first part. */
-function titleForms(title: string): string[] {
-  return [...new Set([normLawTitle(title), normLawTitle(title.split(' · ')[0])])];
 }
 
 /** The questions citing articles of this collection, with the documents (and labels) that hold them. */

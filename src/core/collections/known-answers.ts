@@ -58,7 +58,7 @@ function knownQuestions(ctx: AppContext): { generation: number; known: KnownQues
 }
 
 /** Title forms a reference may use for a document (a code in parts answers to the code's name). */
-function titleForms(title: string): string[] {
+export function titleForms(title: string): string[] {
   return [...new Set([normLawTitle(title), normLawTitle(title.split(' · ')[0])])];
 }
 
