@@ -111,12 +111,29 @@ export function looksLikeHeader(row: string[]): boolean {
   return row.length >= 2 && row.every((c) => c.trim() && c.length <= 24 && !NUMERIC_RE.test(c.trim()));
 }
 
-/** Renders a table (or a slice of its rows) as plain text for search units: caption, header, rows. */
+/** "额定电压 kV·110" -> "110kV": a number under a group label that names its unit, as people write it. */
+const UNIT_TAIL_RE = /\s(k?V|[kM]W|Mvar|kvar|M?VA|kVA|k?A|Hz|℃|°C|%|Ω)$/;
+function columnAlias(name: string): string | null {
+  const parts = name.split('·');
+  const num = parts[parts.length - 1].trim();
+  const unit = parts.length > 1 ? UNIT_TAIL_RE.exec(parts[parts.length - 2]) : null;
+  return unit && /^\d+(\.\d+)?$/.test(num) ? `${num}${unit[1]}` : null;
+}
+
+/**
+ * Renders a table (or a slice of its rows) as plain text for search units: caption, header, rows. A
+ * column named by a number under a unit-bearing group ("额定电压 kV·110") also reads as "110kV", the
+ * way questions name it.
+ */
 export function tableUnitText(t: Pick<ParsedTable, 'table_id' | 'title' | 'columns'>, rows: string[][]): string {
   const pipe = (cells: string[]) => `| ${cells.join(' | ')} |`;
   // unnumbered, untitled tables (T1 …) have no caption worth indexing
   const caption = /^T\d+/.test(t.table_id) && !t.title ? [] : [`${t.table_id} ${t.title}`.trim()];
-  return [...caption, pipe(t.columns), ...rows.map(pipe)].join('\n');
+  const header = t.columns.map((c) => {
+    const alias = columnAlias(c);
+    return alias ? `${c}（${alias}）` : c;
+  });
+  return [...caption, pipe(header), ...rows.map(pipe)].join('\n');
 }
 
 // ---------------------------------------------------------------- PDF: columns by x-alignment
@@ -499,6 +516,23 @@ function multiLineHeader(lines: PositionedLine[], columns: [number, number][]): 
   });
   const names = parts.map((ps) => ps.reduce((acc, p) => (!acc ? p.text : `${acc}${p.unit ? ' ' : '·'}${p.text}`), ''));
   return { names, count: spans.length, lines: spans.map((r) => r.map((c) => c?.text ?? '')) };
+}
+
+/**
+ * One name per column from a header grid where a spanning cell's text sits in every position it covers
+ * (DOCX / HTML tables with colspan / rowspan): the distinct texts top to bottom, joined by "·" (a unit
+ * by a space): "额定电压 kV·10", "夏季高峰 MW".
+ */
+export function composeHeaderNames(grid: string[][]): string[] {
+  const n = Math.max(0, ...grid.map((r) => r.length));
+  return Array.from({ length: n }, (_, c) => {
+    const parts: string[] = [];
+    for (const row of grid) {
+      const t = (row[c] ?? '').trim();
+      if (t && parts[parts.length - 1] !== t) parts.push(t);
+    }
+    return parts.reduce((acc, p) => (!acc ? p : `${acc}${UNIT_CELL_RE.test(p) ? ' ' : '·'}${p}`), '');
+  });
 }
 
 /**
