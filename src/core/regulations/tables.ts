@@ -263,21 +263,22 @@ function mergeExclusiveColumns(lines: PositionedLine[], columns: [number, number
 
 function assignCells(line: PositionedLine, columns: [number, number][]): string[] {
   const buckets: Fragment[][] = columns.map(() => []);
-  for (const f of line.frags) {
-    if (!f.str.trim()) continue;
-    const mid = (f.x + f.right) / 2;
-    let best = 0;
-    let bestDist = Infinity;
-    columns.forEach(([a, b], i) => {
-      const d = mid < a ? a - mid : mid > b ? mid - b : 0;
-      if (d < bestDist) {
-        bestDist = d;
-        best = i;
-      }
-    });
-    buckets[best].push(f);
-  }
+  for (const f of line.frags) if (f.str.trim()) buckets[nearestColumn((f.x + f.right) / 2, columns)].push(f);
   return buckets.map(joinFragments);
+}
+
+/** The column whose x-interval is nearest to `mid` (0 inside it). */
+function nearestColumn(mid: number, columns: [number, number][]): number {
+  let best = 0;
+  let bestDist = Infinity;
+  columns.forEach(([a, b], i) => {
+    const d = mid < a ? a - mid : mid > b ? mid - b : 0;
+    if (d < bestDist) {
+      bestDist = d;
+      best = i;
+    }
+  });
+  return best;
 }
 
 /** Notes (注 / 注1 / 说明) open with their label; refs.ts reads the label, table detection only needs to see one. */
@@ -426,19 +427,6 @@ function cellSpans(line: PositionedLine, columns: [number, number][]): (CellSpan
     const text = joinFragments(fs);
     return text ? { text, x0: Math.min(...fs.map((f) => f.x)), x1: Math.max(...fs.map((f) => f.right)) } : null;
   });
-}
-
-function nearestColumn(mid: number, columns: [number, number][]): number {
-  let best = 0;
-  let bestDist = Infinity;
-  columns.forEach(([a, b], i) => {
-    const d = mid < a ? a - mid : mid > b ? mid - b : 0;
-    if (d < bestDist) {
-      bestDist = d;
-      best = i;
-    }
-  });
-  return best;
 }
 
 /** How many header lines stack up at most (group, sub-group, name, unit). */
@@ -681,16 +669,7 @@ export function remapCells(cells: string[], from: [number, number][], to: [numbe
   const out = to.map(() => '');
   cells.forEach((c, i) => {
     if (!c) return;
-    const mid = (from[i][0] + from[i][1]) / 2;
-    let best = 0;
-    let bestDist = Infinity;
-    to.forEach(([a, b], k) => {
-      const d = mid < a ? a - mid : mid > b ? mid - b : 0;
-      if (d < bestDist) {
-        bestDist = d;
-        best = k;
-      }
-    });
+    const best = nearestColumn((from[i][0] + from[i][1]) / 2, to);
     out[best] = out[best] ? `${out[best]} ${c}` : c;
   });
   return out;

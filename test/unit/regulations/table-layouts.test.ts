@@ -5,7 +5,7 @@ import { invokeOperation } from '../../../src/core/api/invoke';
 import { parseFlowText } from '../../../src/core/regulations/structure';
 import { Document, Packer, Paragraph, Table, TableCell, TableRow, VerticalMergeType } from 'docx';
 import { tempContext, tempDir } from '../../helpers';
-import { STRUCTURE_DOCS, expectedColumns, expectedRows, tableId, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
+import { CHROMIUM, STRUCTURE_DOCS, expectedColumns, expectedRows, printPdfWithChromium, tableId, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
 
 /**
  * Tables as real regulations print them, imported from generated files through the real operations:
@@ -14,29 +14,16 @@ import { STRUCTURE_DOCS, expectedColumns, expectedRows, tableId, writeStructureD
  * rulings, raised footnote markers and their footnotes, continuations with the whole header repeated.
  * Only the tuned documents: the held-out ones belong to `npm run eval -- tables`.
  */
-const CHROMIUM = '/usr/bin/chromium';
 type Ctx = ReturnType<typeof tempContext>;
 let ctx: Ctx;
 let dir: string;
 const regOf = new Map<string, string>();
 const docs = STRUCTURE_DOCS.filter((d) => !d.heldOut);
 
-async function printPdf(html: string, file: string): Promise<void> {
-  const { chromium } = await import('playwright');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
-  try {
-    const page = await browser.newPage();
-    await page.setContent(html);
-    fs.writeFileSync(file, await page.pdf({ format: 'A4', margin: { top: '20mm', bottom: '20mm', left: '18mm', right: '18mm' } }));
-  } finally {
-    await browser.close();
-  }
-}
-
 beforeAll(async () => {
   ctx = tempContext();
   dir = tempDir('gridcode-table-layouts-');
-  const files = await writeStructureDocs(dir, { docs, printPdf: fs.existsSync(CHROMIUM) ? printPdf : undefined });
+  const files = await writeStructureDocs(dir, { docs, printPdf: fs.existsSync(CHROMIUM) ? printPdfWithChromium : undefined });
   const res = await invokeOperation(ctx, 'regulations.import', { paths: files.map((f) => f.file) });
   res.forEach((r, i) => {
     expect(r.status, files[i].file).toBe('imported');
