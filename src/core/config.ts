@@ -173,7 +173,7 @@ export const configSchema = z.object({
       baseUrl: z.string().default('https://dashscope.aliyuncs.com/compatible-mode/v1'),
       /** Command parsing must feel instant; a slower reply falls back to the rule parser. */
       parseTimeoutMs: z.number().int().positive().default(8000),
-      /** Retries on 429/5xx/network errors, exponential backoff from retryBaseMs, capped by retryMaxMs. */
+      /** Retries (by the openai SDK) on 429/408/409/5xx/connection errors; HTTP retries back off from retryBaseMs, a Retry-After is honoured up to retryMaxMs. */
       maxRetries: z.number().int().min(0).default(2),
       retryBaseMs: z.number().int().min(0).default(500),
       retryMaxMs: z.number().int().min(0).default(8000),

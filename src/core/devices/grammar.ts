@@ -186,7 +186,8 @@ export function isQuestion(s: string): boolean {
   // 有哪些灯开着 / 哪个窗户没关 / 有几盏灯亮着: which ones are in a state
   if (/哪些|哪几|哪个|哪盏|哪台|几个|几盏|几台|有没有/.test(s) && /开着|关着|亮着|锁着|没关|没锁|没开|开了|关了|在(?:运行|播放|工作)/.test(s)) return true;
   // 边啲灯开咗 reads 哪些灯打开: a plural "which" with a state verb asks, it does not command
-  if (/哪些|哪几|几个|几盏|几台/.test(s) && /打开|关掉|关闭|亮|开|关/.test(s)) return true;
+  // (几个 alone is "a few" in a command: 开几个灯)
+  if (/哪些|哪几/.test(s) && /打开|关掉|关闭|亮|开|关/.test(s)) return true;
   // 扫地机在扫地吗 / 洗衣机在工作吗: "is it doing X"
   if (/(?:吗|么|嘛|没有|没|呢)$/.test(s) && /(?:正|还)?在(?:扫|拖|打扫|清扫|运行|播放|放|工作|充电|洗|烘|煮|转|吹|响|亮|开)/.test(s)) return true;
   // 锁咗未 (Cantonese 未 = yet?) reads as 锁了未

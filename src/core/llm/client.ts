@@ -2,9 +2,11 @@ import type { AppContext } from '../context';
 import { GridError } from '../common/errors';
 import { redactSecrets } from './redact';
 import { ContextValue } from '../common/cache';
+import type { ChatCompletion, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 
 /**
- * The one LLM client: OpenAI-compatible chat completions (DashScope compatible mode).
+ * The one LLM client: the `openai` SDK on DashScope's OpenAI-compatible mode (chat completions,
+ * streaming, tool calls, embeddings), with the key bound to its endpoint and redacted everywhere.
  * Optional by design — with no key every caller falls back to offline behaviour.
  */
 
@@ -214,22 +216,6 @@ function cancelledError(): GridError {
   return new GridError('CANCELLED', '已取消大模型请求');
 }
 
-/** Resolves after ms, or rejects with CANCELLED when the signal fires first. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(cancelledError());
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(cancelledError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** Retry-After is seconds or an HTTP date; anything else is ignored. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
   if (!value) return null;
@@ -239,25 +225,32 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
-function isRetryableStatus(status: number): boolean {
-  return status === 429 || status === 408 || status >= 500;
-}
+/** The SDK is loaded on the first request, never at start-up (`gridcode info` must stay fast). */
+type Sdk = typeof import('openai');
+let sdkModule: Promise<Sdk> | null = null;
+const loadSdk = (): Promise<Sdk> => (sdkModule ??= import('openai'));
 
 /**
- * One attempt's abort plumbing: the caller's signal (cancel) plus a timer (timeout). `touch()`
- * restarts the timer — streams use it so only an idle stream times out, not a long answer.
+ * One call's timeout and cancellation, handed to the SDK as its abort signal. The timer restarts
+ * with every attempt and every body chunk, so a stream only times out when it goes idle, and it
+ * pauses while the SDK waits to retry. When it fires the SDK sees a cancel, so a timeout is not
+ * retried: a slow service stays slow and callers have offline fallbacks.
  */
-class AttemptControl {
+class CallControl {
   readonly controller = new AbortController();
   timedOut = false;
+  /** HTTP attempts started (the SDK retries inside one call). */
+  attempts = 0;
+  /** The last error body, in one line: the SDK keeps only OpenAI-shaped `{error:{…}}` bodies. */
+  errorDetail = '';
   private timer: NodeJS.Timeout | undefined;
   private readonly onOuterAbort = () => this.controller.abort();
   constructor(
-    private readonly timeoutMs: number,
-    private readonly outer?: AbortSignal,
+    readonly timeoutMs: number,
+    readonly outer?: AbortSignal,
   ) {
+    if (outer?.aborted) this.controller.abort();
     outer?.addEventListener('abort', this.onOuterAbort, { once: true });
-    this.touch();
   }
   touch(): void {
     clearTimeout(this.timer);
@@ -266,24 +259,23 @@ class AttemptControl {
       this.controller.abort();
     }, this.timeoutMs);
   }
+  pause(): void {
+    clearTimeout(this.timer);
+  }
+  /** Settles with the SDK's promise, or at once when cancelled (the SDK's retry wait is not abortable). */
+  race<T>(work: Promise<T>): Promise<T> {
+    const signal = this.controller.signal;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
   dispose(): void {
     clearTimeout(this.timer);
     this.outer?.removeEventListener('abort', this.onOuterAbort);
   }
-}
-
-interface WireChoice {
-  message?: { role?: string; content?: string | null; tool_calls?: ToolCall[] };
-  delta?: {
-    content?: string | null;
-    tool_calls?: { index?: number; id?: string; type?: string; function?: { name?: string; arguments?: string } }[];
-  };
-  finish_reason?: string | null;
-}
-
-interface WireCompletion {
-  choices?: WireChoice[];
-  usage?: ChatResult['usage'];
 }
 
 export class LlmClient {
@@ -302,243 +294,156 @@ export class LlmClient {
     return new GridError('LLM_UNAVAILABLE', this.redact(message), { kind, ...extra } satisfies LlmErrorDetails);
   }
 
-  private body(req: ChatRequest, stream: boolean): string {
-    const payload: Record<string, unknown> = { model: req.model, messages: req.messages.map(toWireMessage), stream };
-    if (req.tools?.length) payload.tools = req.tools;
-    if (req.temperature !== undefined) payload.temperature = req.temperature;
-    if (req.maxTokens !== undefined) payload.max_tokens = req.maxTokens;
-    if (req.jsonMode) payload.response_format = { type: 'json_object' };
-    if (stream) payload.stream_options = { include_usage: true };
-    return JSON.stringify(payload);
+  /**
+   * Runs one SDK call: the `openai` client does the requests, retries (429/408/409/5xx/connection
+   * failures, Retry-After) and SSE parsing; this adds the idle timeout, our backoff settings and
+   * the mapping of every failure to a redacted Chinese GridError.
+   */
+  private async call<T>(signal: AbortSignal | undefined, timeoutMs: number, run: (sdk: InstanceType<Sdk['OpenAI']>, signal: AbortSignal) => Promise<T>): Promise<{ value: T; attempts: number }> {
+    if (signal?.aborted) throw cancelledError();
+    const sdk = await loadSdk();
+    const control = new CallControl(timeoutMs, signal);
+    const client = new sdk.OpenAI({
+      apiKey: this.options.apiKey,
+      baseURL: this.options.baseUrl,
+      organization: null,
+      project: null,
+      maxRetries: this.options.maxRetries,
+      fetch: this.fetchFor(control),
+      logLevel: 'off',
+    });
+    try {
+      return { value: await control.race(run(client, control.controller.signal)), attempts: control.attempts };
+    } catch (e) {
+      throw this.failure(e, control, sdk);
+    } finally {
+      control.dispose();
+    }
   }
 
   /**
-   * POSTs with timeout, cancellation and bounded retries (429/408/5xx/network, exponential
-   * backoff, Retry-After honoured up to retryMaxMs). Returns the open response and its control;
-   * the caller reads the body and disposes the control.
+   * The SDK's fetch: drives the call's idle timer, reads error bodies for the message, turns our
+   * backoff (retryBaseMs doubling, Retry-After honoured up to retryMaxMs) into the `retry-after-ms`
+   * header the SDK obeys, and sends no X-Stainless-* client fingerprint headers.
    */
-  private async post(
-    path: string,
-    body: string,
-    signal: AbortSignal | undefined,
-    timeoutMs: number,
-  ): Promise<{ response: Response; control: AttemptControl; attempts: number }> {
-    const url = `${this.options.baseUrl}${path}`;
-    let lastError: GridError | null = null;
-    for (let attempt = 0; attempt <= this.options.maxRetries; attempt++) {
-      if (signal?.aborted) throw cancelledError();
-      const control = new AttemptControl(timeoutMs, signal);
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${this.options.apiKey}` },
-          body,
-          signal: control.controller.signal,
-        });
-      } catch (e) {
-        control.dispose();
-        if (signal?.aborted) throw cancelledError();
-        if (control.timedOut) {
-          // A timeout is not retried: a slow service stays slow and callers have offline fallbacks.
-          throw this.fail('timeout', `大模型请求超时（${timeoutMs} ms 无响应）：${url}`, { attempts: attempt + 1 });
-        }
-        const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-        lastError = this.fail('network', `无法连接大模型服务 ${url}：${cause?.code ?? cause?.message ?? (e as Error).message}`, {
-          attempts: attempt + 1,
-        });
-        if (attempt < this.options.maxRetries) await sleep(this.backoff(attempt, null), signal);
-        continue;
+  private fetchFor(control: CallControl): typeof fetch {
+    return async (input, init) => {
+      control.attempts++;
+      control.touch();
+      const headers = new Headers(init?.headers);
+      for (const name of [...headers.keys()]) if (name.startsWith('x-stainless-')) headers.delete(name);
+      const response = await fetch(input, { ...init, headers }).catch((e: unknown) => {
+        control.pause(); // the SDK may wait before retrying a connection failure
+        throw e;
+      });
+      control.touch();
+      const out = new Headers(response.headers);
+      if (!response.ok) {
+        const text = await response.text().catch(() => '');
+        control.pause();
+        control.errorDetail = describeErrorBody(text);
+        const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+        const wait = Math.min(this.options.retryMaxMs, retryAfter ?? this.options.retryBaseMs * 2 ** (control.attempts - 1));
+        out.set('retry-after-ms', String(wait));
+        return new Response(text, { status: response.status, statusText: response.statusText, headers: out });
       }
-      if (response.ok) return { response, control, attempts: attempt + 1 };
-
-      const text = await response.text().catch(() => '');
-      control.dispose();
-      const detail = describeErrorBody(text);
-      lastError = this.fail(
-        'http',
-        `大模型服务返回 HTTP ${response.status}${attempt > 0 ? `（已重试 ${attempt} 次）` : ''}${detail ? `：${detail}` : ''}`,
-        { status: response.status, attempts: attempt + 1 },
+      const body = response.body?.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, next) {
+            control.touch();
+            next.enqueue(chunk);
+          },
+        }),
       );
-      if (!isRetryableStatus(response.status) || attempt >= this.options.maxRetries) throw lastError;
-      await sleep(this.backoff(attempt, parseRetryAfter(response.headers.get('retry-after'))), signal);
-    }
-    throw lastError ?? this.fail('network', '大模型请求失败');
+      return new Response(body ?? null, { status: response.status, statusText: response.statusText, headers: out });
+    };
   }
 
-  private backoff(attempt: number, retryAfterMs: number | null): number {
-    const exponential = this.options.retryBaseMs * 2 ** attempt;
-    return Math.min(this.options.retryMaxMs, retryAfterMs ?? exponential);
+  /** Any failure -> CANCELLED or LLM_UNAVAILABLE with a kind and a Chinese message (no SDK text). */
+  private failure(e: unknown, control: CallControl, sdk: Sdk): GridError {
+    if (e instanceof GridError) return e;
+    if (control.outer?.aborted) return cancelledError();
+    const attempts = control.attempts;
+    if (control.timedOut || e instanceof sdk.APIConnectionTimeoutError) {
+      return this.fail('timeout', `大模型请求超时：${control.timeoutMs} ms 内没有收到数据`, { attempts });
+    }
+    if (e instanceof sdk.APIError && e.status) {
+      const detail = control.errorDetail || describeErrorBody(JSON.stringify({ error: e.error }));
+      const retried = attempts > 1 ? `（已重试 ${attempts - 1} 次）` : '';
+      return this.fail('http', `大模型服务返回 HTTP ${e.status}${retried}${detail ? `：${detail}` : ''}`, { status: e.status, attempts });
+    }
+    if (e instanceof sdk.APIConnectionError || e instanceof sdk.APIUserAbortError || e instanceof TypeError) {
+      const cause = (e as { cause?: { cause?: { code?: string }; code?: string } }).cause;
+      const code = cause?.cause?.code ?? cause?.code;
+      return this.fail('network', `无法连接大模型服务 ${this.options.baseUrl}${code ? `（${code}）` : ''}`, { attempts });
+    }
+    if (e instanceof sdk.APIError) {
+      // Some gateways report failures inside the stream after HTTP 200.
+      return this.fail('http', `大模型流式回复报错：${describeErrorBody(JSON.stringify({ error: e.error }))}`, { attempts });
+    }
+    if (e instanceof SyntaxError) return this.fail('bad_response', '大模型服务返回的数据不是有效的 JSON', { attempts });
+    // e.g. a stream that ended without finish_reason, or a gateway that answered stream=true with plain JSON
+    return this.fail('bad_response', '大模型服务的回复不完整或格式不对', { attempts });
+  }
+
+  private params(req: ChatRequest): ChatCompletionCreateParamsBase {
+    const params: ChatCompletionCreateParamsBase = { model: req.model, messages: req.messages.map(toWireMessage) };
+    if (req.tools?.length) params.tools = req.tools;
+    if (req.temperature !== undefined) params.temperature = req.temperature;
+    if (req.maxTokens !== undefined) params.max_tokens = req.maxTokens;
+    if (req.jsonMode) params.response_format = { type: 'json_object' };
+    return params;
   }
 
   /** Non-streaming chat completion (parsing, metadata, agent steps without a terminal). */
   async chat(req: ChatRequest): Promise<ChatResult> {
-    const timeoutMs = req.timeoutMs ?? this.options.timeoutMs;
-    const { response, control, attempts } = await this.post('/chat/completions', this.body(req, false), req.signal, timeoutMs);
-    let text: string;
-    try {
-      text = await response.text();
-    } catch {
-      if (req.signal?.aborted) throw cancelledError();
-      if (control.timedOut) throw this.fail('timeout', `大模型请求超时（${timeoutMs} ms 内未读完回复）`, { attempts });
-      throw this.fail('network', '读取大模型回复时连接中断', { attempts });
-    } finally {
-      control.dispose();
-    }
-    let data: WireCompletion;
-    try {
-      data = JSON.parse(text) as WireCompletion;
-    } catch {
-      throw this.fail('bad_response', `大模型服务返回的不是 JSON：${truncate(text, 200)}`, { attempts });
-    }
-    const choice = data.choices?.[0];
-    if (!choice?.message) throw this.fail('bad_response', '大模型回复缺少 choices[0].message', { attempts });
-    const message: ChatMessage = { role: 'assistant', content: choice.message.content ?? null };
-    if (choice.message.tool_calls?.length) message.tool_calls = choice.message.tool_calls.map(normaliseToolCall);
-    return { message: this.redactMessage(message), finishReason: choice.finish_reason ?? null, usage: data.usage ?? null, attempts };
-  }
-
-  /** A reply may echo the key (a prompt-injected document, a hostile gateway): it never leaves unredacted. */
-  private redactMessage(message: ChatMessage): ChatMessage {
-    const out: ChatMessage = { ...message, content: message.content === null ? null : this.redact(message.content) };
-    if (message.tool_calls) {
-      out.tool_calls = message.tool_calls.map((c) => ({ ...c, function: { name: this.redact(c.function.name), arguments: this.redact(c.function.arguments) } }));
-    }
-    return out;
+    const { value: data, attempts } = await this.call(req.signal, req.timeoutMs ?? this.options.timeoutMs, (sdk, signal) =>
+      sdk.chat.completions.create({ ...this.params(req), stream: false }, { signal }),
+    );
+    return this.result(data, attempts);
   }
 
   /**
    * Streaming chat completion (SSE). `onDelta` receives answer text as it arrives; tool-call
-   * fragments are assembled and returned in the final message like chat().
+   * fragments are assembled (by the SDK) and returned in the final message like chat().
    */
   async chatStream(req: ChatRequest, onDelta: (text: string) => void): Promise<ChatResult> {
-    const timeoutMs = req.timeoutMs ?? this.options.timeoutMs;
-    const { response, control, attempts } = await this.post('/chat/completions', this.body(req, true), req.signal, timeoutMs);
-    const contentType = response.headers.get('content-type') ?? '';
-    if (!contentType.includes('text/event-stream')) {
-      // Some gateways ignore stream=true; accept a plain completion.
-      let data: WireCompletion;
-      try {
-        data = JSON.parse(await response.text()) as WireCompletion;
-      } catch {
-        if (req.signal?.aborted) throw cancelledError();
-        throw this.fail('bad_response', '大模型服务返回的既不是流式数据也不是 JSON', { attempts });
-      } finally {
-        control.dispose();
-      }
-      const choice = data.choices?.[0];
-      if (!choice?.message) throw this.fail('bad_response', '大模型回复缺少 choices[0].message', { attempts });
-      const message = this.redactMessage({ role: 'assistant', content: choice.message.content ?? null });
-      if (message.content) onDelta(message.content);
-      if (choice.message.tool_calls?.length) message.tool_calls = this.redactMessage({ ...message, tool_calls: choice.message.tool_calls.map(normaliseToolCall) }).tool_calls;
-      return { message, finishReason: choice.finish_reason ?? null, usage: data.usage ?? null, attempts };
-    }
-
-    let content = '';
     // deltas pass through a redactor that holds back a possible key prefix until it is decided
     const redactor = new StreamRedactor((text) => this.redact(text), this.options.apiKey, onDelta);
-    const calls: { id: string; name: string; arguments: string }[] = [];
-    let finishReason: string | null = null;
-    let usage: ChatResult['usage'] = null;
-    let sawDone = false;
-    const handleEvent = (data: string) => {
-      if (data === '[DONE]') {
-        sawDone = true;
-        return;
-      }
-      let chunk: WireCompletion;
-      try {
-        chunk = JSON.parse(data) as WireCompletion;
-      } catch {
-        throw this.fail('bad_response', `大模型流式回复中有无法解析的数据：${truncate(data, 120)}`, { attempts });
-      }
-      const streamError = (chunk as { error?: { message?: string; code?: string } }).error;
-      if (streamError) {
-        // Some gateways report failures inside the stream after HTTP 200.
-        throw this.fail('http', `大模型流式回复报错：${describeErrorBody(JSON.stringify({ error: streamError }))}`, { attempts });
-      }
-      if (chunk.usage) usage = chunk.usage;
-      const choice = chunk.choices?.[0];
-      if (!choice) return;
-      if (choice.finish_reason) finishReason = choice.finish_reason;
-      const delta = choice.delta ?? {};
-      if (delta.content) {
-        content += delta.content;
-        redactor.push(delta.content);
-      }
-      for (const part of delta.tool_calls ?? []) {
-        const index = part.index ?? calls.length;
-        calls[index] ??= { id: '', name: '', arguments: '' };
-        if (part.id) calls[index].id = part.id;
-        if (part.function?.name) calls[index].name += part.function.name;
-        if (part.function?.arguments) calls[index].arguments += part.function.arguments;
-      }
-    };
-
-    try {
-      const reader = response.body?.getReader();
-      if (!reader) throw this.fail('bad_response', '大模型流式回复没有内容', { attempts });
-      const decoder = new TextDecoder();
-      let buffer = '';
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        control.touch();
-        buffer += decoder.decode(value, { stream: true });
-        // SSE events are separated by a blank line; keep an unfinished tail for the next chunk.
-        let boundary: number;
-        while ((boundary = buffer.search(/\r?\n\r?\n/)) >= 0) {
-          const rawEvent = buffer.slice(0, boundary);
-          buffer = buffer.slice(boundary).replace(/^\r?\n\r?\n/, '');
-          const data = rawEvent
-            .split(/\r?\n/)
-            .filter((line) => line.startsWith('data:'))
-            .map((line) => line.slice(5).replace(/^ /, ''))
-            .join('\n');
-          if (data) handleEvent(data);
-        }
-      }
-      const tail = buffer.trim();
-      if (tail.startsWith('data:')) handleEvent(tail.slice(5).trim());
-    } catch (e) {
-      if (e instanceof GridError) throw e;
-      if (req.signal?.aborted) throw cancelledError();
-      if (control.timedOut) throw this.fail('timeout', `大模型流式回复中断：${timeoutMs} ms 内没有新数据`, { attempts });
-      throw this.fail('network', `大模型流式回复中断：${(e as Error).message}`, { attempts });
-    } finally {
-      control.dispose();
-    }
+    const { value: data, attempts } = await this.call(req.signal, req.timeoutMs ?? this.options.timeoutMs, (sdk, signal) => {
+      const stream = sdk.chat.completions.stream({ ...this.params(req), stream: true, stream_options: { include_usage: true } }, { signal });
+      stream.on('content', (delta) => redactor.push(delta));
+      return stream.finalChatCompletion();
+    });
     redactor.flush();
-    if (!sawDone && finishReason === null && !content && !calls.length) {
-      throw this.fail('bad_response', '大模型流式回复为空', { attempts });
-    }
-    const message: ChatMessage = { role: 'assistant', content: content ? this.redact(content) : null };
-    const toolCalls = calls.filter(Boolean).map((c, i) => ({
-      id: c.id || `call_${i}`,
-      type: 'function' as const,
-      function: { name: c.name, arguments: c.arguments },
-    }));
-    if (toolCalls.length) message.tool_calls = this.redactMessage({ ...message, tool_calls: toolCalls }).tool_calls;
-    return { message, finishReason, usage, attempts };
+    return this.result(data, attempts);
+  }
+
+  private result(data: ChatCompletion, attempts: number): ChatResult {
+    // a gateway's non-JSON reply reaches here as text
+    const choice = typeof data === 'object' ? data?.choices?.[0] : undefined;
+    if (!choice?.message) throw this.fail('bad_response', '大模型回复缺少 choices[0].message', { attempts });
+    const message: ChatMessage = { role: 'assistant', content: choice.message.content ? this.redact(choice.message.content) : null };
+    // gateways vary: a call may lack `type` or `id`, or carry its arguments as an object
+    const calls = (choice.message.tool_calls ?? []).flatMap((c, i): ToolCall[] => {
+      if (!('function' in c) || !c.function) return [];
+      const args = typeof c.function.arguments === 'string' ? c.function.arguments : JSON.stringify(c.function.arguments ?? {});
+      return [{ id: c.id || `call_${i}`, type: 'function', function: { name: this.redact(c.function.name ?? ''), arguments: this.redact(args) } }];
+    });
+    if (calls.length) message.tool_calls = calls;
+    return { message, finishReason: choice.finish_reason ?? null, usage: data.usage ?? null, attempts };
   }
 
   /** OpenAI-compatible embeddings (DashScope text-embedding-v4 takes at most 10 texts per call). */
   async embed(texts: string[], options: { model: string; dimensions?: number; signal?: AbortSignal }): Promise<number[][]> {
-    const body = JSON.stringify({ model: options.model, input: texts, dimensions: options.dimensions, encoding_format: 'float' });
-    const { response, control, attempts } = await this.post('/embeddings', body, options.signal, this.options.timeoutMs);
-    let data: { data?: { index?: number; embedding?: number[] }[] };
-    try {
-      data = JSON.parse(await response.text()) as typeof data;
-    } catch {
-      throw this.fail('bad_response', '嵌入服务返回的不是 JSON', { attempts });
-    } finally {
-      control.dispose();
-    }
-    const rows = data.data ?? [];
+    const { value: data, attempts } = await this.call(options.signal, this.options.timeoutMs, (sdk, signal) =>
+      sdk.embeddings.create({ model: options.model, input: texts, dimensions: options.dimensions, encoding_format: 'float' }, { signal }),
+    );
+    const rows = Array.isArray(data?.data) ? data.data : [];
     if (rows.length !== texts.length || rows.some((r) => !Array.isArray(r.embedding))) {
       throw this.fail('bad_response', `嵌入服务返回 ${rows.length} 个向量，期望 ${texts.length} 个`, { attempts });
     }
-    return [...rows].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((r) => r.embedding as number[]);
+    return [...rows].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map((r) => r.embedding);
   }
 }
 
@@ -581,22 +486,11 @@ class StreamRedactor {
  * The wire shape: `content` is never null (some compatible gateways reject null next to
  * tool_calls) and tool messages carry only tool_call_id (`name` stays in our transcript).
  */
-function toWireMessage(m: ChatMessage): Record<string, unknown> {
+function toWireMessage(m: ChatMessage): ChatCompletionMessageParam {
   const wire: Record<string, unknown> = { role: m.role, content: m.content ?? '' };
   if (m.tool_calls?.length) wire.tool_calls = m.tool_calls;
   if (m.role === 'tool') wire.tool_call_id = m.tool_call_id;
-  return wire;
-}
-
-function normaliseToolCall(call: ToolCall, index: number): ToolCall {
-  return {
-    id: call.id || `call_${index}`,
-    type: 'function',
-    function: {
-      name: call.function?.name ?? '',
-      arguments: typeof call.function?.arguments === 'string' ? call.function.arguments : JSON.stringify(call.function?.arguments ?? {}),
-    },
-  };
+  return wire as unknown as ChatCompletionMessageParam;
 }
 
 function truncate(text: string, max: number): string {

@@ -349,3 +349,7 @@ describe('a bare 锁 beside a name', () => {
     expect([r.command.a, r.selected.map((s) => s.id)]).toEqual(['锁上', [id]]);
   });
 });
+
+describe('Cantonese rewrites leave Mandarin alone', () => {
+  it.each(['打开部分灯光', '客厅灯调光到50%', '关掉大部分的灯', '打开那盏灯'])('%s is unchanged', (say) => expect(canonical(say)).toBe(say));
+});

@@ -63,6 +63,18 @@ describe('chat completions', () => {
     expect(req.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(req.body).toMatchObject({ model: 'qwen-flash', stream: false, response_format: { type: 'json_object' } });
     expect(req.body.messages).toEqual([{ role: 'user', content: '嗨' }]);
+    // the SDK's client fingerprint headers are not sent
+    expect(Object.keys(req.headers).filter((h) => h.startsWith('x-stainless'))).toEqual([]);
+  });
+
+  it('accepts a tool call without type or id and with object arguments (lenient gateways)', async () => {
+    server.enqueue({
+      kind: 'json',
+      status: 200,
+      body: { choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ function: { name: 'smart_search', arguments: { query: '母线' } } }] }, finish_reason: 'tool_calls' }] },
+    });
+    const out = await client().chat({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+    expect(out.message.tool_calls).toEqual([{ id: 'call_0', type: 'function', function: { name: 'smart_search', arguments: '{"query":"母线"}' } }]);
   });
 
   it('retries 429 honouring Retry-After, then succeeds', async () => {
@@ -78,6 +90,14 @@ describe('chat completions', () => {
     const started = Date.now();
     await client({ retryBaseMs: 1, retryMaxMs: 5000 }).chat({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('caps a long Retry-After at retryMaxMs', async () => {
+    server.enqueue(reply.status(429, { error: { message: 'come back in an hour' } }, { 'Retry-After': '3600' }), reply.content('ok'));
+    const started = Date.now();
+    const out = await client({ retryMaxMs: 50 }).chat({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+    expect(out).toMatchObject({ message: { content: 'ok' }, attempts: 2 });
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('backs off exponentially between retries', async () => {
@@ -161,7 +181,8 @@ describe('streaming', () => {
     expect(out.finishReason).toBe('tool_calls');
     expect(out.message.tool_calls).toHaveLength(1);
     expect(JSON.parse(out.message.tool_calls![0].function.arguments)).toEqual({ query: '母线失压', reg_id: 'all' });
-    expect(server.requests[0].body).toMatchObject({ stream: true });
+    expect(out.usage).toMatchObject({ total_tokens: 15 });
+    expect(server.requests[0].body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
   it('is cancelled mid-stream by the caller signal', async () => {
