@@ -195,7 +195,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
     if (c.cosine === null && cos.has(c.id)) c.cosine = cos.get(c.id)!;
   }
 
-  const fused = rrfFuse(lists, cfg.rrfK);
+  const fused = rrfFuse(lists, cfg.rrfK, cfg.listWeights);
   const chunkScores: ChunkScore[] = fused.map((f) => {
     const c = info.get(f.key)!;
     const cosine = c.cosine === null ? 0 : Math.max(0, c.cosine);
@@ -205,7 +205,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
   const counts = chunkCounts(ctx.db, q.corpus, [...new Set(chunkScores.map((c) => c.parent))]);
   const parents = aggregateParents(chunkScores, (p) => (q.recordParent?.(p) ? 1 : (counts.get(p) ?? 1)), {
     rrfK: cfg.rrfK,
-    lists: Math.max(1, Object.keys(lists).length),
+    lists: Math.max(1, Object.keys(lists).reduce((s, name) => s + (cfg.listWeights[name] ?? 1), 0)),
     coverageCap: cfg.coverageCap,
     rrfWeight: cfg.rrfWeight,
     coverageThreshold: cfg.coverageThreshold,

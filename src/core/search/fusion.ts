@@ -21,17 +21,21 @@ export interface FusedChunk {
   ranks: Record<string, number>;
 }
 
-/** Reciprocal rank fusion: rrf(d) = Σ_lists 1/(k + rank_list(d)); sorted best first. */
-export function rrfFuse(lists: Record<string, RankedHit[]>, k: number): FusedChunk[] {
+/**
+ * Reciprocal rank fusion: rrf(d) = Σ_lists w_list/(k + rank_list(d)); sorted best first. Lists
+ * without a weight count 1 (plain RRF).
+ */
+export function rrfFuse(lists: Record<string, RankedHit[]>, k: number, weights: Record<string, number> = {}): FusedChunk[] {
   const byKey = new Map<string, FusedChunk>();
   for (const [name, hits] of Object.entries(lists)) {
+    const w = weights[name] ?? 1;
     for (const h of hits) {
       let c = byKey.get(h.key);
       if (!c) byKey.set(h.key, (c = { key: h.key, parent: h.parent, rrf: 0, ranks: {} }));
       if (c.ranks[name] !== undefined && c.ranks[name] <= h.rank) continue;
-      if (c.ranks[name] !== undefined) c.rrf -= 1 / (k + c.ranks[name]);
+      if (c.ranks[name] !== undefined) c.rrf -= w / (k + c.ranks[name]);
       c.ranks[name] = h.rank;
-      c.rrf += 1 / (k + h.rank);
+      c.rrf += w / (k + h.rank);
     }
   }
   return [...byKey.values()].sort((a, b) => b.rrf - a.rrf || a.key.localeCompare(b.key));
@@ -44,7 +48,7 @@ export interface ChunkScore extends FusedChunk {
 
 export interface AggregateOptions {
   rrfK: number;
-  /** number of ranked lists that took part (1 lexical-only, 2 hybrid) */
+  /** number of ranked lists that took part (1 lexical-only, 2 hybrid), or the sum of their RRF weights */
   lists: number;
   /** how many chunks of one parent can count (see coverage below) */
   coverageCap: number;

@@ -353,3 +353,32 @@ describe('a bare 锁 beside a name', () => {
 describe('Cantonese rewrites leave Mandarin alone', () => {
   it.each(['打开部分灯光', '客厅灯调光到50%', '关掉大部分的灯', '打开那盏灯'])('%s is unchanged', (say) => expect(canonical(say)).toBe(say));
 });
+
+describe('more Cantonese: 少少, 开细, 转去, 睇下', () => {
+  it.each([
+    ['電視較大聲少少', 'media_player.living_tv', '调音量'],
+    ['客廳個風扇開細啲', 'fan.living_ceiling', '调风速'],
+    ['電視轉去下一個台', 'media_player.living_tv', '下一首'],
+    ['幫我睇下前門鎖咗未', 'lock.front', '查询'],
+  ])('%s -> %s %s', async (say, id, action) => {
+    const [r] = await retrieve(say, duplex, emptyState());
+    expect([r.selected.map((s) => s.id), r.command.a]).toEqual([[id], action]);
+    // nothing of the Cantonese is left over as a name (少少, 切到)
+    expect(r.command.n === null || r.command.n === '前门').toBe(true);
+  });
+});
+
+describe('拉下来 / 拉起来 move a cover', () => {
+  it('a garage door pulled down closes, a shade pulled up opens', () => {
+    expect(parseRules('麻煩把車庫門拉下來', duplex)[0].a).toBe('降下');
+    expect(parseRules('書房捲簾拉起來', duplex)[0].a).toBe('升起');
+    expect(parseRules('把客厅窗帘拉上', duplex)[0].a).toBe('关闭');
+  });
+});
+
+describe('valve words and which-questions', () => {
+  it('总水闸 is the main valve (水闸 reads 水阀); 哪个窗帘是开着的 asks about every curtain', async () => {
+    expect(await ids('把总水闸关了')).toEqual(['valve.water_main']);
+    expect(await ids('哪个窗帘是开着的')).toEqual(['cover.living_curtain', 'cover.master_blinds', 'cover.office_shade']);
+  });
+});

@@ -25,6 +25,25 @@ describe('rrfFuse', () => {
     expect(b.ranks).toEqual({ lexical: 2, vector: 1 });
     expect(fused[0].key).toBe('b');
   });
+
+  it('weighs a list by its weight; lists without one count 1', () => {
+    const lists = {
+      lexical: [
+        { key: 'a', parent: 'A', rank: 1 },
+        { key: 'b', parent: 'B', rank: 3 },
+      ],
+      known: [
+        { key: 'b', parent: 'B', rank: 1 },
+        { key: 'c', parent: 'C', rank: 2 },
+      ],
+    };
+    // plain RRF: a (1/61) beats c (1/62); b holds both lists
+    expect(rrfFuse(lists, K).map((f) => f.key)).toEqual(['b', 'a', 'c']);
+    const weighted = rrfFuse(lists, K, { known: 1.5 });
+    expect(weighted.map((f) => f.key)).toEqual(['b', 'c', 'a']);
+    expect(weighted.find((f) => f.key === 'b')!.rrf).toBeCloseTo(1 / 63 + 1.5 / 61, 12);
+    expect(weighted.find((f) => f.key === 'a')!.rrf).toBeCloseTo(1 / 61, 12);
+  });
 });
 
 describe('aggregateParents', () => {

@@ -239,6 +239,7 @@ export const CONFIG_FIELDS: Record<string, string> = {
   'search.chunkChars': '索引分块长度',
   'search.candidates': '候选数量',
   'search.coverageCap': '覆盖计数上限',
+  'search.listWeights': '各检索列表的融合权重',
   'search.maxDfRatio': '常见词过滤比例',
   'devices.epsilon': '设备澄清间隔',
   'devices.capabilityMin': '操作匹配下限',
