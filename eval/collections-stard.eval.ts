@@ -18,7 +18,9 @@
  * Per domain and part it prints: right statute locked, right article quoted first (citations[0] is a
  * cited article of the locked statute and the answer names it), right article within the quoted
  * evidence (any citation, best or "see also"), low-evidence rate, ambiguous rate (right statute
- * offered / not), and wrong-lock rate (locked a statute none of the cited articles is in).
+ * offered / not), and wrong-lock rate (locked a statute none of the cited articles is in); "by
+ * title" counts a lock on another part of the right code (民法典 物权编 for a 合同编 article) as the
+ * right statute, as a reader comparing statute names would.
  * Statutes are copied into .cache/eval, never into the project.
  */
 import fs from 'node:fs';
@@ -154,6 +156,8 @@ interface AskedQuestion {
   part: StardPart;
   /** docs of the collection holding a cited article, with the cited labels in each */
   gold: Map<number, Set<string>>;
+  /** their titles (parts of one code share the code's title) */
+  goldTitles: Set<string>;
 }
 
 /** A code in parts (民法典 · 婚姻家庭编) answers to the code's name: titles are compared by normLawTitle of the title and of its first part. */
@@ -165,7 +169,9 @@ function titleForms(title: string): string[] {
 function questionsOf(ctx: AppContext, name: string, questions: { id: number; question: string; relevant: string[] }[]): AskedQuestion[] {
   const coll = requireCollection(ctx.db, name);
   const byTitleLabel = new Map<string, number[]>();
+  const titles = new Map<number, string>();
   for (const d of docsOf(ctx.db, coll.id)) {
+    titles.set(d.id, d.title);
     const doc = getDoc(ctx.db, d.id)!;
     for (const a of doc.parsed.articles ?? []) {
       for (const t of titleForms(doc.title)) {
@@ -185,7 +191,7 @@ function questionsOf(ctx: AppContext, name: string, questions: { id: number; que
         gold.get(docId)!.add(m[1]);
       }
     }
-    if (gold.size) out.push({ id: q.id, question: q.question, part: stardPartOf(q.id), gold });
+    if (gold.size) out.push({ id: q.id, question: q.question, part: stardPartOf(q.id), gold, goldTitles: new Set([...gold.keys()].map((id) => titles.get(id)!)) });
   }
   return out;
 }
@@ -198,6 +204,9 @@ export interface StardRow {
   locked: boolean;
   lockOk: boolean;
   wrong: boolean;
+  /** locked a statute of a cited title (a part of the right code counts) / of no cited title */
+  titleOk: boolean;
+  wrongTitle: boolean;
   low: boolean;
   ambiguous: boolean;
   ambiguousOffered: boolean;
@@ -221,6 +230,8 @@ function scoreAnswer(domain: string, q: AskedQuestion, a: Ask): StardRow {
     locked: lockedId !== null,
     lockOk,
     wrong: lockedId !== null && !lockOk,
+    titleOk: lockedId !== null && q.goldTitles.has(a.lock.title ?? ''),
+    wrongTitle: lockedId !== null && !q.goldTitles.has(a.lock.title ?? ''),
     low: a.decision === 'low_evidence',
     ambiguous: a.decision === 'ambiguous',
     ambiguousOffered: a.decision === 'ambiguous' && a.candidates.some((c) => q.gold.has(c.doc_id)),
@@ -240,7 +251,8 @@ export function printRows(label: string, rs: StardRow[]): void {
   const c = (f: (r: StardRow) => boolean) => pct(rs.filter(f).length, n).padStart(6);
   console.log(
     `${label.padEnd(22)} n=${String(n).padStart(4)}  statute ${c((r) => r.lockOk)}  article@1 ${c((r) => r.top1)}  article-in-evidence ${c((r) => r.inEvidence)}  ` +
-      `low ${c((r) => r.low)}  ambiguous ${c((r) => r.ambiguous)} (offered ${c((r) => r.ambiguousOffered)})  wrong-lock ${c((r) => r.wrong)}`,
+      `low ${c((r) => r.low)}  ambiguous ${c((r) => r.ambiguous)} (offered ${c((r) => r.ambiguousOffered)})  wrong-lock ${c((r) => r.wrong)}  ` +
+      `| by title: statute ${c((r) => r.titleOk)} wrong ${c((r) => r.wrongTitle)}`,
   );
 }
 

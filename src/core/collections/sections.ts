@@ -121,8 +121,9 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
     }
   }
   if (doc.kind !== 'recipe') {
-    // learned: articles of this document answering known lay questions close to this one
-    const known = knownAnswers(ctx, coll, question, String(doc.id));
+    // learned: articles of this document answering known lay questions close to this one; choosing
+    // the article needs a closer neighbour than choosing the statute (cfg.knownSectionMinSim)
+    const known = knownAnswers(ctx, coll, question, String(doc.id)).filter((h) => h.sim >= cfg.knownSectionMinSim);
     if (known.length) {
       lists.known = known.map((h, i) => ({ key: h.key, parent: h.parent, rank: i + 1 }));
       for (const h of known) evidence.set(h.key, Math.max(evidence.get(h.key) ?? 0, h.sim));
