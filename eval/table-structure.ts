@@ -18,9 +18,8 @@ import path from 'node:path';
 import type { AppContext } from '../src/core/context';
 import { invokeOperation } from '../src/core/api/invoke';
 import { projectRoot } from '../src/core/common/paths';
-import { STRUCTURE_DOCS, expectedColumns, expectedNotes, expectedRows, tableId, writeStructureDocs, type Family } from '../test/fixtures/regulation-tables';
+import { CHROMIUM, STRUCTURE_DOCS, expectedColumns, expectedNotes, expectedRows, printPdfWithChromium, tableId, writeStructureDocs, type Family } from '../test/fixtures/regulation-tables';
 
-const CHROMIUM = '/usr/bin/chromium';
 type Split = { dev: [number, number]; held: [number, number] };
 export type FamilyTally = Map<string, Map<string, Split>>;
 
@@ -38,25 +37,13 @@ const squash = (s: string) => s.replace(/[\s\u3000]+/g, '');
 /** column names compare without separators: "额定电压/kV·10" = "额定电压 kV·10" */
 const colKey = (s: string) => squash(s).replace(/[·・/／()（）,，、:：\-—_|]/g, '');
 
-async function printPdf(html: string, file: string): Promise<void> {
-  const { chromium } = await import('playwright');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-  try {
-    const page = await browser.newPage();
-    await page.setContent(html);
-    fs.writeFileSync(file, await page.pdf({ format: 'A4', margin: { top: '20mm', bottom: '20mm', left: '18mm', right: '18mm' } }));
-  } finally {
-    await browser.close();
-  }
-}
-
 export async function structureEval(ctx: AppContext, verbose: boolean, showHeld = false): Promise<FamilyTally> {
   const tally: FamilyTally = new Map();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcode-eval-structure-'));
   // held-out misses stay hidden unless asked for (--show-held): they are never looked at while tuning
   const say = (s: string, held = false) => verbose && (!held || showHeld) && console.log(s);
   try {
-    const files = await writeStructureDocs(dir, { printPdf: fs.existsSync(CHROMIUM) ? printPdf : undefined });
+    const files = await writeStructureDocs(dir, { printPdf: fs.existsSync(CHROMIUM) ? printPdfWithChromium : undefined });
     if (files.length < STRUCTURE_DOCS.length) console.log(`[skip] 未找到 Chromium（${CHROMIUM}）：跳过 ${STRUCTURE_DOCS.length - files.length} 份浏览器打印的文档`);
     const imported = await invokeOperation(ctx, 'regulations.import', { paths: files.map((f) => f.file) });
     const regOf = new Map<string, string>();

@@ -1,4 +1,5 @@
 import { GridError } from '../common/errors';
+import { composeHeaderNames } from './tables';
 
 function decodeEntities(s: string): string {
   return s
@@ -13,6 +14,39 @@ function decodeEntities(s: string): string {
 
 const strip = (html: string) => decodeEntities(html.replace(/<br\s*\/?>/gi, ' ').replace(/<[^>]+>/g, '')).replace(/\s+/g, ' ').trim();
 
+/**
+ * An HTML table (mammoth's output) as a grid: merged cells (colspan / rowspan) occupy every position
+ * they cover, so a header printed over several rows ("额定电压 kV" over 10 | 35 | 110, <thead> or a first
+ * row whose cells span rows) becomes one name per column ("额定电压 kV·10"), and a merged body cell
+ * (a station over its bays) is filled into each row it covers.
+ */
+function tableGrid(inner: string): { header: string[]; rows: string[][] } {
+  const trs = [...inner.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/gi)];
+  const grid: string[][] = [];
+  trs.forEach((tr, r) => {
+    grid[r] ??= [];
+    let col = 0;
+    for (const c of tr[1].matchAll(/<t([dh])([^>]*)>([\s\S]*?)<\/t[dh]>/gi)) {
+      while (grid[r][col] !== undefined) col++;
+      const span = (name: string) => Math.max(1, Math.min(64, Number(new RegExp(`${name}="?(\\d+)`, 'i').exec(c[2])?.[1] ?? 1)));
+      const text = strip(c[3]).replace(/\|/g, '｜');
+      for (let dr = 0; dr < span('rowspan') && r + dr < trs.length; dr++) {
+        grid[r + dr] ??= [];
+        for (let dc = 0; dc < span('colspan'); dc++) grid[r + dr][col + dc] = text;
+      }
+      col += span('colspan');
+    }
+  });
+  const width = Math.max(0, ...grid.map((r) => r.length));
+  const full = grid.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? ''));
+  if (!full.length) return { header: [], rows: [] };
+  const theadRows = /<thead[^>]*>([\s\S]*?)<\/thead>/i.exec(inner)?.[1].match(/<tr[\s>]/gi)?.length ?? 0;
+  // without <thead>, the header is as deep as its first row's cells reach down
+  const firstSpans = [...(trs[0]?.[1].matchAll(/rowspan="?(\d+)/gi) ?? [])].map((m) => Number(m[1]));
+  const depth = Math.max(1, Math.min(full.length - 1, theadRows || Math.max(1, ...firstSpans)));
+  return { header: depth > 1 ? composeHeaderNames(full.slice(0, depth)) : full[0], rows: full.slice(depth) };
+}
+
 /** DOCX -> Markdown-like text: Word heading styles become `#` headings, tables become pipe rows. */
 export async function docxToMarkdown(bytes: Buffer, fileLabel: string): Promise<string> {
   const mammoth = (await import('mammoth')).default;
@@ -24,11 +58,9 @@ export async function docxToMarkdown(bytes: Buffer, fileLabel: string): Promise<
   }
   // tables first: each row becomes one pipe line so the Markdown table stays contiguous
   html = html.replace(/<table[^>]*>([\s\S]*?)<\/table>/gi, (_all, inner: string) => {
-    const rows = [...inner.matchAll(/<tr[^>]*>([\s\S]*?)<\/tr>/gi)].map((r) =>
-      [...r[1].matchAll(/<t[dh][^>]*>([\s\S]*?)<\/t[dh]>/gi)].map((c) => strip(c[1]).replace(/\|/g, '｜')),
-    );
-    if (!rows.length) return '';
-    const lines = [`| ${rows[0].join(' | ')} |`, `|${rows[0].map(() => ' --- ').join('|')}|`, ...rows.slice(1).map((r) => `| ${r.join(' | ')} |`)];
+    const { header, rows } = tableGrid(inner);
+    if (!header.length) return '';
+    const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
     return `<gridtable>${lines.map((l) => l.replace(/&/g, '&amp;').replace(/</g, '&lt;')).join('\n')}</gridtable>`;
   });
   const out: string[] = [];

@@ -111,12 +111,29 @@ export function looksLikeHeader(row: string[]): boolean {
   return row.length >= 2 && row.every((c) => c.trim() && c.length <= 24 && !NUMERIC_RE.test(c.trim()));
 }
 
-/** Renders a table (or a slice of its rows) as plain text for search units: caption, header, rows. */
+/** "额定电压 kV·110" -> "110kV": a number under a group label that names its unit, as people write it. */
+const UNIT_TAIL_RE = /\s(k?V|[kM]W|Mvar|kvar|M?VA|kVA|k?A|Hz|℃|°C|%|Ω)$/;
+function columnAlias(name: string): string | null {
+  const parts = name.split('·');
+  const num = parts[parts.length - 1].trim();
+  const unit = parts.length > 1 ? UNIT_TAIL_RE.exec(parts[parts.length - 2]) : null;
+  return unit && /^\d+(\.\d+)?$/.test(num) ? `${num}${unit[1]}` : null;
+}
+
+/**
+ * Renders a table (or a slice of its rows) as plain text for search units: caption, header, rows. A
+ * column named by a number under a unit-bearing group ("额定电压 kV·110") also reads as "110kV", the
+ * way questions name it.
+ */
 export function tableUnitText(t: Pick<ParsedTable, 'table_id' | 'title' | 'columns'>, rows: string[][]): string {
   const pipe = (cells: string[]) => `| ${cells.join(' | ')} |`;
   // unnumbered, untitled tables (T1 …) have no caption worth indexing
   const caption = /^T\d+/.test(t.table_id) && !t.title ? [] : [`${t.table_id} ${t.title}`.trim()];
-  return [...caption, pipe(t.columns), ...rows.map(pipe)].join('\n');
+  const header = t.columns.map((c) => {
+    const alias = columnAlias(c);
+    return alias ? `${c}（${alias}）` : c;
+  });
+  return [...caption, pipe(header), ...rows.map(pipe)].join('\n');
 }
 
 // ---------------------------------------------------------------- PDF: columns by x-alignment
@@ -246,21 +263,22 @@ function mergeExclusiveColumns(lines: PositionedLine[], columns: [number, number
 
 function assignCells(line: PositionedLine, columns: [number, number][]): string[] {
   const buckets: Fragment[][] = columns.map(() => []);
-  for (const f of line.frags) {
-    if (!f.str.trim()) continue;
-    const mid = (f.x + f.right) / 2;
-    let best = 0;
-    let bestDist = Infinity;
-    columns.forEach(([a, b], i) => {
-      const d = mid < a ? a - mid : mid > b ? mid - b : 0;
-      if (d < bestDist) {
-        bestDist = d;
-        best = i;
-      }
-    });
-    buckets[best].push(f);
-  }
+  for (const f of line.frags) if (f.str.trim()) buckets[nearestColumn((f.x + f.right) / 2, columns)].push(f);
   return buckets.map(joinFragments);
+}
+
+/** The column whose x-interval is nearest to `mid` (0 inside it). */
+function nearestColumn(mid: number, columns: [number, number][]): number {
+  let best = 0;
+  let bestDist = Infinity;
+  columns.forEach(([a, b], i) => {
+    const d = mid < a ? a - mid : mid > b ? mid - b : 0;
+    if (d < bestDist) {
+      bestDist = d;
+      best = i;
+    }
+  });
+  return best;
 }
 
 /** Notes (注 / 注1 / 说明) open with their label; refs.ts reads the label, table detection only needs to see one. */
@@ -411,19 +429,6 @@ function cellSpans(line: PositionedLine, columns: [number, number][]): (CellSpan
   });
 }
 
-function nearestColumn(mid: number, columns: [number, number][]): number {
-  let best = 0;
-  let bestDist = Infinity;
-  columns.forEach(([a, b], i) => {
-    const d = mid < a ? a - mid : mid > b ? mid - b : 0;
-    if (d < bestDist) {
-      bestDist = d;
-      best = i;
-    }
-  });
-  return best;
-}
-
 /** How many header lines stack up at most (group, sub-group, name, unit). */
 const MAX_HEADER_LINES = 4;
 
@@ -499,6 +504,23 @@ function multiLineHeader(lines: PositionedLine[], columns: [number, number][]): 
   });
   const names = parts.map((ps) => ps.reduce((acc, p) => (!acc ? p.text : `${acc}${p.unit ? ' ' : '·'}${p.text}`), ''));
   return { names, count: spans.length, lines: spans.map((r) => r.map((c) => c?.text ?? '')) };
+}
+
+/**
+ * One name per column from a header grid where a spanning cell's text sits in every position it covers
+ * (DOCX / HTML tables with colspan / rowspan): the distinct texts top to bottom, joined by "·" (a unit
+ * by a space): "额定电压 kV·10", "夏季高峰 MW".
+ */
+export function composeHeaderNames(grid: string[][]): string[] {
+  const n = Math.max(0, ...grid.map((r) => r.length));
+  return Array.from({ length: n }, (_, c) => {
+    const parts: string[] = [];
+    for (const row of grid) {
+      const t = (row[c] ?? '').trim();
+      if (t && parts[parts.length - 1] !== t) parts.push(t);
+    }
+    return parts.reduce((acc, p) => (!acc ? p : `${acc}${UNIT_CELL_RE.test(p) ? ' ' : '·'}${p}`), '');
+  });
 }
 
 /**
@@ -647,16 +669,7 @@ export function remapCells(cells: string[], from: [number, number][], to: [numbe
   const out = to.map(() => '');
   cells.forEach((c, i) => {
     if (!c) return;
-    const mid = (from[i][0] + from[i][1]) / 2;
-    let best = 0;
-    let bestDist = Infinity;
-    to.forEach(([a, b], k) => {
-      const d = mid < a ? a - mid : mid > b ? mid - b : 0;
-      if (d < bestDist) {
-        bestDist = d;
-        best = k;
-      }
-    });
+    const best = nearestColumn((from[i][0] + from[i][1]) / 2, to);
     out[best] = out[best] ? `${out[best]} ${c}` : c;
   });
   return out;

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { parseFlowText } from '../../../src/core/regulations/structure';
+import { Document, Packer, Paragraph, Table, TableCell, TableRow, VerticalMergeType } from 'docx';
 import { tempContext, tempDir } from '../../helpers';
-import { STRUCTURE_DOCS, expectedColumns, expectedRows, tableId, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
+import { CHROMIUM, STRUCTURE_DOCS, expectedColumns, expectedRows, printPdfWithChromium, tableId, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
 
 /**
  * Tables as real regulations print them, imported from generated files through the real operations:
@@ -13,29 +14,16 @@ import { STRUCTURE_DOCS, expectedColumns, expectedRows, tableId, writeStructureD
  * rulings, raised footnote markers and their footnotes, continuations with the whole header repeated.
  * Only the tuned documents: the held-out ones belong to `npm run eval -- tables`.
  */
-const CHROMIUM = '/usr/bin/chromium';
 type Ctx = ReturnType<typeof tempContext>;
 let ctx: Ctx;
 let dir: string;
 const regOf = new Map<string, string>();
 const docs = STRUCTURE_DOCS.filter((d) => !d.heldOut);
 
-async function printPdf(html: string, file: string): Promise<void> {
-  const { chromium } = await import('playwright');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
-  try {
-    const page = await browser.newPage();
-    await page.setContent(html);
-    fs.writeFileSync(file, await page.pdf({ format: 'A4', margin: { top: '20mm', bottom: '20mm', left: '18mm', right: '18mm' } }));
-  } finally {
-    await browser.close();
-  }
-}
-
 beforeAll(async () => {
   ctx = tempContext();
   dir = tempDir('gridcode-table-layouts-');
-  const files = await writeStructureDocs(dir, { docs, printPdf: fs.existsSync(CHROMIUM) ? printPdf : undefined });
+  const files = await writeStructureDocs(dir, { docs, printPdf: fs.existsSync(CHROMIUM) ? printPdfWithChromium : undefined });
   const res = await invokeOperation(ctx, 'regulations.import', { paths: files.map((f) => f.file) });
   res.forEach((r, i) => {
     expect(r.status, files[i].file).toBe('imported');
@@ -73,6 +61,14 @@ describe('table layouts in detail', () => {
     expect(new Set(t.rows.map((r) => r.page_num)).size).toBe(2);
   });
 
+  it('a number under a unit-bearing group reads as people write it ("110kV") in the table\'s search text', async () => {
+    const unit = ctx.db.prepare("SELECT text FROM reg_units WHERE reg_id = ? AND kind = 'table' AND label = '表2-1' ORDER BY ord LIMIT 1").get(regOf.get('kaiguan')!) as { text: string };
+    expect(unit.text.split('\n')[1]).toContain('额定电压 kV·110（110kV）');
+    const hits = await invokeOperation(ctx, 'search.smart_search', { query: '110kV断路器分闸时间', reg_id: regOf.get('kaiguan')!, block_types: ['table'], top_k: 3 });
+    expect(hits.results[0].table?.table_id).toBe('表2-1');
+    expect(hits.results[0].reasons.matched_terms).toContain('110kv');
+  });
+
   it('footnote markers: raised "ᵃ" joins its cell, "注1" and "*" stay on theirs; the footnotes are the table notes', async () => {
     const t = await table('kaiguan', '表2-1');
     const row = (n: string) => t.rows.find((r) => r.cells[0] === n)!.cells;
@@ -92,6 +88,42 @@ describe('table layouts in detail', () => {
     expect(byStation('白石220kV变电站').map((r) => r.cells[1])).toEqual(['主变间隔', '线路间隔', '母联间隔', '分段间隔']);
     expect(new Set(byStation('白石220kV变电站').map((r) => r.page_num)).size).toBe(2);
     expect(t.rows.filter((r) => !r.cells[0])).toEqual([]);
+  });
+
+  it('DOCX merged cells: a two-row header (vertical and horizontal merges) reads one name per column; a merged body cell fills its rows', async () => {
+    const cell = (t: string, o: Record<string, unknown> = {}) => new TableCell({ children: [new Paragraph(t)], ...o });
+    const restart = { verticalMerge: VerticalMergeType.RESTART };
+    const cont = { verticalMerge: VerticalMergeType.CONTINUE };
+    const doc = new Document({
+      sections: [
+        {
+          children: [
+            new Paragraph('第一条 开关参数见表1。'),
+            new Paragraph('表1 开关柜额定参数'),
+            new Table({
+              rows: [
+                new TableRow({ tableHeader: true, children: [cell('变电站', restart), cell('参数', restart), cell('额定电压 kV', { columnSpan: 2 })] }),
+                new TableRow({ tableHeader: true, children: [cell('', cont), cell('', cont), cell('10'), cell('35')] }),
+                new TableRow({ children: [cell('东郊变', restart), cell('额定电流'), cell('1250'), cell('2000')] }),
+                new TableRow({ children: [cell('', cont), cell('开断电流'), cell('31.5'), cell('25')] }),
+                new TableRow({ children: [cell('西山变'), cell('额定电流'), cell('630'), cell('1250')] }),
+              ],
+            }),
+          ],
+        },
+      ],
+    });
+    const file = path.join(dir, '开关柜.docx');
+    fs.writeFileSync(file, await Packer.toBuffer(doc));
+    const [res] = await invokeOperation(ctx, 'regulations.import', { paths: [file] });
+    expect(res.status).toBe('imported');
+    const t = await invokeOperation(ctx, 'regulations.table', { reg_id: res.reg_id!, table_id: '表1' });
+    expect(t.columns).toEqual(['变电站', '参数', '额定电压 kV·10', '额定电压 kV·35']);
+    expect(t.rows.map((r) => r.cells)).toEqual([
+      ['东郊变', '额定电流', '1250', '2000'],
+      ['东郊变', '开断电流', '31.5', '25'],
+      ['西山变', '额定电流', '630', '1250'],
+    ]);
   });
 
   it('a whitespace-aligned TXT table keeps prose lines with double spaces out of tables', () => {
