@@ -133,7 +133,7 @@ export const TYPES: Record<string, string[]> = {
   rangeHood: ['油烟机', '抽油烟机'],
   camera: ['摄像头', '监控'],
   garageDoor: ['车库门', '卷帘门', '卷闸门'],
-  valve: ['阀门', '水阀', '总阀', '水龙头', '喷灌', '浇水'],
+  valve: ['阀门', '水阀', '总阀', '水龙头', '喷灌', '浇水', '洒水'],
   projector: [],
   freshAir: ['新风机', '新风系统', '新风'],
   temperatureSensor: ['温度传感器', '温度计', '温湿度计', '温湿度传感器'],
@@ -163,7 +163,9 @@ export const SUBTYPES: Record<string, string> = {
   电视墙: 'tv', 投影仪: 'tv', 投影: 'tv', 幕布: 'curtain',
   智能音箱: 'speaker', 回音壁: 'speaker',
   // a valve said by what it waters (花园浇水阀, 花园喷灌)
-  浇水: 'valve', 喷灌: 'valve', 总阀: 'valve',
+  浇水: 'valve', 喷灌: 'valve', 总阀: 'valve', 洒水: 'valve',
+  // a roll-up garage door (Taiwan 鐵捲門 reads 卷帘门): longer than the blind 卷帘 inside it, so it wins
+  卷帘门: 'garageDoor', 卷闸门: 'garageDoor',
 };
 
 /** Words that are nothing but a type: a device named just 灯 is unfindable (lint). */
@@ -275,7 +277,9 @@ export function inferCategory(type: string | undefined, name: string, commands: 
 function inferFromType(type: string | undefined, name: string, commands: { id: string; description: string }[]): string {
   const t = (type ?? '').trim();
   const byName = (): string | null => {
-    for (const [sub, cat] of Object.entries(SUBTYPES)) if (name.includes(sub)) return cat;
+    // the longest subtype inside the name (车库卷帘门 is a garage door, not a 卷帘 blind)
+    const sub = longestFirst(Object.keys(SUBTYPES)).find((w) => name.includes(w));
+    if (sub) return SUBTYPES[sub];
     for (const [re, cat] of TYPE_STRING_HINTS) if (re.test(name)) return cat;
     return null;
   };

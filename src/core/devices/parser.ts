@@ -371,8 +371,11 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   // (锁前门: a bare 锁 right before a name, where the name was masked, is the verb)
   const lockVerb = s.match(/锁上|上锁|锁好|锁住|锁门|锁一下|锁下|解锁|开锁|锁了(?!吗|没|未)|(?<![门智指])锁(?=\s)|(?<=\s)锁\s*$/);
   if (lockVerb) {
-    p.a = /解锁|开锁/.test(lockVerb[0]) ? '解锁' : '锁上';
+    // 打开前门锁 / 开一下前门的锁: 开 before a bare 锁 opens the lock (开锁 split by the name)
+    const opener = lockVerb[0] === '锁' ? s.slice(0, lockVerb.index).match(/打开|开启|(?<![关没未])开(?:一下|下)?/) : null;
+    p.a = /解锁|开锁/.test(lockVerb[0]) || opener ? '解锁' : '锁上';
     s = s.replace(lockVerb[0], lockVerb[0] === '锁门' ? ' 门 ' : ' ');
+    if (opener) s = s.replace(opener[0], ' ');
   } else {
     for (const [phrase, action] of ACTION_PHRASES) {
       const i = verbText.indexOf(phrase);

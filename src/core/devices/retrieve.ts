@@ -176,13 +176,11 @@ export function retrieveCommand(
   if (!cands.length) {
     meta.mode = 'none';
     // seed 000: when the engine must ask, the question lists real options (what can do the action)
-    const offer = scoreStage(
-      recallStage(index, withoutExcept(unexcluded(index, ir)), { hint: null, type: ir.type_hint, roomHit: new Map() }, cfg),
-      action,
-      cfg,
-      newMeta(meta.parser, false),
-      sim,
-    );
+    const offerOf = (type: string | null) =>
+      scoreStage(recallStage(index, withoutExcept(unexcluded(index, ir)), { hint: null, type, roomHit: new Map() }, cfg), action, cfg, newMeta(meta.parser, false), sim);
+    // a kind this home has none of (卷帘门 in a flat): whatever can do the action is offered instead
+    let offer = offerOf(ir.type_hint);
+    if (!offer.length && ir.type_hint) offer = offerOf(null);
     return result([], [], clarifyNothingFound(ir, action, offer, cfg.maxOptions));
   }
   const decision = gateStage(index, cands, ir, cfg, meta);

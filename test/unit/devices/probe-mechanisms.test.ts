@@ -1,0 +1,104 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadHomeFile, normalizeHome } from '../../../src/core/devices/home';
+import { canonical } from '../../../src/core/devices/canonical';
+import { isQuestion } from '../../../src/core/devices/grammar';
+import { retrieve } from '../../../src/core/devices/retrieve';
+import { emptyState, type Home } from '../../../src/core/devices/types';
+
+// Mechanisms found by the round-5 probe (eval/fixtures/devices-wild/duplex.probe-cases.txt):
+// Cantonese 住 as the durative 着, X不X and cover-verb state questions, 开 … 锁 as unlocking,
+// roll-up garage doors and sprinklers by their everyday words. Real jieba, real homes.
+const fixtures = path.resolve(__dirname, '../../../eval/fixtures');
+const duplex = loadHomeFile(path.join(fixtures, 'devices-wild/duplex.json')).home;
+const mihome = loadHomeFile(path.join(fixtures, 'devices-real/mihome.json')).home;
+
+async function run(text: string, home: Home = duplex) {
+  return retrieve(text, home, emptyState());
+}
+const ids = (rs: Awaited<ReturnType<typeof run>>) => [...new Set(rs.flatMap((r) => r.selected.map((s) => s.id)))].sort();
+const actions = (rs: Awaited<ReturnType<typeof run>>) => rs.map((r) => r.command.a);
+
+describe('Cantonese 住 after a state verb is 着', () => {
+  it('reads 开住 / 闩住 as a state, not a command', () => {
+    expect(canonical('書房燈開住')).toContain('开着');
+    expect(canonical('後門閂住')).toContain('关着');
+    expect(isQuestion(canonical('主人房燈係咪開住'))).toBe(true);
+    expect(isQuestion(canonical('客廳風扇閂住未'))).toBe(true);
+  });
+
+  it('有冇…開住 asks about every light, 係咪開住 about one', async () => {
+    const any = await run('二樓有冇燈開住');
+    expect(actions(any)).toContain('查询');
+    expect(ids(any)).toEqual(['light.bathroom', 'light.kids', 'light.master', 'light.master_bedside', 'light.office']);
+    const one = await run('餐廳燈係咪開住呀');
+    expect(actions(one)).toContain('查询');
+    expect(ids(one)).toEqual(['light.dining']);
+  });
+
+  it('a plain command keeps its verb (住 only follows a state verb)', async () => {
+    expect(actions(await run('開餐廳燈'))).toEqual(['打开']);
+  });
+});
+
+describe('state questions without 吗 verbs of switches', () => {
+  it('X不X of a reading (高不高 / 低不低) asks it', async () => {
+    const rs = await run('主卧湿度低不低');
+    expect(actions(rs)).toContain('查询');
+    expect(ids(rs)).toEqual(['sensor.master_climate']);
+  });
+
+  it('a cover asked with its own verb (拉上了吗 / 拉开了没) is a question', async () => {
+    const rs = await run('书房卷帘拉开了没');
+    expect(actions(rs)).toContain('查询');
+    expect(ids(rs)).toEqual(['cover.office_shade']);
+    expect(actions(await run('把书房卷帘拉开'))).toEqual(['打开']);
+  });
+});
+
+describe('开 before a lock name opens the lock', () => {
+  it('打开/开一下 … 锁 unlocks, 锁 alone still locks', async () => {
+    for (const text of ['打开后门锁', '开一下后门的锁']) {
+      const rs = await run(text);
+      expect(actions(rs), text).toEqual(['解锁']);
+      expect(ids(rs)).toEqual(['lock.back']);
+    }
+    expect(actions(await run('锁后门'))).toEqual(['锁上']);
+    expect(actions(await run('后门锁了没'))).toEqual(['查询']);
+  });
+});
+
+describe('everyday words of a garage door and a sprinkler', () => {
+  it('卷帘门 / 鐵捲門 is the garage door, not the 卷帘 blind inside the word', async () => {
+    expect(ids(await run('关上卷帘门'))).toEqual(['cover.garage_door']);
+    expect(ids(await run('車庫鐵捲門關起來'))).toEqual(['cover.garage_door']);
+    // the blind is still the blind
+    expect(ids(await run('书房卷帘打开'))).toEqual(['cover.office_shade']);
+  });
+
+  it('a device named 车库卷帘门 is a garage door', async () => {
+    const { home } = normalizeHome({
+      name: 't',
+      rooms: ['车库', '书房'],
+      devices: [
+        { id: 'g', name: '车库卷帘门', room: '车库', type: 'cover', commands: [{ id: 'open_cover', description: 'Open' }, { id: 'close_cover', description: 'Close' }] },
+        { id: 'b', name: '书房卷帘', room: '书房', type: 'cover', commands: [{ id: 'open_cover', description: 'Open' }, { id: 'close_cover', description: 'Close' }] },
+      ],
+    });
+    // 门 said plainly is a door kind and 窗帘 a blind: each finds only its own device
+    expect(ids(await run('把门关上', home))).toEqual(['g']);
+    expect(ids(await run('把所有窗帘关上', home))).toEqual(['b']);
+  });
+
+  it('洒水 / 灑水 names the valve that waters', async () => {
+    const rs = await run('花园洒水打开');
+    expect(ids(rs)).toEqual(['valve.garden']);
+    expect(actions(rs)).toEqual(['打开']);
+  });
+
+  it('a kind the home has none of still asks with real options', async () => {
+    const rs = await run('把卷帘门关上', mihome);
+    expect(ids(rs)).toEqual([]);
+    expect(rs[0].clarification!.options.length).toBeGreaterThan(0);
+  });
+});
