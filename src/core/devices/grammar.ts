@@ -192,7 +192,7 @@ export function isQuestion(s: string): boolean {
   if (/(?:吗|么|嘛|没有|没|呢)$/.test(s) && /(?:正|还)?在(?:扫|拖|打扫|清扫|运行|播放|放|工作|充电|洗|烘|煮|转|吹|响|亮|开)/.test(s)) return true;
   // 锁咗未 (Cantonese 未 = yet?) reads as 锁了未
   // (窗帘拉上了吗: a cover's own verbs too)
-  return /(?:吗|么|嘛|没有|了没|没|呢|未)$/.test(s) && /开着|关着|开了|关了|锁了|锁好|锁上|锁着|洗完|好了|在运行|在播放|亮着|关好|开好|打开|关闭|开|关|锁|拉上|拉开|拉好|合上|放下|收起/.test(s);
+  return /(?:吗|么|嘛|没有|了没|没|呢|未)$/.test(s) && /开着|关着|开了|关了|锁了|锁好|锁上|锁着|洗完|好了|在运行|在播放|亮着|关好|开好|打开|关闭|开|关|锁|拉上|拉开|拉好|合上|拉下|放下|降下|升起|收起/.test(s);
 }
 
 /** Words of a state question that are not verbs or names. */

@@ -48,11 +48,16 @@ describe('state questions without 吗 verbs of switches', () => {
     expect(ids(rs)).toEqual(['sensor.master_climate']);
   });
 
-  it('a cover asked with its own verb (拉上了吗 / 拉开了没) is a question', async () => {
+  it('a cover asked with its own verb (拉上了吗 / 拉开了没 / 降下来没有) is a question', async () => {
     const rs = await run('书房卷帘拉开了没');
     expect(actions(rs)).toContain('查询');
     expect(ids(rs)).toEqual(['cover.office_shade']);
     expect(actions(await run('把书房卷帘拉开'))).toEqual(['打开']);
+    // 降下 / 升起 verbs of a blind asked about the same way
+    const lowered = await run('主卧百叶窗降下来没有');
+    expect(actions(lowered)).toContain('查询');
+    expect(ids(lowered)).toEqual(['cover.master_blinds']);
+    expect(actions(await run('主卧百叶窗降下来'))).toEqual(['降下']);
   });
 });
 
