@@ -190,7 +190,7 @@ export function retrieveCommand(
   }
   // clarify
   meta.mode = 'clarify';
-  return result([], cands, clarifyAmong(cmd, ir, decision.among, cfg.maxOptions));
+  return result([], cands, clarifyAmong(cmd, ir, decision.among, cfg.maxOptions, meta.scope_fallback !== null && !meta.room_alias));
 }
 
 function remember(state: ConversationState, r: RetrievalResult): void {

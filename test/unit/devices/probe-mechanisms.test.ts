@@ -107,3 +107,20 @@ describe('everyday words of a garage door and a sprinkler', () => {
     expect(rs[0].clarification!.options.length).toBeGreaterThan(0);
   });
 });
+
+describe('a room said that holds nothing fitting', () => {
+  it('asks before acting on a device elsewhere, and the question names the room', async () => {
+    // the 米家 home has no garage door: the only door-like device is the entrance lock
+    const [r] = await run('把车库门关起来', mihome);
+    expect(r.selected).toEqual([]);
+    expect(r.meta.scope_fallback).not.toBeNull();
+    expect(r.clarification?.question).toMatch(/^车库没有找到/);
+    expect(r.clarification?.options.map((o) => o.id)).toContain('door.lock');
+  });
+
+  it('still acts at once when the room holds what was asked', async () => {
+    const [r] = await run('把玄关的门锁锁上', mihome);
+    expect(r.selected.map((s) => s.id)).toEqual(['door.lock']);
+    expect(r.clarification).toBeNull();
+  });
+});

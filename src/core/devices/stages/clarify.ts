@@ -17,11 +17,13 @@ function actionWord(action: string): string {
   return action === UNKNOWN_ACTION ? '操作' : action;
 }
 
-export function clarifyAmong(cmd: Command, ir: QueryIR, list: Scored[], max: number): Clarification {
+/** `outsideScope`: the rooms said hold nothing that fits, so the options lie elsewhere — the question says so. */
+export function clarifyAmong(cmd: Command, ir: QueryIR, list: Scored[], max: number, outsideScope = false): Clarification {
   const label = ir.name_hint ?? (ir.type_hint ? (TYPE_LABELS[ir.type_hint] ?? '设备') : '设备');
   const rooms = new Set(list.map((s) => s.entity.room).filter(Boolean));
   const action = actionWord(cmd.a);
-  const question = rooms.size > 1 ? `您要${action}哪个房间的${label}？` : `您要${action}哪一个${label}？`;
+  const ask = rooms.size > 1 ? `您要${action}哪个房间的${label}？` : `您要${action}哪一个${label}？`;
+  const question = outsideScope && ir.scope_include.length ? `${ir.scope_include.join('、')}没有找到${label}。${ask}` : ask;
   // one option per room first, so 打开灯 offers 客厅/卧室/书房… rather than six lamps of one room
   const seen = new Set<string | null>();
   const firstPerRoom = list.filter((s) => (seen.has(s.entity.room) ? false : (seen.add(s.entity.room), true)));

@@ -64,6 +64,9 @@ export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: D
   if (exact.length === 1) return select(exact, 'exact_name', false);
   if (exact.length > 1) return { kind: 'clarify', among: exact };
   const typeOnly = !hint || isSubtype(hint);
+  // the room said holds nothing that fits (车库门 in a home without one): what was found lies elsewhere,
+  // so acting on it would act outside the room the user named — ask instead, however clear the winner
+  if (meta.scope_fallback !== null && ir.scope_include.length && !meta.room_alias) return { kind: 'clarify', among: cands };
   // 打开客厅的窗帘 / 把卧室的灯打开: room + type, no name, no count -> every match in the room
   if (typeOnly && ir.type_hint && ir.scope_include.length && meta.scope_fallback === null && !hint) return select(cands, 'room_type_all', true);
   if (cands.length === 1) return select(cands, 'best', false);
