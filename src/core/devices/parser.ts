@@ -426,6 +426,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     if (all.found.some((f) => f.startsWith('全屋') || f.startsWith('全家'))) p.s = [];
     s = all.rest;
   }
+  // 有哪些窗户开着 / 几盏灯亮着: a question over a set asks about every member, not the best one
+  if (p.a === '查询' && p.q === 'one' && /哪些|哪几|几个|几盏|几台|几扇|几把|多少(?:个|盏|台|扇)/.test(raw)) p.q = 'all';
   // after quantifiers (所有床头灯 is not 右床头灯), a misheard name (主卧吸定灯, 草平灯) is looked for before room and type words take it apart
   if (!p.n && !named.length) {
     // within one stretch of text: 卧室 + 所有的 + 灯 must not join into the name 卧室灯
@@ -451,7 +453,9 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   s = s.replace(/出门|进门|串门|上门|出家门/g, ' ');
   const type = index.typeWords.find(([w]) => s.includes(w));
   if (type) {
-    if (!p.t || p.t === type[1] || p.question) p.t = p.question && p.t?.endsWith('Sensor') ? p.t : type[1];
+    // 客厅温度传感器多少度 keeps the sensor; 空调现在多少度 / 冰箱几度: a named appliance answers for itself
+    const keepSensor = p.question && p.t?.endsWith('Sensor') && /sensor/i.test(type[1]);
+    if (!p.t || p.t === type[1] || p.question) p.t = keepSensor ? p.t : type[1];
     s = s.replace(type[0], ' ');
   }
   if (!p.n) {

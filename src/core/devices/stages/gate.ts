@@ -35,12 +35,17 @@ export function collapseGroups(index: HomeIndex, chosen: Scored[], action: strin
 export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: DevicesConfig, meta: RetrievalMeta): GateDecision {
   const select = (chosen: Scored[], mode: RetrievalMeta['mode'], collapse: boolean): GateDecision => ({
     kind: 'select',
-    chosen: collapse ? collapseGroups(index, chosen, ir.action, meta) : chosen,
+    // a question (哪些灯开着, 几盏灯亮着) is answered from the members' states; a group's one state hides them
+    chosen: collapse && ir.action !== '查询' ? collapseGroups(index, chosen, ir.action, meta) : chosen,
     mode,
   });
   const hint = ir.name_hint;
   const exact = cands.filter((c) => c.nameScore === 1);
   if (ir.quantifier === 'any') return select(cands.slice(0, 1), 'best', false);
+  // a place said that holds nothing fitting (二楼 in a one-storey home) asks; acting on every match
+  // elsewhere would switch off the whole house for 关掉二楼所有的灯
+  const scopeMissed = meta.scope_fallback !== null && ir.scope_include.length > 0 && !meta.room_alias;
+  if (ir.quantifier === 'all' && scopeMissed) return { kind: 'clarify', among: cands };
   if (ir.quantifier === 'all' || ir.quantifier === 'except') {
     // 所有筒灯 means every 筒灯 even when one device is literally named 筒灯
     let chosen = exact.length && !isSubtype(hint) ? exact : cands;
@@ -66,7 +71,7 @@ export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: D
   const typeOnly = !hint || isSubtype(hint);
   // the room said holds nothing that fits (车库门 in a home without one): what was found lies elsewhere,
   // so acting on it would act outside the room the user named — ask instead, however clear the winner
-  if (meta.scope_fallback !== null && ir.scope_include.length && !meta.room_alias) return { kind: 'clarify', among: cands };
+  if (scopeMissed) return { kind: 'clarify', among: cands };
   // 打开客厅的窗帘 / 把卧室的灯打开: room + type, no name, no count -> every match in the room
   if (typeOnly && ir.type_hint && ir.scope_include.length && meta.scope_fallback === null && !hint) return select(cands, 'room_type_all', true);
   if (cands.length === 1) return select(cands, 'best', false);
