@@ -124,3 +124,36 @@ describe('a room said that holds nothing fitting', () => {
     expect(r.clarification).toBeNull();
   });
 });
+
+describe('questions over a set, missing places, appliances that answer for themselves', () => {
+  const demo = loadHomeFile(path.resolve(__dirname, '../../../resources/homes/demo-home.json')).home;
+  const noFloors: Home = { ...duplex, floors: [] };
+
+  it('哪些/几盏 questions list every member, never the group that hides their states', async () => {
+    const rs = await run('家里有几盏灯开着', demo);
+    expect(actions(rs)).toEqual(['查询']);
+    expect(rs[0].meta.groups_collapsed).toEqual([]);
+    expect(ids(rs).length).toBeGreaterThan(10);
+    expect(ids(rs).every((id) => !id.startsWith('group-'))).toBe(true);
+    // the command form still collapses to the group the home defines
+    const off = await run('关掉家里所有的灯', demo);
+    expect(off[0].meta.groups_collapsed.length).toBeGreaterThan(0);
+  });
+
+  it('a floor the home does not have asks, even under 所有 (never the whole house)', async () => {
+    const rs = await run('把二楼的灯都关了', noFloors);
+    expect(ids(rs)).toEqual([]);
+    expect(rs[0].clarification?.question).toContain('二楼');
+    // with the floor registry the same words act on that floor only
+    const withFloor = await run('把二楼的灯都关了');
+    expect(ids(withFloor)).toEqual(['light.bathroom', 'light.kids', 'light.master', 'light.master_bedside', 'light.office']);
+  });
+
+  it('空调现在多少度 asks the air conditioners; 客厅多少度 the room sensor', async () => {
+    const ac = await run('空调现在多少度');
+    expect(actions(ac)).toEqual(['查询']);
+    expect(ids(ac).every((id) => id.startsWith('climate.'))).toBe(true);
+    expect(ids(ac).length).toBeGreaterThan(0);
+    expect(ids(await run('客厅多少度'))).toEqual(['sensor.living_temperature']);
+  });
+});
