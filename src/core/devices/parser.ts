@@ -2,7 +2,7 @@ import { parseChineseNumber } from '../text/chinese-numbers';
 import { syllableKeys } from '../text/pinyin';
 import { canonical } from './canonical';
 import { unknownCommand } from './command-protocol';
-import { QUESTION_WORDS, SET_ACTION, SET_VERBS, attributeForCategory, attributeSlot, isQuestion, valueSlot } from './grammar';
+import { QUESTION_WORDS, SET_ACTION, SET_VERBS, attributeForCategory, COMPLAINT_LEAD, attributeSlot, isQuestion, valueSlot } from './grammar';
 import { norm } from './home';
 import { findWords, indexHome, roomMatches, type HomeIndex } from './index';
 import { ACTIONS, DOOR_KINDS, SUBTYPES, longestFirst } from './lexicon';
@@ -345,7 +345,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   if (!p.question && !modeFromScene) {
     let value = valueSlot(blankWords(s, index));
     if (value) {
-      p.complaint = value.kind === 'relative' && s.slice(value.start).startsWith('太');
+      p.complaint = value.kind === 'relative' && COMPLAINT_LEAD.test(s.slice(value.start));
       s = blankOut(s, value.start, value.end);
       // 制热26度 / 暖光亮度50%: a second setting in the same clause; the number leads (ir.value.number)
       const more = value.kind === 'relative' ? null : valueSlot(blankWords(s, index));

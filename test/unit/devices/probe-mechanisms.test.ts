@@ -157,3 +157,31 @@ describe('questions over a set, missing places, appliances that answer for thems
     expect(ids(await run('客厅多少度'))).toEqual(['sensor.living_temperature']);
   });
 });
+
+describe('a complaint with any degree adverb asks for the opposite change', () => {
+  const demo = loadHomeFile(path.resolve(__dirname, '../../../resources/homes/demo-home.json')).home;
+  const value = (rs: Awaited<ReturnType<typeof run>>) => rs[0].ir.value;
+
+  it.each([
+    ['客厅好暗', 'brightness', '+'],
+    ['客厅灯有点亮', 'brightness', '-'],
+    ['主卧有点热', 'temperature', '-'],
+    ['主卧冷死了', 'temperature', '+'],
+    ['客厅电视好吵', 'volume', '-'],
+  ])('%s → %s %s', async (text, attribute, sign) => {
+    const rs = await run(text);
+    expect(value(rs)?.attribute).toBe(attribute);
+    expect(value(rs)?.text).toBe(sign);
+    expect(ids(rs).length).toBeGreaterThan(0);
+  });
+
+  it('a degree adverb before a speed word is not a complaint (我很快回来)', async () => {
+    expect((await run('我很快回来'))[0].ir.value).toBeNull();
+  });
+
+  it('nothing able to do it says so instead of returning silently', async () => {
+    const rs = await run('卧室好干', demo);
+    expect(ids(rs)).toEqual([]);
+    expect(rs[0].clarification?.question).toBe('卧室没有可以调湿度的设备。');
+  });
+});

@@ -48,7 +48,12 @@ export function clarifyNothingUnderstood(): Clarification {
  */
 export function clarifyNothingFound(ir: QueryIR, action: string, offer: Scored[], max: number): Clarification | null {
   const what = ir.name_hint ?? (ir.type_hint ? (TYPE_LABELS[ir.type_hint] ?? '设备') : null);
-  if (!what && !offer.length) return null;
+  if (!what && !offer.length) {
+    // 卧室好干 in a home whose humidifiers cannot set humidity: say so rather than return nothing silently
+    if (action === UNKNOWN_ACTION) return null;
+    const where = ir.scope_include.length ? ir.scope_include.join('、') : '家里';
+    return { question: `${where}没有可以${actionWord(action)}的设备。`, options: [] };
+  }
   const options = offer.slice(0, max).map((s) => ({ id: s.entity.id, kind: s.entity.kind, name: s.entity.name, room: s.entity.room, label: optionLabel(s.entity) }));
   return { question: `没有找到可以${actionWord(action)}的“${what ?? '设备'}”，您指的是哪个设备？`, options };
 }
