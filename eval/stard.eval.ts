@@ -281,8 +281,7 @@ export default async function stard(args: string[]): Promise<void> {
       console.log(row('默认，不含已知问句', await run(ctx, slice, 'hybrid', 'all', tableOnly)));
       const base = { ...ctx.config.search };
       const variants: [string, Partial<typeof base>][] = [
-        ['candidates 200', { candidates: 200 }],
-        ['rrfWeight 1', { rrfWeight: 1 }],
+        ...[0, 0.1, 0.45].flatMap((w) => [5, 10, 15].map((t): [string, Partial<typeof base>] => [`consensus ${w}/${t}`, { consensusWeight: w, consensusTop: t }])),
       ];
       for (const [name, patch] of variants) {
         Object.assign(ctx.config.search, base, patch);

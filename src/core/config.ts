@@ -78,6 +78,15 @@ export const configSchema = z.object({
       autoFacetMaxRegs: z.number().int().min(0).default(3),
       /** a facet-owning regulation's best hit joins the first page when it scores at least this share of the top hit */
       facetMinScore: z.number().min(0).max(1).default(0.5),
+      /**
+       * statute consensus (regulations/search.ts boostByStatuteConsensus): weight, and the top hits it is
+       * measured on; 0 = off. Grid 0.1–2 × top 5–30 on the tuning half of STARD's held-out fifth: every
+       * setting helped (R@10 0.565 -> 0.57–0.586); 0.2/15 is inside the plateau and the only one that kept
+       * eval/power whole (auto top1 83.8 %, MRR 0.892; heavier weights cost power 2–4 top1 points).
+       * Held-out 248: R@10 0.585 -> 0.600, never-tuned half 0.606 -> 0.618 (`npm run eval -- stard`).
+       */
+      consensusWeight: z.number().min(0).default(0.2),
+      consensusTop: z.number().int().positive().default(15),
       /** shipped expansion table is used when the library contains this share of its statute words */
       expansionCoverage: z.number().min(0).max(1).default(0.5),
     })

@@ -497,6 +497,9 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     const r = toResult(u, p, false);
     candidates.push({ ...r, matched: r.reasons.matched_terms });
   }
+  // the consensus boost orders hits; whether two regulations tie is judged on the evidence alone
+  const evidenceScore = new Map(candidates.map((c) => [c.unit_id, c.score]));
+  boostByStatuteConsensus(candidates, cfg.consensusWeight, cfg.consensusTop);
   const arranged = arrangeHits(candidates, { rowFactor: cfg.rowFactor, targetsRows: queryTargetsRows(query) });
   // article references land first, in the order the query names them
   const rankOfReg = new Map<string, number>();
@@ -538,7 +541,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
   }
   for (const r of results) groups.get(r.reg_id)!.shown += 1 + r.similar.count;
 
-  const decision = regulationDecision(engine.decision, ordered.map((o) => o.item), selection, resolved.length > 0, cfg.crossRegAmbiguity, regs);
+  const decision = regulationDecision(engine.decision, ordered.map((o) => ({ ...o.item, score: evidenceScore.get(o.item.unit_id) ?? o.item.score })), selection, resolved.length > 0, cfg.crossRegAmbiguity, regs);
   return {
     query,
     mode: engine.mode,
@@ -556,6 +559,24 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     results,
     elapsed_ms: Math.round((performance.now() - t0) * 10) / 10,
   };
+}
+
+/**
+ * Statute consensus: a lay question's articles cluster in one statute, so a hit whose regulation
+ * holds much of the top-`top` evidence moves up and a lone hit from an unrelated statute moves
+ * down. score' = score · (1 + w·share(reg)) / (1 + w·max share), share = the regulation's part of
+ * the top hits' summed score; the strongest regulation's hits keep their scores. Re-sorts in place.
+ */
+export function boostByStatuteConsensus<T extends { reg_id: string; score: number }>(hits: T[], weight: number, top: number): void {
+  if (weight <= 0 || hits.length < 2) return;
+  const head = hits.slice(0, top);
+  const total = head.reduce((sum, h) => sum + h.score, 0);
+  if (total <= 0) return;
+  const share = new Map<string, number>();
+  for (const h of head) share.set(h.reg_id, (share.get(h.reg_id) ?? 0) + h.score / total);
+  const norm = 1 + weight * Math.max(...share.values());
+  for (const h of hits) h.score = (h.score * (1 + weight * (share.get(h.reg_id) ?? 0))) / norm;
+  hits.sort((a, b) => b.score - a.score);
 }
 
 /**

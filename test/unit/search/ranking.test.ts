@@ -91,3 +91,38 @@ describe.skipIf(!ready)('regulation-aware ranking', () => {
     expect(second.offset).toBe(5);
   });
 });
+
+describe('statute consensus', () => {
+  // pure re-ordering: the regulation holding most of the top evidence lifts its hits
+  it('lifts a hit of the statute most top hits come from over a lone hit of another', async () => {
+    const { boostByStatuteConsensus } = await import('../../../src/core/regulations/search');
+    const hits = [
+      { id: 'lone', reg_id: '刑法', score: 0.9 },
+      { id: 'a', reg_id: '劳动合同法', score: 0.88 },
+      { id: 'b', reg_id: '劳动合同法', score: 0.7 },
+      { id: 'c', reg_id: '劳动合同法', score: 0.6 },
+    ];
+    boostByStatuteConsensus(hits, 0.2, 15);
+    expect(hits.map((h) => h.id)).toEqual(['a', 'lone', 'b', 'c']);
+    // the strongest statute's hits keep their scores; nothing exceeds the old maximum
+    expect(hits[0].score).toBeCloseTo(0.88, 6);
+    expect(Math.max(...hits.map((h) => h.score))).toBeLessThanOrEqual(0.9);
+  });
+
+  it('changes nothing when off or when every hit is from one regulation', async () => {
+    const { boostByStatuteConsensus } = await import('../../../src/core/regulations/search');
+    const one = [
+      { reg_id: 'x', score: 0.5 },
+      { reg_id: 'x', score: 0.4 },
+    ];
+    boostByStatuteConsensus(one, 0.2, 15);
+    expect(one.map((h) => h.score)).toEqual([0.5, 0.4]);
+    const off = [
+      { reg_id: 'x', score: 0.5 },
+      { reg_id: 'y', score: 0.45 },
+      { reg_id: 'y', score: 0.4 },
+    ];
+    boostByStatuteConsensus(off, 0, 15);
+    expect(off.map((h) => h.reg_id)).toEqual(['x', 'y', 'y']);
+  });
+});
