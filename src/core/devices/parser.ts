@@ -119,13 +119,15 @@ function durationSeconds(m: RegExpMatchArray): number | null {
 }
 
 /** 十分钟后 / 半小时以后 / 过一个小时: the delay said before (or inside) a command. */
-function takeDelay(body: string): { body: string; seconds: number } | null {
+function takeDelay(body: string): { body: string; seconds: number; before: string; after: string } | null {
   const re = new RegExp(`(?:过|等)?${DURATION.source}(?:之后|以后|后)`);
   const m = body.match(re);
   if (!m) return null;
   const seconds = durationSeconds(m);
   if (!seconds) return null;
-  return { body: body.slice(0, m.index) + body.slice(m.index! + m[0].length), seconds };
+  const before = body.slice(0, m.index);
+  const after = body.slice(m.index! + m[0].length);
+  return { body: before + after, seconds, before, after };
 }
 
 /** 设一个十分钟的定时器 / 取消计时器 / 计时器还剩多久: a timer request, no device. */
@@ -616,6 +618,25 @@ const KEEP_CLAUSE = /^(.+?)(?:的)?(?:就|先|都|也)?(?:不要关|不用关|�
 
 const hasVerb = (s: string) => ACTION_PHRASES.some(([p]) => p.length >= 1 && s.includes(p) && !/^除/.test(p));
 
+/**
+ * 左右床头灯 / 前后门 / 主次卧 / 一二楼: two leading characters sharing one tail stand for two names
+ * (左床头灯 and 右床头灯) when the home has both; rewritten as "A尾和B尾" so each is matched whole.
+ */
+export function distributeSharedTail(body: string, index: HomeIndex): string {
+  const words = new Set([...index.namesLongestFirst, ...index.roomWords].filter((w) => w.length >= 2));
+  const byFirst = new Map<string, string[]>();
+  for (const w of words) byFirst.set(w[0], [...(byFirst.get(w[0]) ?? []), w]);
+  for (let i = 0; i + 2 < body.length; i++) {
+    const [a, b] = [body[i], body[i + 1]];
+    if (a === b) continue;
+    const hit = (byFirst.get(a) ?? [])
+      .filter((w) => body.startsWith(w.slice(1), i + 2) && words.has(b + w.slice(1)))
+      .sort((x, y) => y.length - x.length)[0];
+    if (hit) return body.slice(0, i) + `${hit}和${b}${hit.slice(1)}` + body.slice(i + 1 + hit.length);
+  }
+  return body;
+}
+
 /** Parses one utterance into commands with the rule grammar (no network). */
 export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   const index = 'entities' in home && 'info' in home ? (home as HomeIndex) : indexHome(home as Home);
@@ -625,7 +646,14 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   if (wake && (/[，,、]$/.test(wake[0]) || !index.namesLongestFirst.some((n) => n.startsWith(norm(wake[0]).slice(0, 2))))) body = body.slice(wake[0].length);
   // trailing sentence particles (锁咗未呀 / 开了没啊) say nothing
   body = negationToVerb(body.replace(COURTESY_END, '').replace(/(?<=.)[呀啊啦喔嘞咯]+(?=[，,。！!？?]*$)/, ''));
+  body = distributeSharedTail(body, index);
   const delay = takeDelay(body);
+  // 玄关灯打开五分钟后关掉: a delay between two commands delays only the second (it acts on the same device)
+  if (delay && hasVerb(delay.before.replace(/[，,]+$/, '')) && hasVerb(delay.after)) {
+    const now = parseRules(delay.before, index);
+    const all = parseRules(`${delay.before.replace(/[，,]+$/, '')}，然后${delay.after.replace(/^[，,]?(?:再|就|然后)?/, '')}`, index);
+    if (all.length > now.length) return all.map((c, i) => (i >= now.length ? { ...c, d: delay.seconds } : c));
+  }
   if (delay) body = delay.body;
   else {
     const other = timerCommand(body) ?? otherIntent(body.replace(/[，,。！!？?]+$/, ''), index);

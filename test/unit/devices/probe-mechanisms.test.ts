@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadHomeFile, normalizeHome } from '../../../src/core/devices/home';
 import { canonical } from '../../../src/core/devices/canonical';
 import { isQuestion } from '../../../src/core/devices/grammar';
+import { parseRules } from '../../../src/core/devices/parser';
 import { retrieve } from '../../../src/core/devices/retrieve';
 import { emptyState, type Home } from '../../../src/core/devices/types';
 
@@ -183,5 +184,32 @@ describe('a complaint with any degree adverb asks for the opposite change', () =
     const rs = await run('卧室好干', demo);
     expect(ids(rs)).toEqual([]);
     expect(rs[0].clarification?.question).toBe('卧室没有可以调湿度的设备。');
+  });
+});
+
+describe('delays between commands, shared tails, 灭 as off', () => {
+  const villa = loadHomeFile(path.resolve(__dirname, '../../../eval/fixtures/devices/villa.json')).home;
+
+  it('玄关灯打开五分钟后关掉: now on, off after five minutes, on the same light', async () => {
+    const cmds = parseRules('玄关灯打开五分钟后关掉', duplex);
+    expect(cmds.map((c) => [c.a, c.d ?? null])).toEqual([
+      ['打开', null],
+      ['关闭', 300],
+    ]);
+    const rs = await run('玄关灯打开五分钟后关掉');
+    expect(rs.map((r) => r.selected.map((s) => s.id))).toEqual([['light.entry'], ['light.entry']]);
+    // a leading delay still delays the one command
+    expect(parseRules('十分钟后关掉客厅灯', duplex).map((c) => c.d)).toEqual([600]);
+  });
+
+  it('左右床头灯 / 一二楼 name both sides', async () => {
+    expect(ids(await run('关掉左右床头灯', villa))).toEqual(['v-mb-left', 'v-mb-right']);
+    expect(ids(await run('关掉一二楼的灯')).length).toBe(11);
+    // 26度左右 is "about", not two names
+    expect(parseRules('客厅空调调到26度左右', duplex)).toHaveLength(1);
+  });
+
+  it('灭掉 switches off', async () => {
+    expect(actions(await run('厨房灯灭掉'))).toEqual(['关闭']);
   });
 });
