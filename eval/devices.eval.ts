@@ -16,6 +16,8 @@
  *   (好暗/有点冷/太吵), comma-separated commands, delays, numbers written every way, white tones,
  *   locks, valves, vacuums, counting questions, Taiwanese/Cantonese, non-device requests. Written
  *   from the home files alone and committed before running; every 3rd case of a family is held out.
+ *   First run on the unchanged engine (53ab009): ALL tuned 88.4% (160/181) | held-out 93.2% (68/73);
+ *   lowest families tuned: timers 0/2, partial_name 0/2, media_untargeted 1/2, color 3/5, climate 4/6.
  * Each case expects the selected entity set (ids; ? = a question with real options; - = nothing
  * to act on), and where given the value (ir.value.number / text), the canonical action, the
  * condition, a delay (N分钟后…) or a timer length. Lines flagged "held" are the held-out slice:
