@@ -410,11 +410,24 @@ export class LlmClient {
   async chatStream(req: ChatRequest, onDelta: (text: string) => void): Promise<ChatResult> {
     // deltas pass through a redactor that holds back a possible key prefix until it is decided
     const redactor = new StreamRedactor((text) => this.redact(text), this.options.apiKey, onDelta);
-    const { value: data, attempts } = await this.call(req.signal, req.timeoutMs ?? this.options.timeoutMs, (sdk, signal) => {
-      const stream = sdk.chat.completions.stream({ ...this.params(req), stream: true, stream_options: { include_usage: true } }, { signal });
-      stream.on('content', (delta) => redactor.push(delta));
-      return stream.finalChatCompletion();
-    });
+    let streamed = false;
+    let data: ChatCompletion;
+    let attempts: number;
+    try {
+      ({ value: data, attempts } = await this.call(req.signal, req.timeoutMs ?? this.options.timeoutMs, (sdk, signal) => {
+        const stream = sdk.chat.completions.stream({ ...this.params(req), stream: true, stream_options: { include_usage: true } }, { signal });
+        stream.on('chunk', () => (streamed = true));
+        stream.on('content', (delta) => redactor.push(delta));
+        return stream.finalChatCompletion();
+      }));
+    } catch (e) {
+      // a gateway that ignores stream=true answers with one plain JSON body, which holds no SSE event:
+      // ask again without streaming and hand the whole answer over as one delta
+      if (streamed || (e as { details?: { kind?: string } }).details?.kind !== 'bad_response') throw e;
+      const whole = await this.chat(req);
+      if (whole.message.content) onDelta(whole.message.content);
+      return { ...whole, attempts: whole.attempts + 1 };
+    }
     redactor.flush();
     return this.result(data, attempts);
   }

@@ -7,7 +7,8 @@ const KEY_PATTERNS: RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{6,}/g,
   // Authorization headers echoed back by proxies or servers
   /(Bearer\s+)[A-Za-z0-9._~+/=-]{6,}/gi,
-  /(api[_-]?key["'\s:=]+)[A-Za-z0-9._-]{6,}/gi,
+  // api_key=…, "api_key": "…" — a value after : or =, not the next word of a sentence ("API-key settings")
+  /(api[_-]?key["']?\s*[:=]\s*["']?)[A-Za-z0-9._-]{6,}/gi,
 ];
 
 export function redactSecrets(text: string, secrets: ReadonlyArray<string | null | undefined> = []): string {

@@ -206,6 +206,24 @@ describe('streaming', () => {
     expect(e.message).toMatch(/DataInspectionFailed: 内容审核未通过/);
   });
 
+  it('falls back to one plain request when a gateway answers stream=true with plain JSON', async () => {
+    // the gateway ignores stream=true both times: the second, non-streaming request reads it as a completion
+    server.enqueue(reply.content('整段回答'));
+    server.enqueue(reply.content('整段回答'));
+    const deltas: string[] = [];
+    const out = await client().chatStream({ model: 'm', messages: [{ role: 'user', content: 'x' }] }, (d) => deltas.push(d));
+    expect(deltas).toEqual(['整段回答']);
+    expect(out.message.content).toBe('整段回答');
+    expect(server.requests.map((r) => (r.body as { stream?: boolean }).stream)).toEqual([true, false]);
+  });
+
+  it('does not repeat a request whose stream broke after text arrived', async () => {
+    server.enqueue(reply.raw('data: {"choices":[{"index":0,"delta":{"content":"半"}}]}\n\ndata: not json\n\n', 200, { 'Content-Type': 'text/event-stream' }));
+    const e = await failure(client().chatStream({ model: 'm', messages: [{ role: 'user', content: 'x' }] }, () => {}));
+    expect(e.code).toBe('LLM_UNAVAILABLE');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('times out a stream that goes idle', async () => {
     server.enqueue(reply.stream(['a', 'b'], { chunkDelayMs: 800 }));
     const e = await failure(client({ timeoutMs: 300 }).chatStream({ model: 'm', messages: [{ role: 'user', content: 'x' }] }, () => {}));
@@ -237,6 +255,9 @@ describe('helpers', () => {
     expect(redactSecrets('key=abcdef123456 end', ['abcdef123456'])).toBe('key=*** end');
     expect(redactSecrets('Authorization: Bearer sk-abcdefghijkl')).not.toContain('abcdefghijkl');
     expect(redactSecrets('api_key: "zzzzzzzzzz"')).not.toContain('zzzzzzzzzz');
+    expect(redactSecrets('{"api_key":"zzzzzzzzzz"} apikey=yyyyyyyyyy')).toBe('{"api_key":"***"} apikey=***');
+    // ordinary prose about keys stays readable
+    expect(redactSecrets('请在 API-key settings 页面填写')).toBe('请在 API-key settings 页面填写');
   });
 
   it('extracts JSON from fences and prose, and nothing from garbage', () => {
