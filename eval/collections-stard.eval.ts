@@ -278,10 +278,17 @@ export default async function run(args: string[]): Promise<void> {
     else setKnownQuestions(ctx, learnKnown);
     console.log(`known questions: ${args.includes('--no-known') ? 'off' : `${learnKnown.length} of ${shipped.length} shipped (learn part only)`}`);
     console.log(`questions: ${all.length} (learn ${all.filter((q) => stardPartOf(q.id) === 'learn').length}, tuning ${all.filter((q) => stardPartOf(q.id) === 'tune').length}, held-out ${all.filter((q) => stardPartOf(q.id) === 'heldout').length})`);
+    // every domain is imported before any question is asked: term statistics (idf, BM25) are taken
+    // over the whole data dir, so asking one domain while later ones are still missing gave a first
+    // run different numbers from every later run on the same cache
+    const imports = new Map<string, Awaited<ReturnType<typeof invokeOperation<'collections.import'>>>>();
+    for (const d of STARD_DOMAINS) {
+      const src = stageDomain(laws, path.join(cache, 'statutes', d.name), d.statutes);
+      imports.set(d.name, await invokeOperation(ctx, 'collections.import', { folder: src, name: `stard-${d.name}` }));
+    }
     for (const d of STARD_DOMAINS) {
       const name = `stard-${d.name}`;
-      const src = stageDomain(laws, path.join(cache, 'statutes', d.name), d.statutes);
-      const imp = await invokeOperation(ctx, 'collections.import', { folder: src, name });
+      const imp = imports.get(d.name)!;
       const qs = questionsOf(ctx, name, scored);
       const t0 = Date.now();
       const domainRows: StardRow[] = [];

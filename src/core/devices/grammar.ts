@@ -60,11 +60,12 @@ const MODE = new RegExp(
   `(制冷|制热|除湿|送风|自动|睡眠|节能|强力|暖风|换气|舒适|烘干|静音|手动|省电|安静)模式|(?:调成|调到|切换成|切换到|切到|换成|设为|设置为|设置成|改成|开)(制冷|制热|除湿|送风|暖风|换气)(?:模式)?|(制冷|制热|除湿|送风|暖风)(?=[，,]?(?:温度)?(?:调到|设为|设成)?${NUM}\\s*(?:度|℃|°)|\\s*$)`,
 );
 /** 高档 / 低风 / 中速 / 自动风: a fan level said as a word (调低风速 is a step, not 低风). */
-const FAN_LEVEL = /(?:调到|调成|开到|设为|设置为|设成|切到|换成|开)?(?<![调降升最太很])((?:高|中|低|自动|静音)(?:档|速|风))(?!速|量|度)/;
+const FAN_LEVEL = /(?:调到|调成|开到|设为|设置为|设成|切到|换成|开)?(?<![调降升最太很])((?:高|中|低|自动|静音)(?:档|速|风))(?!速|量|度)|(?<=风速|风量|风力)(?:调到|调成|设为|设成|改成|切到|换成|开到|开)?(高|中|低|自动)$/;
 /** 暖光 / 冷白光 / 自然光: a white tone, i.e. a colour temperature said as a word. */
 // 暖白 / 冷白 are white tones too, with or without 光/色
 const TONE = /(?:调成|调到|换成|变成|设为|设置为|设置成|改成|调)?(暖白光|冷白光|暖白色?|冷白色?|正白光?|中性光|暖光|冷光|自然光|日光|暖色调|冷色调)/;
-const COLOUR = /(?:调成|调到|变成|换成|设为|设置为|设置成|改成|调)?(暖黄|粉红|天蓝|红|橙|黄|绿|青|蓝|紫|粉|白)(?:色|光)/;
+// 紫罗兰色 / 天蓝色: a colour word's own suffix before 色; 换个红的 / 来点蓝的: after a change verb 的 says it too
+const COLOUR = /(?:调成|调到|变成|换成|设为|设置为|设置成|改成|调)?(暖黄|粉红|天蓝|红|橙|黄|绿|青|蓝|紫|粉|白)(?:[罗兰玫瑰宝]{1,2})?(?:色|光)|(?:换个|换成|变成|调成|来点|来个|弄成)(暖黄|粉红|天蓝|红|橙|黄|绿|青|蓝|紫|粉)的/;
 
 /** Reads the value slot of a clause (names already masked). */
 export function valueSlot(s: string): ValueSlot | null {
@@ -74,9 +75,10 @@ export function valueSlot(s: string): ValueSlot | null {
   m = s.match(TONE);
   if (m) return { ...at(m), v: m[1], attribute: 'colorTemp', kind: 'word', unit: null };
   m = s.match(COLOUR);
-  if (m) return { ...at(m), v: `${m[1]}色`, attribute: 'color', kind: 'word', unit: null };
+  if (m) return { ...at(m), v: `${m[1] ?? m[2]}色`, attribute: 'color', kind: 'word', unit: null };
   m = s.match(FAN_LEVEL);
-  if (m) return { ...at(m), v: m[1], attribute: 'fanSpeed', kind: 'word', unit: null };
+  // (风速调到高 / 风速自动: the level said bare after the setting's name)
+  if (m) return { ...at(m), v: m[1] ?? (m[2] === '自动' ? '自动风' : `${m[2]}速`), attribute: 'fanSpeed', kind: 'word', unit: null };
   m = s.match(EXTREME);
   if (m) {
     const word = m[1];
@@ -193,7 +195,7 @@ export function isQuestion(s: string): boolean {
   if (/(?:吗|么|嘛|没有|没|呢)$/.test(s) && /(?:正|还)?在(?:扫|拖|打扫|清扫|运行|播放|放|工作|充电|洗|烘|煮|转|吹|响|亮|开)/.test(s)) return true;
   // 锁咗未 (Cantonese 未 = yet?) reads as 锁了未
   // (窗帘拉上了吗: a cover's own verbs too)
-  return /(?:吗|么|嘛|没有|了没|没|呢|未)$/.test(s) && /开着|关着|开了|关了|锁了|锁好|锁上|锁着|洗完|好了|在运行|在播放|亮着|关好|开好|打开|关闭|开|关|锁|拉上|拉开|拉好|合上|拉下|放下|降下|升起|收起/.test(s);
+  return /(?:吗|么|嘛|没有|了没|没|呢|未)$/.test(s) && /通电|断电|灭了|熄了|开着|关着|开了|关了|锁了|锁好|锁上|锁着|洗完|好了|在运行|在播放|亮着|关好|开好|打开|关闭|开|关|锁|拉上|拉开|拉好|合上|拉下|放下|降下|升起|收起/.test(s);
 }
 
 /** Words of a state question that are not verbs or names. */

@@ -31,7 +31,8 @@ const EXCEPT_END = /以外的|之外的|以外|之外|外的|外/;
 const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|这些|刚才那个|刚才的|刚刚那个|上一个(?!台|频道|节目|首|曲|集|期)|那一个|这一个|那两个|那俩/;
 // 上一台 / 下一个 / 第一个 are media steps and ordinals, not counts
 const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
-const PARTICLES = /家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|几个|几盏|几台|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
+// (看不清 / 受不了 after a complaint say why, not what: 书房太暗了看不清)
+const PARTICLES = /看不清楚?|看不见|听不清楚?|听不见|受不了|睡不着|不好意思|劳驾|劳烦您?|家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|几个|几盏|几台|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
 /** What is played, said instead of a player (暂停音乐, 下一首歌): not a device name. */
 // 播放下一首: the verb 播放 left over beside a media step is not a name either
 const MEDIA_WORDS = /^(?:播放|放)?(?:(?:这|呢|嗰|那)?一?首歌?|音乐|歌曲?|曲子|节目|视频|电影|这集|广播|故事)?$/;
@@ -39,6 +40,10 @@ const MEDIA_ACTIONS = new Set(['播放', '继续', '暂停', '停止', '下一�
 /** Playback steps that need no content: said with nothing named they address the players. */
 const MEDIA_STEPS = new Set(['继续', '暂停', '停止', '下一首', '上一首', '静音', '取消静音']);
 const MEDIA_KINDS = new Set(['speaker', 'tv', 'projector']);
+/** Kinds that are only on or off: pausing or stopping one switches it off. */
+const POWER_ONLY = new Set(['light', 'humidifier', 'dehumidifier', 'airConditioner', 'fan', 'airPurifier', 'heater', 'freshAir', 'plug', 'switch', 'waterHeater', 'bathHeater', 'rangeHood']);
+/** 能帮我把走廊灯打开吗: a request asked politely (a modal before, a command verb right before 吗), not a state question. */
+const POLITE_REQUEST = /^(.*(?:能不能|能否|可否|可不可以|可以|能|麻烦|劳烦|请).*?(?:打开|开启|启动|关掉|关闭|关上|拉开|拉上|合上|锁上|开一下|关一下|调高|调低|调大|调小|调亮|调暗))(?:吗|么|嘛)$/;
 
 /** What an appliance does, said instead of its name: 开始洗衣服 -> the washer. */
 const ACTIVITY_TYPES: [RegExp, string][] = [
@@ -105,8 +110,9 @@ function negationToVerb(body: string): string {
     .replace(/^(?:别|不要|不用)再?让?(.+?)(?:再)?(?:扫地|拖地|扫|拖|洗|吹|响|放|播|转|跑|工作)了?$/, '停止$1');
 }
 
-const DURATION = /(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)?\s*个?\s*(半)?\s*个?\s*(秒钟?|分钟|分|小时|钟头|个钟)/;
-const SECONDS: Record<string, number> = { 秒: 1, 秒钟: 1, 分: 60, 分钟: 60, 小时: 3600, 钟头: 3600, 个钟: 3600 };
+const DURATION = /(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)?\s*个?\s*(半)?\s*个?\s*(秒钟?|分钟|刻钟|分|小时|钟头|个钟)/;
+// 一刻钟 / 三刻钟: quarters of an hour
+const SECONDS: Record<string, number> = { 秒: 1, 秒钟: 1, 分: 60, 分钟: 60, 刻钟: 900, 小时: 3600, 钟头: 3600, 个钟: 3600 };
 
 /** 十分钟 / 半小时 / 一个半小时 / 90秒 -> seconds (null when the text holds no duration). */
 function durationSeconds(m: RegExpMatchArray): number | null {
@@ -132,7 +138,7 @@ function takeDelay(body: string): { body: string; seconds: number; before: strin
 
 /** 设一个十分钟的定时器 / 取消计时器 / 计时器还剩多久: a timer request, no device. */
 function timerCommand(body: string): Command | null {
-  if (!/定时器|计时器|倒计时|闹钟|计时|timer/i.test(body)) return null;
+  if (!/定时器|计时器|倒计时|闹钟|计时|定时$|timer/i.test(body)) return null;
   const m = body.match(DURATION);
   const seconds = m ? durationSeconds(m) : null;
   const a: keyof typeof TIMER_OPS = /取消|删除|删掉|关掉|关闭|停掉|不要了/.test(body)
@@ -324,7 +330,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     }
     if (!p.n) p.n = name;
     // 把入户门锁上 / 入户门锁了吗: a lock's name ending in 锁 also carries the verb's first half
-    s = s.split(ch).join(/锁$/.test(name) && new RegExp(`${ch}(?:上|好|住|了)`).test(s) ? ' 锁' : ' ');
+    s = s.split(ch).join(/锁$/.test(name) && new RegExp(`${ch}(?:上|好|住|了|一下|下)`).test(s) ? ' 锁' : ' ');
   }
   const modeFromScene = p.v !== null;
   p.question = isQuestion(s.trim());
@@ -413,6 +419,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     const reading = attribute ?? attributeSlot(s)?.attribute ?? (/几度|多少度|多热|多冷|热不热|冷不冷|热吗|冷吗|很热|很冷|太热|太冷/.test(raw) ? 'temperature' : /潮不潮|干不干|多潮|多干|潮吗|干燥/.test(raw) ? 'humidity' : null);
     s = s.replace(/温度|湿度|光照|照度|亮度|光线|光强/g, ' ');
     if (/光照|照度|光线|光强/.test(raw)) p.t = 'lightSensor';
+    // 花园亮度多少: brightness asked of a place, no lamp named, is the light sensor's reading
+    else if (reading === 'brightness' && !named.length && !/灯/.test(raw) && index.entities.some((e) => e.category === 'lightSensor')) p.t = 'lightSensor';
     else if (reading === 'temperature' || reading === 'humidity') p.t = reading === 'temperature' ? 'temperatureSensor' : 'humiditySensor';
   }
   // 所有设备 / 全部电器: no type restriction at all
@@ -516,6 +524,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   const cat = categoryOf(p, index);
   if (cat === 'lock' && p.a === '打开') p.a = '解锁';
   if (cat === 'lock' && p.a === '关闭') p.a = '锁上';
+  // 加湿器停一下 / 风扇停下: what only runs or not (no programme, nothing playing) is stopped by switching it off
+  if ((p.a === '暂停' || p.a === '停止') && cat && POWER_ONLY.has(cat)) p.a = '关闭';
   // 我要睡觉了 / 我出门了: a scene said by the event it is for, when nothing else is named
   if (!p.t && (!p.n || p.residual) && !p.s.length && !p.ref && !p.question && (!p.a || p.a === '打开' || p.a === '执行')) {
     const scene = lifeEventScene(raw, index);
@@ -646,7 +656,7 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   if (wake && (/[，,、]$/.test(wake[0]) || !index.namesLongestFirst.some((n) => n.startsWith(norm(wake[0]).slice(0, 2))))) body = body.slice(wake[0].length);
   // trailing sentence particles (锁咗未呀 / 开了没啊) say nothing
   body = negationToVerb(body.replace(COURTESY_END, '').replace(/(?<=.)[呀啊啦喔嘞咯]+(?=[，,。！!？?]*$)/, ''));
-  body = distributeSharedTail(body, index);
+  body = distributeSharedTail(body, index).replace(POLITE_REQUEST, '$1');
   const delay = takeDelay(body);
   // 玄关灯打开五分钟后关掉: a delay between two commands delays only the second (it acts on the same device)
   if (delay && hasVerb(delay.before.replace(/[，,]+$/, '')) && hasVerb(delay.after)) {
@@ -732,6 +742,9 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   for (let i = parts.length - 2; i >= 0; i--) {
     const p = parts[i];
     const next = parts[i + 1];
+    // (灯，书房的，打开: after a kind still waiting for its verb, the room is that kind's)
+    const before = parts[i - 1];
+    if (before && !before.a && !before.s.length && (before.t || (before.n && !before.residual))) continue;
     if ((!p.a || p.complaint) && p.s.length && !p.t && !p.ref && (!p.n || p.residual) && next.a && !next.s.length) {
       next.s = p.s;
       parts.splice(i, 1);
@@ -751,7 +764,9 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   for (let i = parts.length - 1; i >= 1; i--) {
     const p = parts[i];
     const prev = parts[i - 1];
-    if (p.a || p.v || p.ref || p.question || p.residual || clauseOf.get(p) === clauseOf.get(prev) || !prev.a || prev.ref) continue;
+    // (灯，书房的，打开: the clause narrowed may still wait for its verb, when it names a kind or a device)
+    if (p.a || p.v || p.ref || p.question || p.residual || clauseOf.get(p) === clauseOf.get(prev) || prev.ref) continue;
+    if (!prev.a && !(prev.t || (prev.n && !prev.residual))) continue;
     if (!p.s.length && !p.t && !p.n) continue;
     const sameKind = !p.t || !prev.t || p.t === prev.t || (prev.t === 'media' && ['speaker', 'tv', 'projector'].includes(p.t));
     if (!sameKind || (p.n && prev.n) || (p.s.length && prev.s.length)) continue;

@@ -48,7 +48,9 @@ describe('parts of one code are one statute to the asker', () => {
 
   let sameTitle: Awaited<ReturnType<typeof askIn>>;
   let otherTitles: Awaited<ReturnType<typeof askIn>>;
+  let lawAndRules: Awaited<ReturnType<typeof askIn>>;
   beforeAll(async () => {
+    lawAndRules = await askIn(fresh(), { '示范法.md': part('中华人民共和国示范法', '总则', 1, a), '示范法实施条例.md': part('中华人民共和国示范法实施条例', '细则', 100, b) }, question);
     sameTitle = await askIn(fresh(), { '示范法典-合同编.md': part('中华人民共和国示范法典', '合同编', 1, a), '示范法典-物权编.md': part('中华人民共和国示范法典', '物权编', 100, b) }, question);
     otherTitles = await askIn(fresh(), { '合同示范法.md': part('中华人民共和国合同示范法', '合同编', 1, a), '物权示范法.md': part('中华人民共和国物权示范法', '物权编', 100, b) }, question);
   });
@@ -56,6 +58,13 @@ describe('parts of one code are one statute to the asker', () => {
   it('two statutes whose best articles score alike get a clarify listing both', () => {
     expect(otherTitles.decision).toBe('ambiguous');
     expect(otherTitles.candidates.map((c) => c.title).sort()).toEqual(['中华人民共和国合同示范法', '中华人民共和国物权示范法']);
+  });
+
+  it('a law and its implementing rules (the rules title names the law) are one family: locked, not asked', () => {
+    expect(lawAndRules.decision).toBe('locked');
+    expect(['中华人民共和国示范法', '中华人民共和国示范法实施条例']).toContain(lawAndRules.lock.title);
+    expect(lawAndRules.citations[0].label).toBe('第五条');
+    expect(lawAndRules.citations[0].text).toContain('借用');
   });
 
   it('two parts of one code lock the code and quote the matching article', () => {
