@@ -79,7 +79,8 @@ export const OPPOSITES: Record<string, string[]> = {
 export const DESCRIPTION_WORDS: Record<string, (string | RegExp)[]> = {
   打开: ['打开', '开启', '启动', '开灯', '开机', '拉开', '升起', '开始', /\b(?:turn|switch|power)[ _-]?on\b/, /\bopen\b/, /\bon\b/, /\bstart\b/],
   关闭: ['关闭', '关掉', '关机', '关灯', '拉上', '降下', '停止', /\b(?:turn|switch|power)[ _-]?off\b/, /\bclose\b/, /\boff\b/],
-  调亮度: ['亮度', '调光', /\bbrightness\b/, /\blevel\b/, /\bdim/],
+  // (a suction or fan level is a speed, not a light's level)
+  调亮度: ['亮度', '调光', /\bbrightness\b/, /(?<!(?:suction|fan|speed|volume|water|mop) )\blevel\b/, /\bdim/],
   // "Set color temperature" is a light's colour, not a temperature
   调温度: ['温度', '制冷', '制热', '设定温度', '水温', /(?<!colou?r ?)temperature/, /thermostat/, /setpoint/],
   调风速: ['风速', '风量', '档位', '吸力', /fan.?(?:speed|mode)/, /\bspeed\b/, /percentage/, /suction/],

@@ -25,7 +25,8 @@ const ACTION_PHRASES: [string, string][] = longestFirst(Object.values(ACTIONS).f
 const SEPARATORS = /然后|接着|随后|之后|再把|再(?=关|开|打开|调|拉|锁|暂停|播放|启动|执行)|并且|同时|以及|顺便|[，,；;。！!？?\n]/;
 // (同 is Cantonese 和: 开书房灯同风扇; names are masked before this split)
 const JOINERS = /和|跟|与|及|还有|同(?!时|步|样|意)/;
-const QUANT_ALL = /所有的|所有|全部的|全部|全(?=打开|关|开|拉|锁|熄)|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
+// (全 before a verb the verb slot already took: 把灯全关了)
+const QUANT_ALL = /所有的|所有|全部的|全部|全(?=打开|关|开|拉|锁|熄|\s)|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
 const EXCEPT = /除了|除去|除开|除/;
 const EXCEPT_END = /以外的|之外的|以外|之外|外的|外/;
 // 上一个台 / 上一个频道 are media steps, not "the previous one"
@@ -573,6 +574,15 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   // 启动扫地机 starts cleaning; 窗帘停一下 / 车库门暂停 stops a cover
   if ((cat === 'robotVacuum' || cat === 'lawnMower') && p.a === '打开') p.a = '开始清扫';
   if ((cat === 'curtain' || cat === 'garageDoor' || cat === 'window' || cat === 'clothesRack') && p.a === '暂停') p.a = '停止';
+  // 激活电影场景 where the scene is 电影模式: 场景 / 情景 said after a scene's own word
+  if (p.n && p.residual && /(?:场景|情景)$/.test(p.n)) {
+    const stem = p.n.replace(/(?:场景|情景)$/, '');
+    const scene = stem ? index.home.scenes.find((sc) => norm(sc.name).includes(stem)) : undefined;
+    if (scene) {
+      p.n = scene.name;
+      p.residual = false;
+    }
+  }
   // 打开回家模式 / 切换到观影模式 / 晚安: a scene is run
   const sceneNamed = p.n ? index.byName.get(norm(p.n)) : undefined;
   if (sceneNamed?.length && sceneNamed.every((e) => e.kind === 'scene' || e.category === 'scene') && (!p.a || ['打开', '设置模式', '调节', '开始清扫'].includes(p.a))) p.a = '执行';

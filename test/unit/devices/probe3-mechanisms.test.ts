@@ -166,3 +166,30 @@ describe('more spoken forms', () => {
     expect(r.ir.value?.text).toBe('换气');
   });
 });
+
+describe('counting, scenes, extremes and scope of questions', () => {
+  it('几扇 / 几把 count a set in a state (a question, not 打开)', async () => {
+    const rs = await run('有几扇窗帘是开着的');
+    expect(actions(rs)).toEqual(['查询']);
+    expect(ids(rs)).toEqual(['cover.living_curtain', 'cover.master_blinds', 'cover.office_shade']);
+  });
+  it('a suction level is not a light level', async () => {
+    expect(ids(await run('把客厅亮度调高一点'))).toEqual(['light.living_ceiling', 'light.living_floor']);
+  });
+  it('a reading asked of a room with no sensor asks instead of answering from elsewhere', async () => {
+    const [r] = await run('儿童房现在几度');
+    expect(r.selected).toEqual([]);
+    expect(r.clarification?.options.length).toBeGreaterThan(0);
+  });
+  it('全 before a verb means all of them', async () => {
+    const rs = await run('把窗帘全拉上');
+    expect(ids(rs)).toEqual(['cover.living_curtain', 'cover.master_blinds', 'cover.office_shade']);
+  });
+  it('a scene said with 场景 after its own word', async () => {
+    expect(ids(await run('启动晚安场景', villa))).toEqual(['s-night']);
+  });
+  it('the warmest white is the lowest Kelvin, the coldest the highest', async () => {
+    expect((await run('书房灯色温调到最暖'))[0].ir.value).toMatchObject({ extreme: 'min', number: 2000 });
+    expect((await run('书房灯色温调到最冷'))[0].ir.value).toMatchObject({ extreme: 'max', number: 6500 });
+  });
+});
