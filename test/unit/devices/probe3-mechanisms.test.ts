@@ -193,3 +193,28 @@ describe('counting, scenes, extremes and scope of questions', () => {
     expect((await run('书房灯色温调到最冷'))[0].ir.value).toMatchObject({ extreme: 'max', number: 6500 });
   });
 });
+
+describe('Cantonese as people type it', () => {
+  it('焗 / 闷热 are a complaint of heat, 有啲暗 of darkness', async () => {
+    const [hot] = await run('主人房好焗', apartment);
+    expect(ids([hot])).toEqual(['climate.master']);
+    expect(hot.ir.value).toMatchObject({ attribute: 'temperature', relative: 'down' });
+    const [dark] = await run('客廳有啲暗', apartment);
+    expect(dark.ir.value).toMatchObject({ attribute: 'brightness', relative: 'up' });
+  });
+  it('返 (again) and 去 (to) around a setting', async () => {
+    const [r] = await run('幫我較返主人房個冷氣去廿五度', apartment);
+    expect(ids([r])).toEqual(['climate.master']);
+    expect(r.ir.value?.number).toBe(25);
+  });
+  it('返嚟喇 / 出去喇 run the home and away scenes', async () => {
+    expect(ids(await run('我哋返嚟喇', apartment))).toEqual(['scene.home']);
+    expect(ids(await run('出去喇', apartment))).toEqual(['scene.away']);
+  });
+  it('最光 is the brightest; 瞓觉 after a command is why, not what', async () => {
+    expect((await run('書房枱燈較到最光', apartment))[0].ir.value).toMatchObject({ extreme: 'max', number: 100 });
+    const [r] = await run('熄咗主人房啲燈瞓覺', apartment);
+    expect(r.command.n).toBeNull();
+    expect(ids([r])).toEqual(['light.bedside', 'light.master_ceiling']);
+  });
+});
