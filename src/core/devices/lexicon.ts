@@ -29,7 +29,7 @@ export const ACTIONS: Record<string, string[]> = {
   解锁: ['解锁', '开锁'],
   // (a lawn mower's 割草 is its cleaning run: started and sent to its dock the same way)
   开始清扫: ['开始清扫', '开始打扫', '开始扫地', '开始拖地', '开始清洁', '开始吸尘', '开始割草', '割草', '扫一下地', '把地扫', '扫地', '拖地', '打扫', '清扫', '吸尘', '扫一下'],
-  回充: ['回去充电', '回到充电座', '回充电座', '回到充电桩', '回充电桩', '回到基站', '回基站', '回到基座', '回基座', '回到底座', '回座', '回桩', '回充', '去充电', '充电'],
+  回充: ['叫回来', '叫回去', '召回', '回来充电', '回去充电', '回到充电座', '回充电座', '回到充电桩', '回充电桩', '回到基站', '回基站', '回到基座', '回基座', '回到底座', '回座', '回桩', '回充', '去充电', '充电'],
   升起: ['升起来', '升上去', '升上来', '升起', '收起来', '拉起来', '拉上去', '卷起来'],
   降下: ['降下来', '降下去', '放下来', '降下', '放下', '拉下来', '拉下去'],
   执行: ['执行', '运行', '激活', '进入', '来个', '来一个'],
@@ -79,7 +79,8 @@ export const OPPOSITES: Record<string, string[]> = {
 export const DESCRIPTION_WORDS: Record<string, (string | RegExp)[]> = {
   打开: ['打开', '开启', '启动', '开灯', '开机', '拉开', '升起', '开始', /\b(?:turn|switch|power)[ _-]?on\b/, /\bopen\b/, /\bon\b/, /\bstart\b/],
   关闭: ['关闭', '关掉', '关机', '关灯', '拉上', '降下', '停止', /\b(?:turn|switch|power)[ _-]?off\b/, /\bclose\b/, /\boff\b/],
-  调亮度: ['亮度', '调光', /\bbrightness\b/, /\blevel\b/, /\bdim/],
+  // (a suction or fan level is a speed, not a light's level)
+  调亮度: ['亮度', '调光', /\bbrightness\b/, /(?<!(?:suction|fan|speed|volume|water|mop) )\blevel\b/, /\bdim/],
   // "Set color temperature" is a light's colour, not a temperature
   调温度: ['温度', '制冷', '制热', '设定温度', '水温', /(?<!colou?r ?)temperature/, /thermostat/, /setpoint/],
   调风速: ['风速', '风量', '档位', '吸力', /fan.?(?:speed|mode)/, /\bspeed\b/, /percentage/, /suction/],

@@ -23,8 +23,10 @@ const ACTION_PHRASES: [string, string][] = longestFirst(Object.values(ACTIONS).f
 ]);
 
 const SEPARATORS = /然后|接着|随后|之后|再把|再(?=关|开|打开|调|拉|锁|暂停|播放|启动|执行)|并且|同时|以及|顺便|[，,；;。！!？?\n]/;
-const JOINERS = /和|跟|与|及|还有/;
-const QUANT_ALL = /所有的|所有|全部的|全部|全(?=打开|关|开|拉|锁|熄)|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
+// (同 is Cantonese 和: 开书房灯同风扇; names are masked before this split)
+const JOINERS = /和|跟|与|及|还有|同(?!时|步|样|意)/;
+// (全 before a verb the verb slot already took: 把灯全关了)
+const QUANT_ALL = /所有的|所有|全部的|全部|全(?=打开|关|开|拉|锁|熄|\s)|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
 const EXCEPT = /除了|除去|除开|除/;
 const EXCEPT_END = /以外的|之外的|以外|之外|外的|外/;
 // 上一个台 / 上一个频道 are media steps, not "the previous one"
@@ -32,7 +34,8 @@ const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|�
 // 上一台 / 下一个 / 第一个 are media steps and ordinals, not counts
 const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
 // (看不清 / 受不了 after a complaint say why, not what: 书房太暗了看不清)
-const PARTICLES = /看不清楚?|看不见|听不清楚?|听不见|受不了|睡不着|不好意思|劳驾|劳烦您?|家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|几个|几盏|几台|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
+// (明天早上七点 / 十点钟: when, which this command form cannot carry, is not a name either)
+const PARTICLES = /(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)?[零一二两三四五六七八九十\d]+点(?:钟|半|[零一二三四五六七八九十\d]+分?)|(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)|今天|明天|后天|今晚|明早|看不清楚?|看不见|听不清楚?|听不见|受不了|睡不着|不好意思|劳驾|劳烦您?|家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|几个|几盏|几台|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
 /** What is played, said instead of a player (暂停音乐, 下一首歌): not a device name. */
 // 播放下一首: the verb 播放 left over beside a media step is not a name either
 const MEDIA_WORDS = /^(?:播放|放)?(?:(?:这|呢|嗰|那)?一?首歌?|音乐|歌曲?|曲子|节目|视频|电影|这集|广播|故事)?$/;
@@ -160,11 +163,14 @@ const OTHER_INTENTS: [RegExp, OtherIntent][] = [
   [/^(?:今天|明天|昨天)(?:是)?(?:几号|几月几号|星期几|礼拜几|周几|什么日子)|^(?:今天的?)?日期$/, 'date'],
   // asks about the weather (今天天气不错 only remarks on it)
   [/天气(?:怎么样|怎样|如何|好吗|好不好|预报|会不会|热不热|冷不冷)|会不会下(?:雨|雪)|(?:要|会)下(?:雨|雪)吗|下(?:雨|雪)了吗|(?:外面|室外|户外)(?:多少度|几度|冷不冷|热不热|温度)/, 'weather'],
-  [/^(?:算了|没事了?|不用了|没什么|不要了|取消|取消吧|好了|不用管了?|没关系)(?:吧|啊|了)?$/, 'nevermind'],
+  [/^(?:算了|没事了?|不用了?|没什么|不要了|取消|取消吧|好了|不用管了?|没关系)(?:吧|啊|了|喇)?$/, 'nevermind'],
   [/购物清单|购物单|待办事项|待办清单|待办列表|备忘录/, 'list'],
 ];
 
 const OUTDOOR = /室外|户外|外面|屋外|outdoor|outside/i;
+
+/** Greetings, thanks and questions to the assistant itself, said alone (早上好 / 晚安 may run a scene, so they are not here). */
+const CHAT = /^(?:你好|您好|嗨|哈喽|hello|hi|晚上好|下午好|中午好|谢谢你?|谢谢啦|谢啦|多谢|辛苦了|你是谁|你叫什么(?:名字)?|你几岁了?|你会(?:做|干)?什么|你能(?:做|干)什么)(?:呀|啊|吗|呢|哦)?[，,。！!？?]*$/i;
 
 function otherIntent(body: string, index: HomeIndex): Command | null {
   const found = OTHER_INTENTS.find(([re]) => re.test(body));
@@ -568,6 +574,15 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   // 启动扫地机 starts cleaning; 窗帘停一下 / 车库门暂停 stops a cover
   if ((cat === 'robotVacuum' || cat === 'lawnMower') && p.a === '打开') p.a = '开始清扫';
   if ((cat === 'curtain' || cat === 'garageDoor' || cat === 'window' || cat === 'clothesRack') && p.a === '暂停') p.a = '停止';
+  // 激活电影场景 where the scene is 电影模式: 场景 / 情景 said after a scene's own word
+  if (p.n && p.residual && /(?:场景|情景)$/.test(p.n)) {
+    const stem = p.n.replace(/(?:场景|情景)$/, '');
+    const scene = stem ? index.home.scenes.find((sc) => norm(sc.name).includes(stem)) : undefined;
+    if (scene) {
+      p.n = scene.name;
+      p.residual = false;
+    }
+  }
   // 打开回家模式 / 切换到观影模式 / 晚安: a scene is run
   const sceneNamed = p.n ? index.byName.get(norm(p.n)) : undefined;
   if (sceneNamed?.length && sceneNamed.every((e) => e.kind === 'scene' || e.category === 'scene') && (!p.a || ['打开', '设置模式', '调节', '开始清扫'].includes(p.a))) p.a = '执行';
@@ -651,6 +666,8 @@ export function distributeSharedTail(body: string, index: HomeIndex): string {
 export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   const index = 'entities' in home && 'info' in home ? (home as HomeIndex) : indexHome(home as Home);
   let body = canonical(text).replace(/\s+/g, '');
+  // (before the wake word and the courtesy are taken off: 你好 / 谢谢 said alone are all there is)
+  if (CHAT.test(body)) return [commandSchema.parse({ a: NOT_DEVICE_ACTION, i: 'chat', reason: '不是设备指令' })];
   // 小爱同学，… is a wake word, but 小爱音箱 / 天猫精灵 may be this home's device names
   const wake = body.match(WAKE);
   if (wake && (/[，,、]$/.test(wake[0]) || !index.namesLongestFirst.some((n) => n.startsWith(norm(wake[0]).slice(0, 2))))) body = body.slice(wake[0].length);

@@ -160,7 +160,8 @@ export function valueFromCommand(v: string | number | null | undefined, action: 
   const unitOr = (u: string | null) => u ?? DEFAULT_UNIT[attribute];
   if (typeof v === 'number') return { text, number: v, unit: unitOr(null), attribute };
   if (/^(?:最|max|全开|开到最大)/i.test(text) || /^最/.test(text)) {
-    const extreme: 'max' | 'min' = /暗|小|低|弱|冷|慢|min|轻|静/i.test(text) ? 'min' : 'max';
+    // a white tone runs the other way: the coldest light is the highest Kelvin, the warmest the lowest
+    const extreme: 'max' | 'min' = attribute === 'colorTemp' ? (/暖|黄|低|小|min/i.test(text) ? 'min' : 'max') : /暗|小|低|弱|冷|慢|min|轻|静/i.test(text) ? 'min' : 'max';
     return { text, number: null, unit: unitOr(null), attribute, extreme };
   }
   const rel = text.match(/^([+-])(.*)$/);

@@ -126,3 +126,70 @@ describe('questions and requests', () => {
     expect(ids(rs).every((id) => id.startsWith('light.'))).toBe(true);
   });
 });
+
+const mihome = loadHomeFile(path.join(fixtures, 'devices-real/mihome.json')).home;
+const intent = (rs: Awaited<ReturnType<typeof run>>) => rs[0].ir.intent ?? null;
+
+describe('what is not a device command', () => {
+  it('greetings, thanks and questions to the assistant said alone are chat', async () => {
+    for (const u of ['你好', '谢谢你', '晚上好', '你叫什么名字']) expect(intent(await run(u, mihome))).toBe('chat');
+    // a greeting before a command is only a greeting
+    expect(ids(await run('你好，把阳台灯关掉', mihome))).toEqual(['bc.light']);
+  });
+  it('Cantonese days, rain and never-mind', async () => {
+    expect(intent(await run('今日會唔會落雨', mihome))).toBe('weather');
+    expect(intent(await run('唔使喇', mihome))).toBe('nevermind');
+  });
+  it('a clock time said with a command is not taken for a device name', async () => {
+    const [r] = await run('明天早上七点打开窗帘', mihome);
+    expect(r.command.n).toBeNull();
+    expect(r.clarification?.question).not.toMatch(/点/);
+    expect(ids(await run('晚上十点关掉儿童房空调', mihome))).toEqual(['kid.ac']);
+  });
+});
+
+describe('more spoken forms', () => {
+  it('Cantonese 同 joins two targets', async () => {
+    expect(ids(await run('開埋廚房燈同油煙機', mihome))).toEqual(['kt.hood', 'kt.light']);
+  });
+  it('有没有锁 / X没X / 是开的 ask, not command', async () => {
+    expect(actions(await run('前门有没有锁'))).toEqual(['查询']);
+    expect(actions(await run('书房卷帘关没关'))).toEqual(['查询']);
+    expect(actions(await run('一楼有几盏灯是开的'))).toEqual(['查询']);
+  });
+  it('a vacuum called back goes to its dock', async () => {
+    expect(actions(await run('把扫地机器人召回'))).toEqual(['回充']);
+  });
+  it('a bare mode word after the device sets the mode', async () => {
+    const [r] = await run('米家智能浴霸S1换气', mihome);
+    expect(r.command.a).toBe('设置模式');
+    expect(r.ir.value?.text).toBe('换气');
+  });
+});
+
+describe('counting, scenes, extremes and scope of questions', () => {
+  it('几扇 / 几把 count a set in a state (a question, not 打开)', async () => {
+    const rs = await run('有几扇窗帘是开着的');
+    expect(actions(rs)).toEqual(['查询']);
+    expect(ids(rs)).toEqual(['cover.living_curtain', 'cover.master_blinds', 'cover.office_shade']);
+  });
+  it('a suction level is not a light level', async () => {
+    expect(ids(await run('把客厅亮度调高一点'))).toEqual(['light.living_ceiling', 'light.living_floor']);
+  });
+  it('a reading asked of a room with no sensor asks instead of answering from elsewhere', async () => {
+    const [r] = await run('儿童房现在几度');
+    expect(r.selected).toEqual([]);
+    expect(r.clarification?.options.length).toBeGreaterThan(0);
+  });
+  it('全 before a verb means all of them', async () => {
+    const rs = await run('把窗帘全拉上');
+    expect(ids(rs)).toEqual(['cover.living_curtain', 'cover.master_blinds', 'cover.office_shade']);
+  });
+  it('a scene said with 场景 after its own word', async () => {
+    expect(ids(await run('启动晚安场景', villa))).toEqual(['s-night']);
+  });
+  it('the warmest white is the lowest Kelvin, the coldest the highest', async () => {
+    expect((await run('书房灯色温调到最暖'))[0].ir.value).toMatchObject({ extreme: 'min', number: 2000 });
+    expect((await run('书房灯色温调到最冷'))[0].ir.value).toMatchObject({ extreme: 'max', number: 6500 });
+  });
+});

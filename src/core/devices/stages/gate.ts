@@ -66,7 +66,8 @@ export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: D
     if (powered.length) return select(powered, 'room_type_all', true);
   }
   // 现在几度 / 空调开着吗: a state question changes nothing, so every match of the asked kind answers it
-  if (ir.action === '查询' && (!hint || isSubtype(hint)) && ir.type_hint && cands.length > 1) return select(cands, 'all', true);
+  // (but not from other rooms: 书房的温度多少 with no thermometer in the study asks)
+  if (ir.action === '查询' && (!hint || isSubtype(hint)) && ir.type_hint && cands.length > 1 && !scopeMissed) return select(cands, 'all', true);
   if (exact.length === 1) return select(exact, 'exact_name', false);
   if (exact.length > 1) return { kind: 'clarify', among: exact };
   const typeOnly = !hint || isSubtype(hint);
