@@ -27,7 +27,8 @@ const SEPARATORS = /然后|接着|随后|之后|再把|再(?=关|开|打开|调|
 const JOINERS = /和|跟|与|及|还有|同(?!时|步|样|意)/;
 // (全 before a verb the verb slot already took: 把灯全关了)
 const QUANT_ALL = /所有的|所有|全部的|全部|全(?=打开|关|开|拉|锁|熄|\s)|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
-const EXCEPT = /除了|除去|除开|除/;
+// (除湿机 / 除草机 / 除螨仪: 除 starting an appliance's word is not "except")
+const EXCEPT = /除了|除去|除开|除(?![湿草尘菌螨醛味霉雾])/;
 const EXCEPT_END = /以外的|之外的|以外|之外|外的|外/;
 // 上一个台 / 上一个频道 are media steps, not "the previous one"
 const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|这些|刚才那个|刚才的|刚刚那个|上一个(?!台|频道|节目|首|曲|集|期)|那一个|这一个|那两个|那俩/;
@@ -35,7 +36,7 @@ const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|�
 const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
 // (看不清 / 受不了 after a complaint say why, not what: 书房太暗了看不清)
 // (明天早上七点 / 十点钟: when, which this command form cannot carry, is not a name either)
-const PARTICLES = /(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)?[零一二两三四五六七八九十\d]+点(?:钟|半|[零一二三四五六七八九十\d]+分?)|(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)|今天|明天|后天|今晚|明早|(?:准备|要|去)?(?:睡觉|起床|出门|吃饭)了?|看不清楚?|看不见|听不清楚?|听不见|受不了|睡不着|不好意思|劳驾|劳烦您?|家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|几个|几盏|几台|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
+const PARTICLES = /(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)?[零一二两三四五六七八九十\d]+点(?:钟|半|[零一二三四五六七八九十\d]+分?)|(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)|今天|明天|后天|今晚|明早|目标|(?:准备|要|去)?(?:睡觉|起床|出门|吃饭)了?|看不清楚?|看不见|听不清楚?|听不见|受不了|睡不着|不好意思|劳驾|劳烦您?|家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|几个|几盏|几台|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
 /** What is played, said instead of a player (暂停音乐, 下一首歌): not a device name. */
 // 播放下一首: the verb 播放 left over beside a media step is not a name either
 const MEDIA_WORDS = /^(?:播放|放)?(?:(?:这|呢|嗰|那)?一?首歌?|音乐|歌曲?|曲子|节目|视频|电影|这集|广播|故事)?$/;
@@ -108,6 +109,9 @@ function negationToVerb(body: string): string {
   return body
     // 把声音关掉 is mute, 打开声音 unmute (the player stays on)
     .replace(/(?:关掉|关闭|关上|关了|关)(?:一下)?的?声音|声音(?:关掉|关闭|关上|关了|关)/g, '静音')
+    // 关闭电视声音 / 关掉客厅电视的声音: the player named between the verb and 声音
+    .replace(/(?:关掉|关闭|关上)(?:一下)?([^，,；;。]{1,8}?)的?声音/g, '$1静音')
+    .replace(/(?:打开|开启)(?:一下)?([^，,；;。]{1,8}?)的?声音/g, '$1取消静音')
     .replace(/(?:打开|开启|开)(?:一下)?的?声音|声音(?:打开|开启|开一下)/g, '取消静音')
     .replace(/(?:别|不要|不用|不必|甭)再?(?:开着|亮着|开|打开|亮)(?:了|啦|吧)?/g, '关掉')
     .replace(/^(?:别|不要|不用)再?让?(.+?)(?:再)?(?:扫地|拖地|扫|拖|洗|吹|响|放|播|转|跑|工作)了?$/, '停止$1');
@@ -711,7 +715,7 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   const merged: Clause[] = [];
   for (let i = 0; i < clauses.length; i++) {
     const c = clauses[i];
-    const m = c.text.match(/^(?:除了|除去|除开|除)(.+?)(?:以外的?|之外的?|外)?(?:的|其他|其它|别的)?$/);
+    const m = c.text.match(/^(?:除了|除去|除开|除(?![湿草尘菌螨醛味霉雾]))(.+?)(?:以外的?|之外的?|外)?(?:的|其他|其它|别的)?$/);
     if (m && !hasVerb(m[1].replace(/[\ue000-\ue0ff]/g, ''))) {
       const words = exceptionWords(m[1], masked, index);
       const target = merged.length ? merged[merged.length - 1] : clauses[i + 1];

@@ -240,3 +240,21 @@ describe('groups, white tones, polite requests and complaints about the air', ()
     expect(ids(await run('客厅冷死了', villa))).toEqual(['v-floorheat', 'v-lr-ac']);
   });
 });
+
+describe('除 of an appliance, 声音 of a player, 目标 of a setting', () => {
+  const mi = loadHomeFile(path.join(fixtures, 'devices-real/mihome.json')).home;
+  it('除湿机 in a list is a dehumidifier, not an exception', async () => {
+    const rs = await run('关掉书房的除湿机和台灯', mi);
+    expect(ids(rs)).toEqual(['st.dehum', 'st.lamp']);
+    expect(rs.every((r) => r.command.q !== 'except')).toBe(true);
+  });
+  it('关闭X声音 mutes X; 打开X的声音 unmutes it', async () => {
+    expect(actions(await run('关闭客厅电视的声音'))).toEqual(['静音']);
+    expect(actions(await run('打开主卧音箱声音'))).toEqual(['取消静音']);
+  });
+  it('目标湿度 is the setting, not a name', async () => {
+    const [r] = await run('主卧加湿器目标湿度调到45%');
+    expect(r.command.n).toBe('主卧加湿器');
+    expect(r.ir.value?.number).toBe(45);
+  });
+});
