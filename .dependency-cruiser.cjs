@@ -1,6 +1,7 @@
 /**
- * Layering of src/ as docs/architecture.md describes it, checked by dependency-cruiser
- * (`npm run lint:layers`, also a suite of `npm test`). Type-only imports count too.
+ * Layering of src/ as docs/architecture.md describes it, and no import circles in src/, test/, eval/,
+ * bench/ or scripts/, checked by dependency-cruiser (`npm run lint:layers`, also a suite of `npm test`).
+ * Type-only imports count too.
  */
 const ENGINE = '^src/core/(?!api/)';
 
@@ -9,9 +10,9 @@ module.exports = {
   forbidden: [
     {
       name: 'no-cycles',
-      comment: 'No import circles anywhere in src/ (type-only imports included).',
+      comment: 'No import circles anywhere: src/, and the tests, evaluations, benchmarks and scripts around it (type-only imports included).',
       severity: 'error',
-      from: { path: '^src/' },
+      from: { path: '^(src|test|eval|bench|scripts)/' },
       to: { circular: true },
     },
     {

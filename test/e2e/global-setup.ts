@@ -5,10 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const TEMPLATE_DIR = path.join(ROOT, '.cache', `e2e-template-${process.env.E2E_PORT ?? 'default'}`);
+import { ROOT, TEMPLATE_DIR } from './paths';
+import { startShell, stopShell } from './shell';
 
 export default async function globalSetup(): Promise<void> {
   execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'vite.web.config.ts', '--logLevel', 'warn'], {
@@ -17,7 +15,6 @@ export default async function globalSetup(): Promise<void> {
   });
   fs.rmSync(TEMPLATE_DIR, { recursive: true, force: true });
   fs.mkdirSync(TEMPLATE_DIR, { recursive: true });
-  const { startShell, stopShell } = await import('./shell');
   const { child } = await startShell(TEMPLATE_DIR);
   await stopShell(child);
   fs.mkdirSync(path.join(ROOT, 'test-results', 'screens'), { recursive: true });

@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { ROOT, TEMPLATE_DIR } from './global-setup';
+import { ROOT, TEMPLATE_DIR } from './paths';
 
 export { expect };
 

@@ -23,15 +23,19 @@ const ACTION_PHRASES: [string, string][] = longestFirst(Object.values(ACTIONS).f
 ]);
 
 const SEPARATORS = /然后|接着|随后|之后|再把|再(?=关|开|打开|调|拉|锁|暂停|播放|启动|执行)|并且|同时|以及|顺便|[，,；;。！!？?\n]/;
-const JOINERS = /和|跟|与|及|还有/;
-const QUANT_ALL = /所有的|所有|全部的|全部|全(?=打开|关|开|拉|锁|熄)|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
+// (同 is Cantonese 和: 开书房灯同风扇; names are masked before this split)
+const JOINERS = /和|跟|与|及|还有|同(?!时|步|样|意)/;
+// (全 before a verb the verb slot already took: 把灯全关了)
+const QUANT_ALL = /所有的|所有|全部的|全部|全(?=打开|关|开|拉|锁|熄|\s)|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
 const EXCEPT = /除了|除去|除开|除/;
 const EXCEPT_END = /以外的|之外的|以外|之外|外的|外/;
 // 上一个台 / 上一个频道 are media steps, not "the previous one"
 const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|这些|刚才那个|刚才的|刚刚那个|上一个(?!台|频道|节目|首|曲|集|期)|那一个|这一个|那两个|那俩/;
 // 上一台 / 下一个 / 第一个 are media steps and ordinals, not counts
 const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
-const PARTICLES = /家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|几个|几盏|几台|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
+// (看不清 / 受不了 after a complaint say why, not what: 书房太暗了看不清)
+// (明天早上七点 / 十点钟: when, which this command form cannot carry, is not a name either)
+const PARTICLES = /(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)?[零一二两三四五六七八九十\d]+点(?:钟|半|[零一二三四五六七八九十\d]+分?)|(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)|今天|明天|后天|今晚|明早|(?:准备|要|去)?(?:睡觉|起床|出门|吃饭)了?|看不清楚?|看不见|听不清楚?|听不见|受不了|睡不着|不好意思|劳驾|劳烦您?|家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|几个|几盏|几台|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
 /** What is played, said instead of a player (暂停音乐, 下一首歌): not a device name. */
 // 播放下一首: the verb 播放 left over beside a media step is not a name either
 const MEDIA_WORDS = /^(?:播放|放)?(?:(?:这|呢|嗰|那)?一?首歌?|音乐|歌曲?|曲子|节目|视频|电影|这集|广播|故事)?$/;
@@ -39,6 +43,10 @@ const MEDIA_ACTIONS = new Set(['播放', '继续', '暂停', '停止', '下一�
 /** Playback steps that need no content: said with nothing named they address the players. */
 const MEDIA_STEPS = new Set(['继续', '暂停', '停止', '下一首', '上一首', '静音', '取消静音']);
 const MEDIA_KINDS = new Set(['speaker', 'tv', 'projector']);
+/** Kinds that are only on or off: pausing or stopping one switches it off. */
+const POWER_ONLY = new Set(['light', 'humidifier', 'dehumidifier', 'airConditioner', 'fan', 'airPurifier', 'heater', 'freshAir', 'plug', 'switch', 'waterHeater', 'bathHeater', 'rangeHood']);
+/** 能帮我把走廊灯打开吗: a request asked politely (a modal before, a command verb right before 吗), not a state question. */
+const POLITE_REQUEST = /^(.*(?:能不能|能否|可否|可不可以|可以|能|麻烦|劳烦|请).*?(?:打开|开启|启动|关掉|关闭|关上|拉开|拉上|合上|锁上|开一下|关一下|调高|调低|调大|调小|调亮|调暗))(?:吗|么|嘛)$/;
 
 /** What an appliance does, said instead of its name: 开始洗衣服 -> the washer. */
 const ACTIVITY_TYPES: [RegExp, string][] = [
@@ -105,8 +113,9 @@ function negationToVerb(body: string): string {
     .replace(/^(?:别|不要|不用)再?让?(.+?)(?:再)?(?:扫地|拖地|扫|拖|洗|吹|响|放|播|转|跑|工作)了?$/, '停止$1');
 }
 
-const DURATION = /(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)?\s*个?\s*(半)?\s*个?\s*(秒钟?|分钟|分|小时|钟头|个钟)/;
-const SECONDS: Record<string, number> = { 秒: 1, 秒钟: 1, 分: 60, 分钟: 60, 小时: 3600, 钟头: 3600, 个钟: 3600 };
+const DURATION = /(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)?\s*个?\s*(半)?\s*个?\s*(秒钟?|分钟|刻钟|分|小时|钟头|个钟)/;
+// 一刻钟 / 三刻钟: quarters of an hour
+const SECONDS: Record<string, number> = { 秒: 1, 秒钟: 1, 分: 60, 分钟: 60, 刻钟: 900, 小时: 3600, 钟头: 3600, 个钟: 3600 };
 
 /** 十分钟 / 半小时 / 一个半小时 / 90秒 -> seconds (null when the text holds no duration). */
 function durationSeconds(m: RegExpMatchArray): number | null {
@@ -132,7 +141,7 @@ function takeDelay(body: string): { body: string; seconds: number; before: strin
 
 /** 设一个十分钟的定时器 / 取消计时器 / 计时器还剩多久: a timer request, no device. */
 function timerCommand(body: string): Command | null {
-  if (!/定时器|计时器|倒计时|闹钟|计时|timer/i.test(body)) return null;
+  if (!/定时器|计时器|倒计时|闹钟|计时|定时$|timer/i.test(body)) return null;
   const m = body.match(DURATION);
   const seconds = m ? durationSeconds(m) : null;
   const a: keyof typeof TIMER_OPS = /取消|删除|删掉|关掉|关闭|停掉|不要了/.test(body)
@@ -154,11 +163,14 @@ const OTHER_INTENTS: [RegExp, OtherIntent][] = [
   [/^(?:今天|明天|昨天)(?:是)?(?:几号|几月几号|星期几|礼拜几|周几|什么日子)|^(?:今天的?)?日期$/, 'date'],
   // asks about the weather (今天天气不错 only remarks on it)
   [/天气(?:怎么样|怎样|如何|好吗|好不好|预报|会不会|热不热|冷不冷)|会不会下(?:雨|雪)|(?:要|会)下(?:雨|雪)吗|下(?:雨|雪)了吗|(?:外面|室外|户外)(?:多少度|几度|冷不冷|热不热|温度)/, 'weather'],
-  [/^(?:算了|没事了?|不用了|没什么|不要了|取消|取消吧|好了|不用管了?|没关系)(?:吧|啊|了)?$/, 'nevermind'],
+  [/^(?:算了|没事了?|不用了?|没什么|不要了|取消|取消吧|好了|不用管了?|没关系)(?:吧|啊|了|喇)?$/, 'nevermind'],
   [/购物清单|购物单|待办事项|待办清单|待办列表|备忘录/, 'list'],
 ];
 
 const OUTDOOR = /室外|户外|外面|屋外|outdoor|outside/i;
+
+/** Greetings, thanks and questions to the assistant itself, said alone (早上好 / 晚安 may run a scene, so they are not here). */
+const CHAT = /^(?:你好|您好|嗨|哈喽|hello|hi|晚上好|下午好|中午好|谢谢你?|谢谢啦|谢啦|多谢|辛苦了|你是谁|你叫什么(?:名字)?|你几岁了?|你会(?:做|干)?什么|你能(?:做|干)什么)(?:呀|啊|吗|呢|哦)?[，,。！!？?]*$/i;
 
 function otherIntent(body: string, index: HomeIndex): Command | null {
   const found = OTHER_INTENTS.find(([re]) => re.test(body));
@@ -324,7 +336,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     }
     if (!p.n) p.n = name;
     // 把入户门锁上 / 入户门锁了吗: a lock's name ending in 锁 also carries the verb's first half
-    s = s.split(ch).join(/锁$/.test(name) && new RegExp(`${ch}(?:上|好|住|了)`).test(s) ? ' 锁' : ' ');
+    s = s.split(ch).join(/锁$/.test(name) && new RegExp(`${ch}(?:上|好|住|了|一下|下)`).test(s) ? ' 锁' : ' ');
   }
   const modeFromScene = p.v !== null;
   p.question = isQuestion(s.trim());
@@ -413,6 +425,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     const reading = attribute ?? attributeSlot(s)?.attribute ?? (/几度|多少度|多热|多冷|热不热|冷不冷|热吗|冷吗|很热|很冷|太热|太冷/.test(raw) ? 'temperature' : /潮不潮|干不干|多潮|多干|潮吗|干燥/.test(raw) ? 'humidity' : null);
     s = s.replace(/温度|湿度|光照|照度|亮度|光线|光强/g, ' ');
     if (/光照|照度|光线|光强/.test(raw)) p.t = 'lightSensor';
+    // 花园亮度多少: brightness asked of a place, no lamp named, is the light sensor's reading
+    else if (reading === 'brightness' && !named.length && !/灯/.test(raw) && index.entities.some((e) => e.category === 'lightSensor')) p.t = 'lightSensor';
     else if (reading === 'temperature' || reading === 'humidity') p.t = reading === 'temperature' ? 'temperatureSensor' : 'humiditySensor';
   }
   // 所有设备 / 全部电器: no type restriction at all
@@ -516,6 +530,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   const cat = categoryOf(p, index);
   if (cat === 'lock' && p.a === '打开') p.a = '解锁';
   if (cat === 'lock' && p.a === '关闭') p.a = '锁上';
+  // 加湿器停一下 / 风扇停下: what only runs or not (no programme, nothing playing) is stopped by switching it off
+  if ((p.a === '暂停' || p.a === '停止') && cat && POWER_ONLY.has(cat)) p.a = '关闭';
   // 我要睡觉了 / 我出门了: a scene said by the event it is for, when nothing else is named
   if (!p.t && (!p.n || p.residual) && !p.s.length && !p.ref && !p.question && (!p.a || p.a === '打开' || p.a === '执行')) {
     const scene = lifeEventScene(raw, index);
@@ -558,6 +574,15 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   // 启动扫地机 starts cleaning; 窗帘停一下 / 车库门暂停 stops a cover
   if ((cat === 'robotVacuum' || cat === 'lawnMower') && p.a === '打开') p.a = '开始清扫';
   if ((cat === 'curtain' || cat === 'garageDoor' || cat === 'window' || cat === 'clothesRack') && p.a === '暂停') p.a = '停止';
+  // 激活电影场景 where the scene is 电影模式: 场景 / 情景 said after a scene's own word
+  if (p.n && p.residual && /(?:场景|情景)$/.test(p.n)) {
+    const stem = p.n.replace(/(?:场景|情景)$/, '');
+    const scene = stem ? index.home.scenes.find((sc) => norm(sc.name).includes(stem)) : undefined;
+    if (scene) {
+      p.n = scene.name;
+      p.residual = false;
+    }
+  }
   // 打开回家模式 / 切换到观影模式 / 晚安: a scene is run
   const sceneNamed = p.n ? index.byName.get(norm(p.n)) : undefined;
   if (sceneNamed?.length && sceneNamed.every((e) => e.kind === 'scene' || e.category === 'scene') && (!p.a || ['打开', '设置模式', '调节', '开始清扫'].includes(p.a))) p.a = '执行';
@@ -641,12 +666,14 @@ export function distributeSharedTail(body: string, index: HomeIndex): string {
 export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   const index = 'entities' in home && 'info' in home ? (home as HomeIndex) : indexHome(home as Home);
   let body = canonical(text).replace(/\s+/g, '');
+  // (before the wake word and the courtesy are taken off: 你好 / 谢谢 said alone are all there is)
+  if (CHAT.test(body)) return [commandSchema.parse({ a: NOT_DEVICE_ACTION, i: 'chat', reason: '不是设备指令' })];
   // 小爱同学，… is a wake word, but 小爱音箱 / 天猫精灵 may be this home's device names
   const wake = body.match(WAKE);
   if (wake && (/[，,、]$/.test(wake[0]) || !index.namesLongestFirst.some((n) => n.startsWith(norm(wake[0]).slice(0, 2))))) body = body.slice(wake[0].length);
   // trailing sentence particles (锁咗未呀 / 开了没啊) say nothing
   body = negationToVerb(body.replace(COURTESY_END, '').replace(/(?<=.)[呀啊啦喔嘞咯]+(?=[，,。！!？?]*$)/, ''));
-  body = distributeSharedTail(body, index);
+  body = distributeSharedTail(body, index).replace(POLITE_REQUEST, '$1');
   const delay = takeDelay(body);
   // 玄关灯打开五分钟后关掉: a delay between two commands delays only the second (it acts on the same device)
   if (delay && hasVerb(delay.before.replace(/[，,]+$/, '')) && hasVerb(delay.after)) {
@@ -732,6 +759,9 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   for (let i = parts.length - 2; i >= 0; i--) {
     const p = parts[i];
     const next = parts[i + 1];
+    // (灯，书房的，打开: after a kind still waiting for its verb, the room is that kind's)
+    const before = parts[i - 1];
+    if (before && !before.a && !before.s.length && (before.t || (before.n && !before.residual))) continue;
     if ((!p.a || p.complaint) && p.s.length && !p.t && !p.ref && (!p.n || p.residual) && next.a && !next.s.length) {
       next.s = p.s;
       parts.splice(i, 1);
@@ -751,7 +781,9 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   for (let i = parts.length - 1; i >= 1; i--) {
     const p = parts[i];
     const prev = parts[i - 1];
-    if (p.a || p.v || p.ref || p.question || p.residual || clauseOf.get(p) === clauseOf.get(prev) || !prev.a || prev.ref) continue;
+    // (灯，书房的，打开: the clause narrowed may still wait for its verb, when it names a kind or a device)
+    if (p.a || p.v || p.ref || p.question || p.residual || clauseOf.get(p) === clauseOf.get(prev) || prev.ref) continue;
+    if (!prev.a && !(prev.t || (prev.n && !prev.residual))) continue;
     if (!p.s.length && !p.t && !p.n) continue;
     const sameKind = !p.t || !prev.t || p.t === prev.t || (prev.t === 'media' && ['speaker', 'tv', 'projector'].includes(p.t));
     if (!sameKind || (p.n && prev.n) || (p.s.length && prev.s.length)) continue;

@@ -9,7 +9,7 @@ import { clarifyAmong, clarifyNothingFound, clarifyNothingUnderstood, clarifyRef
 import { gateStage } from './stages/gate';
 import { checkValue, evaluateConditions } from './stages/inject';
 import { parseStage } from './stages/parse';
-import { recallStage, type DevicesConfig } from './stages/recall';
+import { isSubtype, preferKin, recallStage, type DevicesConfig } from './stages/recall';
 import { roomAliasPool, scopeStage, unexcluded } from './stages/scope';
 import { scoreStage } from './stages/score';
 import {
@@ -147,8 +147,9 @@ export function retrieveCommand(
   const recall = (pool: Entity[], hint: string | null, roomHit = scope.roomHit) => recallStage(index, withoutExcept(pool), { hint, type: ir.type_hint, roomHit, vector }, cfg);
   let cands = recall(scope.pool, ir.name_hint);
   if (!cands.length && ir.name_hint && ir.type_hint) {
-    // a name that matches nothing (小米灯) still says the type
+    // a name that matches nothing (小米灯) still says the type; a subtype (台灯) its kin first
     cands = recall(scope.pool, null);
+    if (isSubtype(ir.name_hint)) cands = preferKin(index, ir.name_hint, cands);
   }
   if (!cands.length && scope.askedUnknown && !meta.room_alias) {
     // 次卧 matched a name (次卧台灯) but not what was asked (空调): try the room 次卧 is a kind of

@@ -65,6 +65,13 @@ export function parseNumber(text: string): number | null {
   const t = text.trim();
   if (/^-?\d+(?:\.\d+)?$/.test(t)) return Number(t);
   const [int, frac] = t.split('点');
+  // 两千七 = 2700, 一百五 = 150: a digit after the last unit counts one place lower (两千零七 stays 2007)
+  const elided = int.match(/^(.*[一二两三四五六七八九])([千百])([一二三四五六七八九])$/);
+  if (elided && frac === undefined) {
+    const head = parseChineseNumber(elided[1] + elided[2]);
+    const tail = parseChineseNumber(elided[3]);
+    if (head !== null && tail !== null) return head + tail * (elided[2] === '千' ? 100 : 10);
+  }
   const i = parseChineseNumber(int);
   if (i === null) return null;
   if (frac === undefined) return i;
@@ -104,7 +111,7 @@ const TENTHS = new RegExp(`(${NUM})成(?!员)`);
 // 三分之一 / 四分之三: a fraction of the way (a percent, rounded)
 const FRACTION = new RegExp(`(${NUM})分之(${NUM})`);
 const HALF = /一半|半开|开一半|一半的?位置/;
-const NUM_UNIT = new RegExp(`(-?${NUM})\\s*(摄氏度|度|℃|°c|°|%|％|档|挡|级|格|k(?![a-z]))`, 'i');
+const NUM_UNIT = new RegExp(`(-?${NUM})\\s*(摄氏度|度|℃|°c|°|%|％|档|挡|级|格|k(?![a-z]))(半)?`, 'i');
 const BARE_NUM = new RegExp(`(?:到|成|为|至|是|在|调|设)\\s*(-?${NUM})(?![个盏台只扇部组路块号楼层点])`);
 const TRAILING_NUM = new RegExp(`(?:音量|亮度|温度|湿度|风速|风量|声音|位置|开合度?|色温)\\s*(-?${NUM})(?![个盏台只扇部组路块号楼层])`);
 
@@ -123,7 +130,8 @@ export function findValue(s: string): FoundValue | null {
   }
   m = s.match(NUM_UNIT);
   if (m) {
-    const n = parseNumber(m[1]);
+    // 二十六度半: half a unit more
+    const n = parseNumber(m[1]) === null ? null : parseNumber(m[1])! + (m[3] ? 0.5 : 0);
     if (n !== null) return { v: `${n}${canonicalUnit(m[2])}`, ...at(m), number: n, unit: canonicalUnit(m[2]) };
   }
   m = s.match(TENTHS);
@@ -152,7 +160,8 @@ export function valueFromCommand(v: string | number | null | undefined, action: 
   const unitOr = (u: string | null) => u ?? DEFAULT_UNIT[attribute];
   if (typeof v === 'number') return { text, number: v, unit: unitOr(null), attribute };
   if (/^(?:最|max|全开|开到最大)/i.test(text) || /^最/.test(text)) {
-    const extreme: 'max' | 'min' = /暗|小|低|弱|冷|慢|min|轻|静/i.test(text) ? 'min' : 'max';
+    // a white tone runs the other way: the coldest light is the highest Kelvin, the warmest the lowest
+    const extreme: 'max' | 'min' = attribute === 'colorTemp' ? (/暖|黄|低|小|min/i.test(text) ? 'min' : 'max') : /暗|小|低|弱|冷|慢|min|轻|静/i.test(text) ? 'min' : 'max';
     return { text, number: null, unit: unitOr(null), attribute, extreme };
   }
   const rel = text.match(/^([+-])(.*)$/);

@@ -61,11 +61,13 @@ export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: D
   // 关掉厨房 / 打开书房: a room alone means everything in it that switches on/off (not a washer's
   // programme, not the curtains); only when the room holds such devices
   if (!hint && !ir.type_hint && ir.scope_include.length && meta.scope_fallback === null && (ir.action === '打开' || ir.action === '关闭')) {
-    const powered = cands.filter((c) => c.entity.kind === 'device' && hasPowerCommand(c.entity, ir.action as '打开' | '关闭'));
+    // (a garage's own door opens and closes with it: 把车库关了)
+    const powered = cands.filter((c) => c.entity.kind === 'device' && (hasPowerCommand(c.entity, ir.action as '打开' | '关闭') || (c.entity.category === 'garageDoor' && c.cap >= cfg.capabilityMin)));
     if (powered.length) return select(powered, 'room_type_all', true);
   }
   // 现在几度 / 空调开着吗: a state question changes nothing, so every match of the asked kind answers it
-  if (ir.action === '查询' && (!hint || isSubtype(hint)) && ir.type_hint && cands.length > 1) return select(cands, 'all', true);
+  // (but not from other rooms: 书房的温度多少 with no thermometer in the study asks)
+  if (ir.action === '查询' && (!hint || isSubtype(hint)) && ir.type_hint && cands.length > 1 && !scopeMissed) return select(cands, 'all', true);
   if (exact.length === 1) return select(exact, 'exact_name', false);
   if (exact.length > 1) return { kind: 'clarify', among: exact };
   const typeOnly = !hint || isSubtype(hint);

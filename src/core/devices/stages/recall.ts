@@ -2,7 +2,7 @@ import type { AppConfig } from '../../config';
 import { homophoneKey } from '../../text/pinyin';
 import { norm } from '../home';
 import type { HomeIndex } from '../index';
-import { DOOR_KINDS, SUBTYPES } from '../lexicon';
+import { DOOR_KINDS, SUBTYPES, TYPES } from '../lexicon';
 import type { Entity, Scored } from '../types';
 
 /**
@@ -42,12 +42,18 @@ interface HintKeys {
   pinyin: string;
   fuzzy: string;
   len: number;
+  /** 总阀 said for 总水阀: the hint with its last character read as the two-character type word it ends */
+  shortened: string[];
 }
+
+const TYPE_WORDS_2 = [...new Set(Object.values(TYPES).flat())].filter((w) => Array.from(w).length === 2);
 
 /** The hint's matching keys, computed once per recall (not once per entity). */
 export function hintKeys(hint: string): HintKeys {
   const key = norm(hint);
-  return { hint, key, pinyin: homophoneKey(key), fuzzy: homophoneKey(key, { fuzzy: true }), len: Array.from(key).length };
+  const chars = Array.from(key);
+  const shortened = chars.length >= 2 ? TYPE_WORDS_2.filter((t) => t.endsWith(chars[chars.length - 1]) && t !== key).map((t) => chars.slice(0, -1).join('') + t) : [];
+  return { hint, key, pinyin: homophoneKey(key), fuzzy: homophoneKey(key, { fuzzy: true }), len: chars.length, shortened };
 }
 
 /** Below an exact name (1), above a homophone (0.9): the alias is the user's own wording of the name. */
@@ -65,6 +71,7 @@ export function nameEvidence(index: HomeIndex, e: Entity, h: HintKeys): { score:
     else if (hintPinyin && info.pinyin[i] === hintPinyin && hintLen >= 2) [s, r] = [0.9, 'pinyin_hit'];
     else if (hintFuzzy && info.fuzzy[i] === hintFuzzy && hintLen >= 2) [s, r] = [0.85, 'pinyin_hit'];
     else if (hintLen >= 2 && k.includes(hintKey) && !splitsRoomWord(info.nameRooms, k, hintKey)) [s, r] = [0.5 + 0.3 * (hintLen / Array.from(k).length), 'name_partial'];
+    else if (h.shortened.some((x) => k.includes(x))) [s, r] = [0.5 + 0.3 * (hintLen / Array.from(k).length), 'name_partial'];
     else if (Array.from(k).length >= 2 && hintKey.includes(k) && !(k in SUBTYPES)) [s, r] = [0.6, 'name_partial'];
     else if (hintLen >= 3 && !isSubtype(hint) && info.pinyin[i].includes(hintPinyin)) [s, r] = [0.55, 'pinyin_hit'];
     if (s > best) [best, reason] = [s, r];
@@ -129,4 +136,32 @@ export function recallStage(index: HomeIndex, pool: Entity[], q: RecallQuery, cf
   // a name that was heard beats anything an embedding thinks is similar
   if (q.hint && out.some((c) => c.nameScore > 0)) return out.filter((c) => c.nameScore > 0);
   return out;
+}
+
+/**
+ * Kinds of a subtype that stand in for each other: a bedside lamp is the 台灯 of a bedroom, a
+ * pendant is its 吸顶灯 (the main light).
+ */
+const SUBTYPE_KIN: string[][] = [
+  ['台灯', '床头灯', '阅读灯', '夜灯', '小夜灯'],
+  ['吸顶灯', '主灯', '吊灯', '顶灯'],
+  ['筒灯', '射灯'],
+  ['灯带', '灯串', '氛围灯'],
+];
+
+/**
+ * 打开主卧台灯 where no name says 台灯: the devices of that kind whose names say a kindred subtype
+ * (床头灯) come first; else those whose names say no subtype of that kind (主卧灯 is the room's main
+ * light, not its bedside lamp); else all of them.
+ */
+export function preferKin(index: HomeIndex, hint: string, cands: Scored[]): Scored[] {
+  const type = SUBTYPES[hint];
+  if (!type || cands.length < 2) return cands;
+  const kin = SUBTYPE_KIN.find((g) => g.includes(hint)) ?? [hint];
+  const sameKind = Object.keys(SUBTYPES).filter((w) => SUBTYPES[w] === type);
+  const says = (c: Scored, words: string[]) => index.info.get(c.entity.id)!.keys.some((k) => words.some((w) => k.includes(w)));
+  const kindred = cands.filter((c) => says(c, kin));
+  if (kindred.length) return kindred;
+  const plain = cands.filter((c) => !says(c, sameKind));
+  return plain.length ? plain : cands;
 }

@@ -1,0 +1,220 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadHomeFile } from '../../../src/core/devices/home';
+import { canonical } from '../../../src/core/devices/canonical';
+import { isQuestion, valueSlot } from '../../../src/core/devices/grammar';
+import { retrieve } from '../../../src/core/devices/retrieve';
+import { parseNumber } from '../../../src/core/devices/values';
+import { emptyState, type Home } from '../../../src/core/devices/types';
+
+// Mechanisms found by probe batch 3 (eval/fixtures/devices-wild/*.probe3-cases.txt). Each is
+// checked here on other wordings than the eval's, over the eval's real homes.
+const fixtures = path.resolve(__dirname, '../../../eval/fixtures');
+const duplex = loadHomeFile(path.join(fixtures, 'devices-wild/duplex.json')).home;
+const villa = loadHomeFile(path.join(fixtures, 'devices/villa.json')).home;
+const apartment = loadHomeFile(path.join(fixtures, 'devices/apartment.json')).home;
+
+async function run(text: string, home: Home = duplex) {
+  return retrieve(text, home, emptyState());
+}
+const ids = (rs: Awaited<ReturnType<typeof run>>) => [...new Set(rs.flatMap((r) => r.selected.map((s) => s.id)))].sort();
+const actions = (rs: Awaited<ReturnType<typeof run>>) => rs.map((r) => r.command.a);
+
+describe('a subtype no name carries prefers its kin, then the plain light', () => {
+  it('台灯 in a bedroom with a main light and a bedside lamp is the bedside lamp', async () => {
+    expect(ids(await run('关掉主卧台灯'))).toEqual(['light.master_bedside']);
+  });
+  it('吸顶灯 there is the main light, not the bedside lamp', async () => {
+    expect(ids(await run('主卧吸顶灯调亮一点'))).toEqual(['light.master']);
+  });
+  it('both bedside lamps of a room stand for its 台灯, never its ceiling light', async () => {
+    expect(ids(await run('打开主卧台灯', villa))).toEqual(['v-mb-left', 'v-mb-right']);
+  });
+});
+
+describe('a type word shortened to its last character (总阀 for 总水阀)', () => {
+  it('finds the one valve whose name holds the full word', async () => {
+    const rs = await run('总阀打开');
+    expect(ids(rs)).toEqual(['valve.water_main']);
+    expect(rs[0].clarification).toBeNull();
+  });
+});
+
+describe('a sentence broken by commas (灯，书房的，打开)', () => {
+  it('the room clause narrows the kind before it, the verb clause acts on both', async () => {
+    const rs = await run('窗帘，主卧的，拉上');
+    expect(ids(rs)).toEqual(['cover.master_blinds']);
+    expect(actions(rs)).toEqual(['关闭']);
+  });
+  it('a remark naming a room still sets the room of the command after it', async () => {
+    expect(ids(await run('客厅有点暗，把落地灯打开'))).toEqual(['light.living_floor']);
+  });
+});
+
+describe("a room said alone opens and closes a garage's own door", () => {
+  it('打开车库 opens the garage door and switches the light on', async () => {
+    expect(ids(await run('打开车库', villa))).toEqual(['v-gar-door', 'v-gar-light']);
+  });
+  it('a room closed alone still leaves its curtains', async () => {
+    expect(ids(await run('关掉主卧', apartment))).not.toContain('cover.master');
+  });
+});
+
+describe('numbers written the spoken way', () => {
+  it('a digit after the last unit counts one place lower', () => {
+    expect(parseNumber('两千七')).toBe(2700);
+    expect(parseNumber('一百五')).toBe(150);
+    expect(parseNumber('两千零七')).toBe(2007);
+  });
+  it('N度半 is half a degree more', async () => {
+    const [r] = await run('客厅空调调到二十五度半');
+    expect(r.ir.value?.number).toBe(25.5);
+  });
+  it('一刻钟 / 三刻钟 are quarters of an hour', async () => {
+    expect((await run('一刻钟后关掉书房灯'))[0].ir.delay_seconds).toBe(900);
+    expect((await run('来个三刻钟的倒计时'))[0].ir.timer?.seconds).toBe(2700);
+    expect((await run('设个十分钟的定时'))[0].ir.timer?.seconds).toBe(600);
+  });
+});
+
+describe('colours and fan levels said other ways', () => {
+  it('a colour word with its own suffix, or 的 after a change verb', () => {
+    expect(valueSlot('调成紫罗兰色')?.v).toBe('紫色');
+    expect(valueSlot('换成绿的')?.v).toBe('绿色');
+  });
+  it('a fan level said bare after 风速', async () => {
+    const [r] = await run('主卧空调风速调成低');
+    expect(ids([r])).toEqual(['climate.master']);
+    expect(r.ir.value?.attribute).toBe('fanSpeed');
+    expect(r.ir.value?.text).toBe('低速');
+  });
+});
+
+describe('verbs said other ways', () => {
+  it('pausing what is only on or off switches it off', async () => {
+    const rs = await run('主卧风扇停一下');
+    expect(ids(rs)).toEqual(['fan.master']);
+    expect(actions(rs)).toEqual(['关闭']);
+  });
+  it('a lock named …锁 and 一下 locks it', async () => {
+    expect(actions(await run('把入户门锁一下', apartment))).toEqual(['锁上']);
+  });
+  it('a verb split by 个 and a step after 跳到', async () => {
+    expect(canonical('静个音')).toBe('静音');
+    const rs = await run('厨房音箱跳到下一首');
+    expect(ids(rs)).toEqual(['media_player.kitchen_speaker']);
+    expect(actions(rs)).toEqual(['下一首']);
+  });
+  it('灭了 switches off; 通电了吗 asks', async () => {
+    expect(actions(await run('餐厅灯灭了吧'))).toEqual(['关闭']);
+    expect(isQuestion(canonical('书房插座通电了吗'))).toBe(true);
+  });
+});
+
+describe('questions and requests', () => {
+  it('brightness asked of a place with no lamp named is the light sensor', async () => {
+    expect(ids(await run('花园现在亮度怎么样', villa))).toEqual(['v-gd-lux']);
+    expect(ids(await run('客厅灯带亮度多少', villa))).toEqual(['v-lr-strip']);
+  });
+  it('a polite 能…打开吗 is a request; 打开了吗 is still a question', async () => {
+    expect(actions(await run('可以帮我把客厅窗帘拉开吗'))).toEqual(['打开']);
+    expect(actions(await run('客厅窗帘拉开了吗'))).toEqual(['查询']);
+  });
+  it('why a complaint is made (看不见) is not a device name', async () => {
+    const rs = await run('主卧太暗了看不见');
+    expect(ids(rs).length).toBeGreaterThan(0);
+    expect(ids(rs).every((id) => id.startsWith('light.'))).toBe(true);
+  });
+});
+
+const mihome = loadHomeFile(path.join(fixtures, 'devices-real/mihome.json')).home;
+const intent = (rs: Awaited<ReturnType<typeof run>>) => rs[0].ir.intent ?? null;
+
+describe('what is not a device command', () => {
+  it('greetings, thanks and questions to the assistant said alone are chat', async () => {
+    for (const u of ['你好', '谢谢你', '晚上好', '你叫什么名字']) expect(intent(await run(u, mihome))).toBe('chat');
+    // a greeting before a command is only a greeting
+    expect(ids(await run('你好，把阳台灯关掉', mihome))).toEqual(['bc.light']);
+  });
+  it('Cantonese days, rain and never-mind', async () => {
+    expect(intent(await run('今日會唔會落雨', mihome))).toBe('weather');
+    expect(intent(await run('唔使喇', mihome))).toBe('nevermind');
+  });
+  it('a clock time said with a command is not taken for a device name', async () => {
+    const [r] = await run('明天早上七点打开窗帘', mihome);
+    expect(r.command.n).toBeNull();
+    expect(r.clarification?.question).not.toMatch(/点/);
+    expect(ids(await run('晚上十点关掉儿童房空调', mihome))).toEqual(['kid.ac']);
+  });
+});
+
+describe('more spoken forms', () => {
+  it('Cantonese 同 joins two targets', async () => {
+    expect(ids(await run('開埋廚房燈同油煙機', mihome))).toEqual(['kt.hood', 'kt.light']);
+  });
+  it('有没有锁 / X没X / 是开的 ask, not command', async () => {
+    expect(actions(await run('前门有没有锁'))).toEqual(['查询']);
+    expect(actions(await run('书房卷帘关没关'))).toEqual(['查询']);
+    expect(actions(await run('一楼有几盏灯是开的'))).toEqual(['查询']);
+  });
+  it('a vacuum called back goes to its dock', async () => {
+    expect(actions(await run('把扫地机器人召回'))).toEqual(['回充']);
+  });
+  it('a bare mode word after the device sets the mode', async () => {
+    const [r] = await run('米家智能浴霸S1换气', mihome);
+    expect(r.command.a).toBe('设置模式');
+    expect(r.ir.value?.text).toBe('换气');
+  });
+});
+
+describe('counting, scenes, extremes and scope of questions', () => {
+  it('几扇 / 几把 count a set in a state (a question, not 打开)', async () => {
+    const rs = await run('有几扇窗帘是开着的');
+    expect(actions(rs)).toEqual(['查询']);
+    expect(ids(rs)).toEqual(['cover.living_curtain', 'cover.master_blinds', 'cover.office_shade']);
+  });
+  it('a suction level is not a light level', async () => {
+    expect(ids(await run('把客厅亮度调高一点'))).toEqual(['light.living_ceiling', 'light.living_floor']);
+  });
+  it('a reading asked of a room with no sensor asks instead of answering from elsewhere', async () => {
+    const [r] = await run('儿童房现在几度');
+    expect(r.selected).toEqual([]);
+    expect(r.clarification?.options.length).toBeGreaterThan(0);
+  });
+  it('全 before a verb means all of them', async () => {
+    const rs = await run('把窗帘全拉上');
+    expect(ids(rs)).toEqual(['cover.living_curtain', 'cover.master_blinds', 'cover.office_shade']);
+  });
+  it('a scene said with 场景 after its own word', async () => {
+    expect(ids(await run('启动晚安场景', villa))).toEqual(['s-night']);
+  });
+  it('the warmest white is the lowest Kelvin, the coldest the highest', async () => {
+    expect((await run('书房灯色温调到最暖'))[0].ir.value).toMatchObject({ extreme: 'min', number: 2000 });
+    expect((await run('书房灯色温调到最冷'))[0].ir.value).toMatchObject({ extreme: 'max', number: 6500 });
+  });
+});
+
+describe('Cantonese as people type it', () => {
+  it('焗 / 闷热 are a complaint of heat, 有啲暗 of darkness', async () => {
+    const [hot] = await run('主人房好焗', apartment);
+    expect(ids([hot])).toEqual(['climate.master']);
+    expect(hot.ir.value).toMatchObject({ attribute: 'temperature', relative: 'down' });
+    const [dark] = await run('客廳有啲暗', apartment);
+    expect(dark.ir.value).toMatchObject({ attribute: 'brightness', relative: 'up' });
+  });
+  it('返 (again) and 去 (to) around a setting', async () => {
+    const [r] = await run('幫我較返主人房個冷氣去廿五度', apartment);
+    expect(ids([r])).toEqual(['climate.master']);
+    expect(r.ir.value?.number).toBe(25);
+  });
+  it('返嚟喇 / 出去喇 run the home and away scenes', async () => {
+    expect(ids(await run('我哋返嚟喇', apartment))).toEqual(['scene.home']);
+    expect(ids(await run('出去喇', apartment))).toEqual(['scene.away']);
+  });
+  it('最光 is the brightest; 瞓觉 after a command is why, not what', async () => {
+    expect((await run('書房枱燈較到最光', apartment))[0].ir.value).toMatchObject({ extreme: 'max', number: 100 });
+    const [r] = await run('熄咗主人房啲燈瞓覺', apartment);
+    expect(r.command.n).toBeNull();
+    expect(ids([r])).toEqual(['light.bedside', 'light.master_ceiling']);
+  });
+});
