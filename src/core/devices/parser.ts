@@ -46,7 +46,7 @@ const MEDIA_KINDS = new Set(['speaker', 'tv', 'projector']);
 /** Kinds that are only on or off: pausing or stopping one switches it off. */
 const POWER_ONLY = new Set(['light', 'humidifier', 'dehumidifier', 'airConditioner', 'fan', 'airPurifier', 'heater', 'freshAir', 'plug', 'switch', 'waterHeater', 'bathHeater', 'rangeHood']);
 /** 能帮我把走廊灯打开吗: a request asked politely (a modal before, a command verb right before 吗), not a state question. */
-const POLITE_REQUEST = /^(.*(?:能不能|能否|可否|可不可以|可以|能|麻烦|劳烦|请).*?(?:打开|开启|启动|关掉|关闭|关上|拉开|拉上|合上|锁上|开一下|关一下|调高|调低|调大|调小|调亮|调暗))(?:吗|么|嘛)$/;
+const POLITE_REQUEST = /^(.*(?:能不能|能否|可否|可不可以|可以|能|麻烦|劳烦|请).*?(?:打开|开启|启动|关掉|关闭|关上|拉开|拉上|合上|锁上|开一下|关一下|调高|调低|调大|调小|调亮|调暗|开|关))(?:吗|么|嘛)$/;
 
 /** What an appliance does, said instead of its name: 开始洗衣服 -> the washer. */
 const ACTIVITY_TYPES: [RegExp, string][] = [
@@ -294,6 +294,8 @@ interface Partial {
   question: boolean;
   /** the only "verb" was a complaint (卧室太热了): a remark when another clause says what to do */
   complaint: boolean;
+  /** a complaint about the air (好热, 有点冷): for what heats or cools a room */
+  air?: boolean;
 }
 
 const blankOut = (s: string, start: number, end: number) => s.slice(0, start) + ' '.repeat(end - start) + s.slice(end);
@@ -540,6 +542,13 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
       p.residual = false;
       p.a = '执行';
     }
+  }
+  // 好热 / 房间有点冷: a complaint about the air is for what heats or cools a room (never a water heater)
+  // (marked here, typed once the clauses are joined: 卧室太热了，开一下空调 stays a remark about the room)
+  if (p.complaint && attribute === 'temperature' && !p.t && (!p.n || p.residual) && !p.ref && index.entities.some((e) => e.category === 'airConditioner' || e.category === 'heater')) {
+    p.air = true;
+    p.n = null;
+    p.residual = false;
   }
   // 锁上 / 开始扫地 with nothing named: the kind of device the verb belongs to
   if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '锁上' || p.a === '解锁')) p.t = 'lock';
@@ -823,7 +832,7 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
         a: p.a ?? UNKNOWN_ACTION,
         s: p.s.length ? p.s.join('、') : cond?.room && !p.n && p.t ? cond.room : null,
         n: p.n,
-        t: p.t,
+        t: p.t ?? (p.air ? 'climate' : null),
         q: p.q,
         c: p.c,
         cond: cond ?? undefined,

@@ -170,6 +170,20 @@ export function retrieveCommand(
     if (cands.length) meta.scope_fallback = 'no_match_in_scope';
   }
 
+  // 客厅灯光调到50%: a group named outright whose shared commands cannot do the action stands for
+  // its members that can (the dimmable lights of 客厅灯光), all of them
+  const named = cands.filter((c) => c.nameScore === 1);
+  const group = named.length === 1 && named[0].entity.kind === 'group' && confidentAction(action) ? named[0] : null;
+  if (group && capabilityScore(group.entity, action, sim) < cfg.capabilityMin) {
+    const able = (group.entity.members ?? [])
+      .map((id) => index.byId.get(id))
+      .filter((e): e is Entity => !!e && !exceptIds.has(e.id) && capabilityScore(e, action, sim) >= cfg.capabilityMin);
+    if (able.length) {
+      cands = able.map((e) => ({ entity: e, score: group.score, nameScore: 1, cap: 0, reasons: [...group.reasons, 'group_covers'] }));
+      ir.quantifier = 'all';
+    }
+  }
+
   // score
   cands = scoreStage(cands, action, cfg, meta, sim);
 

@@ -218,3 +218,25 @@ describe('Cantonese as people type it', () => {
     expect(ids([r])).toEqual(['light.bedside', 'light.master_ceiling']);
   });
 });
+
+describe('groups, white tones, polite requests and complaints about the air', () => {
+  it('a group named whose shared commands cannot dim stands for its dimmable members', async () => {
+    const rs = await run('客厅灯光调暗一点', villa);
+    expect(ids(rs)).toEqual(['v-lr-crystal', 'v-lr-strip']);
+    // what the group itself can do still selects the group
+    expect(ids(await run('关掉客厅灯光', villa))).toEqual(['g-lr-lights']);
+  });
+  it('暖色 / 冷色 are white tones', () => {
+    expect(valueSlot('调成冷色')).toMatchObject({ v: '冷色', attribute: 'colorTemp' });
+  });
+  it('可以帮我开吗 asks for it to be switched on', async () => {
+    expect(actions(await run('书房冷气可以帮我开吗', villa))).toEqual(['打开']);
+  });
+  it('a complaint about the air goes to what heats or cools, never to a water heater', async () => {
+    const [r] = await run('卫生间有点冷', apartment);
+    expect(r.command.t).toBe('climate');
+    expect(ids([r])).not.toContain('water_heater.bath');
+    expect(r.clarification?.options.map((o) => o.id)).not.toContain('water_heater.bath');
+    expect(ids(await run('客厅冷死了', villa))).toEqual(['v-floorheat', 'v-lr-ac']);
+  });
+});
