@@ -143,6 +143,14 @@ export const configSchema = z.object({
       sectionEvidenceWeight: z.number().min(0).max(1).default(0.6),
       /** Section choice: bonus for an article that states a quantity when the question asks 多少/几天, or enumerates when it asks 哪些. */
       sectionFormBonus: z.number().min(0).max(1).default(0.1),
+      /**
+       * Section choice for a question asking an aspect (penalty, scope, definition) about a subject of
+       * its own (`能否追究医院的责任`, `什么是保理合同`): bonus for the aspect's sections (penalty
+       * chapter, 是指/所称 articles) over the ranking (collections/sections.ts). 0 … 0.2 score alike on
+       * the STARD tuning part, on its learn part without learned lists (penalty 7 / 22, definition
+       * 8 / 15 right first) and on the power and labour statutes; 0.3 loses a definition, 0.5 three.
+       */
+      sectionAspectBonus: z.number().min(0).max(1).default(0.1),
       /** When titles make a question ambiguous, titles scoring >= best × this are listed as candidates. */
       candidateTitleRatio: z.number().min(0).max(1).default(0.85),
       /** Title similarity below this does not enter the title ranking. */

@@ -214,6 +214,36 @@ function answer(doc: StoredDoc, intent: SectionIntent, best: Section, seeAlso: S
   };
 }
 
+type RankedSection = Awaited<ReturnType<typeof rankSections>>[number];
+
+/** The best section when the asked aspect (penalty, scope, definition) only adds `bonus` to its sections' score. */
+function aspectAnswer(doc: StoredDoc, intent: SectionIntent, ranked: RankedSection[], isAspect: (s: Section) => boolean, bonus: number, seeAlsoN: number): SectionAnswer {
+  const order = ranked
+    .map((r, i) => ({ r, i, score: r.score + (isAspect(r.section) ? bonus : 0) }))
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .map((x) => x.r.section);
+  return answer(doc, intent, order[0], order.slice(1, 1 + seeAlsoN));
+}
+
+const NAMES_ASPECT: Partial<Record<SectionIntent, RegExp>> = {
+  penalty: /罚则|处罚|罚款|怎么罚|罚多少|罚钱|被罚|受罚|罚吗/,
+  definition: /定义|含义|是指|所称/,
+};
+
+/** Words that only name the asked aspect (`罚则`, `怎么处罚`, `定义是什么`, `适用范围`), not a subject. */
+const ASPECT_WORDS: Partial<Record<SectionIntent, RegExp>> = {
+  penalty: /罚则|处罚|罚款|怎么罚|罚多少|罚钱|被罚|受罚|罚吗|法律责任|追究|违反|怎么办|后果|惩罚|会|怎么|怎样|如何|呢|吗|的|了|是什么|有哪些/g,
+  definition: /定义|是指|什么叫|什么是|含义|所称|是什么|的|呢|吗|意思/g,
+  scope: /适用范围|适用于|适用哪些|适用对象|管什么|范围是|什么|哪些|的|呢|吗/g,
+};
+
+/** Does the question name something besides the aspect it asks for (`窃电怎么处罚` yes, `罚则呢` no)? */
+function hasOwnContent(question: string, intent: SectionIntent): boolean {
+  const words = ASPECT_WORDS[intent];
+  const rest = words ? (questionCore(question) || question).replace(words, '') : question;
+  return queryTokens(rest).length > 0;
+}
+
 function notFound(intent: SectionIntent, markdown: string): SectionAnswer {
   return { intent, found: false, markdown, best: null, see_also: [], citations: [] };
 }
@@ -221,6 +251,8 @@ function notFound(intent: SectionIntent, markdown: string): SectionAnswer {
 const PENALTY_CHAPTER = /罚则|法律责任|奖励与惩罚|惩罚|处罚/;
 const SCOPE_TEXT = /适用于|适用本|必须遵守本|适用范围/;
 const DEFINITION_TEXT = /是指|所称|含义/;
+// `保理合同是……的合同`: a definition without 是指 / 所称 (the code's own wording)
+const DEFINES = /^[^，。；]{2,24}是[^，。；]{2,120}的(?:合同|行为|权利|制度|组织|单位|人员|作品|财产|活动)[。；]/;
 
 /**
  * Answers a question about one locked document. `context` is the previous question of the
@@ -267,25 +299,41 @@ export async function answerInDocument(
   }
   const ranked = await rankSections(ctx, coll, doc, question, intent === 'penalty' || intent === 'scope' || intent === 'definition' ? contextTokens : []);
   const rankedIn = (pred: (s: Section) => boolean) => ranked.filter((r) => pred(r.section)).map((r) => r.section);
+  // `罚则呢`, `适用范围`, `定义`: nothing but the aspect asked, so the answer is taken from its sections
+  // (penalty chapter, scope / definition articles). A question with a subject of its own
+  // (`能否追究医院的责任`, `什么是保理合同`) is ranked like any other, its aspect only a bonus:
+  // restricting it to those sections chose the wrong article (STARD learn part, without learned
+  // lists: penalty 3 vs 8 of 22 right first, definition 1 vs 8 of 15; a civil-code part has no
+  // penalty chapter at all, and 保理合同是…的合同 says neither 是指 nor 所称)
+  // `要罚多少钱`, `怎么处罚` name the penalty itself, `配电室的定义` the definition itself: the
+  // penalty chapter / the 是指 articles answer them even with a subject (`私自接线偷电要罚多少钱`);
+  // `追究责任` / `法律责任` are as often civil liability, `什么是X` as often asks what X entails
+  const aspectOnly = intent !== 'general' && (!hasOwnContent(question, intent) || NAMES_ASPECT[intent]?.test(question) === true);
   if (intent === 'penalty') {
     const inChapter = sections.filter((s) => PENALTY_CHAPTER.test(s.path));
     const pool = inChapter.length ? inChapter : sections.filter((s) => /罚款|处罚|处分|追究/.test(s.text));
-    if (!pool.length) return notFound('penalty', `《${doc.title}》没有罚则或法律责任条款。`);
+    if (aspectOnly || !ranked.length) {
+      if (!pool.length) return notFound('penalty', `《${doc.title}》没有罚则或法律责任条款。`);
+      const inPool = new Set(pool.map((s) => s.index));
+      const best = rankedIn((s) => inPool.has(s.index))[0] ?? pool[0];
+      return answer(doc, 'penalty', best, pool.filter((s) => s.index !== best.index).slice(0, seeAlsoN), `《${doc.title}》的罚则共 ${pool.length} 条${pool[0].path ? `（${pool[0].path}）` : ''}，与问题最相关的是：\n`);
+    }
     const inPool = new Set(pool.map((s) => s.index));
-    const best = rankedIn((s) => inPool.has(s.index))[0] ?? pool[0];
-    return answer(doc, 'penalty', best, pool.filter((s) => s.index !== best.index).slice(0, seeAlsoN), `《${doc.title}》的罚则共 ${pool.length} 条${pool[0].path ? `（${pool[0].path}）` : ''}，与问题最相关的是：\n`);
+    return aspectAnswer(doc, 'penalty', ranked, (s) => inPool.has(s.index), ctx.config.collections.sectionAspectBonus, seeAlsoN);
   }
   if (intent === 'scope') {
     const pool = sections.filter((s) => SCOPE_TEXT.test(s.text)).slice(0, 3);
-    if (pool.length) return answer(doc, 'scope', pool[0], pool.slice(1));
+    if (pool.length && (aspectOnly || !ranked.length)) return answer(doc, 'scope', pool[0], pool.slice(1));
+    if (pool.length) return aspectAnswer(doc, 'scope', ranked, (s) => SCOPE_TEXT.test(s.text), ctx.config.collections.sectionAspectBonus, seeAlsoN);
   }
   if (intent === 'definition') {
     const pool = sections.filter((s) => DEFINITION_TEXT.test(s.text));
-    if (pool.length) {
+    if (pool.length && (aspectOnly || !ranked.length)) {
       const inPool = new Set(pool.map((s) => s.index));
       const best = rankedIn((s) => inPool.has(s.index))[0] ?? pool[0];
       return answer(doc, 'definition', best, pool.filter((s) => s.index !== best.index).slice(0, seeAlsoN));
     }
+    if (pool.length) return aspectAnswer(doc, 'definition', ranked, (s) => DEFINITION_TEXT.test(s.text) || DEFINES.test(s.text), ctx.config.collections.sectionAspectBonus, seeAlsoN);
   }
   if (!ranked.length) return notFound('general', `《${doc.title}》中没有找到与「${question}」直接相关的${isArticles ? '条款' : '内容'}。`);
   const best = ranked[0].section;
