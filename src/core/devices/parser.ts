@@ -24,7 +24,8 @@ const ACTION_PHRASES: [string, string][] = longestFirst(Object.values(ACTIONS).f
 
 const SEPARATORS = /然后|接着|随后|之后|再把|再(?=关|开|打开|调|拉|锁|暂停|播放|启动|执行)|并且|同时|以及|顺便|[，,；;。！!？?\n]/;
 // (同 is Cantonese 和: 开书房灯同风扇; names are masked before this split)
-const JOINERS = /和|跟|与|及|还有|同(?!时|步|样|意)/;
+// (开客厅空调、关主卧空调: 、 lists targets, or whole commands when each has its verb)
+const JOINERS = /和|跟|与|及|还有|、|同(?!时|步|样|意)/;
 // (全 before a verb the verb slot already took: 把灯全关了)
 const QUANT_ALL = /所有的|所有|全部的|全部|全(?=打开|关|开|拉|锁|熄|\s)|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
 // (除湿机 / 除草机 / 除螨仪: 除 starting an appliance's word is not "except")
@@ -117,7 +118,10 @@ function negationToVerb(body: string): string {
     .replace(/^(?:别|不要|不用)再?让?(.+?)(?:再)?(?:扫地|拖地|扫|拖|洗|吹|响|放|播|转|跑|工作)了?$/, '停止$1');
 }
 
-const DURATION = /(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)?\s*个?\s*(半)?\s*个?\s*(秒钟?|分钟|刻钟|分|小时|钟头|个钟)/;
+// (一分半钟 / 一小时半: 半 after the unit is half of it too)
+const DURATION = /(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)?\s*个?\s*(半)?\s*个?\s*(秒钟?|分钟|刻钟|分|小时|钟头|个钟)(半钟?)?/;
+/** 1小时30分钟 / 一个小时零五分: a duration said in two units (longest first). */
+const DURATIONS = `(?:${DURATION.source}(?:零|又)?){1,3}`;
 // 一刻钟 / 三刻钟: quarters of an hour
 const SECONDS: Record<string, number> = { 秒: 1, 秒钟: 1, 分: 60, 分钟: 60, 刻钟: 900, 小时: 3600, 钟头: 3600, 个钟: 3600 };
 
@@ -127,16 +131,29 @@ function durationSeconds(m: RegExpMatchArray): number | null {
   if (!unit) return null;
   const n = m[1] ? parseNumber(m[1]) : m[2] ? 0 : null;
   if (n === null) return null;
-  const total = (n + (m[2] ? 0.5 : 0)) * unit;
+  const total = (n + (m[2] || m[4] ? 0.5 : 0)) * unit;
   return total > 0 ? Math.round(total) : null;
 }
 
+/** The sum of every duration inside a span (1小时30分钟 -> 5400), null when one is not a duration. */
+function spanSeconds(text: string): number | null {
+  let total = 0;
+  for (const m of text.matchAll(new RegExp(DURATION.source, 'g'))) {
+    const s = durationSeconds(m);
+    if (s === null) return null;
+    total += s;
+  }
+  return total > 0 ? total : null;
+}
+
+/** 十分钟后 / 过五分钟 / 等半小时再…: a delay phrase (the suffix may go unsaid after 过 / 等). */
+const DELAY = new RegExp(`(?:(?:过|等)${DURATIONS}(?:之后|以后|后|再)?|${DURATIONS}(?:之后|以后|后))`);
+
 /** 十分钟后 / 半小时以后 / 过一个小时: the delay said before (or inside) a command. */
 function takeDelay(body: string): { body: string; seconds: number; before: string; after: string } | null {
-  const re = new RegExp(`(?:过|等)?${DURATION.source}(?:之后|以后|后)`);
-  const m = body.match(re);
+  const m = body.match(DELAY);
   if (!m) return null;
-  const seconds = durationSeconds(m);
+  const seconds = spanSeconds(m[0]);
   if (!seconds) return null;
   const before = body.slice(0, m.index);
   const after = body.slice(m.index! + m[0].length);
@@ -172,6 +189,8 @@ const OTHER_INTENTS: [RegExp, OtherIntent][] = [
 ];
 
 const OUTDOOR = /室外|户外|外面|屋外|outdoor|outside/i;
+
+const REMINDER = /提醒我|提醒一下我|记得提醒|叫醒我|记得叫我|喊我起床|叫我起床/;
 
 /** Greetings, thanks and questions to the assistant itself, said alone (早上好 / 晚安 may run a scene, so they are not here). */
 const CHAT = /^(?:你好|您好|嗨|哈喽|hello|hi|晚上好|下午好|中午好|谢谢你?|谢谢啦|谢啦|多谢|辛苦了|你是谁|你叫什么(?:名字)?|你几岁了?|你会(?:做|干)?什么|你能(?:做|干)什么)(?:呀|啊|吗|呢|哦)?[，,。！!？?]*$/i;
@@ -681,12 +700,23 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   let body = canonical(text).replace(/\s+/g, '');
   // (before the wake word and the courtesy are taken off: 你好 / 谢谢 said alone are all there is)
   if (CHAT.test(body)) return [commandSchema.parse({ a: NOT_DEVICE_ACTION, i: 'chat', reason: '不是设备指令' })];
+  // 半小时后提醒我关火 / 明早叫醒我: a reminder is a note for the user, whatever it mentions (even with a delay)
+  if (REMINDER.test(body)) return [commandSchema.parse({ a: NOT_DEVICE_ACTION, i: 'list', reason: '不是设备指令' })];
   // 小爱同学，… is a wake word, but 小爱音箱 / 天猫精灵 may be this home's device names
   const wake = body.match(WAKE);
   if (wake && (/[，,、]$/.test(wake[0]) || !index.namesLongestFirst.some((n) => n.startsWith(norm(wake[0]).slice(0, 2))))) body = body.slice(wake[0].length);
   // trailing sentence particles (锁咗未呀 / 开了没啊) say nothing
   body = negationToVerb(body.replace(COURTESY_END, '').replace(/(?<=.)[呀啊啦喔嘞咯]+(?=[，,。！!？?]*$)/, ''));
   body = distributeSharedTail(body, index).replace(POLITE_REQUEST, '$1');
+  // 十分钟后关灯带，二十分钟后关电视: each clause with its own delay is read on its own
+  const delays = [...body.matchAll(new RegExp(DELAY.source, 'g'))];
+  if (delays.length >= 2) {
+    const cuts = delays.slice(1).map((d) => body.slice(0, d.index).search(/[，,；;]\s*(?:然后|再|接着)?\s*$/));
+    if (cuts.every((c) => c > 0)) {
+      const pieces = [0, ...cuts, body.length].slice(0, -1).map((start, i, all) => body.slice(start, i + 1 < all.length ? all[i + 1] : body.length).replace(/^[，,；;]+/, ''));
+      if (pieces.every((p) => hasVerb(p))) return pieces.flatMap((p) => parseRules(p, index));
+    }
+  }
   const delay = takeDelay(body);
   // 玄关灯打开五分钟后关掉: a delay between two commands delays only the second (it acts on the same device)
   if (delay && hasVerb(delay.before.replace(/[，,]+$/, '')) && hasVerb(delay.after)) {
