@@ -282,3 +282,19 @@ describe('delays and lists of commands', () => {
     expect(r.ir.intent).toBe('list');
   });
 });
+
+describe('places said loosely', () => {
+  it('整个一楼 is all of the first floor; 客厅那边 is the living room', async () => {
+    const rs = await run('整个一楼的灯都关掉');
+    expect(rs[0].command.n).toBeNull();
+    expect(ids(rs)).toHaveLength(6);
+    expect(ids(await run('客厅那边的落地灯关一下'))).toEqual(['light.living_floor']);
+  });
+  it('洗手间 / 厕所 find a home whose bathroom is called 浴室', async () => {
+    expect(ids(await run('厕所的灯打开'))).toEqual(['light.bathroom']);
+  });
+  it('大门 is the entrance lock, not every lock', async () => {
+    expect(ids(await run('大门锁好'))).toEqual(['lock.front']);
+    expect(actions(await run('帮我开一下大门'))).toEqual(['解锁']);
+  });
+});
