@@ -22,7 +22,7 @@ const ACTION_PHRASES: [string, string][] = longestFirst(Object.values(ACTIONS).f
   Object.entries(ACTIONS).find(([, list]) => list.includes(p))![0],
 ]);
 
-const SEPARATORS = /然后|接着|随后|之后|再把|再(?=关|开|打开|调|拉|锁|暂停|播放|启动|执行)|并且|同时|以及|顺便|[，,；;。！!？?\n]/;
+const SEPARATORS = /然后|接着|随后|之后|再把|再(?=关|开|打开|调|拉|锁|暂停|播放|启动|执行)|并(?=关|开|打开|调|拉|锁|暂停|播放|启动|执行|回)|并且|同时|以及|顺便|[，,；;。！!？?\n]/;
 // (同 is Cantonese 和: 开书房灯同风扇; names are masked before this split)
 // (开客厅空调、关主卧空调: 、 lists targets, or whole commands when each has its verb)
 const JOINERS = /和|跟|与|及|还有|、|同(?!时|步|样|意)/;
@@ -565,6 +565,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   const cat = categoryOf(p, index);
   if (cat === 'lock' && p.a === '打开') p.a = '解锁';
   if (cat === 'lock' && p.a === '关闭') p.a = '锁上';
+  // 扫地机继续扫 / 洗衣机继续: what is not a player carries on by starting again
+  if (p.a === '继续' && cat && !MEDIA_KINDS.has(cat)) p.a = cat === 'robotVacuum' || cat === 'lawnMower' ? '开始清扫' : '打开';
   // 加湿器停一下 / 风扇停下: what only runs or not (no programme, nothing playing) is stopped by switching it off
   if ((p.a === '暂停' || p.a === '停止') && cat && POWER_ONLY.has(cat)) p.a = '关闭';
   // 我要睡觉了 / 我出门了: a scene said by the event it is for, when nothing else is named

@@ -298,3 +298,21 @@ describe('places said loosely', () => {
     expect(actions(await run('帮我开一下大门'))).toEqual(['解锁']);
   });
 });
+
+describe('appliances and their questions', () => {
+  it('拖一下地 cleans; 继续 restarts what is not a player; 并 joins two steps', async () => {
+    expect(actions(await run('扫地机器人拖一下地'))).toEqual(['开始清扫']);
+    expect(actions(await run('扫地机器人继续打扫'))).toEqual(['开始清扫']);
+    expect(actions(await run('扫地机器人停下并回充'))).toEqual(['停止', '回充']);
+  });
+  it('取消 stops a programme', async () => {
+    const mi = loadHomeFile(path.join(fixtures, 'devices-real/mihome.json')).home;
+    expect(actions(await run('电饭煲取消煮饭', mi))).toEqual(['停止']);
+  });
+  it('什么模式 / 几档 / 还要多久 ask, and are not names', async () => {
+    const [r] = await run('主卧空调是什么模式');
+    expect(r.command.a).toBe('查询');
+    expect(ids([r])).toEqual(['climate.master']);
+    expect((await run('客厅吊扇现在几档'))[0].command.a).toBe('查询');
+  });
+});
