@@ -258,3 +258,43 @@ describe('除 of an appliance, 声音 of a player, 目标 of a setting', () => {
     expect(r.ir.value?.number).toBe(45);
   });
 });
+
+describe('delays and lists of commands', () => {
+  it('each clause keeps its own delay', async () => {
+    const rs = await run('五分钟后关掉客厅电视，半小时后关掉主卧空调');
+    expect(rs.map((r) => [r.selected.map((s) => s.id), r.ir.delay_seconds])).toEqual([
+      [['media_player.living_tv'], 300],
+      [['climate.master'], 1800],
+    ]);
+  });
+  it('过/等 a duration without 后, a half after the unit, two units', async () => {
+    expect((await run('过十分钟关掉书房灯'))[0].ir.delay_seconds).toBe(600);
+    expect((await run('两分半钟后关掉书房灯'))[0].ir.delay_seconds).toBe(150);
+    expect((await run('2小时15分钟后关闭地暖'))[0].ir.delay_seconds).toBe(8100);
+  });
+  it('、 between two commands keeps both', async () => {
+    expect(ids(await run('开厨房灯、关餐厅灯'))).toEqual(['light.dining', 'light.kitchen']);
+    expect(actions(await run('开厨房灯、关餐厅灯'))).toEqual(['打开', '关闭']);
+  });
+  it('a reminder is a note, not a device command, even with a delay', async () => {
+    const [r] = await run('二十分钟后提醒我关地暖');
+    expect(r.selected).toEqual([]);
+    expect(r.ir.intent).toBe('list');
+  });
+});
+
+describe('places said loosely', () => {
+  it('整个一楼 is all of the first floor; 客厅那边 is the living room', async () => {
+    const rs = await run('整个一楼的灯都关掉');
+    expect(rs[0].command.n).toBeNull();
+    expect(ids(rs)).toHaveLength(6);
+    expect(ids(await run('客厅那边的落地灯关一下'))).toEqual(['light.living_floor']);
+  });
+  it('洗手间 / 厕所 find a home whose bathroom is called 浴室', async () => {
+    expect(ids(await run('厕所的灯打开'))).toEqual(['light.bathroom']);
+  });
+  it('大门 is the entrance lock, not every lock', async () => {
+    expect(ids(await run('大门锁好'))).toEqual(['lock.front']);
+    expect(actions(await run('帮我开一下大门'))).toEqual(['解锁']);
+  });
+});
