@@ -37,7 +37,7 @@ const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|�
 const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
 // (看不清 / 受不了 after a complaint say why, not what: 书房太暗了看不清)
 // (明天早上七点 / 十点钟: when, which this command form cannot carry, is not a name either)
-const PARTICLES = /(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)?[零一二两三四五六七八九十\d]+点(?:钟|半|[零一二三四五六七八九十\d]+分?)|(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)|今天|明天|后天|今晚|明早|目标|那边|这边|(?:准备|要|去)?(?:睡觉|起床|出门|吃饭)了?|看不清楚?|看不见|听不清楚?|听不见|受不了|睡不着|不好意思|劳驾|劳烦您?|家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|几个|几盏|几台|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
+const PARTICLES = /(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)?[零一二两三四五六七八九十\d]+点(?:钟|半|[零一二三四五六七八九十\d]+分?)|(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)|今天|明天|后天|今晚|明早|目标|那边|这边|(?:准备|要|去)?(?:睡觉|起床|出门|吃饭)了?|看不清楚?|看不见|刺眼|晃眼|有人来了?|客人来了|来客人了|听不清楚?|听不见|受不了|睡不着|不好意思|劳驾|劳烦您?|家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|几个|几盏|几台|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
 /** What is played, said instead of a player (暂停音乐, 下一首歌): not a device name. */
 // 播放下一首: the verb 播放 left over beside a media step is not a name either
 const MEDIA_WORDS = /^(?:播放|放)?(?:(?:这|呢|嗰|那)?一?首歌?|音乐|歌曲?|曲子|节目|视频|电影|这集|广播|故事)?$/;
@@ -535,7 +535,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     }
   }
   // 大门 / 正门 / 入户门 with no name: the one door of the entrance (a lock in 玄关, or named 前门/正门/入户)
-  if ((p.t === 'door' || p.t === 'lock') && !p.n && !p.s.length && /大门|正门|入户门|家门/.test(raw)) {
+  // (开门 said plainly where 门 could be a lock or a garage door: the entrance's door too; 锁门 still locks every lock)
+  if ((p.t === 'door' || p.t === 'lock') && !p.n && !p.s.length && (/大门|正门|入户门|家门/.test(raw) || (p.t === 'door' && !p.question && p.a !== '锁上'))) {
     const doors = index.entities.filter((e) => e.kind === 'device' && e.category === 'lock');
     const main = doors.filter((e) => /大门|正门|前门|入户|家门/.test(norm(e.name)) || roomMatches(e.room, '玄关'));
     if (main.length === 1) {

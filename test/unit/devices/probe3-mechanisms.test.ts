@@ -316,3 +316,23 @@ describe('appliances and their questions', () => {
     expect((await run('客厅吊扇现在几档'))[0].command.a).toBe('查询');
   });
 });
+
+describe('implicit requests said other ways', () => {
+  it('好黑 / 黑乎乎 ask for light; why (刺眼) is not a name', async () => {
+    expect((await run('餐厅黑乎乎的'))[0].ir.value).toMatchObject({ attribute: 'brightness', relative: 'up' });
+    const [r] = await run('儿童房太亮了晃眼');
+    expect(r.command.n).toBeNull();
+    expect(ids([r])).toEqual(['light.kids']);
+  });
+  it('太大声 is about the volume', async () => {
+    const [r] = await run('主卧音乐太大声了');
+    expect(ids([r])).toEqual(['media_player.master_speaker']);
+    expect(r.ir.value?.attribute).toBe('volume');
+  });
+  it('开门 said plainly opens the entrance lock; 锁门 still locks every lock', async () => {
+    const rs = await run('客人来了，开下门');
+    expect(ids(rs)).toEqual(['lock.front']);
+    expect(actions(rs)).toEqual(['解锁']);
+    expect(ids(await run('锁门'))).toEqual(['lock.back', 'lock.front']);
+  });
+});
