@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadHomeFile } from '../../../src/core/devices/home';
+import { loadHomeFile, normalizeHome } from '../../../src/core/devices/home';
 import { canonical } from '../../../src/core/devices/canonical';
 import { isQuestion, valueSlot } from '../../../src/core/devices/grammar';
 import { retrieve } from '../../../src/core/devices/retrieve';
@@ -334,5 +334,24 @@ describe('implicit requests said other ways', () => {
     expect(ids(rs)).toEqual(['lock.front']);
     expect(actions(rs)).toEqual(['解锁']);
     expect(ids(await run('锁门'))).toEqual(['lock.back', 'lock.front']);
+  });
+});
+
+describe('exhaust fans and wanting to watch', () => {
+  const bath = normalizeHome({
+    devices: [
+      { id: 'x', name: '卫生间排气扇', room: '卫生间', commands: [{ id: 'on', description: '打开' }, { id: 'off', description: '关闭' }] },
+      { id: 'l', name: '卫生间灯', room: '卫生间', commands: [{ id: 'on', description: '打开' }, { id: 'off', description: '关闭' }] },
+    ],
+  }).home;
+  it('换气扇 / 抽风机 find an exhaust fan named 排气扇', async () => {
+    const home = bath;
+    expect(ids(await run('关掉卫生间的换气扇', home))).toEqual(['x']);
+    expect(ids(await run('抽風機開一下', home))).toEqual(['x']);
+  });
+  it('我要看电视 switches it on', async () => {
+    const rs = await run('我要看電視了', apartment);
+    expect(ids(rs)).toEqual(['media_player.tv']);
+    expect(actions(rs)).toEqual(['打开']);
   });
 });
