@@ -70,6 +70,8 @@ export interface SmartResult {
   };
   /** block type of the hit: article | text | table | note */
   block_type?: BlockType;
+  /** an article as statutes cite it: the code's name (a part file's title without its part) + the label */
+  citation?: string;
   /** a hit in a table: the table and the matching row with its header */
   table?: TableHit;
   /** near-identical rows of the same table folded into this one ("+8 similar rows") */
@@ -465,6 +467,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
         article_ref: articleRef,
       },
       block_type: blockTypeOf(u.kind),
+      ...(u.kind === 'article' && u.label && /^第.+条(?:之.+)?$/.test(u.label) ? { citation: `${u.title.split(' · ')[0].trim()}${u.label}` } : {}),
     };
   };
   const pendingText = new Map<number, { u: UnitRow; matched: string[] }>();

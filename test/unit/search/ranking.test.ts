@@ -66,6 +66,8 @@ describe.skipIf(!ready)('regulation-aware ranking', () => {
 
   it('an article reference lands on that article first, highlighted whole', async () => {
     const out = await invokeOperation(ctx, 'search.smart_search', { query: '电力设施保护条例第十条' });
+    // an article carries the form statutes cite it in
+    expect(out.results[0].citation).toBe(`${out.results[0].title}第十条`);
     expect(out.results[0]).toMatchObject({ reg_id: lawId, article: '第十条' });
     expect(out.results[0].reasons.article_ref).toBe(true);
     expect(out.decision.state).toBe('locked');
