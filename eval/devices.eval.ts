@@ -18,6 +18,8 @@
  *   from the home files alone and committed before running; every 3rd case of a family is held out.
  *   First run on the unchanged engine (53ab009): ALL tuned 88.4% (160/181) | held-out 93.2% (68/73);
  *   lowest families tuned: timers 0/2, partial_name 0/2, media_untargeted 1/2, color 3/5, climate 4/6.
+ * - "fresh4" (round 6, *.fresh4-cases.txt, not part of "wild"): 90 more sentences over the four homes,
+ *   written after every round-6 change from the home files alone, committed before running; all held out.
  * Each case expects the selected entity set (ids; ? = a question with real options; - = nothing
  * to act on), and where given the value (ir.value.number / text), the canonical action, the
  * condition, a delay (N分钟后…) or a timer length. Lines flagged "held" are the held-out slice:
@@ -36,9 +38,11 @@ const dir = path.join(here, 'fixtures', 'devices');
 export const EVAL_SETS = [
   { name: 'own', label: 'own set (round 2)', dir },
   { name: 'real', label: 'real-world set (round 3)', dir: path.join(here, 'fixtures', 'devices-real') },
-  { name: 'wild', label: 'wild set (round 4: per-domain families, floors, multi-slot values, queries, untargeted media)', dir: path.join(here, 'fixtures', 'devices-wild'), skip: /\.probe3-cases\.txt$/ },
+  { name: 'wild', label: 'wild set (round 4: per-domain families, floors, multi-slot values, queries, untargeted media)', dir: path.join(here, 'fixtures', 'devices-wild'), skip: /\.(?:probe3|fresh4)-cases\.txt$/ },
   // probe batch 3 (round 6): fresh phrasing over all four homes, committed before running; reported on its own
   { name: 'probe3', label: 'probe batch 3 (round 6: fresh phrasing, implicit requests, delays, non-device requests)', dir: path.join(here, 'fixtures', 'devices-wild'), only: /\.probe3-cases\.txt$/ },
+  // fresh batch 4 (round 6): written after every round-6 change, committed before running, all held out
+  { name: 'fresh4', label: 'fresh batch 4 (round 6: written after the round-6 changes, all held out)', dir: path.join(here, 'fixtures', 'devices-wild'), only: /\.fresh4-cases\.txt$/ },
 ];
 
 /** Which case files of a folder a set reads. */
