@@ -303,7 +303,7 @@ export const TYPE_LABELS: Record<string, string> = {
   refrigerator: '冰箱', dishwasher: '洗碗机', cooker: '电饭煲', rangeHood: '油烟机', camera: '摄像头',
   temperatureSensor: '温度传感器', humiditySensor: '湿度传感器', lightSensor: '光照传感器',
   motionSensor: '人体传感器', doorSensor: '门磁', window: '窗户', towelRack: '毛巾架', bathHeater: '浴霸',
-  garageDoor: '车库门', clothesRack: '晾衣架', media: '播放设备', climate: '空调或暖气', door: '门', valve: '阀门', freshAir: '新风机', projector: '投影仪', scene: '场景', mixed: '多种设备', other: '其他',
+  garageDoor: '车库门', clothesRack: '晾衣架', media: '播放设备', climate: '空调/温控', door: '门', valve: '阀门', freshAir: '新风机', projector: '投影仪', scene: '场景', mixed: '多种设备', other: '其他',
   group: '分组',
 };
 
