@@ -263,6 +263,21 @@ export default async function stard(args: string[]): Promise<void> {
     const tableOnly = () => ({ expand: expandTrainPart, parentLists: null });
     const explore = args.includes('--explore');
     // --default-only: just the shipped default's row (the other rows do not depend on the learned parts)
+    if (args.includes('--misses') && tune) {
+      // the tuning half only: which questions miss, and what ranks first instead
+      const labelOf = ctx.db.prepare('SELECT u.label, r.title FROM reg_units u JOIN regulations r ON r.reg_id = u.reg_id WHERE u.id = ?');
+      const name = (id: number) => {
+        const r = labelOf.get(id) as { label: string; title: string } | undefined;
+        return r ? `${r.title.slice(0, 16)}${r.label}` : String(id);
+      };
+      for (const q of slice) {
+        const out = await smartSearch(ctx, { query: q.question, reg_id: 'all', top_k: 10, mode: 'hybrid' }, withTable());
+        const ids = out.results.map((r) => r.unit_id);
+        if (ids.some((id) => q.gold.includes(id))) continue;
+        console.log(`MISS ${q.question}\n  want ${q.gold.slice(0, 3).map(name).join(' / ')}\n  got  ${ids.slice(0, 3).map(name).join(' / ')}`);
+      }
+      return;
+    }
     if (args.includes('--default-only')) {
       console.log(row('默认检索（用户实际得到的做法）· all', await run(ctx, slice, 'hybrid', 'all', withTable)));
       return;
@@ -281,7 +296,7 @@ export default async function stard(args: string[]): Promise<void> {
       console.log(row('默认，不含已知问句', await run(ctx, slice, 'hybrid', 'all', tableOnly)));
       const base = { ...ctx.config.search };
       const variants: [string, Partial<typeof base>][] = [
-        ...[0, 0.1, 0.45].flatMap((w) => [5, 10, 15].map((t): [string, Partial<typeof base>] => [`consensus ${w}/${t}`, { consensusWeight: w, consensusTop: t }])),
+        ...[0.8, 0.5].flatMap((f) => [100, 150, 200].map((c): [string, Partial<typeof base>] => [`local ${f} cand ${c}`, { localRegFactor: f, candidates: c }])),
       ];
       for (const [name, patch] of variants) {
         Object.assign(ctx.config.search, base, patch);

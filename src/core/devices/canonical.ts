@@ -32,6 +32,12 @@ const DIALECT: [RegExp, string][] = [
   [/喇(?=[，,。！!？?]*$)/g, '了'],
   // 焗 (stuffy) and 闷热 are hot; 有啲 = 有点; 最光 = 最亮; 瞓觉 = 睡觉
   [/焗(?!炉|饭|烤)/g, '热'],
+  // 我要看电视 / 想听音乐: wanting to watch or listen switches it on
+  [/(?:要|想)看(?=电视|投影)/g, '打开'],
+  [/(?:要|想)听(?=音乐|歌|广播|故事|电台)/g, '播放'],
+  // 好黑 / 黑乎乎: dark
+  [/(好|太|很|有点|有些|真|超|特别)黑/g, '$1暗'],
+  [/黑乎乎的?|黑漆漆的?|黑黢黢的?|黑咕隆咚的?/g, '好暗'],
   [/闷热/g, '热'],
   [/有啲/g, '有点'],
   [/最光/g, '最亮'],
@@ -154,6 +160,24 @@ const DIALECT: [RegExp, string][] = [
 
 /** English words people mix in (word-bounded, lower case). */
 const ENGLISH: [RegExp, string][] = [
+  // verbs and rooms first (Home Assistant names such as "Living Room Light" meet 客厅灯 this way)
+  [/\b(?:turn|switch|power)\s*on\b/g, '打开'],
+  [/\b(?:turn|switch|power)\s*off\b/g, '关闭'],
+  [/\b(?:the|my|our|please)\b/g, ' '],
+  [/\ball\b/g, '所有'],
+  [/\bmaster\s*bed\s*room\b/g, '主卧'],
+  [/\b(?:guest\s*(?:bed)?room)\b/g, '客房'],
+  [/\b(?:kids?|children'?s?|nursery)\s*(?:bed)?room\b|\bnursery\b/g, '儿童房'],
+  [/\b(?:living\s*room|lounge|family\s*room)\b/g, '客厅'],
+  [/\bdining\s*room\b/g, '餐厅'],
+  [/\bbed\s*room\b/g, '卧室'],
+  [/\bkitchen\b/g, '厨房'],
+  [/\b(?:bath\s*room|restroom|toilet|washroom)\b/g, '卫生间'],
+  [/\b(?:study|office)\b/g, '书房'],
+  [/\bbalcony\b/g, '阳台'],
+  [/\bgarage\b/g, '车库'],
+  [/\b(?:hallway|entrance|entryway|foyer)\b/g, '玄关'],
+  [/\bgarden\b/g, '花园'],
   [/\b(?:air ?conditioner|aircon|a\/c|ac)\b/g, '空调'],
   [/\b(?:tv|television)\b/g, '电视'],
   [/\bsoundbar\b/g, '回音壁'],

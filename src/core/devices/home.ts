@@ -6,7 +6,7 @@ import { normalizeText, stripControlChars } from '../text/normalize';
 import { canonical } from './canonical';
 import { UNKNOWN_ROOM, inferCategory } from './lexicon';
 import { homeFileSchema, type CommandSpec, type Entity, type Home } from './types';
-import { importHomeAssistant, importSmartThings, isHomeAssistantExport, isSmartThingsExport } from './importers';
+import { importHomeAssistant, importSmartThings, isHomeAssistantExport, isSmartThingsExport, typicalCommands } from './importers';
 
 export type HomeFormat = 'devices-array' | 'home-object' | 'home-assistant' | 'smartthings';
 
@@ -69,10 +69,15 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
     if (prev) throw new GridError('BAD_FILE', `${source} 无效 — ${where}.id: 重复的 id「${id}」（已用于 ${prev}）`);
     ids.set(id, where);
   };
+  let inferred = 0;
   const devices: Entity[] = file.devices.map((d, i) => {
     const base = Array.isArray(parsed.data) ? `$[${i}]` : `$.devices[${i}]`;
     claim(d.id, base);
     const name = clean(d.name);
+    const category = d.category ?? inferCategory(d.type, canonical(name), d.commands);
+    // a device listed without commands gets its kind's usual ones, not "can do nothing"
+    const commands = d.commands.length ? d.commands : typicalCommands(category);
+    if (!d.commands.length) inferred++;
     return {
       id: d.id,
       kind: 'device' as const,
@@ -80,8 +85,8 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
       nicknames: (d.nicknames ?? []).map(clean).filter(Boolean),
       room: d.room ? clean(d.room) || null : null,
       type: d.type,
-      category: d.category ?? inferCategory(d.type, canonical(name), d.commands),
-      commands: d.commands,
+      category,
+      commands,
       description: d.description,
       attributes: d.attributes,
     };
@@ -123,6 +128,7 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
   });
   const rooms = [...new Set([...(file.rooms ?? []), ...devices.map((d) => d.room).filter((r): r is string => !!r)])].filter((r) => !UNKNOWN_ROOM.test(r));
   if (devices.length === 0) warnings.push(`${source} 中没有设备`);
+  if (inferred) warnings.push(`${inferred} 个设备没有列出 commands，已按设备类型推断常用命令（开关、亮度、温度等）`);
   const floors = (file.floors ?? []).map((f) => ({ ...f, name: clean(f.name), rooms: f.rooms.map(clean) }));
   for (const f of floors) for (const r of f.rooms) if (!rooms.includes(r)) rooms.push(r);
   return { home: { name: file.name, rooms, ...(floors.length ? { floors } : {}), devices, groups, scenes }, format, warnings };

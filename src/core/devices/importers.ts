@@ -137,6 +137,41 @@ function haCommands(domain: string, attrs: Json): { commands: CommandSpec[]; cat
   }
 }
 
+/** The Home Assistant domain whose usual commands a device of this category has. */
+const DOMAIN_OF_CATEGORY: Record<string, [string, Json]> = {
+  light: ['light', { brightness: null }],
+  airConditioner: ['climate', {}],
+  heater: ['climate', {}],
+  thermostat: ['climate', {}],
+  curtain: ['cover', {}],
+  fan: ['fan', {}],
+  humidifier: ['humidifier', {}],
+  dehumidifier: ['humidifier', { device_class: 'dehumidifier' }],
+  lock: ['lock', {}],
+  tv: ['media_player', {}],
+  speaker: ['media_player', {}],
+  media: ['media_player', {}],
+  projector: ['media_player', {}],
+  robotVacuum: ['vacuum', {}],
+  lawnMower: ['lawn_mower', {}],
+  valve: ['valve', {}],
+  temperatureSensor: ['sensor', { device_class: 'temperature' }],
+  humiditySensor: ['sensor', { device_class: 'humidity' }],
+  lightSensor: ['sensor', { device_class: 'illuminance' }],
+  motionSensor: ['binary_sensor', { device_class: 'motion' }],
+  doorSensor: ['binary_sensor', {}],
+};
+
+/**
+ * The commands a device of this category usually has, for a home file that lists none (a light
+ * switches and dims, a climate device sets temperature and mode, a player plays and sets volume);
+ * anything else switches on and off. Returned with the category the commands imply.
+ */
+export function typicalCommands(category: string): CommandSpec[] {
+  const [domain, attrs] = DOMAIN_OF_CATEGORY[category] ?? ['switch', {}];
+  return haCommands(domain, attrs).commands;
+}
+
 const HA_DOMAINS = new Set(['light', 'switch', 'input_boolean', 'fan', 'humidifier', 'cover', 'climate', 'media_player', 'lock', 'vacuum', 'lawn_mower', 'valve', 'sensor', 'binary_sensor']);
 
 export function importHomeAssistant(raw: unknown, warnings: string[]): unknown {

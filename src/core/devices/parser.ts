@@ -22,12 +22,14 @@ const ACTION_PHRASES: [string, string][] = longestFirst(Object.values(ACTIONS).f
   Object.entries(ACTIONS).find(([, list]) => list.includes(p))![0],
 ]);
 
-const SEPARATORS = /然后|接着|随后|之后|再把|再(?=关|开|打开|调|拉|锁|暂停|播放|启动|执行)|并且|同时|以及|顺便|[，,；;。！!？?\n]/;
+const SEPARATORS = /然后|接着|随后|之后|再把|再(?=关|开|打开|调|拉|锁|暂停|播放|启动|执行)|并(?=关|开|打开|调|拉|锁|暂停|播放|启动|执行|回)|并且|同时|以及|顺便|[，,；;。！!？?\n]/;
 // (同 is Cantonese 和: 开书房灯同风扇; names are masked before this split)
-const JOINERS = /和|跟|与|及|还有|同(?!时|步|样|意)/;
+// (开客厅空调、关主卧空调: 、 lists targets, or whole commands when each has its verb)
+const JOINERS = /和|跟|与|及|还有|、|同(?!时|步|样|意)/;
 // (全 before a verb the verb slot already took: 把灯全关了)
-const QUANT_ALL = /所有的|所有|全部的|全部|全(?=打开|关|开|拉|锁|熄|\s)|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
-const EXCEPT = /除了|除去|除开|除/;
+const QUANT_ALL = /整个|整间|整层|所有的|所有|全部的|全部|全(?=打开|关|开|拉|锁|熄|\s)|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
+// (除湿机 / 除草机 / 除螨仪: 除 starting an appliance's word is not "except")
+const EXCEPT = /除了|除去|除开|除(?![湿草尘菌螨醛味霉雾])/;
 const EXCEPT_END = /以外的|之外的|以外|之外|外的|外/;
 // 上一个台 / 上一个频道 are media steps, not "the previous one"
 const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|这些|刚才那个|刚才的|刚刚那个|上一个(?!台|频道|节目|首|曲|集|期)|那一个|这一个|那两个|那俩/;
@@ -35,7 +37,7 @@ const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|�
 const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
 // (看不清 / 受不了 after a complaint say why, not what: 书房太暗了看不清)
 // (明天早上七点 / 十点钟: when, which this command form cannot carry, is not a name either)
-const PARTICLES = /(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)?[零一二两三四五六七八九十\d]+点(?:钟|半|[零一二三四五六七八九十\d]+分?)|(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)|今天|明天|后天|今晚|明早|(?:准备|要|去)?(?:睡觉|起床|出门|吃饭)了?|看不清楚?|看不见|听不清楚?|听不见|受不了|睡不着|不好意思|劳驾|劳烦您?|家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|几个|几盏|几台|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
+const PARTICLES = /(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)?[零一二两三四五六七八九十\d]+点(?:钟|半|[零一二三四五六七八九十\d]+分?)|(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)|今天|明天|后天|今晚|明早|目标|那边|这边|(?:准备|要|去)?(?:睡觉|起床|出门|吃饭)了?|看不清楚?|看不见|刺眼|晃眼|有人来了?|客人来了|来客人了|听不清楚?|听不见|受不了|睡不着|不好意思|劳驾|劳烦您?|家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|几个|几盏|几台|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
 /** What is played, said instead of a player (暂停音乐, 下一首歌): not a device name. */
 // 播放下一首: the verb 播放 left over beside a media step is not a name either
 const MEDIA_WORDS = /^(?:播放|放)?(?:(?:这|呢|嗰|那)?一?首歌?|音乐|歌曲?|曲子|节目|视频|电影|这集|广播|故事)?$/;
@@ -108,12 +110,18 @@ function negationToVerb(body: string): string {
   return body
     // 把声音关掉 is mute, 打开声音 unmute (the player stays on)
     .replace(/(?:关掉|关闭|关上|关了|关)(?:一下)?的?声音|声音(?:关掉|关闭|关上|关了|关)/g, '静音')
+    // 关闭电视声音 / 关掉客厅电视的声音: the player named between the verb and 声音
+    .replace(/(?:关掉|关闭|关上)(?:一下)?([^，,；;。]{1,8}?)的?声音/g, '$1静音')
+    .replace(/(?:打开|开启)(?:一下)?([^，,；;。]{1,8}?)的?声音/g, '$1取消静音')
     .replace(/(?:打开|开启|开)(?:一下)?的?声音|声音(?:打开|开启|开一下)/g, '取消静音')
     .replace(/(?:别|不要|不用|不必|甭)再?(?:开着|亮着|开|打开|亮)(?:了|啦|吧)?/g, '关掉')
     .replace(/^(?:别|不要|不用)再?让?(.+?)(?:再)?(?:扫地|拖地|扫|拖|洗|吹|响|放|播|转|跑|工作)了?$/, '停止$1');
 }
 
-const DURATION = /(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)?\s*个?\s*(半)?\s*个?\s*(秒钟?|分钟|刻钟|分|小时|钟头|个钟)/;
+// (一分半钟 / 一小时半: 半 after the unit is half of it too)
+const DURATION = /(\d+(?:\.\d+)?|[零一二两三四五六七八九十百]+)?\s*个?\s*(半)?\s*个?\s*(秒钟?|分钟|刻钟|分|小时|钟头|个钟)(半钟?)?/;
+/** 1小时30分钟 / 一个小时零五分: a duration said in two units (longest first). */
+const DURATIONS = `(?:${DURATION.source}(?:零|又)?){1,3}`;
 // 一刻钟 / 三刻钟: quarters of an hour
 const SECONDS: Record<string, number> = { 秒: 1, 秒钟: 1, 分: 60, 分钟: 60, 刻钟: 900, 小时: 3600, 钟头: 3600, 个钟: 3600 };
 
@@ -123,16 +131,29 @@ function durationSeconds(m: RegExpMatchArray): number | null {
   if (!unit) return null;
   const n = m[1] ? parseNumber(m[1]) : m[2] ? 0 : null;
   if (n === null) return null;
-  const total = (n + (m[2] ? 0.5 : 0)) * unit;
+  const total = (n + (m[2] || m[4] ? 0.5 : 0)) * unit;
   return total > 0 ? Math.round(total) : null;
 }
 
+/** The sum of every duration inside a span (1小时30分钟 -> 5400), null when one is not a duration. */
+function spanSeconds(text: string): number | null {
+  let total = 0;
+  for (const m of text.matchAll(new RegExp(DURATION.source, 'g'))) {
+    const s = durationSeconds(m);
+    if (s === null) return null;
+    total += s;
+  }
+  return total > 0 ? total : null;
+}
+
+/** 十分钟后 / 过五分钟 / 等半小时再…: a delay phrase (the suffix may go unsaid after 过 / 等). */
+const DELAY = new RegExp(`(?:(?:过|等)${DURATIONS}(?:之后|以后|后|再)?|${DURATIONS}(?:之后|以后|后))`);
+
 /** 十分钟后 / 半小时以后 / 过一个小时: the delay said before (or inside) a command. */
 function takeDelay(body: string): { body: string; seconds: number; before: string; after: string } | null {
-  const re = new RegExp(`(?:过|等)?${DURATION.source}(?:之后|以后|后)`);
-  const m = body.match(re);
+  const m = body.match(DELAY);
   if (!m) return null;
-  const seconds = durationSeconds(m);
+  const seconds = spanSeconds(m[0]);
   if (!seconds) return null;
   const before = body.slice(0, m.index);
   const after = body.slice(m.index! + m[0].length);
@@ -168,6 +189,8 @@ const OTHER_INTENTS: [RegExp, OtherIntent][] = [
 ];
 
 const OUTDOOR = /室外|户外|外面|屋外|outdoor|outside/i;
+
+const REMINDER = /提醒我|提醒一下我|记得提醒|叫醒我|记得叫我|喊我起床|叫我起床/;
 
 /** Greetings, thanks and questions to the assistant itself, said alone (早上好 / 晚安 may run a scene, so they are not here). */
 const CHAT = /^(?:你好|您好|嗨|哈喽|hello|hi|晚上好|下午好|中午好|谢谢你?|谢谢啦|谢啦|多谢|辛苦了|你是谁|你叫什么(?:名字)?|你几岁了?|你会(?:做|干)?什么|你能(?:做|干)什么)(?:呀|啊|吗|呢|哦)?[，,。！!？?]*$/i;
@@ -511,6 +534,17 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
       } else p.v = longest;
     }
   }
+  // 大门 / 正门 / 入户门 with no name: the one door of the entrance (a lock in 玄关, or named 前门/正门/入户)
+  // (开门 said plainly where 门 could be a lock or a garage door: the entrance's door too; 锁门 still locks every lock)
+  if ((p.t === 'door' || p.t === 'lock') && !p.n && !p.s.length && (/大门|正门|入户门|家门/.test(raw) || (p.t === 'door' && !p.question && p.a !== '锁上'))) {
+    const doors = index.entities.filter((e) => e.kind === 'device' && e.category === 'lock');
+    const main = doors.filter((e) => /大门|正门|前门|入户|家门/.test(norm(e.name)) || roomMatches(e.room, '玄关'));
+    if (main.length === 1) {
+      p.n = main[0].name;
+      p.t = 'lock';
+      if (p.q === 'all') p.q = 'one';
+    }
+  }
   // 门: when every door-like device of this home is one kind (only a lock), that kind (开门 unlocks)
   if (p.t === 'door' && lockVerb) p.t = 'lock';
   if (p.t === 'door') {
@@ -532,6 +566,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   const cat = categoryOf(p, index);
   if (cat === 'lock' && p.a === '打开') p.a = '解锁';
   if (cat === 'lock' && p.a === '关闭') p.a = '锁上';
+  // 扫地机继续扫 / 洗衣机继续: what is not a player carries on by starting again
+  if (p.a === '继续' && cat && !MEDIA_KINDS.has(cat)) p.a = cat === 'robotVacuum' || cat === 'lawnMower' ? '开始清扫' : '打开';
   // 加湿器停一下 / 风扇停下: what only runs or not (no programme, nothing playing) is stopped by switching it off
   if ((p.a === '暂停' || p.a === '停止') && cat && POWER_ONLY.has(cat)) p.a = '关闭';
   // 我要睡觉了 / 我出门了: a scene said by the event it is for, when nothing else is named
@@ -677,12 +713,23 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   let body = canonical(text).replace(/\s+/g, '');
   // (before the wake word and the courtesy are taken off: 你好 / 谢谢 said alone are all there is)
   if (CHAT.test(body)) return [commandSchema.parse({ a: NOT_DEVICE_ACTION, i: 'chat', reason: '不是设备指令' })];
+  // 半小时后提醒我关火 / 明早叫醒我: a reminder is a note for the user, whatever it mentions (even with a delay)
+  if (REMINDER.test(body)) return [commandSchema.parse({ a: NOT_DEVICE_ACTION, i: 'list', reason: '不是设备指令' })];
   // 小爱同学，… is a wake word, but 小爱音箱 / 天猫精灵 may be this home's device names
   const wake = body.match(WAKE);
   if (wake && (/[，,、]$/.test(wake[0]) || !index.namesLongestFirst.some((n) => n.startsWith(norm(wake[0]).slice(0, 2))))) body = body.slice(wake[0].length);
   // trailing sentence particles (锁咗未呀 / 开了没啊) say nothing
   body = negationToVerb(body.replace(COURTESY_END, '').replace(/(?<=.)[呀啊啦喔嘞咯]+(?=[，,。！!？?]*$)/, ''));
   body = distributeSharedTail(body, index).replace(POLITE_REQUEST, '$1');
+  // 十分钟后关灯带，二十分钟后关电视: each clause with its own delay is read on its own
+  const delays = [...body.matchAll(new RegExp(DELAY.source, 'g'))];
+  if (delays.length >= 2) {
+    const cuts = delays.slice(1).map((d) => body.slice(0, d.index).search(/[，,；;]\s*(?:然后|再|接着)?\s*$/));
+    if (cuts.every((c) => c > 0)) {
+      const pieces = [0, ...cuts, body.length].slice(0, -1).map((start, i, all) => body.slice(start, i + 1 < all.length ? all[i + 1] : body.length).replace(/^[，,；;]+/, ''));
+      if (pieces.every((p) => hasVerb(p))) return pieces.flatMap((p) => parseRules(p, index));
+    }
+  }
   const delay = takeDelay(body);
   // 玄关灯打开五分钟后关掉: a delay between two commands delays only the second (it acts on the same device)
   if (delay && hasVerb(delay.before.replace(/[，,]+$/, '')) && hasVerb(delay.after)) {
@@ -711,7 +758,7 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   const merged: Clause[] = [];
   for (let i = 0; i < clauses.length; i++) {
     const c = clauses[i];
-    const m = c.text.match(/^(?:除了|除去|除开|除)(.+?)(?:以外的?|之外的?|外)?(?:的|其他|其它|别的)?$/);
+    const m = c.text.match(/^(?:除了|除去|除开|除(?![湿草尘菌螨醛味霉雾]))(.+?)(?:以外的?|之外的?|外)?(?:的|其他|其它|别的)?$/);
     if (m && !hasVerb(m[1].replace(/[\ue000-\ue0ff]/g, ''))) {
       const words = exceptionWords(m[1], masked, index);
       const target = merged.length ? merged[merged.length - 1] : clauses[i + 1];

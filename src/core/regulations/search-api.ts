@@ -57,6 +57,8 @@ export const smartSearchResult = z.object({
   }),
   similar: z.object({ count: z.number().int(), units: z.array(z.object({ unit_id: z.number().int(), page_num: z.number().int() })) }),
   block_type: z.enum(['article', 'text', 'table', 'note']).optional(),
+  /** an article as statutes cite it: the code's name (not its part) + the article, 中华人民共和国民法典第七百六十一条 */
+  citation: z.string().optional(),
   table: z
     .object({
       table_id: z.string(),

@@ -70,6 +70,8 @@ export interface SmartResult {
   };
   /** block type of the hit: article | text | table | note */
   block_type?: BlockType;
+  /** an article as statutes cite it: the code's name (a part file's title without its part) + the label */
+  citation?: string;
   /** a hit in a table: the table and the matching row with its header */
   table?: TableHit;
   /** near-identical rows of the same table folded into this one ("+8 similar rows") */
@@ -465,6 +467,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
         article_ref: articleRef,
       },
       block_type: blockTypeOf(u.kind),
+      ...(u.kind === 'article' && u.label && /^第.+条(?:之.+)?$/.test(u.label) ? { citation: `${u.title.split(' · ')[0].trim()}${u.label}` } : {}),
     };
   };
   const pendingText = new Map<number, { u: UnitRow; matched: string[] }>();
@@ -499,6 +502,7 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
   }
   // the consensus boost orders hits; whether two regulations tie is judged on the evidence alone
   const evidenceScore = new Map(candidates.map((c) => [c.unit_id, c.score]));
+  yieldLocalToNational(candidates, query, cfg.localRegFactor);
   boostByStatuteConsensus(candidates, cfg.consensusWeight, cfg.consensusTop);
   const arranged = arrangeHits(candidates, { rowFactor: cfg.rowFactor, targetsRows: queryTargetsRows(query) });
   // article references land first, in the order the query names them
@@ -559,6 +563,36 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     results,
     elapsed_ms: Math.round((performance.now() - t0) * 10) / 10,
   };
+}
+
+/** 广东省家政服务条例 / 深圳经济特区绿色建筑条例 / 潮州市畲族文化保护条例: a place, then a legal instrument. */
+const LOCAL_REGULATION = /^([\u4e00-\u9fff]{2,7}?)(?:省|市|自治区|特别行政区|自治州|自治县|县|经济特区)(?!.*(?:公司|电网|电力|供电))[\u4e00-\u9fff（）()、·]*(?:条例|规定|办法|细则|决定|规则|实施意见)$/;
+
+/** The place a local regulation's title names (广东, 深圳), or null for a national one or a non-legal document. */
+export function localPlaceOf(title: string): string | null {
+  if (title.startsWith('中华人民共和国') || title.startsWith('全国') || title.startsWith('国务院') || title.startsWith('最高人民')) return null;
+  const m = LOCAL_REGULATION.exec(title.replace(/\s*[（(]\d{4}[-年].*$/, '').trim());
+  return m ? m[1] : null;
+}
+
+/**
+ * A local regulation answers a question that names its place; otherwise it yields to national law
+ * (上位法): its hits' scores are multiplied by `factor`. Lay legal questions are answered by
+ * national statutes (none of STARD train's 2,205 cited articles is local, while local regulations
+ * are over half of ../shared/data/laws), and a regulation library of one place is unaffected
+ * (every hit is scaled alike). Re-sorts in place; factor 1 = off.
+ */
+export function yieldLocalToNational<T extends { title: string; score: number }>(hits: T[], query: string, factor: number): void {
+  if (factor >= 1 || hits.length < 2) return;
+  let changed = false;
+  for (const h of hits) {
+    const place = localPlaceOf(h.title);
+    if (place && !query.includes(place)) {
+      h.score *= factor;
+      changed = true;
+    }
+  }
+  if (changed) hits.sort((a, b) => b.score - a.score);
 }
 
 /**

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadHomeFile } from '../../../src/core/devices/home';
+import { loadHomeFile, normalizeHome } from '../../../src/core/devices/home';
 import { canonical } from '../../../src/core/devices/canonical';
 import { isQuestion, valueSlot } from '../../../src/core/devices/grammar';
 import { retrieve } from '../../../src/core/devices/retrieve';
@@ -238,5 +238,120 @@ describe('groups, white tones, polite requests and complaints about the air', ()
     expect(ids([r])).not.toContain('water_heater.bath');
     expect(r.clarification?.options.map((o) => o.id)).not.toContain('water_heater.bath');
     expect(ids(await run('客厅冷死了', villa))).toEqual(['v-floorheat', 'v-lr-ac']);
+  });
+});
+
+describe('除 of an appliance, 声音 of a player, 目标 of a setting', () => {
+  const mi = loadHomeFile(path.join(fixtures, 'devices-real/mihome.json')).home;
+  it('除湿机 in a list is a dehumidifier, not an exception', async () => {
+    const rs = await run('关掉书房的除湿机和台灯', mi);
+    expect(ids(rs)).toEqual(['st.dehum', 'st.lamp']);
+    expect(rs.every((r) => r.command.q !== 'except')).toBe(true);
+  });
+  it('关闭X声音 mutes X; 打开X的声音 unmutes it', async () => {
+    expect(actions(await run('关闭客厅电视的声音'))).toEqual(['静音']);
+    expect(actions(await run('打开主卧音箱声音'))).toEqual(['取消静音']);
+  });
+  it('目标湿度 is the setting, not a name', async () => {
+    const [r] = await run('主卧加湿器目标湿度调到45%');
+    expect(r.command.n).toBe('主卧加湿器');
+    expect(r.ir.value?.number).toBe(45);
+  });
+});
+
+describe('delays and lists of commands', () => {
+  it('each clause keeps its own delay', async () => {
+    const rs = await run('五分钟后关掉客厅电视，半小时后关掉主卧空调');
+    expect(rs.map((r) => [r.selected.map((s) => s.id), r.ir.delay_seconds])).toEqual([
+      [['media_player.living_tv'], 300],
+      [['climate.master'], 1800],
+    ]);
+  });
+  it('过/等 a duration without 后, a half after the unit, two units', async () => {
+    expect((await run('过十分钟关掉书房灯'))[0].ir.delay_seconds).toBe(600);
+    expect((await run('两分半钟后关掉书房灯'))[0].ir.delay_seconds).toBe(150);
+    expect((await run('2小时15分钟后关闭地暖'))[0].ir.delay_seconds).toBe(8100);
+  });
+  it('、 between two commands keeps both', async () => {
+    expect(ids(await run('开厨房灯、关餐厅灯'))).toEqual(['light.dining', 'light.kitchen']);
+    expect(actions(await run('开厨房灯、关餐厅灯'))).toEqual(['打开', '关闭']);
+  });
+  it('a reminder is a note, not a device command, even with a delay', async () => {
+    const [r] = await run('二十分钟后提醒我关地暖');
+    expect(r.selected).toEqual([]);
+    expect(r.ir.intent).toBe('list');
+  });
+});
+
+describe('places said loosely', () => {
+  it('整个一楼 is all of the first floor; 客厅那边 is the living room', async () => {
+    const rs = await run('整个一楼的灯都关掉');
+    expect(rs[0].command.n).toBeNull();
+    expect(ids(rs)).toHaveLength(6);
+    expect(ids(await run('客厅那边的落地灯关一下'))).toEqual(['light.living_floor']);
+  });
+  it('洗手间 / 厕所 find a home whose bathroom is called 浴室', async () => {
+    expect(ids(await run('厕所的灯打开'))).toEqual(['light.bathroom']);
+  });
+  it('大门 is the entrance lock, not every lock', async () => {
+    expect(ids(await run('大门锁好'))).toEqual(['lock.front']);
+    expect(actions(await run('帮我开一下大门'))).toEqual(['解锁']);
+  });
+});
+
+describe('appliances and their questions', () => {
+  it('拖一下地 cleans; 继续 restarts what is not a player; 并 joins two steps', async () => {
+    expect(actions(await run('扫地机器人拖一下地'))).toEqual(['开始清扫']);
+    expect(actions(await run('扫地机器人继续打扫'))).toEqual(['开始清扫']);
+    expect(actions(await run('扫地机器人停下并回充'))).toEqual(['停止', '回充']);
+  });
+  it('取消 stops a programme', async () => {
+    const mi = loadHomeFile(path.join(fixtures, 'devices-real/mihome.json')).home;
+    expect(actions(await run('电饭煲取消煮饭', mi))).toEqual(['停止']);
+  });
+  it('什么模式 / 几档 / 还要多久 ask, and are not names', async () => {
+    const [r] = await run('主卧空调是什么模式');
+    expect(r.command.a).toBe('查询');
+    expect(ids([r])).toEqual(['climate.master']);
+    expect((await run('客厅吊扇现在几档'))[0].command.a).toBe('查询');
+  });
+});
+
+describe('implicit requests said other ways', () => {
+  it('好黑 / 黑乎乎 ask for light; why (刺眼) is not a name', async () => {
+    expect((await run('餐厅黑乎乎的'))[0].ir.value).toMatchObject({ attribute: 'brightness', relative: 'up' });
+    const [r] = await run('儿童房太亮了晃眼');
+    expect(r.command.n).toBeNull();
+    expect(ids([r])).toEqual(['light.kids']);
+  });
+  it('太大声 is about the volume', async () => {
+    const [r] = await run('主卧音乐太大声了');
+    expect(ids([r])).toEqual(['media_player.master_speaker']);
+    expect(r.ir.value?.attribute).toBe('volume');
+  });
+  it('开门 said plainly opens the entrance lock; 锁门 still locks every lock', async () => {
+    const rs = await run('客人来了，开下门');
+    expect(ids(rs)).toEqual(['lock.front']);
+    expect(actions(rs)).toEqual(['解锁']);
+    expect(ids(await run('锁门'))).toEqual(['lock.back', 'lock.front']);
+  });
+});
+
+describe('exhaust fans and wanting to watch', () => {
+  const bath = normalizeHome({
+    devices: [
+      { id: 'x', name: '卫生间排气扇', room: '卫生间', commands: [{ id: 'on', description: '打开' }, { id: 'off', description: '关闭' }] },
+      { id: 'l', name: '卫生间灯', room: '卫生间', commands: [{ id: 'on', description: '打开' }, { id: 'off', description: '关闭' }] },
+    ],
+  }).home;
+  it('换气扇 / 抽风机 find an exhaust fan named 排气扇', async () => {
+    const home = bath;
+    expect(ids(await run('关掉卫生间的换气扇', home))).toEqual(['x']);
+    expect(ids(await run('抽風機開一下', home))).toEqual(['x']);
+  });
+  it('我要看电视 switches it on', async () => {
+    const rs = await run('我要看電視了', apartment);
+    expect(ids(rs)).toEqual(['media_player.tv']);
+    expect(actions(rs)).toEqual(['打开']);
   });
 });

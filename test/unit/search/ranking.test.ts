@@ -66,6 +66,8 @@ describe.skipIf(!ready)('regulation-aware ranking', () => {
 
   it('an article reference lands on that article first, highlighted whole', async () => {
     const out = await invokeOperation(ctx, 'search.smart_search', { query: '电力设施保护条例第十条' });
+    // an article carries the form statutes cite it in
+    expect(out.results[0].citation).toBe(`${out.results[0].title}第十条`);
     expect(out.results[0]).toMatchObject({ reg_id: lawId, article: '第十条' });
     expect(out.results[0].reasons.article_ref).toBe(true);
     expect(out.decision.state).toBe('locked');
@@ -124,5 +126,31 @@ describe('statute consensus', () => {
     ];
     boostByStatuteConsensus(off, 0, 15);
     expect(off.map((h) => h.reg_id)).toEqual(['x', 'y', 'y']);
+  });
+});
+
+describe('local regulations yield to national law', () => {
+  it('reads the place of a local regulation, none of a national law or a company rule', async () => {
+    const { localPlaceOf } = await import('../../../src/core/regulations/search');
+    expect(localPlaceOf('广东省家政服务条例')).toBe('广东');
+    expect(localPlaceOf('深圳经济特区绿色建筑条例')).toBe('深圳');
+    expect(localPlaceOf('洛阳市城市房地产市场管理条例(2019-01-01)')).toBe('洛阳');
+    expect(localPlaceOf('中华人民共和国民法典')).toBeNull();
+    expect(localPlaceOf('物业管理条例')).toBeNull();
+    expect(localPlaceOf('河南省电力公司调度规程')).toBeNull();
+  });
+
+  it('moves a local hit below national ones unless the question names its place', async () => {
+    const { yieldLocalToNational } = await import('../../../src/core/regulations/search');
+    const hits = () => [
+      { id: 'local', title: '山东省物业管理条例', score: 0.8 },
+      { id: 'national', title: '物业管理条例', score: 0.6 },
+    ];
+    const asked = hits();
+    yieldLocalToNational(asked, '物业公司不管小区安全怎么办', 0.5);
+    expect(asked.map((h) => h.id)).toEqual(['national', 'local']);
+    const named = hits();
+    yieldLocalToNational(named, '山东的物业公司不管小区安全怎么办', 0.5);
+    expect(named.map((h) => h.id)).toEqual(['local', 'national']);
   });
 });

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { canonical } from '../../../src/core/devices/canonical';
+import { normalizeHome } from '../../../src/core/devices/home';
+import { retrieve } from '../../../src/core/devices/retrieve';
+import { emptyState } from '../../../src/core/devices/types';
+
+// A home written by hand or generated from another system: English names, no command lists.
+const { home, warnings } = normalizeHome({
+  name: 'plain',
+  rooms: ['客厅', '卧室', '厨房'],
+  devices: [
+    { id: 'light.living_room', name: 'Living Room Light', room: '客厅', type: 'light' },
+    { id: 'light.kitchen', name: 'Kitchen Light', room: '厨房', type: 'light' },
+    { id: 'climate.bedroom', name: 'Bedroom AC', room: '卧室', type: 'climate' },
+    { id: 'media_player.tv', name: 'Living Room TV', room: '客厅', type: 'media_player' },
+    { id: 'lock.front', name: 'Front Door', room: '客厅', type: 'lock' },
+  ],
+});
+const ids = async (text: string) => [...new Set((await retrieve(text, home, emptyState())).flatMap((r) => r.selected.map((s) => s.id)))].sort();
+
+describe('a home without command lists', () => {
+  it('gives each device its kind’s usual commands and says so', () => {
+    expect(warnings.join('')).toMatch(/5 个设备没有列出 commands/);
+    const light = home.devices.find((d) => d.id === 'light.kitchen')!;
+    expect(light.commands.map((c) => c.description)).toEqual(expect.arrayContaining(['打开设备', '关闭设备', '调亮度']));
+    const ac = home.devices.find((d) => d.id === 'climate.bedroom')!;
+    expect(ac.commands.map((c) => c.description)).toContain('调温度');
+  });
+
+  it('answers Chinese commands against English names', async () => {
+    expect(await ids('关掉厨房的灯')).toEqual(['light.kitchen']);
+    expect(await ids('把卧室空调调到26度')).toEqual(['climate.bedroom']);
+    expect(await ids('客厅灯调到50%')).toEqual(['light.living_room']);
+    expect(await ids('关掉所有的灯')).toEqual(['light.kitchen', 'light.living_room']);
+    expect(await ids('把客厅电视音量调小一点')).toEqual(['media_player.tv']);
+  });
+});
+
+describe('English mixed into a Chinese command', () => {
+  it('reads rooms and on/off verbs', async () => {
+    expect(canonical('把living room的灯打开')).toContain('客厅');
+    expect(canonical('turn off the kitchen light')).toMatch(/关闭\s*厨房\s*灯/);
+    expect(await ids('turn off the kitchen light')).toEqual(['light.kitchen']);
+    expect(await ids('turn off all lights')).toEqual(['light.kitchen', 'light.living_room']);
+    expect(await ids('Bedroom AC调到26度')).toEqual(['climate.bedroom']);
+  });
+});
