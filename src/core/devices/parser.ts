@@ -321,6 +321,9 @@ interface Partial {
   air?: boolean;
 }
 
+/** What to play without the size words around it (放点周杰伦 / 来几首老歌). */
+const playable = (text: string) => text.replace(/^(?:一点|一些|点|些|几首|一首|首)(?=.)/, '') || text;
+
 const blankOut = (s: string, start: number, end: number) => s.slice(0, start) + ' '.repeat(end - start) + s.slice(end);
 
 /** Room and type words blanked (same length): 空调 holds 调, 玄关 and 开关 hold 关/开, 打开大柏 is not 开大. */
@@ -531,7 +534,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
       if (!p.n) {
         p.n = longest;
         p.residual = true;
-      } else p.v = longest;
+      } else p.v = playable(longest);
     }
   }
   // 大门 / 正门 / 入户门 with no name: the one door of the entrance (a lock in 玄关, or named 前门/正门/入户)
@@ -600,7 +603,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   // 播放周杰伦的歌: what to play is not a player's name unless a device is called so; it is the value
   if (p.a === '播放' && p.n && p.residual && !index.namesLongestFirst.some((n) => n.includes(norm(p.n!)))) {
-    p.v = p.n;
+    p.v = playable(p.n);
     p.n = null;
     p.residual = false;
   }

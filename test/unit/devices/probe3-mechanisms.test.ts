@@ -355,3 +355,16 @@ describe('exhaust fans and wanting to watch', () => {
     expect(actions(rs)).toEqual(['打开']);
   });
 });
+
+describe('what to play and the water', () => {
+  it('放点 / 来几首: the size word is not part of what to play', async () => {
+    expect((await run('主卧音箱放点轻音乐'))[0].ir.value?.text).toBe('轻音乐');
+    const [r] = await run('厨房音箱来几首老歌');
+    expect(r.command.a).toBe('播放');
+    expect(r.ir.value?.text).toBe('老歌');
+  });
+  it('关水 / 把水关了 is about a valve', async () => {
+    expect(ids(await run('把水关了', villa))).toEqual(['v-sprinkler']);
+    expect((await run('关水'))[0].clarification?.options.map((o) => o.id).sort()).toEqual(['valve.garden', 'valve.water_main']);
+  });
+});
