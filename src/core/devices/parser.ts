@@ -453,8 +453,13 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     const reading = attribute ?? attributeSlot(s)?.attribute ?? (/几度|多少度|多热|多冷|热不热|冷不冷|热吗|冷吗|很热|很冷|太热|太冷/.test(raw) ? 'temperature' : /潮不潮|干不干|多潮|多干|潮吗|干燥/.test(raw) ? 'humidity' : null);
     s = s.replace(/温度|湿度|光照|照度|亮度|光线|光强/g, ' ');
     if (/光照|照度|光线|光强/.test(raw)) p.t = 'lightSensor';
-    // 花园亮度多少: brightness asked of a place, no lamp named, is the light sensor's reading
-    else if (reading === 'brightness' && !named.length && !/灯/.test(raw) && index.entities.some((e) => e.category === 'lightSensor')) p.t = 'lightSensor';
+    // 花园亮度多少 / 客厅亮不亮: brightness asked of a place, no lamp named, is a light sensor's reading where
+    // one is (else the lights there answer)
+    else if ((reading === 'brightness' || /亮不亮|暗不暗/.test(raw)) && !named.length && !/灯/.test(raw)) {
+      const rooms = findWords(s, index.roomWords).map((r) => r.word);
+      const sensors = index.entities.filter((e) => e.category === 'lightSensor' && (!rooms.length || rooms.some((r) => roomMatches(e.room, r))));
+      p.t = sensors.length ? 'lightSensor' : rooms.length ? 'light' : p.t;
+    }
     else if (reading === 'temperature' || reading === 'humidity') p.t = reading === 'temperature' ? 'temperatureSensor' : 'humiditySensor';
   }
   // 所有设备 / 全部电器: no type restriction at all

@@ -368,3 +368,17 @@ describe('what to play and the water', () => {
     expect((await run('关水'))[0].clarification?.options.map((o) => o.id).sort()).toEqual(['valve.garden', 'valve.water_main']);
   });
 });
+
+describe('how bright or strong, asked', () => {
+  it('亮不亮 of a place with a light sensor reads it; elsewhere the lights there answer', async () => {
+    expect(ids(await run('花园亮不亮', villa))).toEqual(['v-gd-lux']);
+    const [r] = await run('客厅亮不亮', villa);
+    expect(r.command.a).toBe('查询');
+    expect(ids([r]).every((id) => id.startsWith('v-lr-'))).toBe(true);
+  });
+  it('光照强吗 is a question about the light sensor', async () => {
+    const [r] = await run('花园光照强不强', villa);
+    expect(r.command.a).toBe('查询');
+    expect(ids([r])).toEqual(['v-gd-lux']);
+  });
+});
