@@ -84,7 +84,7 @@ const commandOut = z.object({
   w: z.array(z.object({ a: z.string(), v: z.union([z.string(), z.number()]) })).optional(),
   x: z.string().nullable().optional(),
   d: z.number().nullable().optional(),
-  i: z.enum(['time', 'date', 'weather', 'nevermind', 'list', 'chat']).optional(),
+  i: z.enum(['time', 'date', 'weather', 'nevermind', 'list', 'chat', 'other']).optional(),
   reason: z.string().optional(),
 });
 const irValueSchema = z.object({
@@ -152,7 +152,7 @@ export const retrievalResultSchema = z.object({
     /** 设一个十分钟的定时器 / 取消计时器: a timer request, no device */
     timer: z.object({ op: z.enum(['start', 'cancel', 'status', 'pause', 'resume']), seconds: z.number().nullable(), text: z.string() }).optional(),
     /** not a device command: what it is instead */
-    intent: z.enum(['time', 'date', 'weather', 'nevermind', 'list', 'chat']).optional(),
+    intent: z.enum(['time', 'date', 'weather', 'nevermind', 'list', 'chat', 'other']).optional(),
   }),
   selected: z.array(selectedSchema),
   candidates: z.array(selectedSchema),

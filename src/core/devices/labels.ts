@@ -29,7 +29,7 @@ export const VALUE_CHECK_LABELS: Record<string, string> = {
 export const SENSOR_LABELS: Record<string, string> = { temperature: '温度', humidity: '湿度', illuminance: '光照' };
 export const OP_LABELS: Record<string, string> = { '>': '高于', '>=': '不低于', '<': '低于', '<=': '不高于', '=': '等于' };
 
-const INTENT_LABELS: Record<string, string> = { time: '问时间', date: '问日期', weather: '问天气', nevermind: '不用了', list: '清单/备忘', chat: '闲聊' };
+const INTENT_LABELS: Record<string, string> = { time: '问时间', date: '问日期', weather: '问天气', nevermind: '不用了', list: '清单/备忘', chat: '闲聊', other: '其他问题' };
 const TIMER_LABELS: Record<string, string> = { start: '开始计时', cancel: '取消计时器', status: '查询计时器剩余时间', pause: '暂停计时器', resume: '继续计时器' };
 
 /** 600 -> 10分钟, 5400 -> 1小时30分钟, 45 -> 45秒. */

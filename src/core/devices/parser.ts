@@ -186,6 +186,9 @@ const OTHER_INTENTS: [RegExp, OtherIntent][] = [
   [/天气(?:怎么样|怎样|如何|好吗|好不好|预报|会不会|热不热|冷不冷)|会不会下(?:雨|雪)|(?:要|会)下(?:雨|雪)吗|下(?:雨|雪)了吗|(?:外面|室外|户外)(?:多少度|几度|冷不冷|热不热|温度)/, 'weather'],
   [/^(?:算了|没事了?|不用了?|没什么|不要了|取消|取消吧|好了|不用管了?|没关系)(?:吧|啊|了|喇)?$/, 'nevermind'],
   [/购物清单|购物单|待办事项|待办清单|待办列表|备忘录/, 'list'],
+  [/天气(?:预报)?$/, 'weather'],
+  // about a device or the world, not an order to one: price, repair, how-to, arithmetic, calls and messages
+  [/多少钱|价格|价钱|怎么修|坏了|怎么用|怎么设置|如何设置|原理|说明书|在?哪里?买|保修|等于几|等于多少|乘以|除以|有什么新闻|打电话|打个电话|发微信|发短信|发消息|翻译|讲个?笑话|推荐一/, 'other'],
 ];
 
 const OUTDOOR = /室外|户外|外面|屋外|outdoor|outside/i;
@@ -193,11 +196,13 @@ const OUTDOOR = /室外|户外|外面|屋外|outdoor|outside/i;
 const REMINDER = /提醒我|提醒一下我|记得提醒|叫醒我|记得叫我|喊我起床|叫我起床/;
 
 /** Greetings, thanks and questions to the assistant itself, said alone (早上好 / 晚安 may run a scene, so they are not here). */
-const CHAT = /^(?:你好|您好|嗨|哈喽|hello|hi|晚上好|下午好|中午好|谢谢你?|谢谢啦|谢啦|多谢|辛苦了|你是谁|你叫什么(?:名字)?|你几岁了?|你会(?:做|干)?什么|你能(?:做|干)什么)(?:呀|啊|吗|呢|哦)?[，,。！!？?]*$/i;
+const CHAT = /^(?:你好|您好|嗨|哈喽|hello|hi|晚上好|下午好|中午好|谢谢你?|谢谢啦|谢啦|多谢|辛苦了|你是谁|你叫什么(?:名字)?|你几岁了?|你会(?:做|干)?什么|你能(?:做|干)什么|再见|拜拜|你(?:真|好)(?:棒|聪明|厉害))(?:呀|啊|吗|呢|哦)?[，,。！!？?]*$/i;
 
 function otherIntent(body: string, index: HomeIndex): Command | null {
   const found = OTHER_INTENTS.find(([re]) => re.test(body));
   if (!found) return null;
+  // (空调坏了，打开风扇: a remark beside a command leaves the command)
+  if (found[1] === 'other' && hasVerb(body.replace(/[\ue000-\ue0ff]/g, ''))) return null;
   // 如果天气热就开空调 is a device command with a condition; 客厅的温度 names no weather
   // a home with an outdoor sensor answers 外面多少度 itself
   if (found[1] === 'weather' && (/就|的话|的时候/.test(body) || maskNames(body, index).masked.size > 0 || index.entities.some((e) => OUTDOOR.test(`${e.name} ${e.room ?? ''}`)))) return null;

@@ -142,7 +142,7 @@ export const commandSchema = z.object({
   /** Delay in seconds (十分钟后关掉空调); with a = 计时 the length of a timer (设一个十分钟的定时器). */
   d: z.number().positive().nullable().optional(),
   /** With a = 非设备指令: what the utterance is instead (time, date, weather, nevermind, list). */
-  i: z.enum(['time', 'date', 'weather', 'nevermind', 'list', 'chat']).optional(),
+  i: z.enum(['time', 'date', 'weather', 'nevermind', 'list', 'chat', 'other']).optional(),
   /** Why a command is UNKNOWN (malformed LLM reply, nothing understood). */
   reason: z.string().optional(),
 });
@@ -157,7 +157,7 @@ export const TIMER_OPS = { 计时: 'start', 取消计时: 'cancel', 查询计时
 export type TimerOp = (typeof TIMER_OPS)[keyof typeof TIMER_OPS];
 /** Not a device command at all (现在几点, 天气怎么样, 算了): nothing is selected and nothing asked. */
 export const NOT_DEVICE_ACTION = '非设备指令';
-export type OtherIntent = 'time' | 'date' | 'weather' | 'nevermind' | 'list' | 'chat';
+export type OtherIntent = 'time' | 'date' | 'weather' | 'nevermind' | 'list' | 'chat' | 'other';
 
 /** What a value is about; decides the default unit and the relative step. */
 export type ValueAttribute = 'brightness' | 'temperature' | 'volume' | 'position' | 'fanSpeed' | 'humidity' | 'colorTemp' | 'color' | 'mode' | 'channel' | 'content' | 'generic';

@@ -382,3 +382,18 @@ describe('how bright or strong, asked', () => {
     expect(ids([r])).toEqual(['v-gd-lux']);
   });
 });
+
+describe('questions about devices or the world that order nothing', () => {
+  it('price, repair, how-to, sums, calls and weather select nothing and ask nothing', async () => {
+    for (const u of ['空调多少钱', '灯泡坏了怎么修', '怎么设置空调的定时', '三加五等于几', '帮我打个电话给妈妈', '上海明天天气']) {
+      const [r] = await run(u, apartment);
+      expect(r.selected, u).toEqual([]);
+      expect(r.clarification, u).toBeNull();
+      expect(r.command.a, u).toBe('非设备指令');
+    }
+  });
+  it('a remark beside a command leaves the command', async () => {
+    const rs = await run('空调坏了，打开餐厅吊扇', apartment);
+    expect(ids(rs)).toContain('fan.dining_fan');
+  });
+});
