@@ -1,6 +1,6 @@
 /**
  * Statute collections asked real lay questions nobody here wrote (`npm run eval -- collections-stard
- * [--verbose] [--learn-part]`).
+ * [--verbose] [--learn-part] [--separate]`; --separate puts each domain in a data dir of its own).
  *
  * ../shared/data/stard/train.jsonl (1,235 questions by non-professionals with the articles that answer
  * them, MIT) is read; the statutes those questions cite are grouped into domain collections (civil
@@ -265,6 +265,7 @@ export default async function run(args: string[]): Promise<void> {
   const scored = all.filter((q) => withLearn || stardPartOf(q.id) !== 'learn');
   const ctx = createAppContext({ dataDir: path.join(cache, 'data') });
   const rows: StardRow[] = [];
+  const contexts = new Map<string, AppContext>();
   try {
     console.log(`embedding model: ${ctx.embedder().available() ? ctx.embedder().status().model_id : 'none (lexical only)'}`);
     // learned parts see the learn part only: the shipped known questions minus every question text
@@ -281,14 +282,28 @@ export default async function run(args: string[]): Promise<void> {
     // every domain is imported before any question is asked: term statistics (idf, BM25) are taken
     // over the whole data dir, so asking one domain while later ones are still missing gave a first
     // run different numbers from every later run on the same cache
+    // --separate: each domain in a data dir of its own, as a user importing one collection has it
+    const separate = args.includes('--separate');
+    const contextOf = (domain: string): AppContext => {
+      if (!separate) return ctx;
+      let c = contexts.get(domain);
+      if (!c) {
+        c = createAppContext({ dataDir: path.join(cache, 'separate', domain) });
+        if (args.includes('--no-known')) setKnownQuestions(c, []);
+        else setKnownQuestions(c, learnKnown);
+        contexts.set(domain, c);
+      }
+      return c;
+    };
     const imports = new Map<string, Awaited<ReturnType<typeof invokeOperation<'collections.import'>>>>();
     for (const d of STARD_DOMAINS) {
       const src = stageDomain(laws, path.join(cache, 'statutes', d.name), d.statutes);
-      imports.set(d.name, await invokeOperation(ctx, 'collections.import', { folder: src, name: `stard-${d.name}` }));
+      imports.set(d.name, await invokeOperation(contextOf(d.name), 'collections.import', { folder: src, name: `stard-${d.name}` }));
     }
     for (const d of STARD_DOMAINS) {
       const name = `stard-${d.name}`;
       const imp = imports.get(d.name)!;
+      const ctx = contextOf(d.name);
       const qs = questionsOf(ctx, name, scored);
       const t0 = Date.now();
       const domainRows: StardRow[] = [];
@@ -309,5 +324,6 @@ export default async function run(args: string[]): Promise<void> {
     for (const part of ['learn', 'tune', 'heldout'] as StardPart[]) printRows(part === 'tune' ? 'tuning' : part === 'heldout' ? 'held-out' : 'learn (in-sample)', rows.filter((r) => r.part === part));
   } finally {
     await ctx.close();
+    for (const c of contexts.values()) await c.close();
   }
 }
