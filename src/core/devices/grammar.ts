@@ -32,7 +32,8 @@ export const ATTRIBUTE_WORDS: [RegExp, ValueAttribute][] = [
   [/音量|声音|声量/, 'volume'],
   [/风速|风量|档位|风力|吸力|转速|速度/, 'fanSpeed'],
   [/湿度/, 'humidity'],
-  [/开合度|开合|开度|位置/, 'position'],
+  // (百叶帘角度: a blind's tilt is set like its position)
+  [/开合度|开合|开度|位置|角度/, 'position'],
   [/颜色|色彩|灯色/, 'color'],
   [/频道/, 'channel'],
 ];

@@ -409,6 +409,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     }
   }
   const attr = attributeSlot(s);
+  // 百叶帘角度调到45度: 度 of an angle is not a temperature
+  if (attr?.attribute === 'position' && attribute === 'temperature') attribute = 'position';
   if (attr) {
     if (!attribute || attribute === 'brightness' || valueKind === 'relative' || valueKind === 'extreme') attribute = attr.attribute === 'color' && attribute === 'color' ? 'color' : attr.attribute;
     s = blankOut(s, attr.start, attr.end);
@@ -835,6 +837,18 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
       next.s = p.s;
       parts.splice(i, 1);
     }
+  }
+  // 窗帘再拉开一些，客厅的: a clause naming only a kind or a device, then one with only the verb, are one
+  // command (joined before a later clause that says where narrows it)
+  for (let i = 0; i + 1 < parts.length; i++) {
+    const [p, next] = [parts[i], parts[i + 1]];
+    if (p.a || p.question || p.ref || !(p.t || (p.n && !p.residual)) || clauseOf.get(p) === clauseOf.get(next)) continue;
+    if (!next.a || hasTarget(next) || next.question) continue;
+    p.a = next.a;
+    p.v = p.v ?? next.v;
+    p.w = p.w.length ? p.w : next.w;
+    p.complaint = next.complaint;
+    parts.splice(i + 1, 1);
   }
   // 把主卧窗帘拉上，然后关掉吸顶灯: a kind said without a room in the next clause is looked for
   // in the room the previous clause acted in, when that room has one

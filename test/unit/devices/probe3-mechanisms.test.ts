@@ -397,3 +397,17 @@ describe('questions about devices or the world that order nothing', () => {
     expect(ids(rs)).toContain('fan.dining_fan');
   });
 });
+
+describe('a kind, then its verb, then where', () => {
+  it('窗帘再拉开一些，主卧的 is one command on the bedroom blinds', async () => {
+    const rs = await run('窗帘再拉开一些，主卧的');
+    expect(rs).toHaveLength(1);
+    expect(ids(rs)).toEqual(['cover.master_blinds']);
+    expect(rs[0].ir.value).toMatchObject({ attribute: 'position', relative: 'up' });
+  });
+  it("a blind's angle is set like its position, not as a temperature", async () => {
+    const [r] = await run('书房卷帘角度调到三十度');
+    expect(ids([r])).toEqual(['cover.office_shade']);
+    expect(r.command.a).toBe('调位置');
+  });
+});
