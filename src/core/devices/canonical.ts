@@ -30,6 +30,14 @@ const DIALECT: [RegExp, string][] = [
   [/嚟/g, '来'],
   // 喇 / 啦 closing a sentence are 了 (我返嚟喇 = 我回来了)
   [/喇(?=[，,。！!？?]*$)/g, '了'],
+  // 先 closing a sentence (停咗首歌先 = stop the song first); 出门口 = 出门; 主人房嗰部 = the one in the master
+  // bedroom (嗰 after a word is 的, leading it is 那); 落(咗) a curtain = lower it
+  [/先(?=[，,。！!？?]*$)/g, ''],
+  [/出门口/g, '出门'],
+  // (OpenCC writes 嗰 as 𠮶)
+  [/(?<=[\u4e00-\u9fff])(?:嗰|𠮶)(?:部|个|盏|只|把)?/g, '的'],
+  [/嗰|𠮶/g, '那'],
+  [/(帘|窗)落(?:咗|埋|晒)?/g, '$1降下'],
   // 焗 (stuffy) and 闷热 are hot; 有啲 = 有点; 最光 = 最亮; 瞓觉 = 睡觉
   [/焗(?!炉|饭|烤)/g, '热'],
   // 关水 / 把水关了: the water is its valve

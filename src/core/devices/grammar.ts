@@ -193,7 +193,7 @@ export function isQuestion(s: string): boolean {
   // 有哪些灯开着 / 哪个窗户没关 / 有几盏灯亮着: which ones are in a state
   if (/哪些|哪几|哪个|哪盏|哪台|哪扇|几个|几盏|几台|几扇|几把|几部|几只|多少(?:个|盏|台|扇|把|部|只)?|有没有/.test(s) && /开着|关着|亮着|锁着|没关|没锁|没开|开了|关了|是(?:开|关|亮)的|在(?:运行|播放|工作)/.test(s)) return true;
   // 后门有没有锁 / 窗帘关没关 / 灯开没开: whether it is in that state
-  if (/有没有(?:锁|关|开|亮)(?:好|上|着)?$|(锁|关|开|亮)没\1/.test(s)) return true;
+  if (/有没有(?:锁|关|开|亮)(?:掉|好|上|着|了)?$|(锁|关|开|亮)没\1/.test(s)) return true;
   // 边啲灯开咗 reads 哪些灯打开: a plural "which" with a state verb asks, it does not command
   // (几个 alone is "a few" in a command: 开几个灯)
   if (/哪些|哪几/.test(s) && /打开|关掉|关闭|亮|开|关/.test(s)) return true;

@@ -32,7 +32,7 @@ const QUANT_ALL = /整个|整间|整层|所有的|所有|全部的|全部|全(?=
 const EXCEPT = /除了|除去|除开|除(?![湿草尘菌螨醛味霉雾])/;
 const EXCEPT_END = /以外的|之外的|以外|之外|外的|外/;
 // 上一个台 / 上一个频道 are media steps, not "the previous one"
-const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那些|这些|刚才那个|刚才的|刚刚那个|上一个(?!台|频道|节目|首|曲|集|期)|那一个|这一个|那两个|那俩/;
+const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那部|这部|那扇|这扇|那把|这把|那些|这些|刚才那个|刚才的|刚刚那个|上一个(?!台|频道|节目|首|曲|集|期)|那一个|这一个|那两个|那俩/;
 // 上一台 / 下一个 / 第一个 are media steps and ordinals, not counts
 const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
 // (看不清 / 受不了 after a complaint say why, not what: 书房太暗了看不清)

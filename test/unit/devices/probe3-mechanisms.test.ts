@@ -411,3 +411,17 @@ describe('a kind, then its verb, then where', () => {
     expect(r.command.a).toBe('调位置');
   });
 });
+
+describe('more Cantonese as typed', () => {
+  it('先 at the end, 有冇闩, 落 / 拉起 a curtain, 出门口', async () => {
+    expect(actions(await run('停咗首歌先'))).toEqual(['停止']);
+    expect(actions(await run('車房門有冇閂'))).toEqual(['查询']);
+    expect(actions(await run('主人房百葉窗落咗佢'))).toEqual(['降下']);
+    expect(ids(await run('我哋出門口喇'))).toEqual(['scene.away']);
+  });
+  it('嗰部 after a room is the one there', async () => {
+    const rs = await run('幫我校冷氣去廿四度，客廳嗰部');
+    expect(ids(rs)).toEqual(['climate.living']);
+    expect(rs[0].ir.value?.number).toBe(24);
+  });
+});
