@@ -354,6 +354,16 @@ function categoryOf(p: Partial, index: HomeIndex): string | null {
   return null;
 }
 
+/**
+ * 空调26 / 客厅灯 30 / 客厅空调 制冷 24: a number said last, right after what it is for, in a clause
+ * with no verb at all, is that kind's main setting (the action follows from the kind).
+ */
+function bareTrailingNumber(s: string, index: HomeIndex): ReturnType<typeof valueSlot> {
+  if (hasVerb(s)) return null;
+  const bare = blankWords(s, index).match(/(?<=[#\s\u4e00-\u9fff])(\d{1,3}(?:\.\d)?|(?<![零一二两三四五六七八九十])[一二两三四五六七八九十][零一二两三四五六七八九十]{0,3})\s*$/);
+  return bare ? { start: bare.index!, end: bare.index! + bare[0].length, v: bare[1], attribute: null, kind: 'absolute', unit: null } : null;
+}
+
 function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): Partial {
   const p: Partial = { a: null, s: [], n: null, t: null, q: 'one', c: null, ref: false, v: null, w: [], x: [], residual: false, question: false, complaint: false };
   let s = raw;
@@ -390,12 +400,12 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   let valueKind: string | null = null;
   if (modeFromScene) attribute = 'mode';
   if (!p.question && !modeFromScene) {
-    let value = valueSlot(blankWords(s, index));
+    let value = valueSlot(blankWords(s, index)) ?? bareTrailingNumber(s, index);
     if (value) {
       p.complaint = value.kind === 'relative' && COMPLAINT_LEAD.test(s.slice(value.start));
       s = blankOut(s, value.start, value.end);
       // 制热26度 / 暖光亮度50%: a second setting in the same clause; the number leads (ir.value.number)
-      const more = value.kind === 'relative' ? null : valueSlot(blankWords(s, index));
+      const more = value.kind === 'relative' ? null : (valueSlot(blankWords(s, index)) ?? bareTrailingNumber(s, index));
       if (more && more.kind !== 'relative' && more.attribute !== value.attribute) {
         s = blankOut(s, more.start, more.end);
         const numeric = (x: typeof more) => x.kind === 'absolute' || x.kind === 'extreme';

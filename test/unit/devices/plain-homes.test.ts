@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import path from 'node:path';
 import { canonical } from '../../../src/core/devices/canonical';
-import { normalizeHome } from '../../../src/core/devices/home';
+import { loadHomeFile, normalizeHome } from '../../../src/core/devices/home';
 import { retrieve } from '../../../src/core/devices/retrieve';
 import { emptyState } from '../../../src/core/devices/types';
 
@@ -43,5 +44,25 @@ describe('English mixed into a Chinese command', () => {
     expect(await ids('turn off the kitchen light')).toEqual(['light.kitchen']);
     expect(await ids('turn off all lights')).toEqual(['light.kitchen', 'light.living_room']);
     expect(await ids('Bedroom AC调到26度')).toEqual(['climate.bedroom']);
+  });
+});
+
+describe('a number said right after what it is for, with no verb', () => {
+  const demoFile = path.resolve(__dirname, '../../../resources/homes/demo-home.json');
+  const demo = loadHomeFile(demoFile).home;
+  const first = async (text: string) => (await retrieve(text, demo, emptyState()))[0];
+
+  it('sets that kind’s main setting (空调26, 客厅灯 30, 卧室空调二十六)', async () => {
+    expect((await first('卧室空调二十六')).ir.value).toMatchObject({ number: 26, attribute: 'temperature' });
+    expect((await first('客厅灯 30')).command.a).toBe('调亮度');
+    const both = await first('客厅空调 制冷 24');
+    expect(both.ir.values?.map((v) => v.attribute)).toEqual(['temperature', 'mode']);
+    expect(both.selected.map((s) => s.name)).toEqual(['客厅空调']);
+  });
+
+  it('a verb keeps its meaning and a name keeps its digits (打开筒灯1)', async () => {
+    const r = await first('打开筒灯1');
+    expect(r.command.a).toBe('打开');
+    expect(r.ir.value).toBeNull();
   });
 });

@@ -4,7 +4,7 @@
  * Data only: no React, no engine imports (types only, so a new code fails the typecheck until it
  * has words), so any screen (and tests) can use it.
  */
-import type { ValueAttribute } from '../../../core/devices/types';
+import type { OtherIntent, ValueAttribute } from '../../../core/devices/types';
 import type { HomeFormat } from '../../../core/devices/home';
 
 /** Why a device was picked (retrieve.ts reason codes) -> short label + a sentence for the legend. */
@@ -98,7 +98,8 @@ export function actionLabel(action: string | null | undefined): string {
   return action;
 }
 
-const INTENTS: Record<string, string> = { time: '问时间', date: '问日期', weather: '问天气', nevermind: '不用了', list: '清单/备忘' };
+// typed by the engine's intents: a new intent without words here fails the typecheck
+const INTENTS: Record<OtherIntent, string> = { time: '问时间', date: '问日期', weather: '问天气', nevermind: '不用了', list: '清单/备忘', chat: '闲聊', other: '其他问题' };
 const TIMER_OPS: Record<string, string> = { start: '开始计时', cancel: '取消计时器', status: '查询计时器剩余时间', pause: '暂停计时器', resume: '继续计时器' };
 
 function durationText(seconds: number): string {
@@ -110,7 +111,7 @@ function durationText(seconds: number): string {
 
 /** 延时 10分钟后执行 / 开始计时 10分钟 / 不是设备指令（问时间）, or null. */
 export function timingText(ir: { delay_seconds?: number; timer?: { op: string; seconds: number | null }; intent?: string }): string | null {
-  if (ir.intent) return `不是设备指令（${INTENTS[ir.intent] ?? '其他问题'}）`;
+  if (ir.intent) return `不是设备指令（${INTENTS[ir.intent as OtherIntent] ?? '其他问题'}）`;
   if (ir.timer) return `${TIMER_OPS[ir.timer.op] ?? '计时器'}${ir.timer.seconds ? ` ${durationText(ir.timer.seconds)}` : ''}`;
   if (ir.delay_seconds) return `延时 ${durationText(ir.delay_seconds)}后执行`;
   return null;
