@@ -7,7 +7,7 @@ import { norm } from './home';
 import { findWords, indexHome, roomMatches, type HomeIndex } from './index';
 import { ACTIONS, DOOR_KINDS, SUBTYPES, longestFirst } from './lexicon';
 import { parseNumber, valueFromCommand } from './values';
-import { commandSchema, NOT_DEVICE_ACTION, TIMER_ACTION, TIMER_OPS, UNKNOWN_ACTION, type Command, type OtherIntent, type Condition, type Home, type QueryIR, type ValueAttribute } from './types';
+import { commandSchema, NOT_DEVICE_ACTION, TIMER_ACTION, TIMER_OPS, UNKNOWN_ACTION, type Command, type OtherIntent, type Condition, type Home, type QueryIR, type Schedule, type ValueAttribute } from './types';
 
 /**
  * Offline rule grammar: utterance -> ordered command array (seed 000 protocol {a,s,n,t,q,c,v,x}).
@@ -158,6 +158,35 @@ function takeDelay(body: string): { body: string; seconds: number; before: strin
   const before = body.slice(0, m.index);
   const after = body.slice(m.index! + m[0].length);
   return { body: before + after, seconds, before, after };
+}
+
+const CLOCK_DAY: Record<string, number> = { 今天: 0, 今日: 0, 今早: 0, 今晚: 0, 明天: 1, 明日: 1, 明早: 1, 明晚: 1, 后天: 2 };
+const NUMERAL = '\\d{1,2}|[零一二两三四五六七八九十]{1,3}';
+/** (每天|明天)(早上|下午…)七点(半|一刻|二十分|:30): a clock time; with neither day nor part of day only at the start. */
+const CLOCK = new RegExp(
+  `(每天|每日)?(今天|今日|今早|今晚|明天|明日|明早|明晚|后天)?(早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|凌晨|半夜)?` +
+    `(${NUMERAL})\\s*(?:点钟?|时|[:：])\\s*(?:(半)|(一刻)|(三刻)|(${NUMERAL})分?)?(?:整)?(?:的时候|的时|时|左右)?(?:的话)?(?:就|再)?`,
+);
+
+/** 明天早上七点 / 晚上十点半 / 每天7:30: the clock time a command is for, and the body without it. */
+function takeClockTime(body: string): { body: string; at: Schedule } | null {
+  const m = body.match(CLOCK);
+  if (!m) return null;
+  const [, daily, day, part, hourText, half, quarter, threeQuarters, minuteText] = m;
+  if (!daily && !day && !part && body.slice(0, m.index).replace(/[，,\s]|^(?:请|麻烦|帮我|在|到了?|等到)+/g, '') !== '') return null;
+  let hour = parseNumber(hourText);
+  const minute = half ? 30 : quarter ? 15 : threeQuarters ? 45 : minuteText ? parseNumber(minuteText) : 0;
+  if (hour === null || minute === null || hour > 24 || minute > 59) return null;
+  const evening = /下午|傍晚|晚上|夜里|半夜/.test(part ?? '') || /晚/.test(day ?? '');
+  if (evening && hour < 12) hour += 12;
+  if (part === '中午' && hour < 3) hour += 12;
+  const at: Schedule = {
+    day: daily ? null : day ? CLOCK_DAY[day] : null,
+    time: `${String(hour % 24).padStart(2, '0')}:${String(minute).padStart(2, '0')}`,
+    ...(daily ? { repeat: 'daily' as const } : {}),
+    text: m[0].replace(/(?:的时候|的时|时|左右|的话|就|再)+$/, ''),
+  };
+  return { body: body.slice(0, m.index) + body.slice(m.index! + m[0].length), at };
 }
 
 /** 设一个十分钟的定时器 / 取消计时器 / 计时器还剩多久: a timer request, no device. */
@@ -763,6 +792,9 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
     if (all.length > now.length) return all.map((c, i) => (i >= now.length ? { ...c, d: delay.seconds } : c));
   }
   if (delay) body = delay.body;
+  // 明天早上七点打开窗帘: the clock time is when, not what (never act on it now)
+  const clock = delay ? null : takeClockTime(body);
+  if (clock) body = clock.body;
   else {
     const other = timerCommand(body) ?? otherIntent(body.replace(/[，,。！!？?]+$/, ''), index);
     if (other) return [other];
@@ -925,6 +957,7 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
         w: p.w.length && p.v !== null ? p.w : undefined,
         x: p.x.length ? p.x.join('、') : undefined,
         d: delay?.seconds,
+        at: clock?.at,
         reason: p.a ? undefined : '未识别出动作',
       }),
     );
@@ -962,6 +995,7 @@ export function commandToIR(cmd: Command): QueryIR {
   const more = (cmd.w ?? []).map((x) => valueFromCommand(x.v, x.a)).filter((x): x is NonNullable<typeof x> => !!x);
   return {
     ...(cmd.d ? { delay_seconds: cmd.d } : {}),
+    ...(cmd.at ? { schedule: cmd.at } : {}),
     action: cmd.a,
     value,
     ...(value && more.length ? { values: [value, ...more] } : {}),

@@ -124,6 +124,9 @@ export const conditionSchema = z.object({
 });
 export type Condition = z.infer<typeof conditionSchema>;
 
+export const scheduleSchema = z.object({ day: z.number().int().min(0).max(2).nullable(), time: z.string(), repeat: z.enum(['daily']).optional(), text: z.string() });
+export type Schedule = z.output<typeof scheduleSchema>;
+
 export const commandSchema = z.object({
   a: z.string(),
   s: z.string().nullable().default(null),
@@ -141,6 +144,8 @@ export const commandSchema = z.object({
   x: z.string().nullable().optional(),
   /** Delay in seconds (十分钟后关掉空调); with a = 计时 the length of a timer (设一个十分钟的定时器). */
   d: z.number().positive().nullable().optional(),
+  /** A clock time (明天早上七点打开窗帘): day 0 today / 1 tomorrow / 2 the day after (null: the next such time), HH:MM, daily when 每天. */
+  at: scheduleSchema.optional(),
   /** With a = 非设备指令: what the utterance is instead (time, date, weather, nevermind, list). */
   i: z.enum(['time', 'date', 'weather', 'nevermind', 'list', 'chat', 'other']).optional(),
   /** Why a command is UNKNOWN (malformed LLM reply, nothing understood). */
@@ -192,6 +197,8 @@ export interface QueryIR {
   references: string[];
   /** 十分钟后关掉空调: the command runs after this many seconds (absent when said for now). */
   delay_seconds?: number;
+  /** 明天早上七点打开窗帘: the command runs at this clock time (absent when said for now). */
+  schedule?: Schedule;
   /** 设一个十分钟的定时器: a timer request (no device); absent otherwise. */
   timer?: { op: TimerOp; seconds: number | null; text: string };
   /** Not a device command: what it is instead (asks the time, the date, the weather; 算了; a list). */

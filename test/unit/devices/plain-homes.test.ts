@@ -66,3 +66,24 @@ describe('a number said right after what it is for, with no verb', () => {
     expect(r.ir.value).toBeNull();
   });
 });
+
+describe('a clock time is when, not what', () => {
+  const demo = loadHomeFile(path.resolve(__dirname, '../../../resources/homes/demo-home.json')).home;
+  const first = async (text: string) => (await retrieve(text, demo, emptyState()))[0];
+
+  it('明天早上七点 / 晚上十点半 / 每天7:30 become a schedule on the command and the injected YAML', async () => {
+    const r = await first('明天早上七点打开卧室窗帘');
+    expect(r.command.a).toBe('打开');
+    expect(r.ir.schedule).toMatchObject({ day: 1, time: '07:00' });
+    expect(r.selected.length).toBeGreaterThan(0);
+    expect((await first('晚上十点半关掉客厅灯')).ir.schedule).toMatchObject({ day: null, time: '22:30' });
+    expect((await first('每天7:30打开卧室灯')).ir.schedule).toMatchObject({ time: '07:30', repeat: 'daily' });
+    const { timingLabel } = await import('../../../src/core/devices/labels');
+    expect(timingLabel(r.ir)).toBe('定时 明天 07:00 执行');
+  });
+
+  it('a number that is a setting is not a time (把客厅灯调到三点 has no schedule)', async () => {
+    expect((await first('把客厅灯调到三点')).ir.schedule).toBeUndefined();
+    expect((await first('十分钟后关掉客厅灯')).ir.schedule).toBeUndefined();
+  });
+});
