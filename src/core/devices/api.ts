@@ -84,7 +84,7 @@ const commandOut = z.object({
   w: z.array(z.object({ a: z.string(), v: z.union([z.string(), z.number()]) })).optional(),
   x: z.string().nullable().optional(),
   d: z.number().nullable().optional(),
-  at: z.object({ day: z.number().nullable(), time: z.string(), repeat: z.enum(['daily']).optional(), text: z.string() }).optional(),
+  at: z.object({ day: z.number().nullable(), time: z.string().nullable(), repeat: z.enum(['daily']).optional(), text: z.string() }).optional(),
   i: z.enum(['time', 'date', 'weather', 'nevermind', 'list', 'chat', 'other']).optional(),
   reason: z.string().optional(),
 });
@@ -151,7 +151,7 @@ export const retrievalResultSchema = z.object({
     /** 十分钟后关掉空调: run after this many seconds */
     delay_seconds: z.number().optional(),
     /** 明天早上七点打开窗帘: run at this clock time (day 0 today, 1 tomorrow, 2 the day after, null the next such time) */
-    schedule: z.object({ day: z.number().nullable(), time: z.string(), repeat: z.enum(['daily']).optional(), text: z.string() }).optional(),
+    schedule: z.object({ day: z.number().nullable(), time: z.string().nullable(), repeat: z.enum(['daily']).optional(), text: z.string() }).optional(),
     /** 设一个十分钟的定时器 / 取消计时器: a timer request, no device */
     timer: z.object({ op: z.enum(['start', 'cancel', 'status', 'pause', 'resume']), seconds: z.number().nullable(), text: z.string() }).optional(),
     /** not a device command: what it is instead */

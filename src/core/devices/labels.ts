@@ -41,7 +41,7 @@ export function durationLabel(seconds: number): string {
 }
 
 /** When and what beyond devices: 延时 10分钟后执行 / 开始计时 10分钟 / 不是设备指令（问时间）; null when nothing to say. */
-export function timingLabel(ir: { delay_seconds?: number; timer?: { op: string; seconds: number | null }; intent?: string; schedule?: { day: number | null; time: string; repeat?: string } }): string | null {
+export function timingLabel(ir: { delay_seconds?: number; timer?: { op: string; seconds: number | null }; intent?: string; schedule?: { day: number | null; time: string | null; repeat?: string } }): string | null {
   if (ir.intent) return `不是设备指令（${INTENT_LABELS[ir.intent] ?? ir.intent}）`;
   if (ir.timer) return `${TIMER_LABELS[ir.timer.op] ?? '计时器'}${ir.timer.seconds ? ` ${durationLabel(ir.timer.seconds)}` : ''}`;
   if (ir.delay_seconds) return `延时 ${durationLabel(ir.delay_seconds)}后执行`;
@@ -52,9 +52,9 @@ export function timingLabel(ir: { delay_seconds?: number; timer?: { op: string; 
 const DAYS = ['今天', '明天', '后天'];
 
 /** 定时 明天 07:00 执行 / 每天 07:30 执行 / 定时 22:30 执行 (the next such time). */
-export function scheduleLabel(at: { day: number | null; time: string; repeat?: string }): string {
-  if (at.repeat === 'daily') return `每天 ${at.time} 执行`;
-  return `定时 ${at.day === null ? '' : `${DAYS[at.day] ?? ''} `}${at.time} 执行`;
+export function scheduleLabel(at: { day: number | null; time: string | null; repeat?: string }): string {
+  if (at.repeat === 'daily') return `每天 ${at.time ?? ''} 执行`.replace(/\s+/g, ' ');
+  return ['定时', at.day === null ? null : DAYS[at.day], at.time, '执行'].filter(Boolean).join(' ');
 }
 
 export function reasonLabels(codes: string[]): string {

@@ -164,14 +164,21 @@ const CLOCK_DAY: Record<string, number> = { 今天: 0, 今日: 0, 今早: 0, 今
 const NUMERAL = '\\d{1,2}|[零一二两三四五六七八九十]{1,3}';
 /** (每天|明天)(早上|下午…)七点(半|一刻|二十分|:30): a clock time; with neither day nor part of day only at the start. */
 const CLOCK = new RegExp(
-  `(每天|每日)?(今天|今日|今早|今晚|明天|明日|明早|明晚|后天)?(早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|凌晨|半夜)?` +
+  `(?:等到|到了|在)?(每天|每日)?(今天|今日|今早|今晚|明天|明日|明早|明晚|后天)?(早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|凌晨|半夜)?` +
     `(${NUMERAL})\\s*(?:点钟?|时|[:：])\\s*(?:(半)|(一刻)|(三刻)|(${NUMERAL})分?)?(?:整)?(?:的时候|的时|时|左右)?(?:的话)?(?:就|再)?`,
 );
 
 /** 明天早上七点 / 晚上十点半 / 每天7:30: the clock time a command is for, and the body without it. */
+/** 明天关灯 / 今晚把窗帘拉上: a day said first without a clock time. */
+const DAY_ONLY = /^(?:等到|到了)?(明天|明日|明早|明晚|后天|今晚)(早上|上午|中午|下午|傍晚|晚上)?(?:的时候|再|就)?/;
+
 function takeClockTime(body: string): { body: string; at: Schedule } | null {
   const m = body.match(CLOCK);
-  if (!m) return null;
+  if (!m) {
+    const d = body.match(DAY_ONLY);
+    if (!d) return null;
+    return { body: body.slice(d[0].length), at: { day: CLOCK_DAY[d[1]], time: null, text: d[0].replace(/(?:的时候|再|就)+$/, '') } };
+  }
   const [, daily, day, part, hourText, half, quarter, threeQuarters, minuteText] = m;
   if (!daily && !day && !part && body.slice(0, m.index).replace(/[，,\s]|^(?:请|麻烦|帮我|在|到了?|等到)+/g, '') !== '') return null;
   let hour = parseNumber(hourText);
@@ -184,7 +191,7 @@ function takeClockTime(body: string): { body: string; at: Schedule } | null {
     day: daily ? null : day ? CLOCK_DAY[day] : null,
     time: `${String(hour % 24).padStart(2, '0')}:${String(minute).padStart(2, '0')}`,
     ...(daily ? { repeat: 'daily' as const } : {}),
-    text: m[0].replace(/(?:的时候|的时|时|左右|的话|就|再)+$/, ''),
+    text: m[0].replace(/^(?:等到|到了|在)/, '').replace(/(?:的时候|的时|时|左右|的话|就|再)+$/, ''),
   };
   return { body: body.slice(0, m.index) + body.slice(m.index! + m[0].length), at };
 }

@@ -124,7 +124,7 @@ export const conditionSchema = z.object({
 });
 export type Condition = z.infer<typeof conditionSchema>;
 
-export const scheduleSchema = z.object({ day: z.number().int().min(0).max(2).nullable(), time: z.string(), repeat: z.enum(['daily']).optional(), text: z.string() });
+export const scheduleSchema = z.object({ day: z.number().int().min(0).max(2).nullable(), time: z.string().nullable(), repeat: z.enum(['daily']).optional(), text: z.string() });
 export type Schedule = z.output<typeof scheduleSchema>;
 
 export const commandSchema = z.object({

@@ -86,4 +86,14 @@ describe('a clock time is when, not what', () => {
     expect((await first('把客厅灯调到三点')).ir.schedule).toBeUndefined();
     expect((await first('十分钟后关掉客厅灯')).ir.schedule).toBeUndefined();
   });
+
+  it('a day without a time is still later (明天关灯), and 等到十点再… reads the time only', async () => {
+    const { timingLabel } = await import('../../../src/core/devices/labels');
+    const tomorrow = await first('明天把客厅灯关了');
+    expect(tomorrow.ir.schedule).toMatchObject({ day: 1, time: null });
+    expect(timingLabel(tomorrow.ir)).toBe('定时 明天 执行');
+    const ten = await first('等到十点再关客厅灯');
+    expect(ten.ir.schedule).toMatchObject({ time: '10:00' });
+    expect(ten.ir.name_hint).toBeNull();
+  });
 });

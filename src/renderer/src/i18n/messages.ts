@@ -110,11 +110,14 @@ function durationText(seconds: number): string {
 }
 
 /** 延时 10分钟后执行 / 开始计时 10分钟 / 不是设备指令（问时间）, or null. */
-export function timingText(ir: { delay_seconds?: number; timer?: { op: string; seconds: number | null }; intent?: string; schedule?: { day: number | null; time: string; repeat?: string } }): string | null {
+export function timingText(ir: { delay_seconds?: number; timer?: { op: string; seconds: number | null }; intent?: string; schedule?: { day: number | null; time: string | null; repeat?: string } }): string | null {
   if (ir.intent) return `不是设备指令（${INTENTS[ir.intent as OtherIntent] ?? '其他问题'}）`;
   if (ir.timer) return `${TIMER_OPS[ir.timer.op] ?? '计时器'}${ir.timer.seconds ? ` ${durationText(ir.timer.seconds)}` : ''}`;
   if (ir.delay_seconds) return `延时 ${durationText(ir.delay_seconds)}后执行`;
-  if (ir.schedule) return ir.schedule.repeat === 'daily' ? `每天 ${ir.schedule.time} 执行` : `定时 ${ir.schedule.day === null ? '' : `${['今天', '明天', '后天'][ir.schedule.day] ?? ''} `}${ir.schedule.time} 执行`;
+  if (ir.schedule) {
+    const { day, time, repeat } = ir.schedule;
+    return [repeat === 'daily' ? '每天' : '定时', repeat === 'daily' || day === null ? null : ['今天', '明天', '后天'][day], time, '执行'].filter(Boolean).join(' ');
+  }
   return null;
 }
 
