@@ -36,6 +36,7 @@ export const ATTRIBUTE_WORDS: [RegExp, ValueAttribute][] = [
   [/开合度|开合|开度|位置|角度/, 'position'],
   [/颜色|色彩|灯色/, 'color'],
   [/频道/, 'channel'],
+  [/信号源|输入源|信源/, 'source'],
 ];
 
 /** Which setting a relative or extreme word is about, when no attribute word is said. */
@@ -69,10 +70,18 @@ const TONE = /(?:调成|调到|换成|变成|设为|设置为|设置成|改成|�
 // 紫罗兰色 / 天蓝色: a colour word's own suffix before 色; 换个红的 / 来点蓝的: after a change verb 的 says it too
 const COLOUR = /(?:调成|调到|变成|换成|设为|设置为|设置成|改成|调)?(暖黄|粉红|天蓝|红|橙|黄|绿|青|蓝|紫|粉|白)(?:[罗兰玫瑰宝]{1,2})?(?:色|光)|(?:换个|换成|变成|调成|来点|来个|弄成)(暖黄|粉红|天蓝|红|橙|黄|绿|青|蓝|紫|粉)的/;
 
+// 切换到HDMI1 / 信号源换成机顶盒 / 切到投屏: a TV's input; HDMI/AV ports need no verb, other sources need one
+const SOURCE_WORDS = 'hdmi\\s*[1-4]?|av\\s*[1-3]?|usb|dvd|ps[345]|xbox|chromecast|airplay|机顶盒|电视盒子|盒子|无线投屏|投屏|蓝牙|光纤|游戏机|电脑|有线电视|网络电视|天线';
+const SOURCE = new RegExp(
+  `(?:(?:切换到|切换成|切到|换到|换成|转到|调到|改成|设为|切换)(?:信号源|输入源|信源|输入)?(?:到|为|成)?|(?:信号源|输入源|信源)(?:切换到|切到|换到|换成|调到|改成|设为|到|为|是)?)\\s*(${SOURCE_WORDS})|(?<![a-z])(hdmi\\s*[1-4]|av\\s*[1-3])(?![a-z0-9])`,
+);
+
 /** Reads the value slot of a clause (names already masked). */
 export function valueSlot(s: string): ValueSlot | null {
   const at = (m: RegExpMatchArray) => ({ start: m.index!, end: m.index! + m[0].length });
-  let m = s.match(MODE);
+  let m = s.match(SOURCE);
+  if (m) return { ...at(m), v: (m[1] ?? m[2]).replace(/\s+/g, '').toUpperCase(), attribute: 'source', kind: 'word', unit: null };
+  m = s.match(MODE);
   if (m) return { ...at(m), v: m[1] ?? m[2] ?? m[3], attribute: 'mode', kind: 'word', unit: null };
   m = s.match(TONE);
   if (m) return { ...at(m), v: m[1], attribute: 'colorTemp', kind: 'word', unit: null };
@@ -171,6 +180,7 @@ export const SET_ACTION: Record<ValueAttribute, string> = {
   color: '调颜色',
   mode: '设置模式',
   channel: '调节',
+  source: '切换信号源',
   content: '播放',
   generic: '调节',
 };

@@ -117,6 +117,7 @@ function haCommands(domain: string, attrs: Json): { commands: CommandSpec[]; cat
           { id: 'media_next_track', description: '下一首' },
           { id: 'media_previous_track', description: '上一首' },
           { id: 'play_media', description: '播放指定内容', type: 'string' },
+          { id: 'select_source', description: '切换信号源', type: 'string' },
         ],
       };
     case 'lock':

@@ -165,7 +165,7 @@ export const NOT_DEVICE_ACTION = '非设备指令';
 export type OtherIntent = 'time' | 'date' | 'weather' | 'nevermind' | 'list' | 'chat' | 'other';
 
 /** What a value is about; decides the default unit and the relative step. */
-export type ValueAttribute = 'brightness' | 'temperature' | 'volume' | 'position' | 'fanSpeed' | 'humidity' | 'colorTemp' | 'color' | 'mode' | 'channel' | 'content' | 'generic';
+export type ValueAttribute = 'brightness' | 'temperature' | 'volume' | 'position' | 'fanSpeed' | 'humidity' | 'colorTemp' | 'color' | 'mode' | 'channel' | 'source' | 'content' | 'generic';
 
 /** A value the user asked for, as understood (contract: `number` is the numeric value, e.g. 26 for 调到26度). */
 export interface IRValue {

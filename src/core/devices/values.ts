@@ -19,6 +19,7 @@ export const ACTION_ATTRIBUTE: Record<string, ValueAttribute> = {
   调颜色: 'color',
   设置模式: 'mode',
   换台: 'channel',
+  切换信号源: 'source',
   // 播放周杰伦的歌: what to play
   播放: 'content',
 };
@@ -35,6 +36,7 @@ const DEFAULT_UNIT: Record<ValueAttribute, string | null> = {
   color: null,
   mode: null,
   channel: null,
+  source: null,
   content: null,
   generic: null,
 };
@@ -51,6 +53,7 @@ export const DEFAULT_STEP: Record<ValueAttribute, number> = {
   color: 0,
   mode: 0,
   channel: 1,
+  source: 0,
   content: 0,
   generic: 10,
 };
@@ -191,6 +194,7 @@ const ATTRIBUTE_WORDS: Record<ValueAttribute, RegExp> = {
   color: /颜色|色彩|colou?r|rgb|hue/i,
   mode: /模式|mode/i,
   channel: /频道|channel/i,
+  source: /信号源|输入源|source|input/i,
   content: /play_?media|播放指定|播放内容|search/i,
   generic: /设置|调节|set/i,
 };

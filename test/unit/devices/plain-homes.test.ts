@@ -97,3 +97,18 @@ describe('a clock time is when, not what', () => {
     expect(ten.ir.name_hint).toBeNull();
   });
 });
+
+describe('a TV’s input source', () => {
+  it('切换到HDMI1 / 信号源换成机顶盒 switch the source of a player that can (usual commands include it)', async () => {
+    const [r] = await retrieve('把客厅电视切换到HDMI1', home, emptyState());
+    expect(r.command.a).toBe('切换信号源');
+    expect(r.ir.value).toMatchObject({ text: 'HDMI1', attribute: 'source' });
+    expect(r.selected.map((s) => s.id)).toEqual(['media_player.tv']);
+    expect((await retrieve('电视信号源换成机顶盒', home, emptyState()))[0].ir.value?.text).toBe('机顶盒');
+  });
+
+  it('a source word without a switch verb is not a source (打开电脑)', async () => {
+    const [r] = await retrieve('打开电脑', home, emptyState());
+    expect(r.command.a).toBe('打开');
+  });
+});

@@ -156,6 +156,7 @@ export const VALUE_ATTRIBUTES: Record<Exclude<ValueAttribute, 'generic'>, string
   color: '颜色',
   mode: '模式',
   channel: '频道',
+  source: '信号源',
   content: '播放内容',
 };
 
