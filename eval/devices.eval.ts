@@ -40,11 +40,14 @@ const dir = path.join(here, 'fixtures', 'devices');
 export const EVAL_SETS = [
   { name: 'own', label: 'own set (round 2)', dir },
   { name: 'real', label: 'real-world set (round 3)', dir: path.join(here, 'fixtures', 'devices-real') },
-  { name: 'wild', label: 'wild set (round 4: per-domain families, floors, multi-slot values, queries, untargeted media)', dir: path.join(here, 'fixtures', 'devices-wild'), skip: /\.(?:probe3|fresh4)-cases\.txt$/ },
+  { name: 'wild', label: 'wild set (round 4: per-domain families, floors, multi-slot values, queries, untargeted media)', dir: path.join(here, 'fixtures', 'devices-wild'), skip: /\.(?:probe3|fresh4|fresh5)-cases\.txt$/ },
   // probe batch 3 (round 6): fresh phrasing over all four homes, committed before running; reported on its own
   { name: 'probe3', label: 'probe batch 3 (round 6: fresh phrasing, implicit requests, delays, non-device requests)', dir: path.join(here, 'fixtures', 'devices-wild'), only: /\.probe3-cases\.txt$/ },
   // fresh batch 4 (round 6): written after every round-6 change, committed before running, all held out
   { name: 'fresh4', label: 'fresh batch 4 (round 6: written after the round-6 changes, all held out)', dir: path.join(here, 'fixtures', 'devices-wild'), only: /\.fresh4-cases\.txt$/ },
+  // fresh batch 5 (stop 22 review): the families added last (clock times, bare numbers, complaints, English
+  // mixed in, shared tails, delays between commands), written before running, all held out
+  { name: 'fresh5', label: 'fresh batch 5 (stop 22: schedules, bare numbers, complaints, English, shared tails; all held out)', dir: path.join(here, 'fixtures', 'devices-wild'), only: /\.fresh5-cases\.txt$/ },
 ];
 
 /** Which case files of a folder a set reads. */
@@ -73,6 +76,8 @@ export interface EvalCase {
   delay?: number;
   /** 设一个十分钟的定时器: a timer of this many seconds, no device */
   timer?: number;
+  /** 明天早上七点…: the command is scheduled for this clock time (HH:MM; "day" = a day without a time) */
+  at?: string;
   value?: number;
   valueText?: string;
   cond?: { sensor: string; op: string; value: number };
@@ -97,6 +102,7 @@ export function loadCases(caseDir = dir, filter: CaseFilter = {}): EvalCase[] {
         if (k === 'a') c.action = v;
         if (k === 'delay') c.delay = Number(v);
         if (k === 'timer') c.timer = Number(v);
+        if (k === 'at') c.at = v;
         if (k === 'cond') {
           const m = v.match(/^(\w+)(>=|<=|>|<|=)(-?[\d.]+)$/);
           if (m) c.cond = { sensor: m[1], op: m[2], value: Number(m[3]) };
@@ -123,6 +129,7 @@ export function judge(c: EvalCase, results: RetrievalResult[]): string | null {
   }
   if (c.action !== undefined && !results.some((r) => r.command.a === c.action)) return `action ${results.map((r) => r.command.a).join(',')}`;
   if (c.delay !== undefined && !results.some((r) => r.ir.delay_seconds === c.delay)) return `delay ${JSON.stringify(results.map((r) => r.ir.delay_seconds ?? null))}`;
+  if (c.at !== undefined && !results.some((r) => r.ir.schedule && (r.ir.schedule.time ?? 'day') === c.at)) return `schedule ${JSON.stringify(results.map((r) => r.ir.schedule ?? null))}`;
   if (c.timer !== undefined && !results.some((r) => r.ir.timer?.seconds === c.timer)) return `timer ${JSON.stringify(results.map((r) => r.ir.timer ?? null))}`;
   if (c.value !== undefined && !results.some((r) => r.ir.value?.number === c.value)) return `value ${JSON.stringify(results.map((r) => r.ir.value))}`;
   if (c.valueText !== undefined && !results.some((r) => (r.ir.values ?? (r.ir.value ? [r.ir.value] : [])).some((v) => toSimplified(v.text).includes(c.valueText!)))) return `value text ${JSON.stringify(results.map((r) => r.ir.value?.text))}`;
