@@ -12,7 +12,7 @@ import { buildCommandPrompt, commandSystemPrompt, parseCommandArray } from './co
 import { parseRules } from './parser';
 import { retrieve, type RetrieveOptions } from './retrieve';
 import { injectStage } from './stages/inject';
-import { commandSpecSchema, conditionSchema, conversationStateSchema, emptyState, floorSchema, type Home } from './types';
+import { commandSpecSchema, conditionSchema, conversationStateSchema, emptyState, floorSchema, otherIntentSchema, scheduleSchema, type Home } from './types';
 import { TYPES } from './lexicon';
 import { createLlmCommandParser, parseCommandsWithLlm } from './llm-commands';
 import { llmAvailable } from '../llm/client';
@@ -84,8 +84,8 @@ const commandOut = z.object({
   w: z.array(z.object({ a: z.string(), v: z.union([z.string(), z.number()]) })).optional(),
   x: z.string().nullable().optional(),
   d: z.number().nullable().optional(),
-  at: z.object({ day: z.number().nullable(), time: z.string().nullable(), repeat: z.enum(['daily']).optional(), text: z.string() }).optional(),
-  i: z.enum(['time', 'date', 'weather', 'nevermind', 'list', 'chat', 'other']).optional(),
+  at: scheduleSchema.optional(),
+  i: otherIntentSchema.optional(),
   reason: z.string().optional(),
 });
 const irValueSchema = z.object({
@@ -151,11 +151,11 @@ export const retrievalResultSchema = z.object({
     /** 十分钟后关掉空调: run after this many seconds */
     delay_seconds: z.number().optional(),
     /** 明天早上七点打开窗帘: run at this clock time (day 0 today, 1 tomorrow, 2 the day after, null the next such time) */
-    schedule: z.object({ day: z.number().nullable(), time: z.string().nullable(), repeat: z.enum(['daily']).optional(), text: z.string() }).optional(),
+    schedule: scheduleSchema.optional(),
     /** 设一个十分钟的定时器 / 取消计时器: a timer request, no device */
     timer: z.object({ op: z.enum(['start', 'cancel', 'status', 'pause', 'resume']), seconds: z.number().nullable(), text: z.string() }).optional(),
     /** not a device command: what it is instead */
-    intent: z.enum(['time', 'date', 'weather', 'nevermind', 'list', 'chat', 'other']).optional(),
+    intent: otherIntentSchema.optional(),
   }),
   selected: z.array(selectedSchema),
   candidates: z.array(selectedSchema),

@@ -152,6 +152,8 @@ export const TYPES: Record<string, string[]> = {
 };
 
 /** What 门 can be in a home. */
+/** Kinds that play media: what 暂停 / 下一首 / 音量 said to no device address. */
+export const MEDIA_KINDS = ['speaker', 'tv', 'projector'];
 export const DOOR_KINDS = ['lock', 'garageDoor', 'doorSensor'];
 
 /** Words that name a specific kind of a type (台灯 is a light but sounds like one device). */

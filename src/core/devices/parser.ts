@@ -5,7 +5,7 @@ import { unknownCommand } from './command-protocol';
 import { QUESTION_WORDS, SET_ACTION, SET_VERBS, attributeForCategory, COMPLAINT_LEAD, attributeSlot, isQuestion, valueSlot } from './grammar';
 import { norm } from './home';
 import { findWords, indexHome, roomMatches, type HomeIndex } from './index';
-import { ACTIONS, DOOR_KINDS, SUBTYPES, longestFirst } from './lexicon';
+import { ACTIONS, DOOR_KINDS, MEDIA_KINDS, SUBTYPES, longestFirst } from './lexicon';
 import { parseNumber, valueFromCommand } from './values';
 import { commandSchema, NOT_DEVICE_ACTION, TIMER_ACTION, TIMER_OPS, UNKNOWN_ACTION, type Command, type OtherIntent, type Condition, type Home, type QueryIR, type Schedule, type ValueAttribute } from './types';
 
@@ -36,7 +36,8 @@ const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那部|�
 // 上一台 / 下一个 / 第一个 are media steps and ordinals, not counts
 const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
 // (看不清 / 受不了 after a complaint say why, not what: 书房太暗了看不清)
-// (明天早上七点 / 十点钟: when, which this command form cannot carry, is not a name either)
+// (明天早上七点 / 十点钟: when is not a name either; takeClockTime reads it into `at` where it leads the
+// command, these catch a time said elsewhere in the clause)
 const PARTICLES = /(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)?[零一二两三四五六七八九十\d]+点(?:钟|半|[零一二三四五六七八九十\d]+分?)|(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)|今天|明天|后天|今晚|明早|目标|那边|这边|(?:准备|要|去)?(?:睡觉|起床|出门|吃饭)了?|看不清楚?|看不见|刺眼|晃眼|有人来了?|客人来了|来客人了|听不清楚?|听不见|受不了|睡不着|不好意思|劳驾|劳烦您?|家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|几个|几盏|几台|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
 /** What is played, said instead of a player (暂停音乐, 下一首歌): not a device name. */
 // 播放下一首: the verb 播放 left over beside a media step is not a name either
@@ -44,7 +45,6 @@ const MEDIA_WORDS = /^(?:播放|放)?(?:(?:这|呢|嗰|那)?一?首歌?|音乐|�
 const MEDIA_ACTIONS = new Set(['播放', '继续', '暂停', '停止', '下一首', '上一首', '静音', '取消静音']);
 /** Playback steps that need no content: said with nothing named they address the players. */
 const MEDIA_STEPS = new Set(['继续', '暂停', '停止', '下一首', '上一首', '静音', '取消静音']);
-const MEDIA_KINDS = new Set(['speaker', 'tv', 'projector']);
 /** Kinds that are only on or off: pausing or stopping one switches it off. */
 const POWER_ONLY = new Set(['light', 'humidifier', 'dehumidifier', 'airConditioner', 'fan', 'airPurifier', 'heater', 'freshAir', 'plug', 'switch', 'waterHeater', 'bathHeater', 'rangeHood']);
 /** 能帮我把走廊灯打开吗: a request asked politely (a modal before, a command verb right before 吗), not a state question. */
@@ -168,10 +168,10 @@ const CLOCK = new RegExp(
     `(${NUMERAL})\\s*(?:点钟?|时|[:：])\\s*(?:(半)|(一刻)|(三刻)|(${NUMERAL})分?)?(?:整)?(?:的时候|的时|时|左右)?(?:的话)?(?:就|再)?`,
 );
 
-/** 明天早上七点 / 晚上十点半 / 每天7:30: the clock time a command is for, and the body without it. */
 /** 明天关灯 / 今晚把窗帘拉上: a day said first without a clock time. */
 const DAY_ONLY = /^(?:等到|到了)?(明天|明日|明早|明晚|后天|今晚)(早上|上午|中午|下午|傍晚|晚上)?(?:的时候|再|就)?/;
 
+/** 明天早上七点 / 晚上十点半 / 每天7:30 / 明天: when a command is for, and the body without it. */
 function takeClockTime(body: string): { body: string; at: Schedule } | null {
   const m = body.match(CLOCK);
   if (!m) {
@@ -628,7 +628,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   if (cat === 'lock' && p.a === '打开') p.a = '解锁';
   if (cat === 'lock' && p.a === '关闭') p.a = '锁上';
   // 扫地机继续扫 / 洗衣机继续: what is not a player carries on by starting again
-  if (p.a === '继续' && cat && !MEDIA_KINDS.has(cat)) p.a = cat === 'robotVacuum' || cat === 'lawnMower' ? '开始清扫' : '打开';
+  if (p.a === '继续' && cat && !MEDIA_KINDS.includes(cat)) p.a = cat === 'robotVacuum' || cat === 'lawnMower' ? '开始清扫' : '打开';
   // 加湿器停一下 / 风扇停下: what only runs or not (no programme, nothing playing) is stopped by switching it off
   if ((p.a === '暂停' || p.a === '停止') && cat && POWER_ONLY.has(cat)) p.a = '关闭';
   // 我要睡觉了 / 我出门了: a scene said by the event it is for, when nothing else is named
@@ -672,7 +672,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   // (a step of playback said bare — 暂停 / 继续 / 下一首 — is about whatever plays, as a voice assistant reads it;
   // it acts on every player, or on those the home's state says are playing, see the gate)
-  if (!p.n && !p.t && !p.ref && p.a && MEDIA_ACTIONS.has(p.a) && (/播放|音乐|歌|曲/.test(raw) || MEDIA_STEPS.has(p.a)) && index.entities.some((e) => MEDIA_KINDS.has(e.category))) {
+  if (!p.n && !p.t && !p.ref && p.a && MEDIA_ACTIONS.has(p.a) && (/播放|音乐|歌|曲/.test(raw) || MEDIA_STEPS.has(p.a)) && index.entities.some((e) => MEDIA_KINDS.includes(e.category))) {
     p.t = 'media';
     // (播放 something starts it on one player: which one is asked)
     if (!p.s.length && p.q === 'one' && MEDIA_STEPS.has(p.a)) p.q = 'all';
@@ -799,13 +799,16 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
     if (all.length > now.length) return all.map((c, i) => (i >= now.length ? { ...c, d: delay.seconds } : c));
   }
   if (delay) body = delay.body;
-  // 明天早上七点打开窗帘: the clock time is when, not what (never act on it now)
-  const clock = delay ? null : takeClockTime(body);
-  if (clock) body = clock.body;
   else {
     const other = timerCommand(body) ?? otherIntent(body.replace(/[，,。！!？?]+$/, ''), index);
     if (other) return [other];
   }
+  // 明天早上七点打开窗帘: the clock time is when, not what (never act on it now); read after the
+  // non-device intents, so 明天天气怎么样 / 明天几号 stay questions about the day
+  const clock = delay ? null : takeClockTime(body);
+  if (clock) body = clock.body;
+  // 明天早上七点的闹钟: an alarm at a time is a note for the user, like a reminder
+  if (clock && /闹钟/.test(body)) return [commandSchema.parse({ a: NOT_DEVICE_ACTION, i: 'list', reason: '不是设备指令' })];
   let cond: Condition | null = null;
   const split = splitCondition(body, index);
   if (split) {
@@ -917,7 +920,7 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
     if (p.a || p.v || p.ref || p.question || p.residual || clauseOf.get(p) === clauseOf.get(prev) || prev.ref) continue;
     if (!prev.a && !(prev.t || (prev.n && !prev.residual))) continue;
     if (!p.s.length && !p.t && !p.n) continue;
-    const sameKind = !p.t || !prev.t || p.t === prev.t || (prev.t === 'media' && ['speaker', 'tv', 'projector'].includes(p.t));
+    const sameKind = !p.t || !prev.t || p.t === prev.t || (prev.t === 'media' && MEDIA_KINDS.includes(p.t));
     if (!sameKind || (p.n && prev.n) || (p.s.length && prev.s.length)) continue;
     if (!p.s.length && prev.s.length === 0 && !prev.t && !prev.n) continue;
     // (the 'every player' of a bare 上一首 gives way to the player now named)

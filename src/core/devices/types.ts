@@ -126,6 +126,8 @@ export type Condition = z.infer<typeof conditionSchema>;
 
 export const scheduleSchema = z.object({ day: z.number().int().min(0).max(2).nullable(), time: z.string().nullable(), repeat: z.enum(['daily']).optional(), text: z.string() });
 export type Schedule = z.output<typeof scheduleSchema>;
+/** What an utterance is when it is not a device command. */
+export const otherIntentSchema = z.enum(['time', 'date', 'weather', 'nevermind', 'list', 'chat', 'other']);
 
 export const commandSchema = z.object({
   a: z.string(),
@@ -147,7 +149,7 @@ export const commandSchema = z.object({
   /** A clock time (明天早上七点打开窗帘): day 0 today / 1 tomorrow / 2 the day after (null: the next such time), HH:MM, daily when 每天. */
   at: scheduleSchema.optional(),
   /** With a = 非设备指令: what the utterance is instead (time, date, weather, nevermind, list). */
-  i: z.enum(['time', 'date', 'weather', 'nevermind', 'list', 'chat', 'other']).optional(),
+  i: otherIntentSchema.optional(),
   /** Why a command is UNKNOWN (malformed LLM reply, nothing understood). */
   reason: z.string().optional(),
 });
@@ -162,7 +164,7 @@ export const TIMER_OPS = { 计时: 'start', 取消计时: 'cancel', 查询计时
 export type TimerOp = (typeof TIMER_OPS)[keyof typeof TIMER_OPS];
 /** Not a device command at all (现在几点, 天气怎么样, 算了): nothing is selected and nothing asked. */
 export const NOT_DEVICE_ACTION = '非设备指令';
-export type OtherIntent = 'time' | 'date' | 'weather' | 'nevermind' | 'list' | 'chat' | 'other';
+export type OtherIntent = z.output<typeof otherIntentSchema>;
 
 /** What a value is about; decides the default unit and the relative step. */
 export type ValueAttribute = 'brightness' | 'temperature' | 'volume' | 'position' | 'fanSpeed' | 'humidity' | 'colorTemp' | 'color' | 'mode' | 'channel' | 'source' | 'content' | 'generic';

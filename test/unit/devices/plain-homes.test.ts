@@ -87,6 +87,12 @@ describe('a clock time is when, not what', () => {
     expect((await first('十分钟后关掉客厅灯')).ir.schedule).toBeUndefined();
   });
 
+  it('questions about a day stay questions, an alarm at a time is a note (明天天气怎么样, 明天几号, 明天早上七点的闹钟)', async () => {
+    expect((await first('明天天气怎么样')).ir.intent).toBe('weather');
+    expect((await first('明天是星期几')).ir.intent).toBe('date');
+    expect((await first('明天早上七点的闹钟')).ir.intent).toBe('list');
+  });
+
   it('a day without a time is still later (明天关灯), and 等到十点再… reads the time only', async () => {
     const { timingLabel } = await import('../../../src/core/devices/labels');
     const tomorrow = await first('明天把客厅灯关了');

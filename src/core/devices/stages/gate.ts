@@ -1,5 +1,6 @@
 import { capabilityScore, hasPowerCommand } from '../capability';
 import type { HomeIndex } from '../index';
+import { MEDIA_KINDS } from '../lexicon';
 import { UNKNOWN_ACTION, type QueryIR, type RetrievalMeta, type Scored } from '../types';
 import { isSubtype, type DevicesConfig } from './recall';
 
@@ -8,8 +9,6 @@ import { isSubtype, type DevicesConfig } from './recall';
  * all/except select every match; an exact name selects itself; room + type selects every match
  * in the room; a clear winner (top1 - top2 >= epsilon) is selected; otherwise ask.
  */
-
-const MEDIA_KINDS = new Set(['speaker', 'tv', 'projector']);
 
 export type GateDecision = { kind: 'select'; chosen: Scored[]; mode: RetrievalMeta['mode'] } | { kind: 'clarify'; among: Scored[] };
 
@@ -81,7 +80,7 @@ export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: D
   const close = cands.filter((c) => top - c.score < cfg.epsilon);
   if (close.length === 1) return select([cands[0]], 'best', false);
   // 音量调到30 / 下一首 among several players: the one the home's state says is playing
-  if (close.every((c) => MEDIA_KINDS.has(c.entity.category))) {
+  if (close.every((c) => MEDIA_KINDS.includes(c.entity.category))) {
     const playing = close.filter((c) => typeof c.entity.attributes?.state === 'string' && /^playing$/i.test(c.entity.attributes.state));
     if (playing.length === 1) return select(playing, 'best', false);
   }
