@@ -753,10 +753,18 @@ const hasVerb = (s: string) => ACTION_PHRASES.some(([p]) => p.length >= 1 && s.i
  * 左右床头灯 / 前后门 / 主次卧 / 一二楼: two leading characters sharing one tail stand for two names
  * (左床头灯 and 右床头灯) when the home has both; rewritten as "A尾和B尾" so each is matched whole.
  */
+const tailWords = new WeakMap<HomeIndex, { words: Set<string>; byFirst: Map<string, string[]> }>();
+
 export function distributeSharedTail(body: string, index: HomeIndex): string {
-  const words = new Set([...index.namesLongestFirst, ...index.roomWords].filter((w) => w.length >= 2));
-  const byFirst = new Map<string, string[]>();
-  for (const w of words) byFirst.set(w[0], [...(byFirst.get(w[0]) ?? []), w]);
+  // the home's names and room words by first character, built once per home index (not per utterance)
+  let t = tailWords.get(index);
+  if (!t) {
+    const words = new Set([...index.namesLongestFirst, ...index.roomWords].filter((w) => w.length >= 2));
+    const byFirst = new Map<string, string[]>();
+    for (const w of words) byFirst.set(w[0], [...(byFirst.get(w[0]) ?? []), w]);
+    tailWords.set(index, (t = { words, byFirst }));
+  }
+  const { words, byFirst } = t;
   for (let i = 0; i + 2 < body.length; i++) {
     const [a, b] = [body[i], body[i + 1]];
     if (a === b) continue;
