@@ -18,13 +18,13 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
           bar?.stop();
           stage = ev.stage;
           bar = new (cliProgress().SingleBar)(
-            { format: `${ev.stage} [{bar}] {value}/{total} {item}`, stream, hideCursor: true, clearOnComplete: false },
+            { format: `${ev.stage} [{bar}] {value}/{total} {item} {message}`, stream, hideCursor: true, clearOnComplete: false },
             cliProgress().Presets.shades_classic,
           );
-          bar.start(Math.max(ev.total, 1), ev.done, { item: ev.item ?? '' });
+          bar.start(Math.max(ev.total, 1), ev.done, { item: ev.item ?? '', message: ev.message ?? '' });
         }
         bar.setTotal(Math.max(ev.total, 1));
-        bar.update(ev.done, { item: ev.item ?? '' });
+        bar.update(ev.done, { item: ev.item ?? '', message: ev.message ?? '' });
       },
       stop() {
         bar?.stop();
@@ -38,7 +38,7 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
       const now = Date.now();
       const finished = ev.total > 0 && ev.done >= ev.total;
       if (ev.stage !== lastStage || finished || now - last > 1000) {
-        stream.write(`${ev.stage} ${ev.done}/${ev.total}${ev.item ? ' ' + ev.item : ''}\n`);
+        stream.write(`${ev.stage} ${ev.done}/${ev.total}${ev.item ? ' ' + ev.item : ''}${ev.message ? ' ' + ev.message : ''}\n`);
         last = now;
         lastStage = ev.stage;
       }

@@ -21,6 +21,28 @@ export const configSchema = z.object({
       maxPageChars: z.number().int().positive().default(7200),
     })
     .prefault({}),
+  ocr: z
+    .object({
+      /** scanned pages are rendered at this resolution for OCR (PP-OCR reads 12-point print well from 150 dpi up) */
+      dpi: z.number().int().min(72).max(600).default(200),
+      /** a rendered page never exceeds this many pixels (an A3 page at 200 dpi is 7.7 M) */
+      maxPagePixels: z.number().int().positive().default(12_000_000),
+      /**
+       * embedded images larger than this are not decoded (memory stays bounded: 40 M grey pixels decode to
+       * 160 MB of RGBA); such a page is skipped with a note. A4 at 600 dpi is 35 M.
+       */
+      maxImagePixels: z.number().int().positive().default(40_000_000),
+      /**
+       * a page whose text layer has fewer readable characters than this, and paints an image, is read by
+       * OCR (a scan with only a stamped page number, or an empty text layer)
+       */
+      minTextChars: z.number().int().min(0).default(20),
+      /** a text layer where fewer than this share of characters are readable (CJK, Latin, digits, punctuation) is garbage: OCR it */
+      minReadableShare: z.number().min(0).max(1).default(0.6),
+      /** lines below this confidence are marked in the reader as possibly misread */
+      lowConfidence: z.number().min(0).max(1).default(0.8),
+    })
+    .prefault({}),
   reader: z
     .object({
       /** read_page_range returns at most this many pages per call (agents page through longer spans). */

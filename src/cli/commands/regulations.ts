@@ -19,7 +19,19 @@ function parseOffset(value: string): number {
   return n;
 }
 
-type ImportRow = { file: string; reg_id: string | null; status: string; title?: string; total_pages?: number; error?: string; error_code?: string; warning?: string };
+type ImportRow = {
+  file: string;
+  reg_id: string | null;
+  status: string;
+  title?: string;
+  total_pages?: number;
+  ocr_pages?: number;
+  ocr_confidence?: number | null;
+  notes?: string[];
+  error?: string;
+  error_code?: string;
+  warning?: string;
+};
 
 function renderImport(results: ImportRow[]): string {
   const count = (s: string) => results.filter((r) => r.status === s).length;
@@ -28,11 +40,15 @@ function renderImport(results: ImportRow[]): string {
     { header: 'reg_id', value: (r) => r.reg_id ?? '-' },
     { header: '标题', value: (r) => r.title ?? '', max: 40 },
     { header: '页数', value: (r) => r.total_pages ?? '' },
+    ...(results.some((r) => r.ocr_pages)
+      ? [{ header: 'OCR 页', value: (r: ImportRow) => (r.ocr_pages ? `${r.ocr_pages}（置信度 ${Math.round((r.ocr_confidence ?? 0) * 100)}%）` : '') }]
+      : []),
     { header: '文件', value: (r) => r.file, max: 50 },
   ]);
   const errors = [
     ...results.filter((r) => r.status === 'failed').map((r) => `  ✗ ${r.error}`),
     ...results.filter((r) => r.warning).map((r) => `  ! ${r.reg_id}: ${r.warning}`),
+    ...results.flatMap((r) => (r.notes ?? []).map((n) => `  ! ${r.reg_id}: ${n}`)),
   ];
   return [
     results.length > 30 ? '' : table,
@@ -49,8 +65,9 @@ export function registerRegulationCommands(program: Command): void {
     .description('导入规程文件或文件夹（PDF/Markdown/TXT/DOCX，文件夹递归） / import regulation files or folders')
     .argument('<paths...>', '文件或文件夹 / files or folders')
     .option('--id <reg_id>', '指定规程 ID（仅单个文件） / explicit reg_id for a single file')
-    .action(async (paths: string[], opts: { id?: string }, cmd: Command) => {
-      const out = await runOperation(cmd, 'regulations.import', { paths, id: opts.id }, renderImport, { progress: true });
+    .option('--title <title>', '指定标题，覆盖文件中的标题（仅单个文件） / title for a single file, overriding the one found in it')
+    .action(async (paths: string[], opts: { id?: string; title?: string }, cmd: Command) => {
+      const out = await runOperation(cmd, 'regulations.import', { paths, id: opts.id, title: opts.title }, renderImport, { progress: true });
       // partial success (a folder with a few bad files) is success; nothing imported at all is not
       if (out.length === 0 || out.every((r) => r.status === 'failed')) process.exitCode = 1;
       // a file that failed for reasons not of its making (database busy, disk, internal) must not pass silently

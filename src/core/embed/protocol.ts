@@ -1,3 +1,5 @@
+import type { OcrLimits, OcrPageResult } from '../ocr/types';
+
 /** Messages between embedders (main thread) and the process's one embedding worker. Plain data only. */
 export interface ModelSpec {
   /** transformers.js localModelPath: the folder holding the model folder. */
@@ -10,10 +12,16 @@ export interface ModelSpec {
 
 export type ToWorker =
   | { type: 'load'; key: string; spec: ModelSpec }
+  // OCR shares this thread (onnxruntime-node is one per process): a PDF is opened once, read page by page
+  | { type: 'ocr-open'; id: number; doc: number; data: Uint8Array; limits: OcrLimits }
+  | { type: 'ocr-page'; id: number; doc: number; page: number }
+  | { type: 'ocr-close'; id: number; doc: number }
   | { type: 'unload'; key: string }
   | { type: 'embed'; id: number; key: string; texts: string[] };
 
 export type FromWorker =
+  | { type: 'ocr-done'; id: number; value: OcrPageResult | number | null }
+  | { type: 'ocr-error'; id: number; message: string }
   | { type: 'loaded'; key: string; loadMs: number }
   | { type: 'load-error'; key: string; message: string }
   | { type: 'result'; id: number; dims: number; data: Float32Array; /** time spent in the worker */ ms: number }

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { GridError } from '../common/errors';
 import type { FromWorker, ModelSpec, ToWorker } from './protocol';
+import type { OcrLimits, OcrPageResult } from '../ocr/types';
 
 /**
  * Worker entry: electron-vite emits `embed-worker.js` beside the bundled main; from source
@@ -44,9 +45,10 @@ interface Load {
 class EmbedHost {
   private worker: Worker;
   private pending = new Map<number, Pending>();
+  private ocrPending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private loads = new Map<string, Load>();
   private nextId = 1;
-  private clients = 0;
+  clients = 0;
   dead: Error | null = null;
   /** Milliseconds the worker spent embedding (tokenise + run + pool), summed. */
   workMs = 0;
@@ -90,6 +92,16 @@ class EmbedHost {
     });
   }
 
+  /** One OCR request (open a document, read a page, close it), answered in order with the embeds. */
+  ocr(msg: { type: 'ocr-open'; doc: number; data: Uint8Array; limits: OcrLimits } | { type: 'ocr-page'; doc: number; page: number } | { type: 'ocr-close'; doc: number }): Promise<unknown> {
+    if (this.dead) return Promise.reject(this.dead);
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.ocrPending.set(id, { resolve, reject });
+      this.send({ ...msg, id } as ToWorker);
+    });
+  }
+
   /** Drops one client's use of a model; the model is unloaded when its last client goes. */
   release(key: string): void {
     const load = this.loads.get(key);
@@ -118,13 +130,18 @@ class EmbedHost {
 
   /** Referenced only while a load or an embed is outstanding, so idle never keeps a process alive. */
   private settle(): void {
-    const busy = this.pending.size > 0 || [...this.loads.values()].some((l) => !l.done);
+    const busy = this.pending.size > 0 || this.ocrPending.size > 0 || [...this.loads.values()].some((l) => !l.done);
     if (busy) this.worker.ref();
     else this.worker.unref();
   }
 
   private onMessage(msg: FromWorker): void {
-    if (msg.type === 'loaded' || msg.type === 'load-error') {
+    if (msg.type === 'ocr-done' || msg.type === 'ocr-error') {
+      const p = this.ocrPending.get(msg.id);
+      this.ocrPending.delete(msg.id);
+      if (msg.type === 'ocr-done') p?.resolve(msg.value);
+      else p?.reject(new GridError('INTERNAL', `文字识别失败：${msg.message}`));
+    } else if (msg.type === 'loaded' || msg.type === 'load-error') {
       const load = this.loads.get(msg.key);
       if (load) {
         load.done = true;
@@ -156,6 +173,8 @@ class EmbedHost {
     if (host === this) host = null;
     for (const p of this.pending.values()) p.reject(this.dead);
     this.pending.clear();
+    for (const p of this.ocrPending.values()) p.reject(this.dead);
+    this.ocrPending.clear();
     for (const l of this.loads.values()) l.reject(this.dead);
   }
 }
@@ -221,5 +240,45 @@ export class WorkerClient {
     this.closed = true;
     this.dead ??= new GridError('CANCELLED', '嵌入模型已关闭');
     this.host.release(this.key);
+  }
+}
+
+let nextDoc = 1;
+
+/**
+ * A PDF opened for OCR in the shared ONNX worker; pages are read one request at a time, so a
+ * cancelled import stops after the page in flight. Holds the worker (referenced) until closed.
+ */
+export class OcrDocument {
+  private readonly host: EmbedHost;
+  private readonly doc = nextDoc++;
+  private closed = false;
+
+  private constructor(host: EmbedHost) {
+    this.host = host;
+  }
+
+  static async open(bytes: Uint8Array, limits: OcrLimits): Promise<OcrDocument> {
+    const host = acquireHost();
+    const d = new OcrDocument(host);
+    try {
+      // a copy: pdf.js in the worker takes ownership of its buffer
+      await host.ocr({ type: 'ocr-open', doc: d.doc, data: new Uint8Array(bytes), limits });
+    } catch (e) {
+      await d.close();
+      throw e;
+    }
+    return d;
+  }
+
+  async readPage(page: number): Promise<OcrPageResult> {
+    return (await this.host.ocr({ type: 'ocr-page', doc: this.doc, page })) as OcrPageResult;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.host.ocr({ type: 'ocr-close', doc: this.doc }).catch(() => {});
+    this.host.clients--;
   }
 }

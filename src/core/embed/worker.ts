@@ -3,13 +3,15 @@
  * onnxruntime-node, so tokenising and inference never block the main thread (CLI, MCP, browser
  * shell, Electron main). One thread for all models because onnxruntime-node 1.21 keeps a
  * process-global N-API reference: two isolates using it at once abort the process
- * (microsoft/onnxruntime#24486). Imports nothing from the rest of core so electron-vite can
- * bundle it as a small sibling file `embed-worker.js`.
+ * (microsoft/onnxruntime#24486). For the same reason it also hosts OCR of scanned PDF pages
+ * (`../ocr/worker-tasks.ts`: pdf.js rendering + PP-OCR det/rec). Imports nothing else from core so
+ * electron-vite can bundle it as a small sibling file `embed-worker.js`.
  */
 import { parentPort } from 'node:worker_threads';
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import type { FromWorker, ModelSpec, ToWorker } from './protocol';
 import { poolHidden } from './pooling';
+import { closeOcrDocument, openOcrDocument, readOcrPage } from '../ocr/worker-tasks';
 
 const port = parentPort!;
 const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
@@ -72,6 +74,20 @@ async function unload(key: string): Promise<void> {
   await model?.extractor.dispose().catch(() => {});
 }
 
+async function ocr(msg: Extract<ToWorker, { type: 'ocr-open' | 'ocr-page' | 'ocr-close' }>): Promise<void> {
+  try {
+    const value =
+      msg.type === 'ocr-open'
+        ? await openOcrDocument(msg.doc, msg.data, msg.limits)
+        : msg.type === 'ocr-page'
+          ? await readOcrPage(msg.doc, msg.page)
+          : (await closeOcrDocument(msg.doc), null);
+    post({ type: 'ocr-done', id: msg.id, value });
+  } catch (e) {
+    post({ type: 'ocr-error', id: msg.id, message: (e as Error).message ?? String(e) });
+  }
+}
+
 // One message at a time: batches are already sized by the caller and ORT uses all cores per run.
 let chain = Promise.resolve();
 port.on('message', (msg: ToWorker) => {
@@ -79,5 +95,6 @@ port.on('message', (msg: ToWorker) => {
     if (msg.type === 'load') return load(msg.key, msg.spec);
     if (msg.type === 'embed') return embed(msg.id, msg.key, msg.texts);
     if (msg.type === 'unload') return unload(msg.key);
+    if (msg.type === 'ocr-open' || msg.type === 'ocr-page' || msg.type === 'ocr-close') return ocr(msg);
   });
 });

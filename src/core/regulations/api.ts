@@ -17,6 +17,9 @@ const importResultSchema = z.object({
   status: z.enum(['imported', 'unchanged', 'replaced', 'failed']),
   title: z.string().optional(),
   total_pages: z.number().int().optional(),
+  ocr_pages: z.number().int().optional().describe('由文字识别（OCR）读出的页数 / pages read by OCR'),
+  ocr_confidence: z.number().nullable().optional().describe('OCR 行的平均置信度 0–1 / mean confidence of the OCR lines'),
+  notes: z.array(z.string()).optional().describe('跳过的页面说明 / pages left out'),
   error: z.string().optional(),
   error_code: z.string().optional(),
   warning: z.string().optional(),
@@ -37,11 +40,12 @@ export const regulationOperations = defineOperations({
       .object({
         paths: z.array(z.string().min(1)).min(1).describe('文件或文件夹路径 / files or folders'),
         id: z.string().optional().describe('指定 reg_id（仅单个文件） / explicit reg_id (single file only)'),
+        title: z.string().min(1).max(200).optional().describe('指定标题，覆盖文件中的标题（仅单个文件） / title overriding the one in the file (single file only)'),
       })
       .strict(),
     output: z.array(importResultSchema),
     consumesFiles: true,
-    handler: (ctx, input, run) => importPaths(ctx, input.paths, { id: input.id }, run),
+    handler: (ctx, input, run) => importPaths(ctx, input.paths, { id: input.id, title: input.title }, run),
   }),
   'regulations.list': defineOperation({
     summary: '列出已导入的规程及其元数据（标题、页数、简介、关键词、适用范围） / List imported regulations with metadata',

@@ -26,6 +26,12 @@ export interface ImportFileResult {
   status: ImportStatus;
   title?: string;
   total_pages?: number;
+  /** pages read by OCR (0 for a PDF with a text layer on every page) */
+  ocr_pages?: number;
+  /** mean confidence of the lines OCR read (0..1) */
+  ocr_confidence?: number | null;
+  /** pages OCR left out, in Chinese */
+  notes?: string[];
   error?: string;
   error_code?: string;
   warning?: string;
@@ -77,7 +83,7 @@ export async function parseFile(
   ctx: AppContext,
   file: string,
   bytes: Buffer,
-  onPage?: (done: number, total: number) => void,
+  onPage?: (done: number, total: number, message?: string) => void,
   signal?: AbortSignal,
 ): Promise<ParsedDocument> {
   const label = path.basename(file);
@@ -86,7 +92,7 @@ export async function parseFile(
   const pageChars = ctx.config.import.virtualPageChars;
   const maxPageChars = Math.max(pageChars, ctx.config.import.maxPageChars);
   let doc: ParsedDocument;
-  if (ext === '.pdf') doc = await parsePdf(bytes, label, { fallbackTitle, onPage, signal });
+  if (ext === '.pdf') doc = await parsePdf(bytes, label, { fallbackTitle, onPage, signal, ocr: ctx.config.ocr });
   else if (ext === '.docx') {
     const md = await docxToMarkdown(bytes, label);
     doc = parseFlowText(md, { format: 'docx', markdown: true, pageChars, maxPageChars, fallbackTitle });
@@ -117,6 +123,8 @@ function resolveRegId(ctx: AppContext, abs: string, hash: string, explicit?: str
 
 export interface ImportOptions {
   id?: string;
+  /** the title to list the regulation under, instead of the one found in the file (single file only) */
+  title?: string;
   isDemo?: boolean;
 }
 
@@ -131,6 +139,9 @@ export async function importPaths(
   if (options.id !== undefined && files.length > 1) {
     throw new GridError('INVALID_INPUT', `--id 只能用于单个文件（这次有 ${files.length} 个文件）`);
   }
+  if (options.title !== undefined && files.length > 1) {
+    throw new GridError('INVALID_INPUT', `--title 只能用于单个文件（这次有 ${files.length} 个文件）`);
+  }
   const results: ImportFileResult[] = [...missing];
   const total = files.length;
   const multi = total > 1;
@@ -139,11 +150,11 @@ export async function importPaths(
     const abs = files[i];
     const label = path.basename(abs);
     const display = path.relative(process.cwd(), abs).startsWith('..') ? abs : path.relative(process.cwd(), abs) || abs;
-    const progress = (done: number, pages: number) =>
+    const progress = (done: number, pages: number, message?: string) =>
       run.progress(
         multi
-          ? { stage: '导入规程', done: i, total, item: label, message: `第 ${done}/${pages} 页` }
-          : { stage: '导入规程', done, total: pages, item: label },
+          ? { stage: '导入规程', done: i, total, item: label, message: message ? `第 ${done}/${pages} 页 · ${message}` : `第 ${done}/${pages} 页` }
+          : { stage: '导入规程', done, total: pages, item: label, ...(message ? { message } : {}) },
       );
     let regId: string | null = null;
     try {
@@ -165,6 +176,7 @@ export async function importPaths(
         continue;
       }
       const doc = await parseFile(ctx, abs, bytes, progress, run.signal);
+      if (options.title?.trim()) doc.title = options.title.trim();
       // Another process (app, CLI, MCP) may have written meanwhile: decide the id and replace-or-skip
       // again under the write lock, so two overlapping imports land every file exactly once.
       const written = writeTransaction(ctx.db, () => {
@@ -203,7 +215,15 @@ export async function importPaths(
           run.progress({ stage: '导入规程', done: i, total, item: label, message: `原文件副本未保存：${(e as Error).message}` });
         }
       }
-      const result: ImportFileResult = { file: display, reg_id: id, status: written.replaced ? 'replaced' : 'imported', title: doc.title, total_pages: doc.pages.length };
+      const result: ImportFileResult = {
+        file: display,
+        reg_id: id,
+        status: written.replaced ? 'replaced' : 'imported',
+        title: doc.title,
+        total_pages: doc.pages.length,
+        ...(doc.format === 'pdf' ? { ocr_pages: doc.ocr?.pages.length ?? 0, ocr_confidence: doc.ocr?.mean_confidence ?? null } : {}),
+        ...(doc.ocr?.notes.length ? { notes: doc.ocr.notes } : {}),
+      };
       results.push(result);
       // embeddings after commit: the regulation is already complete and lexically searchable,
       // so a vector failure is a warning, not a failed import

@@ -1,13 +1,11 @@
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { GridError } from '../common/errors';
+import { pdfjsAssets } from '../ocr/raster';
+import { OcrDocument } from '../embed/worker-client';
+import type { OcrLimits, OcrPageResult } from '../ocr/types';
 import { buildBlocks, finishStructure, unitsAndToc, ARTICLE_RE, headingRank } from './structure';
 import { findTableSegments, type Fragment } from './tables';
 import { PAGE_NUMBER_RE, segmentParas, stitchTables, type PagePara } from './table-layout';
-import type { ParsedDocument, ParsedToc } from './types';
-
-const require = createRequire(import.meta.url);
+import type { OcrLineBox, ParsedDocument, ParsedToc } from './types';
 const CJK = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
 
 interface TextItem {
@@ -29,14 +27,6 @@ interface PdfLine {
   frags: Fragment[];
 }
 
-
-function pdfjsAssets(): { cMapUrl: string; standardFontDataUrl: string } {
-  const root = path.dirname(require.resolve('pdfjs-dist/package.json'));
-  return {
-    cMapUrl: pathToFileURL(path.join(root, 'cmaps')).href + '/',
-    standardFontDataUrl: pathToFileURL(path.join(root, 'standard_fonts')).href + '/',
-  };
-}
 
 /** Items -> lines in reading order (top to bottom, left to right), CJK glued without spaces. */
 function itemsToLines(items: TextItem[]): PdfLine[] {
@@ -163,15 +153,90 @@ async function outlineToc(pdf: PdfDoc): Promise<ParsedToc[]> {
   return toc;
 }
 
+/** Characters a regulation's text layer is made of; a layer mostly of anything else is a broken font mapping. */
+const READABLE = /[\u4e00-\u9fff\u3400-\u4dbf\u3000-\u303f\uff00-\uffefA-Za-z0-9\s!-/:-@[-`{-~\u2000-\u206f\u00b0\u00b1\u00b7\u00d7\u00f7\u2103\u2160-\u216b\u2190-\u21ff\u2200-\u22ff\u2460-\u24ff\u2500-\u257f\u25a0-\u25ff]/u;
+
+/** Share of a text layer's characters that are readable (1 for an empty layer). */
+export function readableShare(text: string): number {
+  const chars = [...text.replace(/\s/g, '')];
+  if (!chars.length) return 1;
+  return chars.filter((c) => READABLE.test(c)).length / chars.length;
+}
+
+/** Text-layer lines -> the page's text decides: keep it, or read the page image. */
+function needsOcr(items: TextItem[], limits: { minTextChars: number; minReadableShare: number }): boolean {
+  const text = items.map((i) => i.str).join('');
+  const chars = text.replace(/\s/g, '').length;
+  return chars < limits.minTextChars || readableShare(text) < limits.minReadableShare;
+}
+
+/** OCR lines (boxes in points from the top-left) -> the text items the layout code reads. */
+function ocrItems(result: OcrPageResult): TextItem[] {
+  const heights = result.lines.map((l) => l.y1 - l.y0).sort((a, b) => a - b);
+  const median = heights[Math.floor(heights.length / 2)] ?? 10;
+  return result.lines.map((l) => {
+    const boxH = l.y1 - l.y0;
+    // box heights of one print size vary with the glyphs (brackets, descenders): body lines get one size,
+    // so paragraphs join as in a text PDF; the detector's box is about 1.4 times the glyph size
+    const h = (Math.abs(boxH - median) <= median * 0.2 ? median : boxH) * 0.7;
+    return { str: l.text, x: l.x0, y: result.heightPt - (l.y0 + l.y1) / 2, w: l.x1 - l.x0, h };
+  });
+}
+
+/** Metadata titles that are not the document's title: editor and printer defaults, file and temp names. */
+export function generatedTitle(title: string, fileBase: string): boolean {
+  const t = title.trim();
+  if (!t) return true;
+  if (/^(untitled|无标题|未命名|新建|microsoft (word|excel|powerpoint)\b|wps|document\s*\d*$|文档\s*\d*$|doc\d+|temp|tmp|~)/i.test(t)) return true;
+  if (/\.(docx?|wps|pdf|tmp|rtf|xlsx?|txt|html?|indd|tex)$/i.test(t)) return true;
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(t) || /^[\w.~$-]+$/.test(t) && /\d/.test(t) && !/\s/.test(t)) return true;
+  return t === fileBase.trim();
+}
+
+/** The first page's largest print near the top: the title as printed (two lines of it joined). */
+export function printedTitle(lines: PdfLine[]): string {
+  const candidates = lines.filter((l) => l.text.replace(/\s/g, '').length >= 2 && !PAGE_NUMBER_RE.test(l.text));
+  if (!candidates.length) return '';
+  const body = [...candidates.map((l) => l.size)].sort((a, b) => a - b)[Math.floor(candidates.length / 2)];
+  const top = Math.max(...candidates.map((l) => l.size));
+  // a title is set larger than the body text; a page all in one size has no printed title to find
+  if (top < body * 1.15) return '';
+  const idx = candidates.findIndex((l) => l.size >= top - 0.6);
+  const parts = [candidates[idx]];
+  for (let i = idx + 1; i < candidates.length; i++) {
+    const l = candidates[i];
+    if (Math.abs(l.size - top) > 0.6 || parts.at(-1)!.y - l.y > top * 2.2) break;
+    parts.push(l);
+  }
+  const title = parts.map((l) => l.text).join(CJK.test(parts[0].text) ? '' : ' ').replace(/\s+/g, ' ').trim();
+  return title.length <= 80 && !ARTICLE_RE.test(title) ? title : '';
+}
+
+export interface PdfParseOptions {
+  fallbackTitle: string;
+  /** pages done, pages in all, and a message (the OCR estimate) */
+  onPage?: (done: number, total: number, message?: string) => void;
+  signal?: AbortSignal;
+  /** OCR of image-only pages; absent: such pages stay empty (and a scan-only file is refused) */
+  ocr?: OcrLimits & { minTextChars: number; minReadableShare: number };
+}
+
+const SKIP_NOTE: Record<string, (page: number, r: OcrPageResult) => string> = {
+  too_large: (n) => `第 ${n} 页的图片过大，超过识别上限（config.json 的 ocr.maxImagePixels），已跳过`,
+  unreadable: (n) => `第 ${n} 页的图片已损坏、无法解码，已跳过`,
+};
+
+function formatDuration(seconds: number): string {
+  const s = Math.max(1, Math.round(seconds));
+  return s < 60 ? `${s} 秒` : `${Math.floor(s / 60)} 分 ${s % 60} 秒`;
+}
+
 /**
  * PDF -> one page per physical page (reading order, wrapped lines joined), TOC from the outline when
  * present, else from detected headings; units (articles/clauses) located on the page where they start.
+ * A page without a usable text layer (a scan, or a garbage layer) is read by OCR in the ONNX worker.
  */
-export async function parsePdf(
-  bytes: Buffer,
-  fileLabel: string,
-  options: { fallbackTitle: string; onPage?: (done: number, total: number) => void; signal?: AbortSignal },
-): Promise<ParsedDocument> {
+export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfParseOptions): Promise<ParsedDocument> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const { cMapUrl, standardFontDataUrl } = pdfjsAssets();
   let pdf: PdfDoc;
@@ -193,9 +258,18 @@ export async function parsePdf(
     if (name === 'InvalidPDFException') throw new GridError('BAD_FILE', `文件「${fileLabel}」不是有效的 PDF 或已损坏`);
     throw new GridError('BAD_FILE', `文件「${fileLabel}」无法解析为 PDF：${(e as Error).message}`);
   }
+  let ocr: OcrDocument | null = null;
   try {
     if (pdf.numPages === 0) throw new GridError('BAD_FILE', `文件「${fileLabel}」是空 PDF（没有页面）`);
     const pageParas: PagePara[][] = [];
+    let firstPageLines: PdfLine[] = [];
+    const ocrPages: number[] = [];
+    const ocrLines: OcrLineBox[] = [];
+    const notes: string[] = [];
+    let ocrMs = 0;
+    let ocrCount = 0;
+    let confSum = 0;
+    let confN = 0;
     for (let n = 1; n <= pdf.numPages; n++) {
       if (options.signal?.aborted) throw new GridError('CANCELLED', `导入已取消（「${fileLabel}」第 ${n} 页）`);
       let page;
@@ -205,15 +279,48 @@ export async function parsePdf(
         throw new GridError('BAD_FILE', `文件「${fileLabel}」第 ${n} 页已损坏：${(e as Error).message}`);
       }
       const content = await page.getTextContent();
-      const items: TextItem[] = [];
+      let items: TextItem[] = [];
       for (const raw of content.items as { str?: string; transform?: number[]; width?: number; height?: number }[]) {
         if (typeof raw.str !== 'string' || !raw.transform) continue;
         const t = raw.transform;
         items.push({ str: raw.str, x: t[4], y: t[5], w: raw.width ?? 0, h: raw.height || Math.hypot(t[2], t[3]) || 10 });
       }
-      pageParas.push(pageParagraphs(itemsToLines(items)));
       page.cleanup();
-      options.onPage?.(n, pdf.numPages);
+      let message: string | undefined;
+      if (options.ocr && needsOcr(items, options.ocr)) {
+        ocr ??= await OcrDocument.open(bytes, options.ocr);
+        const result = await ocr.readPage(n);
+        if (options.signal?.aborted) throw new GridError('CANCELLED', `导入已取消（「${fileLabel}」第 ${n} 页）`);
+        if (result.skipped && result.skipped !== 'blank') notes.push(SKIP_NOTE[result.skipped](n, result));
+        if (!result.skipped) {
+          ocrCount++;
+          ocrMs += result.ms;
+          if (result.lines.length) {
+            ocrPages.push(n);
+            items = ocrItems(result);
+            for (const l of result.lines) {
+              confSum += l.confidence;
+              confN++;
+              ocrLines.push({
+                page_num: n,
+                text: l.text,
+                confidence: Math.round(l.confidence * 1000) / 1000,
+                x0: l.x0 / result.widthPt,
+                y0: l.y0 / result.heightPt,
+                x1: l.x1 / result.widthPt,
+                y1: l.y1 / result.heightPt,
+              });
+            }
+          } else notes.push(`第 ${n} 页是图片，但没有识别出文字`);
+          // the pages left are assumed to be scans like the ones so far
+          const left = (ocrMs / ocrCount / 1000) * (pdf.numPages - n) * (ocrCount / n);
+          message = `文字识别（OCR）第 ${n} 页${n < pdf.numPages ? `，预计还需 ${formatDuration(left)}` : ''}`;
+        }
+      }
+      const lines = itemsToLines(items);
+      if (n === 1) firstPageLines = lines;
+      pageParas.push(pageParagraphs(lines));
+      options.onPage?.(n, pdf.numPages, message);
     }
     // running headers/footers: page numbers, and short lines repeated on most pages
     const counts = new Map<string, number>();
@@ -223,18 +330,21 @@ export async function parsePdf(
     const cleaned = kept.map((paras) => paras.map((p) => p.text));
     const totalChars = cleaned.reduce((n, ps) => n + ps.join('').replace(/\s/g, '').length, 0);
     if (totalChars === 0) {
+      if (options.ocr && notes.length) throw new GridError('BAD_FILE', `文件「${fileLabel}」没有识别出任何文字：${notes.join('；')}`);
       const pdfjsOps = (pdfjs as unknown as { OPS: Record<string, number> }).OPS;
       const imageOps = new Set([pdfjsOps.paintImageXObject, pdfjsOps.paintInlineImageXObject, pdfjsOps.paintImageMaskXObject]);
       let hasImages = false;
-      for (let n = 1; n <= Math.min(pdf.numPages, 5) && !hasImages; n++) {
+      for (let n = 1; n <= Math.min(pdf.numPages, 5) && !hasImages && !options.ocr; n++) {
         const ops = await (await pdf.getPage(n)).getOperatorList();
         hasImages = ops.fnArray.some((f) => imageOps.has(f));
       }
       throw new GridError(
         'BAD_FILE',
-        hasImages
-          ? `文件「${fileLabel}」只有图片没有文字（扫描件），无法提取文字；请先用 OCR 转为可检索的 PDF`
-          : `文件「${fileLabel}」没有任何文字内容（空白 PDF）`,
+        options.ocr
+          ? `文件「${fileLabel}」没有任何文字内容（空白页，或图片上识别不出文字）`
+          : hasImages
+            ? `文件「${fileLabel}」只有图片没有文字（扫描件），无法提取文字；请先用 OCR 转为可检索的 PDF`
+            : `文件「${fileLabel}」没有任何文字内容（空白 PDF）`,
       );
     }
     const { lines, tables } = stitchTables(kept);
@@ -245,11 +355,12 @@ export async function parsePdf(
     let title = '';
     try {
       const info = (await pdf.getMetadata()).info ?? {};
-      const t = typeof info.Title === 'string' ? info.Title.trim() : '';
-      if (t && !/^(untitled|无标题|microsoft word)/i.test(t)) title = t;
+      const t = typeof info.Title === 'string' ? info.Title.replace(/\s+/g, ' ').trim() : '';
+      if (!generatedTitle(t, options.fallbackTitle)) title = t;
     } catch {
       /* metadata is optional */
     }
+    title ||= printedTitle(firstPageLines);
     if (!title) {
       const first = cleaned.find((ps) => ps.length)?.[0] ?? '';
       if (first.length <= 60 && !ARTICLE_RE.test(first)) title = first;
@@ -261,8 +372,12 @@ export async function parsePdf(
       toc: outline.length ? outline : detectedToc,
       units,
       ...structure,
+      ocr: options.ocr
+        ? { pages: ocrPages, mean_confidence: confN ? Math.round((confSum / confN) * 1000) / 1000 : null, lines: ocrLines, notes, seconds: Math.round(ocrMs / 100) / 10 }
+        : undefined,
     };
   } finally {
+    await ocr?.close();
     await pdf.destroy();
   }
 }

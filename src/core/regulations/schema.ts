@@ -110,4 +110,24 @@ export const regulationsMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // own domain: OCR tables evolve apart from the core regulation tables (other work adds versions there)
+    domain: 'regulations-ocr',
+    version: 1,
+    name: 'lines read by OCR with their boxes on the page',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE reg_ocr_lines (
+          reg_id TEXT NOT NULL REFERENCES regulations(reg_id) ON DELETE CASCADE,
+          page_num INTEGER NOT NULL,
+          ord INTEGER NOT NULL,                -- reading order on the page
+          text TEXT NOT NULL,
+          confidence REAL NOT NULL,            -- mean character probability, 0..1
+          x0 REAL NOT NULL, y0 REAL NOT NULL,  -- box as fractions of the page width / height,
+          x1 REAL NOT NULL, y1 REAL NOT NULL,  -- from the top-left corner
+          PRIMARY KEY (reg_id, page_num, ord)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];

@@ -3,7 +3,7 @@ import { writeTransaction } from '../store/transaction';
 import { GridError } from '../common/errors';
 import { indexRegulation, indexRegulationProfile, removeRegulationIndex } from './search-index';
 import { mergeMetadata } from './metadata-merge';
-import type { ParsedDocument, RegulationInfo, TocEntry } from './types';
+import type { OcrLineBox, ParsedDocument, RegulationInfo, TocEntry } from './types';
 
 interface RegulationRow {
   reg_id: string;
@@ -29,6 +29,8 @@ export interface RegulationExtra {
   /** keywords / fields a program generated (see metadata-merge.ts); the rest are curated */
   generated_keywords?: string[];
   generated_fields?: ('description' | 'scope')[];
+  /** scanned pages read by OCR at import */
+  ocr?: { pages: number[]; mean_confidence: number | null; notes: string[] };
 }
 
 function parseKeywords(json: string): string[] {
@@ -185,6 +187,7 @@ function deleteRows(db: Db, regId: string): void {
   db.prepare('DELETE FROM reg_tables WHERE reg_id = ?').run(regId);
   db.prepare('DELETE FROM reg_notes WHERE reg_id = ?').run(regId);
   db.prepare('DELETE FROM reg_refs WHERE reg_id = ?').run(regId);
+  db.prepare('DELETE FROM reg_ocr_lines WHERE reg_id = ?').run(regId);
   // children before parents: parent_id references reg_toc(id)
   db.prepare('UPDATE reg_toc SET parent_id = NULL WHERE reg_id = ?').run(regId);
   db.prepare('DELETE FROM reg_toc WHERE reg_id = ?').run(regId);
@@ -240,7 +243,11 @@ export function writeRegulation(db: Db, doc: ParsedDocument, options: WriteOptio
       keywords: JSON.stringify(keep?.keywords ?? []),
       scope: keep?.scope ?? null,
       is_demo: options.isDemo ? 1 : 0,
-      extra: JSON.stringify({ ...(keep?.extra ?? {}), source_path: options.sourcePath } satisfies RegulationExtra),
+      extra: JSON.stringify({
+        ...(keep?.extra ?? {}),
+        source_path: options.sourcePath,
+        ocr: doc.ocr?.pages.length ? { pages: doc.ocr.pages, mean_confidence: doc.ocr.mean_confidence, notes: doc.ocr.notes } : undefined,
+      } satisfies RegulationExtra),
     });
     doc.pages.forEach((p, i) => {
       insertPage.run(options.regId, p.page_num, p.text);
@@ -255,8 +262,26 @@ export function writeRegulation(db: Db, doc: ParsedDocument, options: WriteOptio
     });
     doc.units.forEach((u, ord) => insertUnit.run(options.regId, ord, u.page_num, u.kind, u.label, u.section_path, u.text));
     writeStructure(db, options.regId, doc);
+    writeOcrLines(db, options.regId, doc);
     indexRegulation(db, options.regId, options.chunkChars);
   });
+}
+
+function writeOcrLines(db: Db, regId: string, doc: ParsedDocument): void {
+  const insert = db.prepare('INSERT INTO reg_ocr_lines (reg_id, page_num, ord, text, confidence, x0, y0, x1, y1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const ordOnPage = new Map<number, number>();
+  for (const l of doc.ocr?.lines ?? []) {
+    const ord = ordOnPage.get(l.page_num) ?? 0;
+    ordOnPage.set(l.page_num, ord + 1);
+    insert.run(regId, l.page_num, ord, l.text, l.confidence, l.x0, l.y0, l.x1, l.y1);
+  }
+}
+
+/** The lines OCR read on a page, with their boxes (empty for a page that has a text layer). */
+export function ocrLines(db: Db, regId: string, page: number): Omit<OcrLineBox, 'page_num'>[] {
+  return db
+    .prepare('SELECT text, confidence, x0, y0, x1, y1 FROM reg_ocr_lines WHERE reg_id = ? AND page_num = ? ORDER BY ord')
+    .all(regId, page) as Omit<OcrLineBox, 'page_num'>[];
 }
 
 /** Tables (with per-row pages), notes and references of one regulation, inside the caller's transaction. */

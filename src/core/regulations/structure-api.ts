@@ -15,7 +15,7 @@ import {
   searchTables,
   sectionText,
 } from './blocks';
-import { getRegulation } from './store';
+import { getRegulation, ocrLines } from './store';
 
 /**
  * Regulations as structure (tables, notes, references, chapters): the operations behind
@@ -160,8 +160,24 @@ export const structureOperations = defineOperations({
       tables: z.array(tableSummary.extend({ rows: z.array(tableRow), continued: z.boolean(), continues: z.boolean(), notes: z.array(note) })),
       notes: z.array(note),
       references: z.array(resolution.extend({ source_page: z.number().int(), source: z.string() })),
+      ocr_lines: z
+        .array(
+          z.object({
+            text: z.string(),
+            confidence: z.number(),
+            low_confidence: z.boolean(),
+            x0: z.number(),
+            y0: z.number(),
+            x1: z.number(),
+            y1: z.number(),
+          }),
+        )
+        .describe('扫描页由 OCR 识别的行（框为页面宽高的比例，左上角起） / lines OCR read on a scanned page, boxes as fractions of the page'),
     }),
-    handler: (ctx, input) => pageStructure(ctx.db, input.reg_id, input.page),
+    handler: (ctx, input) => ({
+      ...pageStructure(ctx.db, input.reg_id, input.page),
+      ocr_lines: ocrLines(ctx.db, input.reg_id, input.page).map((l) => ({ ...l, low_confidence: l.confidence < ctx.config.ocr.lowConfidence })),
+    }),
   }),
   'regulations.chapters': defineOperation({
     summary: '章节结构（每章起止页、条款数、所含表格） / Chapter structure with page spans, article counts and tables',

@@ -65,6 +65,30 @@ export interface ParsedDocument {
   tables?: ParsedTable[];
   notes?: ParsedNote[];
   refs?: ParsedReference[];
+  /** pages read by OCR (scanned PDF pages) */
+  ocr?: ParsedOcr;
+}
+
+/** Line boxes as fractions of the page (top-left origin), so any rendering scale can use them. */
+export interface OcrLineBox {
+  page_num: number;
+  text: string;
+  confidence: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface ParsedOcr {
+  pages: number[];
+  /** mean line confidence over the OCR pages (0..1), null when no line was read */
+  mean_confidence: number | null;
+  lines: OcrLineBox[];
+  /** pages left out, in Chinese (too large, unreadable image) */
+  notes: string[];
+  /** seconds the OCR took */
+  seconds: number;
 }
 
 /** A note (注 / 注1 / 说明) and what it annotates. */

@@ -1,0 +1,47 @@
+/**
+ * Writes the scanned-document fixtures the unit tests import (test/fixtures/scans/): a page of a
+ * (fictional) regulation printed with WenQuanYi Micro Hei, rasterised at 150 dpi, skewed 0.8°, speckled,
+ * blurred and saved as JPEG like an office scanner; its source text; and a mixed PDF (a text page, then
+ * the scanned page). Committed, so tests need neither the font nor this script:
+ * `npx tsx scripts/make-ocr-fixtures.ts` (needs fonts-wqy-microhei).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import PDFDocument from 'pdfkit';
+import { CJK_FONTS, degrade, encodeJpeg, printedPdf, rasterize } from '../test/fixtures/scans';
+
+const out = path.resolve('test/fixtures/scans');
+const title = '变电站巡视管理规定';
+const lines = [
+  '第一章 总则',
+  '第一条 为规范变电站设备巡视工作，及时发现设备缺陷，保障电网安全运行，制定本规定。',
+  '第二条 本规定适用于公司所属35千伏及以上变电站的日常巡视、特殊巡视和夜间巡视。',
+  '第三条 巡视人员应当熟悉设备运行方式，巡视时不得进行其他工作，不得移开或越过遮栏。',
+  '第二章 巡视要求',
+  '第四条 有人值班变电站每天至少巡视两次，无人值班变电站每周至少巡视一次。',
+  '第五条 遇有雷雨、大风、冰雪等恶劣天气，应当增加特殊巡视，重点检查避雷器和引线。',
+  '第六条 发现设备缺陷，应当按照第九条的规定登记，并报告值班负责人。',
+];
+fs.mkdirSync(out, { recursive: true });
+const printed = await printedPdf(title, lines, { fontSize: 12 });
+const [page] = await rasterize(printed, 150);
+const jpeg = encodeJpeg(degrade(page, { skew: 0.8, speckle: 0.002, blur: 1, seed: 11 }), 70);
+fs.writeFileSync(path.join(out, 'regulation-page-150dpi.jpg'), jpeg);
+fs.writeFileSync(path.join(out, 'regulation-page.txt'), [title, ...lines].join('\n') + '\n');
+
+// text page + scanned page, with a generated metadata title
+const doc = new PDFDocument({ size: 'A4', margins: { top: 72, bottom: 72, left: 80, right: 80 }, info: { Title: 'Microsoft Word - 巡视规定.doc' } });
+const chunks: Buffer[] = [];
+doc.on('data', (c: Buffer) => chunks.push(c));
+const done = new Promise<void>((r) => doc.on('end', () => r()));
+doc.font(CJK_FONTS.hei, 'WenQuanYiMicroHei');
+doc.fontSize(20).text('变电站运行规程', { align: 'center' });
+doc.moveDown(0.8);
+doc.fontSize(12).text('第一条 变电站运行人员应当持证上岗，严格执行两票三制。', { lineGap: 4, paragraphGap: 5 });
+doc.text('第二条 倒闸操作必须由两人执行，其中一人对设备较为熟悉者作监护。', { lineGap: 4, paragraphGap: 5 });
+doc.addPage({ size: 'A4', margin: 0 });
+doc.image(jpeg, 0, 0, { width: doc.page.width, height: doc.page.height });
+doc.end();
+await done;
+fs.writeFileSync(path.join(out, 'mixed-text-and-scan.pdf'), Buffer.concat(chunks));
+for (const f of fs.readdirSync(out)) console.log(f, fs.statSync(path.join(out, f)).size);

@@ -1,0 +1,81 @@
+import { estimateSkew } from './deskew';
+import { DEFAULT_DETECT, detectText, type TextBox } from './detect';
+import { resize, rotate, type GreyImage } from './image';
+import type { OcrModels } from './models';
+import { recognizeBoxes } from './recognize';
+
+/** One recognised line; the box is in the page image's pixels as scanned (before levelling). */
+export interface OcrLine {
+  text: string;
+  confidence: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface OcrImageResult {
+  lines: OcrLine[];
+  /** degrees the page was levelled by */
+  skew: number;
+  ms: { deskew: number; detect: number; recognize: number };
+}
+
+/** Lines whose characters average below this are noise (speckle, rules, stamps), not text. */
+const MIN_LINE_CONFIDENCE = 0.5;
+
+/** Page image -> text lines in reading order: level, detect, recognise. */
+export async function readImage(models: OcrModels, page: GreyImage): Promise<OcrImageResult> {
+  let t = performance.now();
+  const probeScale = Math.min(1, 1000 / Math.max(page.width, page.height));
+  const skew = estimateSkew(resize(page, page.width * probeScale, page.height * probeScale));
+  // below a tenth of a degree levelling changes nothing a line box would notice
+  const level = Math.abs(skew) >= 0.1 ? rotate(page, skew) : page;
+  const deskewMs = performance.now() - t;
+  t = performance.now();
+  const boxes = readingOrder(await detectText(models, level, DEFAULT_DETECT));
+  const detectMs = performance.now() - t;
+  t = performance.now();
+  const read = await recognizeBoxes(models, level, boxes);
+  const recognizeMs = performance.now() - t;
+  const lines: OcrLine[] = [];
+  boxes.forEach((b, i) => {
+    const r = read[i];
+    const text = r.text.trim();
+    if (!text || r.confidence < MIN_LINE_CONFIDENCE) return;
+    lines.push({ text, confidence: r.confidence, ...unrotateBox(b, skew, page.width, page.height) });
+  });
+  return { lines, skew, ms: { deskew: deskewMs, detect: detectMs, recognize: recognizeMs } };
+}
+
+/** Top to bottom, boxes whose vertical middles overlap are one row, read left to right. */
+function readingOrder(boxes: TextBox[]): TextBox[] {
+  const sorted = [...boxes].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
+  const rows: TextBox[][] = [];
+  for (const b of sorted) {
+    const mid = (b.y0 + b.y1) / 2;
+    const row = rows.at(-1);
+    if (row && row.some((r) => mid > r.y0 && mid < r.y1)) row.push(b);
+    else rows.push([b]);
+  }
+  return rows.flatMap((r) => r.sort((a, b) => a.x0 - b.x0));
+}
+
+/** A box found on the levelled page -> the bounding box of its corners on the page as scanned. */
+function unrotateBox(b: TextBox, degrees: number, width: number, height: number): Omit<OcrLine, 'text' | 'confidence'> {
+  if (Math.abs(degrees) < 0.1) return { x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1 };
+  const t = (degrees * Math.PI) / 180;
+  const cos = Math.cos(t);
+  const sin = Math.sin(t);
+  const cx = width / 2;
+  const cy = height / 2;
+  const pts = [
+    [b.x0, b.y0],
+    [b.x1, b.y0],
+    [b.x0, b.y1],
+    [b.x1, b.y1],
+  ].map(([x, y]) => [cos * (x - cx) - sin * (y - cy) + cx, sin * (x - cx) + cos * (y - cy) + cy]);
+  const xs = pts.map((p) => p[0]);
+  const ys = pts.map((p) => p[1]);
+  return { x0: Math.max(0, Math.min(...xs)), y0: Math.max(0, Math.min(...ys)), x1: Math.min(width, Math.max(...xs)), y1: Math.min(height, Math.max(...ys)) };
+}

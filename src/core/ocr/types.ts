@@ -1,0 +1,33 @@
+/** What the ONNX worker returns for one page read by OCR. Plain data (crosses threads). */
+export interface OcrPageLine {
+  text: string;
+  confidence: number;
+  /** box in PDF points from the page's top-left corner */
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export type OcrSkipReason = 'blank' | 'too_large' | 'unreadable';
+
+export interface OcrPageResult {
+  page: number;
+  widthPt: number;
+  heightPt: number;
+  lines: OcrPageLine[];
+  /** set when the page was not read: no image on it, an image over the size limit, an image that does not decode */
+  skipped?: OcrSkipReason;
+  /** the largest image's pixel size, for the note about an oversized page */
+  image?: { width: number; height: number };
+  skew: number;
+  dpi: number;
+  ms: number;
+}
+
+export interface OcrLimits {
+  dpi: number;
+  maxPagePixels: number;
+  maxImagePixels: number;
+  threads?: number;
+}
