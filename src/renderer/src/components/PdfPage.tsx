@@ -23,6 +23,17 @@ export function pdfScaleFor(fit: PdfFit, zoom: number, pageSize: { width: number
   return (BASE_WIDTH / pageSize.width) * zoom;
 }
 
+/** A line OCR read on a scanned page; the box as fractions of the page from its top-left corner. */
+export interface OcrLineView {
+  text: string;
+  confidence: number;
+  low_confidence: boolean;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
 export function PdfPage({
   regId,
   page,
@@ -30,6 +41,7 @@ export function PdfPage({
   zoom,
   area,
   terms,
+  ocrLines,
   onScale,
   onFailed,
 }: {
@@ -40,6 +52,8 @@ export function PdfPage({
   /** the reading area the page must fit in (CSS px) */
   area: { width: number; height: number };
   terms: string[];
+  /** a scanned page's OCR lines: they become the text layer (selection, hit highlighting, low-confidence marks) */
+  ocrLines?: OcrLineView[];
   /** the scale shown, relative to the normal page width (100 % = zoom 1) */
   onScale?: (zoomEquivalent: number) => void;
   onFailed: (e: unknown) => void;
@@ -50,6 +64,7 @@ export function PdfPage({
   const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
   const [error, setError] = useState<unknown>(undefined);
   const termKey = terms.join('|');
+  const ocrKey = ocrLines ? `${ocrLines.length}:${ocrLines[0]?.text ?? ''}` : '';
 
   useEffect(() => {
     let cancelled = false;
@@ -79,9 +94,14 @@ export function PdfPage({
       renderTask = pdfPage.render({ canvas, viewport, transform: dpr !== 1 ? [dpr, 0, 0, dpr, 0, 0] : undefined });
       const container = textRef.current!;
       container.replaceChildren();
-      const tl = new pdfjs.TextLayer({ textContentSource: pdfPage.streamTextContent(), container, viewport });
-      textLayer = tl;
-      await Promise.all([renderTask.promise, tl.render()]);
+      if (ocrLines?.length) {
+        ocrTextLayer(container, ocrLines, viewport, scale);
+        await renderTask.promise;
+      } else {
+        const tl = new pdfjs.TextLayer({ textContentSource: pdfPage.streamTextContent(), container, viewport });
+        textLayer = tl;
+        await Promise.all([renderTask.promise, tl.render()]);
+      }
       if (cancelled) return;
       markTerms(container, terms);
       setState('ready');
@@ -98,7 +118,7 @@ export function PdfPage({
       textLayer?.cancel();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [regId, page, fit, fit === 'zoom' ? zoom : 0, fit === 'zoom' ? 0 : area.width, fit === 'page' ? area.height : 0, termKey]);
+  }, [regId, page, fit, fit === 'zoom' ? zoom : 0, fit === 'zoom' ? 0 : area.width, fit === 'page' ? area.height : 0, termKey, ocrKey]);
 
   return (
     <div className="pdf-page-wrap" data-state={state}>
@@ -110,6 +130,33 @@ export function PdfPage({
       </div>
     </div>
   );
+}
+
+/**
+ * The text layer of a scanned page from its OCR lines: one transparent span per line, sized and
+ * stretched to the line's box, so selection and search marks land on the printed words. Lines read
+ * with low confidence get a dashed frame and say so on hover.
+ */
+function ocrTextLayer(container: HTMLElement, lines: OcrLineView[], viewport: { width: number; height: number }, scale: number): void {
+  const spans = lines.map((l) => {
+    const span = document.createElement('span');
+    span.textContent = l.text;
+    span.className = l.low_confidence ? 'ocr-line ocr-low' : 'ocr-line';
+    const h = (l.y1 - l.y0) * viewport.height;
+    // the detector's box is about 1.4 glyph heights: the glyphs sit in its middle
+    const font = h * 0.7;
+    span.style.left = `${l.x0 * viewport.width}px`;
+    span.style.top = `${l.y0 * viewport.height + (h - font) / 2}px`;
+    span.style.setProperty('--font-height', `${font / scale}px`);
+    if (l.low_confidence) span.title = `识别置信度 ${Math.round(l.confidence * 100)}%，文字可能有误，请对照原图`;
+    container.appendChild(span);
+    return { span, width: (l.x1 - l.x0) * viewport.width };
+  });
+  // one layout pass for all natural widths, then stretch each line to its box
+  const natural = spans.map((s) => s.span.getBoundingClientRect().width);
+  spans.forEach((s, i) => {
+    if (natural[i] > 0) s.span.style.setProperty('--scale-x', String(s.width / natural[i]));
+  });
 }
 
 /**

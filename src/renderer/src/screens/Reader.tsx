@@ -572,6 +572,15 @@ function Reader({
               </button>
             </div>
           ) : null}
+          {structure?.page_num === page && structure.ocr_lines.length ? (
+            <div className="banner info hl-banner ocr-banner" role="note">
+              本页为扫描件，文字由文字识别（OCR）读出
+              {(() => {
+                const low = structure.ocr_lines.filter((l) => l.low_confidence).length;
+                return low ? `；${low} 行置信度较低，${showPdf ? '已用虚线框标出' : '可切换到原版页面核对（虚线框标出）'}` : '';
+              })()}
+            </div>
+          ) : null}
           {pdfError ? (
             <div className="banner warn hl-banner" role="status">
               无法显示原版页面：{pdfError}（已切换到文本视图）
@@ -593,6 +602,7 @@ function Reader({
                 zoom={zoom}
                 area={area}
                 terms={highlightHere}
+                ocrLines={structure?.page_num === page && structure.ocr_lines.length ? structure.ocr_lines : undefined}
                 onScale={setPdfScale}
                 onFailed={(e) => setPdfError(toApiError(e).message)}
               />
