@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from './shell';
-import { invoke } from './helpers';
+import { invoke, shellToken } from './helpers';
 import { jpegPage, rawImagePdf } from '../fixtures/scans';
 
 /**
@@ -14,10 +13,13 @@ const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '
 
 test('reader: a scanned page highlights the hit on the page image where it is printed', async ({ page, request }) => {
   test.setTimeout(240_000);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcode-e2e-scan-'));
-  const file = path.join(dir, '巡视规定扫描件.pdf');
-  fs.writeFileSync(file, rawImagePdf([jpegPage(fs.readFileSync(path.join(fixtures, 'regulation-page-150dpi.jpg')))]));
-  const [res] = await invoke<{ reg_id: string; status: string; ocr_pages: number }[]>(request, 'regulations.import', { paths: [file] });
+  // uploaded as a user drops it on the import screen
+  const up = await request.post(`/api/upload?name=${encodeURIComponent('巡视规定扫描件.pdf')}`, {
+    data: rawImagePdf([jpegPage(fs.readFileSync(path.join(fixtures, 'regulation-page-150dpi.jpg')))]),
+    headers: { 'X-GridCode-Token': await shellToken(request), 'Content-Type': 'application/octet-stream' },
+  });
+  const { path: serverPath } = (await up.json()) as { path: string };
+  const [res] = await invoke<{ reg_id: string; status: string; ocr_pages: number }[]>(request, 'regulations.import', { paths: [serverPath] });
   expect(res).toMatchObject({ status: 'imported', ocr_pages: 1 });
   const structure = await invoke<{ ocr_lines: { text: string; y0: number; y1: number }[] }>(request, 'regulations.page_structure', { reg_id: res.reg_id, page: 1 });
   const line = structure.ocr_lines.find((l) => l.text.includes('避雷器'))!;
@@ -38,5 +40,4 @@ test('reader: a scanned page highlights the hit on the page image where it is pr
   // the text view shows the recognised text
   await page.getByRole('radiogroup', { name: '页面视图' }).getByRole('radio', { name: '文本' }).click();
   await expect(sheet).toContainText('避雷器');
-  fs.rmSync(dir, { recursive: true, force: true });
 });

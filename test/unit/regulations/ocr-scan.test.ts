@@ -43,7 +43,8 @@ afterAll(async () => {
   fs.rmSync(docs, { recursive: true, force: true });
 });
 
-describe('a scanned regulation', () => {
+// OCR is real work: a page takes seconds, minutes on a machine shared by many test runs
+describe('a scanned regulation', { timeout: 300_000 }, () => {
   it('imports by OCR through the CLI contract and reads, structures and searches like a printed one', async () => {
     const [res] = await cli('import', path.join(docs, 'scan.pdf'));
     expect(res).toMatchObject({ status: 'imported', reg_id: 'scan', title: '变电站巡视管理规定', total_pages: 1, ocr_pages: 1 });
