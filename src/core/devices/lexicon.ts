@@ -60,6 +60,9 @@ export const SERVED_BY: Record<string, string[]> = {
   降下: ['关闭'],
 };
 
+/** Settings a device either has or not: another command that serves them (brightness for a colour) is a last resort. */
+export const EXACT_CAPABILITY = new Set(['调颜色', '调色温', '调湿度', '下一首', '上一首', '切换信号源']);
+
 /** Pairs that must never match each other (seed 001: 打开 must never match 关闭设备). */
 export const OPPOSITES: Record<string, string[]> = {
   打开: ['关闭', '锁上', '暂停', '停止'],
@@ -218,6 +221,15 @@ export const ROOM_ALIASES: Record<string, string[]> = {
   // an office is the study in a Chinese home, and the other way round
   书房: ['办公室', '工作室', '书屋'],
   办公室: ['书房', '工作室'],
+};
+
+/**
+ * Rooms of one kind: 所有卧室 means every room people sleep in (主卧, 次卧, 儿童房…), while a plain
+ * 卧室 covers only the rooms ROOM_ALIASES gives it and asks which when those are several.
+ */
+export const SIMILAR_ROOMS: Record<string, string[]> = {
+  卧室: ['主卧', '次卧', '主卧室', '次卧室', '卧房', '儿童房', '小孩房', '孩子房', '老人房', '客房', '客卧'],
+  卫生间: ['主卫', '次卫', '客卫', '公卫', '洗手间', '浴室'],
 };
 
 /** Type -> words used to infer a category from a device's name or type string. */

@@ -277,6 +277,8 @@ export interface RetrievalMeta {
   resolved_pending?: boolean;
   /** The asked room is unknown to the home and was read as the broader room (主卧 -> 卧室). */
   room_alias?: boolean;
+  /** The room said is a kind of room (卧室) that the home splits into several (主卧, 次卧). */
+  room_kind?: boolean;
   /** One entry per selected entity when the command carries a value. */
   value_check?: ValueCheck[];
   /** An exception named a device (除了床头灯): these ids were removed from the same command. */
