@@ -480,7 +480,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     s = s.replace(lockVerb[0], lockVerb[0] === '锁门' ? ' 门 ' : ' ');
     if (opener) s = s.replace(opener[0], ' ');
   } else {
-    for (const [phrase, action] of ACTION_PHRASES) {
+    for (const [phrase, action] of index.actionPhrases) {
       const i = verbText.indexOf(phrase);
       if (i >= 0) {
         p.a = action;

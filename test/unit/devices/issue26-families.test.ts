@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadHomeFile } from '../../../src/core/devices/home';
+import { loadHomeFile, normalizeHome } from '../../../src/core/devices/home';
+import { lintHome } from '../../../src/core/devices/lint';
+import { readUserVocabulary, withVocabulary } from '../../../src/core/devices/user-vocabulary';
 import { retrieve } from '../../../src/core/devices/retrieve';
 import { emptyState, type Home } from '../../../src/core/devices/types';
 
@@ -93,5 +97,79 @@ describe('English and wake words', () => {
   });
   it('an assistant name is not a device', async () => {
     expect(ids(await run('小度小度，关掉客厅吸顶灯'))).toEqual(['lr.ceiling']);
+  });
+});
+
+describe('device categories from every ecosystem', () => {
+  const one = (category: string, extra: Record<string, unknown> = {}) =>
+    normalizeHome({ devices: [{ id: 'x', name: '设备甲', room: '客厅', category, ...extra }] });
+  it('"category": "climate" keeps the climate commands (temperature, mode), not only on/off', () => {
+    const { home, warnings } = one('climate');
+    expect(home.devices[0].category).toBe('airConditioner');
+    expect(home.devices[0].commands.map((c) => c.description)).toEqual(expect.arrayContaining(['调温度', '设置模式']));
+    expect(warnings.join('')).not.toMatch(/无法识别/);
+  });
+  it('reads Tuya, HomeKit, 米家 (MIoT urn) and SmartThings names, bare or prefixed', () => {
+    expect(one('tuya:kt').home.devices[0].category).toBe('airConditioner');
+    expect(one('cl').home.devices[0].category).toBe('curtain');
+    expect(one('HeaterCooler').home.devices[0].category).toBe('airConditioner');
+    expect(one('homekit:LockMechanism').home.devices[0].category).toBe('lock');
+    expect(one('urn:miot-spec-v2:device:humidifier:0000A00E:zhimi-ca4:1').home.devices[0].category).toBe('humidifier');
+    expect(one('smartthings:RobotCleaner').home.devices[0].category).toBe('robotVacuum');
+    expect(one('homeassistant:cover.garage').home.devices[0].category).toBe('garageDoor');
+  });
+  it('an unknown category is a Chinese warning naming the accepted kinds; the device keeps a kind and commands', () => {
+    const { home, warnings } = one('spaceship', { type: '空调' });
+    expect(home.devices[0].category).toBe('airConditioner');
+    const w = warnings.find((x) => x.includes('spaceship'))!;
+    expect(w).toMatch(/无法识别的设备类别/);
+    expect(w).toContain('airConditioner（空调）');
+  });
+  it('Home Assistant: a light gets a colour only with a colour mode; a player skips tracks only with that feature bit', () => {
+    const { home } = normalizeHome([
+      { entity_id: 'light.a', state: 'on', attributes: { friendly_name: '彩灯', supported_color_modes: ['hs'] } },
+      { entity_id: 'light.b', state: 'on', attributes: { friendly_name: '白灯', supported_color_modes: ['brightness'] } },
+      { entity_id: 'media_player.tv', state: 'on', attributes: { friendly_name: '电视', supported_features: 4 | 8 | 128 | 256 } },
+      { entity_id: 'media_player.sp', state: 'on', attributes: { friendly_name: '音箱', device_class: 'speaker', supported_features: 1 | 4 | 16 | 32 | 16384 } },
+    ]);
+    const cmds = (id: string) => home.devices.find((d) => d.id === id)!.commands.map((c) => c.description);
+    expect(cmds('light.a')).toContain('调颜色');
+    expect(cmds('light.b')).not.toContain('调颜色');
+    expect(cmds('media_player.tv')).not.toContain('下一首');
+    expect(cmds('media_player.sp')).toContain('下一首');
+    expect(home.devices.find((d) => d.id === 'media_player.sp')!.category).toBe('speaker');
+  });
+});
+
+describe("the installer's vocabulary", () => {
+  const base = {
+    rooms: [{ name: '主卧', aliases: ['大屋'] }, '客厅'],
+    devices: [
+      { id: 'l1', name: '吸顶灯', room: '主卧', type: '灯', aliases: ['月亮'] },
+      { id: 'l2', name: '落地灯', room: '客厅', type: '灯' },
+      { id: 'f1', name: '风扇', room: '客厅', type: '风扇' },
+    ],
+  };
+  it('device and room aliases from the home file are understood', async () => {
+    const home = normalizeHome(base).home;
+    expect(ids(await run('打开月亮', home))).toEqual(['l1']);
+    expect(ids(await run('关掉大屋的灯', home))).toEqual(['l1']);
+  });
+  it('user vocabulary adds words for a kind and a verb; unknown kinds are refused in Chinese', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gc-vocab-'));
+    const file = path.join(dir, 'devices-vocabulary.json');
+    fs.writeFileSync(file, JSON.stringify({ kinds: { fan: ['电驴子'] }, actions: { 打开: ['整开'] }, rooms: { 客厅: ['堂屋'] } }));
+    const home = withVocabulary(normalizeHome(base).home, readUserVocabulary(file));
+    const rs = await run('把堂屋的电驴子整开', home);
+    expect(ids(rs)).toEqual(['f1']);
+    expect(rs[0].command.a).toBe('打开');
+    fs.writeFileSync(file, JSON.stringify({ kinds: { spaceship: ['飞船'] } }));
+    expect(() => readUserVocabulary(file)).toThrow(/不是已知种类/);
+  });
+  it('lint reports an alias that names something else', async () => {
+    const home = normalizeHome({ ...base, devices: [...base.devices, { id: 'l3', name: '台灯', room: '客厅', type: '灯', aliases: ['落地灯'] }] }).home;
+    const issues = await lintHome(home);
+    expect(issues.some((i) => i.rule === 'alias_collision' && i.ids.includes('l3'))).toBe(true);
+    expect((await lintHome(normalizeHome(base).home)).some((i) => i.rule === 'alias_collision')).toBe(false);
   });
 });
