@@ -44,4 +44,24 @@ doc.image(jpeg, 0, 0, { width: doc.page.width, height: doc.page.height });
 doc.end();
 await done;
 fs.writeFileSync(path.join(out, 'mixed-text-and-scan.pdf'), Buffer.concat(chunks));
+// a printed page with a drawn figure (vector lines and short labels), its caption under it and a citing sentence
+{
+  const fig = new PDFDocument({ size: 'A4', margins: { top: 72, bottom: 72, left: 80, right: 80 }, info: { Title: 'untitled' } });
+  const parts: Buffer[] = [];
+  fig.on('data', (c: Buffer) => parts.push(c));
+  const end = new Promise<void>((r) => fig.on('end', () => r()));
+  fig.font(CJK_FONTS.hei, 'WenQuanYiMicroHei');
+  fig.fontSize(20).text('配电室接线规定', { align: 'center' });
+  fig.moveDown(0.8);
+  fig.fontSize(12).text('第一条 配电室主接线采用单母线分段接线方式，进线与母联断路器的位置见图3-1。', { lineGap: 4, paragraphGap: 5 });
+  const top = fig.y + 20;
+  fig.lineWidth(1.5).moveTo(120, top + 20).lineTo(470, top + 20).stroke();
+  for (const x of [160, 260, 360, 440]) fig.moveTo(x, top + 20).lineTo(x, top + 120).stroke().rect(x - 8, top + 60, 16, 24).stroke();
+  fig.fontSize(9).text('QF1', 150, top + 130).text('QF2', 250, top + 130).text('母联', 350, top + 130).text('QF3', 430, top + 130);
+  fig.fontSize(10.5).text('图3-1 配电室主接线示意图', 80, top + 175, { width: 435, align: 'center' });
+  fig.fontSize(12).text('第二条 倒闸操作前应当核对图3-1所示的断路器编号，确认无误后方可操作。', 80, top + 215, { lineGap: 4, paragraphGap: 5, width: 435 });
+  fig.end();
+  await end;
+  fs.writeFileSync(path.join(out, 'figure-page.pdf'), Buffer.concat(parts));
+}
 for (const f of fs.readdirSync(out)) console.log(f, fs.statSync(path.join(out, f)).size);

@@ -36,6 +36,23 @@ export function registerStructureCommands(program: Command): void {
     });
 
   program
+    .command('figures')
+    .description('列出规程中的图（图号、图题、页码、位置） / list the figures of a regulation')
+    .argument('<reg_id>')
+    .action(async (regId: string, _opts, cmd: Command) => {
+      await runOperation(cmd, 'regulations.figures', { reg_id: regId }, (out) =>
+        out.figures.length === 0
+          ? `「${regId}」中没有识别到图（图号以“图X-Y”开头的图题）`
+          : renderTable(out.figures, [
+              { header: '图号', value: (f) => f.figure_id },
+              { header: '图题', value: (f) => f.caption, max: 30 },
+              { header: '页码', value: (f) => f.page_num },
+              { header: '引用', value: (f) => f.citing.length },
+            ]) + `\n共 ${out.figures.length} 幅图`,
+      );
+    });
+
+  program
     .command('table')
     .description('显示一张完整表格（跨页续表已合并，含注释） / show one whole table')
     .argument('<reg_id>')

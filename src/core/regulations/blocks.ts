@@ -4,6 +4,7 @@ import { queryTokens } from '../text/segment';
 import { getRegulation, getToc } from './store';
 import { normalizeTableId } from './tables';
 import { normLawTitle } from './article-ref';
+import { findFigure } from './figures';
 import { chineseOrdinal, findReferences, normalizeNoteLabel, type FoundReference } from './refs';
 
 /**
@@ -180,6 +181,7 @@ export interface Resolution {
   reference_text: string | null;
   page_end?: number;
   table_id?: string;
+  figure_id?: string;
   message?: string;
 }
 
@@ -280,6 +282,18 @@ function resolveIn(db: Db, regId: string, ref: FoundReference): Omit<Resolution,
         target: t.table_id,
       };
     }
+    case 'figure': {
+      const f = findFigure(db, regId, ref.target);
+      if (!f) return miss(`「${reg.title}」中没有${ref.target}`);
+      return {
+        resolved: true,
+        page_num: f.page_num,
+        figure_id: f.figure_id,
+        preview: preview(`${f.figure_id} ${f.caption}`.trim()),
+        ...base,
+        target: f.figure_id,
+      };
+    }
     case 'note': {
       const n = lookupNotes(db, regId, { label: ref.target })[0];
       return n
@@ -294,7 +308,7 @@ function resolveIn(db: Db, regId: string, ref: FoundReference): Omit<Resolution,
 
 const CONTAINER_TYPES = new Set(['part', 'chapter', 'section', 'appendix']);
 // not 'section': 第二节 is numbered per chapter, so it alone would land in the wrong chapter
-const NARROWER_TYPES = new Set(['article', 'clause', 'table', 'note']);
+const NARROWER_TYPES = new Set(['article', 'clause', 'table', 'figure', 'note']);
 
 /**
  * Resolves the first reference in `text` ("见附录D", "按本规程第三十二条执行", "详见第六章", "见表6-2",

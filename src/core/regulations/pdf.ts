@@ -5,7 +5,8 @@ import type { OcrLimits, OcrPageResult } from '../ocr/types';
 import { buildBlocks, finishStructure, unitsAndToc, ARTICLE_RE, headingRank } from './structure';
 import { findTableSegments, type Fragment } from './tables';
 import { PAGE_NUMBER_RE, segmentParas, stitchTables, type PagePara } from './table-layout';
-import type { OcrLineBox, ParsedDocument, ParsedToc } from './types';
+import type { OcrLineBox, ParsedDocument, ParsedFigure, ParsedToc } from './types';
+import { attachCitations, figureUnits, findPageFigures } from './figures';
 const CJK = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
 
 interface TextItem {
@@ -113,6 +114,7 @@ type PdfDoc = {
   numPages: number;
   getPage(n: number): Promise<{
     getTextContent(): Promise<{ items: unknown[] }>;
+    getViewport(o: { scale: number }): { width: number; height: number };
     getOperatorList(): Promise<{ fnArray: number[] }>;
     cleanup(): void;
   }>;
@@ -266,6 +268,7 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
     const ocrPages: number[] = [];
     const ocrLines: OcrLineBox[] = [];
     const notes: string[] = [];
+    const figures: ParsedFigure[] = [];
     let ocrMs = 0;
     let ocrCount = 0;
     let confSum = 0;
@@ -279,6 +282,7 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
         throw new GridError('BAD_FILE', `文件「${fileLabel}」第 ${n} 页已损坏：${(e as Error).message}`);
       }
       const content = await page.getTextContent();
+      const pageSize = page.getViewport({ scale: 1 });
       let items: TextItem[] = [];
       for (const raw of content.items as { str?: string; transform?: number[]; width?: number; height?: number }[]) {
         if (typeof raw.str !== 'string' || !raw.transform) continue;
@@ -319,6 +323,7 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
       }
       const lines = itemsToLines(items);
       if (n === 1) firstPageLines = lines;
+      figures.push(...findPageFigures(lines, n, pageSize.width, pageSize.height).filter((f) => !figures.some((g) => g.figure_id === f.figure_id)));
       pageParas.push(pageParagraphs(lines));
       options.onPage?.(n, pdf.numPages, message);
     }
@@ -350,6 +355,8 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
     const { lines, tables } = stitchTables(kept);
     const { blocks } = buildBlocks(lines, { markdown: false, maxParagraphChars: 900, titleFromFirstHeading: false, tables });
     const { units, toc: detectedToc } = unitsAndToc(blocks, tables);
+    attachCitations(figures, units);
+    units.push(...figureUnits(figures));
     const structure = finishStructure(blocks, tables);
     const outline = await outlineToc(pdf);
     let title = '';
@@ -372,6 +379,7 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
       toc: outline.length ? outline : detectedToc,
       units,
       ...structure,
+      figures,
       ocr: options.ocr
         ? { pages: ocrPages, mean_confidence: confN ? Math.round((confSum / confN) * 1000) / 1000 : null, lines: ocrLines, notes, seconds: Math.round(ocrMs / 100) / 10 }
         : undefined,

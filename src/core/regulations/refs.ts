@@ -1,5 +1,6 @@
 import { parseChineseNumber, toChineseNumber } from '../text/chinese-numbers';
 import { NOTE_RE, normalizeTableNumber } from './tables';
+import { normalizeFigureNumber } from './figures';
 
 /**
  * Notes (注 / 注1 / 说明) and cross-references ("见表6-2", "见附录D", "按本规程第三十二条执行",
@@ -41,7 +42,7 @@ export function normalizeNoteLabel(input: string): string {
   return noteLabel(`${t}：x`) ?? t;
 }
 
-export type ReferenceType = 'article' | 'clause' | 'chapter' | 'section' | 'part' | 'appendix' | 'table' | 'note' | 'regulation';
+export type ReferenceType = 'article' | 'clause' | 'chapter' | 'section' | 'part' | 'appendix' | 'table' | 'figure' | 'note' | 'regulation';
 
 export interface FoundReference {
   /** the matched words, e.g. "第三十二条", "附录D", "表6-2", "《电网调度管理条例》第十条" */
@@ -73,6 +74,8 @@ const REF_RE = new RegExp(
     `第${SP}(?<chap>[${NUM}]+)${SP}(?<chapkind>编|分编|章|节)`,
     `附\\s*录\\s*(?<app>[A-Z](?![A-Za-z])|[一二三四五六七八九十]{1,3}|\\d{1,2})`,
     `(?<tword>附表|续表|表)\\s*(?<tab>(?:[A-Z]\\s*[.．\\-－—–]?\\s*)?\\d+(?:\\s*[.．\\-－—–]\\s*\\d+){0,3})`,
+    // 图 as a word of its own (地图, 蓝图 are not figures), or right after 见/如/按/参/详
+    `(?:(?<![\\u4e00-\\u9fff])|(?<=[见如按照依据参详]))图\\s*(?<fig>[A-Z]?\\s*\\d+(?:\\s*[.．\\-－—–]\\s*\\d+){0,2})(?![\\d.．])`,
     `(?<=[见按照依据参详])\\s*注\\s*(?<note>\\d{1,2}|[一二三四五六七八九十]{1,3})`,
     `(?<=[见按照依据参详第])\\s*(?<clause>\\d{1,2}(?:\\.\\d{1,3}){1,4})\\s*(?:条|款|节)?`,
   ].join('|'),
@@ -101,6 +104,8 @@ export function findReferences(text: string, options: { skipLeadingLabel?: boole
       out.push({ text: raw, type: 'appendix', target: `附录${g.app}`, regulation: null, index });
     } else if (g.tab) {
       out.push({ text: raw, type: 'table', target: `${g.tword === '附表' ? '附表' : '表'}${normalizeTableNumber(g.tab)}`, regulation: null, index });
+    } else if (g.fig) {
+      out.push({ text: raw, type: 'figure', target: `图${normalizeFigureNumber(g.fig)}`, regulation: null, index });
     } else if (g.note) {
       const n = /^\d+$/.test(g.note) ? Number(g.note) : parseChineseNumber(g.note);
       out.push({ text: raw, type: 'note', target: `注${n ?? g.note}`, regulation: null, index });

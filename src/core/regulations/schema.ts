@@ -130,4 +130,25 @@ export const regulationsMigrations: Migration[] = [
       `);
     },
   },
+  {
+    domain: 'regulations-figures',
+    version: 1,
+    name: 'figures: caption, page, box, citing sentences',
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE reg_figures (
+          reg_id TEXT NOT NULL REFERENCES regulations(reg_id) ON DELETE CASCADE,
+          ord INTEGER NOT NULL,
+          figure_id TEXT NOT NULL,             -- 图3-1 as printed (numbers normalised)
+          caption TEXT NOT NULL,
+          page_num INTEGER NOT NULL,
+          x0 REAL NOT NULL, y0 REAL NOT NULL,  -- PDF points from the page's top-left corner
+          x1 REAL NOT NULL, y1 REAL NOT NULL,
+          page_width REAL NOT NULL, page_height REAL NOT NULL,
+          citing TEXT NOT NULL DEFAULT '[]',   -- JSON [{page_num, label, text}]
+          PRIMARY KEY (reg_id, figure_id)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];

@@ -188,6 +188,7 @@ function deleteRows(db: Db, regId: string): void {
   db.prepare('DELETE FROM reg_notes WHERE reg_id = ?').run(regId);
   db.prepare('DELETE FROM reg_refs WHERE reg_id = ?').run(regId);
   db.prepare('DELETE FROM reg_ocr_lines WHERE reg_id = ?').run(regId);
+  db.prepare('DELETE FROM reg_figures WHERE reg_id = ?').run(regId);
   // children before parents: parent_id references reg_toc(id)
   db.prepare('UPDATE reg_toc SET parent_id = NULL WHERE reg_id = ?').run(regId);
   db.prepare('DELETE FROM reg_toc WHERE reg_id = ?').run(regId);
@@ -263,8 +264,16 @@ export function writeRegulation(db: Db, doc: ParsedDocument, options: WriteOptio
     doc.units.forEach((u, ord) => insertUnit.run(options.regId, ord, u.page_num, u.kind, u.label, u.section_path, u.text));
     writeStructure(db, options.regId, doc);
     writeOcrLines(db, options.regId, doc);
+    writeFigures(db, options.regId, doc);
     indexRegulation(db, options.regId, options.chunkChars);
   });
+}
+
+function writeFigures(db: Db, regId: string, doc: ParsedDocument): void {
+  const insert = db.prepare(
+    'INSERT OR IGNORE INTO reg_figures (reg_id, ord, figure_id, caption, page_num, x0, y0, x1, y1, page_width, page_height, citing) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  (doc.figures ?? []).forEach((f, ord) => insert.run(regId, ord, f.figure_id, f.caption, f.page_num, ...f.bbox, f.page_width, f.page_height, JSON.stringify(f.citing)));
 }
 
 function writeOcrLines(db: Db, regId: string, doc: ParsedDocument): void {

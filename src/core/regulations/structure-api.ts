@@ -16,6 +16,7 @@ import {
   sectionText,
 } from './blocks';
 import { getRegulation, ocrLines } from './store';
+import { figurePng, findFigure, listFigures } from './figures';
 
 /**
  * Regulations as structure (tables, notes, references, chapters): the operations behind
@@ -47,7 +48,17 @@ const resolution = z.object({
   reference_text: z.string().nullable(),
   page_end: z.number().int().optional(),
   table_id: z.string().optional(),
+  figure_id: z.string().optional(),
   message: z.string().optional(),
+});
+const figureOut = z.object({
+  figure_id: z.string().describe('图号，如 图3-1 / figure number as printed'),
+  caption: z.string(),
+  page_num: z.number().int(),
+  bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]).describe('[x0, y0, x1, y1]，PDF 点，页面左上角起 / PDF points from the top-left'),
+  page_width: z.number(),
+  page_height: z.number(),
+  citing: z.array(z.object({ page_num: z.number().int(), label: z.string().nullable(), text: z.string() })).describe('引用此图的句子 / sentences citing it'),
 });
 const chapterNode = z.object({
   id: z.number().int(),
@@ -160,6 +171,7 @@ export const structureOperations = defineOperations({
       tables: z.array(tableSummary.extend({ rows: z.array(tableRow), continued: z.boolean(), continues: z.boolean(), notes: z.array(note) })),
       notes: z.array(note),
       references: z.array(resolution.extend({ source_page: z.number().int(), source: z.string() })),
+      figures: z.array(figureOut),
       ocr_lines: z
         .array(
           z.object({
@@ -176,8 +188,40 @@ export const structureOperations = defineOperations({
     }),
     handler: (ctx, input) => ({
       ...pageStructure(ctx.db, input.reg_id, input.page),
+      figures: listFigures(ctx.db, input.reg_id, input.page),
       ocr_lines: ocrLines(ctx.db, input.reg_id, input.page).map((l) => ({ ...l, low_confidence: l.confidence < ctx.config.ocr.lowConfidence })),
     }),
+  }),
+  'regulations.figures': defineOperation({
+    summary: '列出规程中的图（图号、图题、页码、位置、引用句） / List a regulation\'s figures (number, caption, page, box, citing sentences)',
+    input: z.object({ reg_id: regIdField }).strict(),
+    output: z.object({ reg_id: z.string(), figures: z.array(figureOut) }),
+    mcp: 'list_figures',
+    handler: (ctx, input) => {
+      getRegulation(ctx.db, input.reg_id);
+      return { reg_id: input.reg_id, figures: listFigures(ctx.db, input.reg_id) };
+    },
+  }),
+  'regulations.figure': defineOperation({
+    summary: '获取一幅图：图题、页码、位置、引用句和裁剪出的图片（PNG，base64） / One figure with its caption, page and the cropped image as base64 PNG',
+    input: z
+      .object({
+        reg_id: regIdField,
+        figure_id: z.string().min(1).max(40).describe('图号，如 图3-1 或 3-1 / figure number'),
+      })
+      .strict(),
+    output: figureOut.extend({ reg_id: z.string(), image_png_base64: z.string().describe('图片 PNG 的 base64 / the cropped figure, PNG as base64') }),
+    mcp: 'get_figure',
+    handler: async (ctx, input) => {
+      const reg = getRegulation(ctx.db, input.reg_id);
+      const f = findFigure(ctx.db, input.reg_id, input.figure_id);
+      if (!f) {
+        const all = listFigures(ctx.db, input.reg_id).map((x) => x.figure_id);
+        throw new GridError('NOT_FOUND', `「${reg.title}」中没有${/^\s*图/.test(input.figure_id) ? input.figure_id.trim() : `图${input.figure_id.trim()}`}${all.length ? `（有：${all.slice(0, 12).join('、')}）` : '（这部规程没有识别出图）'}`);
+      }
+      const png = await figurePng(ctx, input.reg_id, f);
+      return { reg_id: input.reg_id, ...f, image_png_base64: png.toString('base64') };
+    },
   }),
   'regulations.chapters': defineOperation({
     summary: '章节结构（每章起止页、条款数、所含表格） / Chapter structure with page spans, article counts and tables',

@@ -42,7 +42,7 @@ export type RegulationFormat = 'pdf' | 'markdown' | 'text' | 'docx';
 /** A unit of citable text inside a page (article 第二十条, clause 5.3.2, or a paragraph). */
 export interface ParsedUnit {
   page_num: number;
-  kind: 'article' | 'clause' | 'section' | 'paragraph' | 'table' | 'note';
+  kind: 'article' | 'clause' | 'section' | 'paragraph' | 'table' | 'note' | 'figure';
   label: string | null;
   section_path: string;
   text: string;
@@ -67,6 +67,21 @@ export interface ParsedDocument {
   refs?: ParsedReference[];
   /** pages read by OCR (scanned PDF pages) */
   ocr?: ParsedOcr;
+  /** figures (caption 图X-Y + the picture region next to it) */
+  figures?: ParsedFigure[];
+}
+
+export interface ParsedFigure {
+  /** 图3-1 */
+  figure_id: string;
+  caption: string;
+  page_num: number;
+  /** [x0, y0, x1, y1] in PDF points from the page's top-left corner */
+  bbox: [number, number, number, number];
+  page_width: number;
+  page_height: number;
+  /** sentences that cite it */
+  citing: { page_num: number; label: string | null; text: string }[];
 }
 
 /** Line boxes as fractions of the page (top-left origin), so any rendering scale can use them. */

@@ -3,6 +3,7 @@ import { navigate } from '../router';
 import { EmptyState, ErrorBox, Spinner, useAsync } from '../components/common';
 import { PageText, type PageReference, type PageStructure } from '../components/PageText';
 import { RegTable } from '../components/RegTable';
+import { FigureStrip } from '../components/FigureStrip';
 import { api } from '../api/client';
 import { PdfPage, type PdfFit } from '../components/PdfPage';
 import { closePdf } from '../data/pdf';
@@ -629,6 +630,7 @@ function Reader({
               })()}
             </div>
           ) : null}
+          {structure?.page_num === page && structure.figures.length ? <FigureStrip regId={info.reg_id} figures={structure.figures} /> : null}
           {pdfError ? (
             <div className="banner warn hl-banner" role="status">
               无法显示原版页面：{pdfError}（已切换到文本视图）

@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { invokeOperation } from '../../../src/core/api/invoke';
+import { createAppContext, type AppContext } from '../../../src/core/context';
+import { tempDir } from '../../helpers';
+
+/**
+ * Figures as objects (issue 24) on a printed page whose figure is a vector drawing with short labels
+ * (QF1, 母联), captioned "图3-1 …" under it and cited by two articles (test/fixtures/scans/figure-page.pdf,
+ * written by scripts/make-ocr-fixtures.ts). Its metadata title is "untitled": the printed title wins.
+ */
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '../../..');
+const bin = path.join(root, 'bin', 'gridcode.mjs');
+const file = path.join(root, 'test/fixtures/scans/figure-page.pdf');
+let data: string;
+let ctx: AppContext;
+async function cli<T = any>(...args: string[]): Promise<T> {
+  const { stdout } = await run('node', [bin, ...args, '--data-dir', data, '--json'], { cwd: root, maxBuffer: 32 * 1024 * 1024 });
+  return JSON.parse(stdout) as T;
+}
+const op = (name: string, input: unknown) => invokeOperation(ctx, name as never, input as never) as Promise<any>;
+
+beforeAll(() => {
+  data = tempDir('gridcode-figures-');
+  ctx = createAppContext({ dataDir: data });
+});
+afterAll(async () => {
+  await ctx.close();
+  fs.rmSync(data, { recursive: true, force: true });
+});
+
+describe('figures', { timeout: 120_000 }, () => {
+  it('are listed with caption, page and box, cited, searchable, resolvable, and served as a cropped PNG', async () => {
+    const [res] = await cli('import', file, '--id', 'peidian');
+    expect(res).toMatchObject({ status: 'imported', title: '配电室接线规定', ocr_pages: 0 });
+    const { figures } = await cli('figures', 'peidian');
+    expect(figures).toHaveLength(1);
+    const f = figures[0];
+    expect(f).toMatchObject({ figure_id: '图3-1', caption: '配电室主接线示意图', page_num: 1 });
+    // the box holds the drawing (between the first article and the caption), across the text width
+    const [x0, y0, x1, y1] = f.bbox as number[];
+    expect(x1 - x0).toBeGreaterThan(300);
+    expect(y1 - y0).toBeGreaterThan(120);
+    expect(f.citing.map((c: { label: string }) => c.label)).toEqual(['第一条', '第二条']);
+
+    const resolved = await cli('resolve', 'peidian', '倒闸前见图3-1');
+    expect(resolved).toMatchObject({ resolved: true, reference_type: 'figure', figure_id: '图3-1', page_num: 1 });
+    const miss = await op('regulations.resolve', { reg_id: 'peidian', reference: '见图5' });
+    expect(miss.resolved).toBe(false);
+
+    const hits = await op('search.smart_search', { query: '主接线示意图', reg_id: 'peidian', top_k: 3 });
+    expect(JSON.stringify(hits.results.slice(0, 2))).toContain('图3-1');
+
+    const page = await op('regulations.page_structure', { reg_id: 'peidian', page: 1 });
+    expect(page.figures.map((x: { figure_id: string }) => x.figure_id)).toEqual(['图3-1']);
+
+    const img = await op('regulations.figure', { reg_id: 'peidian', figure_id: '3-1' });
+    expect(img).toMatchObject({ figure_id: '图3-1', caption: '配电室主接线示意图', page_num: 1 });
+    const png = Buffer.from(img.image_png_base64, 'base64');
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    const pic = await loadImage(png);
+    // 150 dpi crop of the box
+    expect(Math.abs(pic.width - ((x1 - x0) * 150) / 72)).toBeLessThan(4);
+    const c = createCanvas(pic.width, pic.height);
+    c.getContext('2d').drawImage(pic, 0, 0);
+    const px = c.getContext('2d').getImageData(0, 0, pic.width, pic.height).data;
+    let dark = 0;
+    for (let i = 0; i < px.length; i += 4) if (px[i] < 100) dark++;
+    // the bus bar and feeders are drawn in it: ink, but mostly paper
+    expect(dark).toBeGreaterThan(1000);
+    expect(dark / (px.length / 4)).toBeLessThan(0.2);
+
+    await expect(op('regulations.figure', { reg_id: 'peidian', figure_id: '图9' })).rejects.toThrow(/没有图9（有：图3-1）/);
+  });
+});
