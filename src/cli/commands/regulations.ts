@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { ImportFileResult } from '../../core/regulations/importer';
 import { runOperation, withContext } from '../runtime';
 import { renderTable } from '../format';
 import { FILE_FAULT_CODES, GridError, type ErrorCode } from '../../core/common/errors';
@@ -19,20 +20,7 @@ function parseOffset(value: string): number {
   return n;
 }
 
-type ImportRow = {
-  file: string;
-  reg_id: string | null;
-  status: string;
-  title?: string;
-  total_pages?: number;
-  ocr_pages?: number;
-  ocr_confidence?: number | null;
-  notes?: string[];
-  error?: string;
-  error_code?: string;
-  warning?: string;
-  edition?: { message: string };
-};
+type ImportRow = ImportFileResult;
 
 function renderImport(results: ImportRow[]): string {
   const count = (s: string) => results.filter((r) => r.status === s).length;

@@ -3,16 +3,10 @@ import { DEFAULT_DETECT, detectText, type TextBox } from './detect';
 import { resize, rotate, type GreyImage } from './image';
 import type { OcrModels } from './models';
 import { recognizeBoxes } from './recognize';
+import type { OcrPageLine } from './types';
 
-/** One recognised line; the box is in the page image's pixels as scanned (before levelling). */
-export interface OcrLine {
-  text: string;
-  confidence: number;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+/** One recognised line; here the box is in the page image's pixels as scanned (before levelling). */
+export type OcrLine = OcrPageLine;
 
 export interface OcrImageResult {
   lines: OcrLine[];

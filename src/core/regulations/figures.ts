@@ -121,16 +121,7 @@ interface FigureRow {
   citing: string;
 }
 
-export interface FigureOut {
-  figure_id: string;
-  caption: string;
-  page_num: number;
-  /** [x0, y0, x1, y1] in PDF points from the page's top-left corner */
-  bbox: [number, number, number, number];
-  page_width: number;
-  page_height: number;
-  citing: { page_num: number; label: string | null; text: string }[];
-}
+export type FigureOut = ParsedFigure;
 
 const toOut = (r: FigureRow): FigureOut => ({
   figure_id: r.figure_id,

@@ -1,3 +1,4 @@
+import type { OcrPageLine } from '../ocr/types';
 import type { ParsedTable } from './tables';
 import { z } from 'zod';
 
@@ -85,15 +86,7 @@ export interface ParsedFigure {
 }
 
 /** Line boxes as fractions of the page (top-left origin), so any rendering scale can use them. */
-export interface OcrLineBox {
-  page_num: number;
-  text: string;
-  confidence: number;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+export type OcrLineBox = OcrPageLine & { page_num: number };
 
 export interface ParsedOcr {
   pages: number[];
