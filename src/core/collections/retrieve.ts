@@ -12,6 +12,7 @@ import { articleScore, chunkEvidence, formBonus, questionForm } from './article-
 import { layExpansion, type LayExpansion } from './lay-terms';
 import { profileOf } from './profile';
 import { knownAnswers } from './known-answers';
+import { subjectVerdict } from './subject';
 
 /**
  * Retrieval state of seed 003 for a collection, on the shared pipeline (search/pipeline.ts):
@@ -20,7 +21,7 @@ import { knownAnswers } from './known-answers';
  * total_chunks, normalised rrf_sum, 1/(1+d)) and the t_min / ambiguity decision are the pipeline's.
  */
 
-export type RetrievalDecision = 'locked' | 'ambiguous' | 'low_evidence';
+export type RetrievalDecision = 'locked' | 'ambiguous' | 'low_evidence' | 'not_found';
 
 export interface ParentScore {
   doc_id: number;
@@ -51,13 +52,15 @@ export interface RetrievalState {
   /** Evidence rule that overruled the seed-003 decision (title / focus / weak), or null. */
   rule: string | null;
   /** The seed-003 decision before collection rules. */
-  generic: { state: RetrievalDecision; reason: string };
+  generic: { state: Exclude<RetrievalDecision, 'not_found'>; reason: string };
   /** Fused chunks kept for aggregation (top_k), best first. */
   chunks: { key: string; parent: string; rrf: number; score: number; ranks: Record<string, number> }[];
   /** Locked document, or null. */
   locked: ParentScore | null;
-  /** Close candidates when ambiguous (best first); the top parents otherwise. */
+  /** Close candidates when ambiguous (best first); the top parents otherwise (not_found: the near documents). */
   candidates: ParentScore[];
+  /** not_found: the named thing the collection does not hold. */
+  subject: string | null;
   parents: ParentScore[];
 }
 
@@ -361,6 +364,32 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
   const byParent = new Map(result.parents.map((p) => [p.parent, p]));
   const decision = result.decision;
   const parents = result.parents.slice(0, Math.max(topParents, 10)).map(toScore);
+  // the subject decision: a lock (or a clarify) on documents that do not hold what the question names
+  const verdict = subjectVerdict(ctx, coll, {
+    recipes: profileOf(ctx.db, coll) === 'recipes',
+    core,
+    state: decision.state,
+    rule: decision.rule ?? null,
+    candidates: decision.state === 'low_evidence' ? result.parents.slice(0, topParents).map((p) => p.parent) : decision.parents,
+    lay: lay.equivalents,
+  });
+  if (verdict) {
+    return {
+      query: question,
+      core,
+      tokens: queryTokens(core || question),
+      lists: Object.keys(result.lists),
+      decision: 'not_found',
+      reason: `${verdict.reason}（原判定：${decision.reason}）`,
+      rule: 'subject',
+      generic: { state: result.generic.state, reason: result.generic.reason },
+      locked: null,
+      candidates: verdict.near.slice(0, cfg.nearAlternatives).map((p) => toScore(byParent.get(p)!)),
+      subject: verdict.subject,
+      parents,
+      chunks: result.chunks.map((c) => ({ key: c.key, parent: c.parent, rrf: round(c.rrf), score: round(c.score), ranks: c.ranks })),
+    };
+  }
   const candidates =
     decision.state === 'ambiguous'
       ? decision.parents.slice(0, topParents).map((p) => toScore(byParent.get(p)!))
@@ -376,6 +405,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
     generic: { state: result.generic.state, reason: result.generic.reason },
     locked: decision.state === 'locked' ? toScore(byParent.get(decision.parents[0])!) : null,
     candidates,
+    subject: null,
     parents,
     chunks: result.chunks.map((c) => ({ key: c.key, parent: c.parent, rrf: round(c.rrf), score: round(c.score), ranks: c.ranks })),
   };
