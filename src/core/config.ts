@@ -158,6 +158,8 @@ export const configSchema = z.object({
        * 8 / 15 right first) and on the power and labour statutes; 0.3 loses a definition, 0.5 three.
        */
       sectionAspectBonus: z.number().min(0).max(1).default(0.1),
+      /** Focus rule: another document of the same statute family whose best article scores above best × this makes the question ambiguous (see retrieve.ts). */
+      familyAmbiguityRatio: z.number().min(0).max(1.5).default(0.95),
       /** When titles make a question ambiguous, titles scoring >= best × this are listed as candidates. */
       candidateTitleRatio: z.number().min(0).max(1).default(0.85),
       /** Title similarity below this does not enter the title ranking. */

@@ -417,6 +417,13 @@ function Chat({ collection }: { collection: string }) {
   );
 }
 
+/** Parts of one code share a title (中华人民共和国民法典): such candidates are told apart by their file. */
+function candidateLabel(c: AskOut['candidates'][number], all: AskOut['candidates']): string {
+  if (all.filter((o) => o.title === c.title).length < 2) return c.title;
+  const file = c.rel_path.split('/').pop()?.replace(/\.[^.]+$/, '') ?? c.rel_path;
+  return `${c.title}（${file}）`;
+}
+
 function Answer({ out, latest, busy, onAsk, onWhy }: { out: AskOut; latest: boolean; busy: boolean; onAsk: (q: string, display?: string) => void; onWhy: () => void }) {
   return (
     <div className={`bubble bot kind-${out.kind}`} role="article" aria-label="回答">
@@ -440,7 +447,7 @@ function Answer({ out, latest, busy, onAsk, onWhy }: { out: AskOut; latest: bool
               <div className="row" role="group" aria-label="相近的文档（不是所问的）">
                 {out.candidates.map((c) => (
                   <button key={c.option_id} type="button" className="chip option" disabled={!latest || busy} onClick={() => onAsk(c.option_id, c.title)} title={c.rel_path}>
-                    {c.option_id}. {c.title}
+                    {c.option_id}. {candidateLabel(c, out.candidates)}
                   </button>
                 ))}
               </div>
@@ -455,7 +462,7 @@ function Answer({ out, latest, busy, onAsk, onWhy }: { out: AskOut; latest: bool
           <div className="row" role="group" aria-label="候选文档">
             {out.candidates.map((c) => (
               <button key={c.option_id} type="button" className="chip option" disabled={!latest || busy} onClick={() => onAsk(c.option_id, c.title)} title={c.rel_path}>
-                {c.option_id}. {c.title}
+                {c.option_id}. {candidateLabel(c, out.candidates)}
               </button>
             ))}
           </div>
@@ -500,7 +507,7 @@ function Answer({ out, latest, busy, onAsk, onWhy }: { out: AskOut; latest: bool
 
 function WhyDrawer({ out, previous, onClose }: { out: AskOut; previous?: AskOut; onClose: () => void }) {
   // a pick from the candidate chips has no retrieval of its own: explain it with the turn that offered them
-  const picked = out.selected && previous?.kind === 'candidates' ? previous : undefined;
+  const picked = out.selected && (previous?.kind === 'candidates' || previous?.kind === 'not_found') ? previous : undefined;
   const retrieval = out.retrieval ?? picked?.retrieval ?? null;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
@@ -523,7 +530,7 @@ function WhyDrawer({ out, previous, onClose }: { out: AskOut; previous?: AskOut;
         <dt>结论</dt>
         <dd>
           {KIND_LABEL[out.kind]}
-          {out.decision ? `（${out.decision === 'locked' ? '锁定' : out.decision === 'ambiguous' ? '歧义' : '证据不足'}）` : ''}
+          {out.decision ? `（${out.decision === 'locked' ? '锁定' : out.decision === 'ambiguous' ? '歧义' : out.decision === 'not_found' ? `集合中没有「${out.subject ?? out.retrieval?.core ?? out.question}」` : '证据不足'}）` : ''}
         </dd>
         <dt>锁定文档</dt>
         <dd>{out.lock.title ?? '—'}</dd>
