@@ -516,14 +516,17 @@ export function tableRowText(t: TableHit): string {
 }
 
 /** For a hit on a table unit: the table and its row (on that page) that holds most of the matched words. */
-export function tableRowHit(db: Db, regId: string, tableId: string, pageNum: number, terms: string[]): TableHit | null {
+export function tableRowHit(db: Db, regId: string, tableId: string, pageNum: number, terms: string[], chunkText?: string): TableHit | null {
   const t = db.prepare('SELECT * FROM reg_tables WHERE reg_id = ? AND table_id = ?').get(regId, tableId) as TableRow | undefined;
   if (!t) return null;
-  const rows = db.prepare('SELECT row_idx, page_num, cells FROM reg_table_rows WHERE table_pk = ? AND page_num = ? ORDER BY row_idx').all(t.id, pageNum) as {
-    row_idx: number;
-    page_num: number;
-    cells: string;
-  }[];
+  type Row = { row_idx: number; page_num: number; cells: string };
+  // the rows the hit chunk holds (a chunk of a cross-page table may go on past its first page);
+  // without the chunk's text, the rows printed on its page
+  const squashed = (s: string) => s.replace(/[\s\u3000|]+/g, '');
+  const inChunk = chunkText ? squashed(chunkText) : null;
+  const near = db.prepare('SELECT row_idx, page_num, cells FROM reg_table_rows WHERE table_pk = ? AND page_num BETWEEN ? AND ? ORDER BY row_idx').all(t.id, pageNum, inChunk ? pageNum + 2 : pageNum) as Row[];
+  const held = inChunk ? near.filter((r) => inChunk.includes(squashed((JSON.parse(r.cells) as string[]).join('')))) : [];
+  const rows = held.length ? held : near.filter((r) => r.page_num === pageNum);
   const words = [...new Set(terms.map((w) => w.toLowerCase()).filter(Boolean))];
   let best: (typeof rows)[number] | null = null;
   let bestScore = 0;

@@ -57,6 +57,29 @@ export const smartSearchResult = z.object({
   }),
   similar: z.object({ count: z.number().int(), units: z.array(z.object({ unit_id: z.number().int(), page_num: z.number().int() })) }),
   block_type: z.enum(['article', 'text', 'table', 'note']).optional(),
+  locate: z
+    .object({
+      block: z.enum(['article', 'text', 'table', 'note']),
+      label: z.string().nullable(),
+      page_num: z.number().int(),
+      page_end: z.number().int(),
+      lead: z.string(),
+      tail: z.string(),
+      table_id: z.string().optional(),
+      row: z.array(z.string()).optional(),
+    })
+    .describe('命中在原文中的确切位置（块类型、编号、起止页、表格行） / where exactly the hit is printed'),
+  why: z
+    .object({
+      summary: z.string(),
+      terms: z.array(z.object({ term: z.string(), where: z.enum(['label', 'section', 'body', 'table_header', 'table_row', 'table_title']) })),
+      missing: z.array(z.string()),
+      related: z.array(z.string()),
+      semantic: z.boolean(),
+      known_question: z.boolean(),
+      regulation: z.string().nullable(),
+    })
+    .describe('为什么找到这一条（用词说明；原始分数在 reasons 中） / why, in words'),
   /** an article as statutes cite it: the code's name (not its part) + the article, 中华人民共和国民法典第七百六十一条 */
   citation: z.string().optional(),
   table: z
@@ -98,7 +121,7 @@ export const smartSearchOutput = z.object({
   offset: z.number().int(),
   total: z.number().int(),
   has_more: z.boolean(),
-  groups: z.array(z.object({ reg_id: z.string(), title: z.string(), shown: z.number().int(), total: z.number().int(), more: z.number().int() })),
+  groups: z.array(z.object({ reg_id: z.string(), title: z.string(), shown: z.number().int(), total: z.number().int(), more: z.number().int(), rows: z.number().int() })),
   results: z.array(smartSearchResult),
   elapsed_ms: z.number(),
 });
