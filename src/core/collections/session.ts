@@ -8,6 +8,7 @@ import { questionCore, retrieveState, titleMatches, titlesNamedIn, type ParentSc
 import { getDoc, requireCollection, type CollectionRow, type StoredDoc } from './store';
 import { writeLog, type LogBase } from './logs';
 import { profileOf, WORDING, type CollectionProfile } from './profile';
+import { namesOtherDish } from './subject';
 import { answerInDocument, bestSectionEvidence, classifySectionQuery, linkCitationsToLibrary, type Citation, type SectionAnswer, type SectionIntent } from './sections';
 
 /** seed 003 ParentLock: locked on one document, pending a choice among candidates, or none. */
@@ -414,7 +415,11 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     const howOrGeneral = (classified.intent === 'steps' && classified.step === null && !classified.relativeStep) || classified.intent === 'general';
     const matches = howOrGeneral && core && core !== normalizeText(state.title ?? '') ? titleMatches(ctx, coll, question) : [];
     const currentScore = matches.find((m) => m.docId === state.doc_id)?.score ?? 0;
-    const asksNewDish = matches.length > 0 && matches[0].docId !== state.doc_id && matches[0].score >= 0.5 && matches[0].score >= currentScore;
+    const asksNewDish =
+      (matches.length > 0 && matches[0].docId !== state.doc_id && matches[0].score >= 0.5 && matches[0].score >= currentScore) ||
+      // `宫保虾球怎么做` while locked on 黄焖鸡: it names a dish of its own that the locked recipe neither is
+      // nor mentions (`五花肉怎么切` on 红烧肉 is about an ingredient of it): a new question
+      (howOrGeneral && !!current && profile === 'recipes' && namesOtherDish(ctx, coll, core, current.id));
     if (!current) {
       Object.assign(state, EMPTY_STATE);
       await runRetrieval(question);

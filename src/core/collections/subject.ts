@@ -261,3 +261,16 @@ export function subjectVerdict(
   const text = nouns.map((n) => n.word).join('、');
   return { subject: text, near: [], reason: `候选文档都没有提到「${text}」` };
 }
+
+/**
+ * Does a question asked while locked on `docId` name a dish of its own (namedSubject, at least
+ * subjectMinShare of the core) that the locked recipe's title does not hold and its text does not
+ * mention? Then it is a new question, not a follow-up of the lock.
+ */
+export function namesOtherDish(ctx: AppContext, coll: CollectionRow, core: string, docId: number): boolean {
+  const cfg = ctx.config.collections;
+  const s = core ? namedSubject(ctx, coll, core) : null;
+  if (!s || s.share < cfg.subjectMinShare) return false;
+  if (titleHoldsSubject(ctx, coll, s, docId).held >= cfg.subjectMinHeld) return false;
+  return docHoldsSubject(ctx, coll, s.words, docId).held < cfg.subjectMinHeld;
+}

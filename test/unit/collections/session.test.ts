@@ -148,6 +148,12 @@ describe('sessions on the demo recipe collection', () => {
     expect(other).toMatchObject({ state: 'locked', kind: 'answer', lock: { state: 'locked', title: '麻婆豆腐' } });
     const follow = await ask('需要哪些原料？', first.session_id);
     expect(follow).toMatchObject({ state: 'follow_up', lock: { title: '麻婆豆腐' } });
+    // a dish of its own without any 那…呢: a new question too; an ingredient of the locked dish is a follow-up
+    const locked = await ask('红烧肉怎么做');
+    const plain = await ask('宫保虾球怎么做', locked.session_id);
+    expect(plain).toMatchObject({ state: 'not_found', subject: '宫保虾球' });
+    const again = await ask('红烧肉怎么做', locked.session_id);
+    expect((await ask('五花肉怎么切', again.session_id)).lock.title).toBe('红烧肉');
     expect(newTopic('换个问题，红烧肉怎么做')).toBe('红烧肉怎么做');
     expect(newTopic('另外，电费怎么交')).toBe('电费怎么交');
     expect(newTopic('换个问题')).toBeNull();
