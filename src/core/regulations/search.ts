@@ -12,6 +12,7 @@ import { REG_CORPUS, REG_PROFILE_CORPUS } from './search-index';
 import { parseArticleRefs, titleMatchesLaw, type ArticleRef } from './article-ref';
 import { arrangeHits, queryTargetsRows, unitShape, type UnitShape } from './rank';
 import { ContextValue } from '../common/cache';
+import { inForceSelection, markEditions, type EditionScope, type HitEdition } from './edition-search';
 import { PageTexts, explainHit, locateHit, type HitExplanation, type HitLocation } from './hit-explain';
 
 /**
@@ -77,6 +78,8 @@ export interface SmartResult {
   table?: TableHit;
   /** near-identical rows of the same table folded into this one ("+8 similar rows") */
   similar: { count: number; units: { unit_id: number; page_num: number }[] };
+  /** a hit in an edition that is not in force: which, and the article in force it became */
+  edition?: HitEdition;
   /** where exactly the hit is printed (block, row, pages it runs over): the reader opens and marks it */
   locate: HitLocation;
   /** why it was found, in words (the numbers stay in `reasons`) */
@@ -127,6 +130,8 @@ export interface SmartSearchInput {
   block_types?: BlockType[];
   /** only units under this chapter / section / appendix ("第六章", "附录C", a heading title) */
   chapter_scope?: string;
+  /** current (default): editions in force only, unless an old one is named by id; all: every edition, old ones marked */
+  edition?: EditionScope;
 }
 
 export interface SmartSearchOptions {
@@ -412,6 +417,14 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
       }
     }
   }
+  // superseded editions give way to the ones in force unless asked for (by id, or edition 'all')
+  if (input.edition !== 'all' && selection.mode !== 'one' && selection.mode !== 'list') {
+    const { selected, replaced } = inForceSelection(ctx, selection.selected);
+    if (replaced) {
+      selection.selected = selected;
+      selection.summary = `${selection.summary}（旧版规程只检索其现行版，查旧版请用 edition: all）`;
+    }
+  }
   const searchAll = selection.selected.length === regs.length;
   const scopes = searchAll ? undefined : selection.selected;
   // the auto first pass over everything is exactly the lexical list of an all-regulations search
@@ -581,7 +594,10 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     ensureRepresented(ordered, facetRegs, topK, cfg.facetMinScore);
   }
   const page = ordered.slice(offset, offset + topK);
-  const results: SmartResult[] = page.map(({ item, similar }) => ({ ...finishResult(item), similar: { count: similar.length, units: similar.slice(0, 50) } }));
+  const results: SmartResult[] = markEditions(
+    ctx,
+    page.map(({ item, similar }) => ({ ...finishResult(item), similar: { count: similar.length, units: similar.slice(0, 50) } })),
+  );
 
   // per regulation: hits on this page and in all, so a reader can ask for "more from this regulation"
   // counted in results (a hit with folded similar rows is one result, like in `total`), so the
