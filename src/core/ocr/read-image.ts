@@ -35,11 +35,19 @@ export async function readImage(models: OcrModels, page: GreyImage): Promise<Ocr
   const lines: OcrLine[] = [];
   boxes.forEach((b, i) => {
     const r = read[i];
-    const text = r.text.trim();
+    const text = fixUnits(r.text.trim());
     if (!text || r.confidence < MIN_LINE_CONFIDENCE) return;
     lines.push({ text, confidence: r.confidence, ...unrotateBox(b, skew, page.width, page.height) });
   });
   return { lines, skew, ms: { deskew: deskewMs, detect: detectMs, recognize: recognizeMs } };
+}
+
+/**
+ * Electrical units after a number are printed kV / kA / kW / kVA; the recogniser often reads the small k as
+ * a capital ("220KV"). Only right after digits, where K is never meant.
+ */
+export function fixUnits(text: string): string {
+  return text.replace(/(\d)\s?K(V|A|W|VA|var|Wh)(?![A-Za-z])/g, '$1k$2');
 }
 
 /** Top to bottom, boxes whose vertical middles overlap are one row, read left to right. */

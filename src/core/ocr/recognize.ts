@@ -17,16 +17,16 @@ export interface RecognizeOptions {
   batchPixels: number;
   maxWidth: number;
   /**
-   * horizontal scale of the line image: the model's cost grows with its width, and square Chinese
-   * glyphs at 48 px give CTC 6 steps each where 4 suffice (0.65: a third less time, same accuracy on the
-   * tuning page: 99.84 % vs 100 %; 0.5 lost 0.3 %)
+   * horizontal scale of the line image (the model's cost grows with its width). Squeezing to 0.65 cut a
+   * third of the time at the same accuracy on statute text, but half-width digits then get about two CTC
+   * steps each and a repeated digit collapses ("220kV" read "20kV" in scanned tables): kept at 1.
    */
   squeeze: number;
   /** model runs in flight at once (onnxruntime-node runs a session synchronously: 1) */
   concurrency: number;
 }
 
-export const DEFAULT_RECOGNIZE: RecognizeOptions = { batchPixels: 48 * 2400, maxWidth: 3200, squeeze: 0.65, concurrency: 1 };
+export const DEFAULT_RECOGNIZE: RecognizeOptions = { batchPixels: 48 * 2400, maxWidth: 3200, squeeze: 1, concurrency: 1 };
 
 /**
  * CTC recognition of text boxes. Lines of similar length share one batch (padded to the widest),
