@@ -124,7 +124,7 @@ export function ImportScreen() {
             detail:
               results.length > 1
                 ? `${ok.length} 个文件已导入${failed.length ? `，${failed.length} 个失败` : ''}`
-                : `${first.title ?? ''}${first.total_pages ? ` · ${first.total_pages} 页` : ''}${first.status === 'replaced' ? ' · 已替换旧版本' : ''}`,
+                : `${first.title ?? ''}${first.total_pages ? ` · ${first.total_pages} 页` : ''}${first.ocr_pages ? ` · ${first.ocr_pages} 页为扫描件，已文字识别（置信度 ${Math.round((first.ocr_confidence ?? 0) * 100)}%）` : ''}${first.notes?.length ? ` · ${first.notes.join('；')}` : ''}${first.status === 'replaced' ? ' · 已替换旧版本' : ''}`,
             error: failed.length ? failed.map((r) => `${baseName(r.file)}：${humanMessage('BAD_FILE', r.error ?? '导入失败')}`).join('；') : undefined,
             result: first,
           });
