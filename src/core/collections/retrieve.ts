@@ -6,6 +6,9 @@ import { vectorTopK } from '../search/vectors';
 import { loadMatrix } from '../search/vector-index';
 import { cosineToScore, runPipeline, type PipelineResult, type RetrievedChunk, type Retriever } from '../search/pipeline';
 import type { Decision, ParentHit } from '../search/fusion';
+import type { ParentScore } from './retrieval-contract';
+
+export type { ParentScore } from './retrieval-contract';
 import { corpusOf, type CollectionRow } from './store';
 import { chunkKey } from './search-bridge';
 import { KeyedCache } from '../common/cache';
@@ -22,24 +25,6 @@ import { knownAnswers } from './known-answers';
  */
 
 export type RetrievalDecision = 'locked' | 'ambiguous' | 'low_evidence';
-
-export interface ParentScore {
-  doc_id: number;
-  title: string;
-  rel_path: string;
-  rrf_sum: number;
-  rrf_sum_norm: number;
-  max_chunk_score: number;
-  max_chunk_norm: number;
-  coverage: number;
-  total_chunks: number;
-  coverage_ratio: number;
-  overall_score: number;
-  title_score: number;
-  passes_coverage: boolean;
-  /** hit chunk keys (`<doc>#<ord>`), best first */
-  chunks: string[];
-}
 
 export interface RetrievalState {
   query: string;
