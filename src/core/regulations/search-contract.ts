@@ -63,6 +63,10 @@ export const smartSearchInput = z
       .array(blockType)
       .optional()
       .describe('只返回这些块类型：article 条款 / text 段落 / table 表格 / note 注释'),
+    edition: z
+      .enum(['current', 'all'])
+      .optional()
+      .describe('版本：current（默认）只检索现行版；all 也检索旧版，旧版结果标注“旧版”并指向现行条文 / editions: in force only (default) or all, old ones marked'),
   })
   .strict();
 
@@ -111,6 +115,22 @@ export const smartSearchResult = z.object({
       row: z.object({ cells: z.array(z.string()), page_num: z.number().int() }).nullable(),
     })
     .optional(),
+  edition: z
+    .object({
+      status: z.enum(['current', 'superseded', 'upcoming']),
+      effective_date: z.string().nullable(),
+      label: z.string(),
+      current: z.object({
+        reg_id: z.string(),
+        title: z.string(),
+        effective_date: z.string().nullable(),
+        article: z.string().nullable(),
+        page_num: z.number().int().nullable(),
+        unit_id: z.number().int().nullable(),
+      }),
+    })
+    .optional()
+    .describe('该结果来自非现行版本：版本说明与现行版中对应的条文 / the hit is from an edition not in force'),
 });
 
 export const decisionAction = z.object({ kind: z.enum(['choose_reg', 'refine', 'search_all']), label: z.string(), reg_id: z.string().optional() });

@@ -12,6 +12,7 @@ import { REG_CORPUS, REG_PROFILE_CORPUS } from './search-index';
 import { parseArticleRefs, titleMatchesLaw, type ArticleRef } from './article-ref';
 import { arrangeHits, queryTargetsRows, unitShape, type UnitShape } from './rank';
 import { ContextValue } from '../common/cache';
+import { inForceSelection, markEditions } from './edition-search';
 import { PageTexts, explainHit, locateHit } from './hit-explain';
 import type { DecisionAction, SelectionReason, SmartResult, SmartSearchInput, SmartSearchOutput } from './search-contract';
 
@@ -321,6 +322,14 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
       }
     }
   }
+  // superseded editions give way to the ones in force unless asked for (by id, or edition 'all')
+  if (input.edition !== 'all' && selection.mode !== 'one' && selection.mode !== 'list') {
+    const { selected, replaced } = inForceSelection(ctx, selection.selected);
+    if (replaced) {
+      selection.selected = selected;
+      selection.summary = `${selection.summary}（旧版规程只检索其现行版，查旧版请用 edition: all）`;
+    }
+  }
   const searchAll = selection.selected.length === regs.length;
   const scopes = searchAll ? undefined : selection.selected;
   // the auto first pass over everything is exactly the lexical list of an all-regulations search
@@ -424,7 +433,9 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     const table = u.kind === 'table' && u.label ? tableRowHit(ctx.db, u.reg_id, u.label, u.page_num, matched, u.text) : null;
     // a table hit reads as its row under its header: 表C.1 …：厂站=…；定值项=…；定值=…
     const { snippet, highlights } = makeSnippet(table?.row ? tableRowText(table) : u.text, terms);
-    const locate = locateHit(pages, u, blockTypeOf(u.kind), table);
+    const located = locateHit(pages, u, blockTypeOf(u.kind), table);
+    // lead/tail find the row on the page from the whole text; the row shown is cut like the table's
+    const locate = located.row ? { ...located, row: located.row.map(clipCell) } : located;
     const why = explainHit({
       queryWords,
       matched,
@@ -490,7 +501,10 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     ensureRepresented(ordered, facetRegs, topK, cfg.facetMinScore);
   }
   const page = ordered.slice(offset, offset + topK);
-  const results: SmartResult[] = page.map(({ item, similar }) => ({ ...finishResult(item), similar: { count: similar.length, units: similar.slice(0, 50) } }));
+  const results: SmartResult[] = markEditions(
+    ctx,
+    page.map(({ item, similar }) => ({ ...finishResult(item), similar: { count: similar.length, units: similar.slice(0, 50) } })),
+  );
 
   // per regulation: hits on this page and in all, so a reader can ask for "more from this regulation"
   // counted in results (a hit with folded similar rows is one result, like in `total`), so the
@@ -648,8 +662,13 @@ function regulationDecision(
 /** A search result carries at most this much of one table cell (the snippet shows the match; `get_table_by_id` has the rest). */
 const MAX_CELL_CHARS = 200;
 
+/** One table cell cut to MAX_CELL_CHARS, so a pathological row cannot bloat the response. */
+function clipCell(c: string): string {
+  return c.length > MAX_CELL_CHARS ? `${c.slice(0, MAX_CELL_CHARS - 1)}…` : c;
+}
+
 /** A table hit with every cell and column name cut to MAX_CELL_CHARS, so a pathological row cannot bloat the response. */
 function clipTable(t: TableHit): TableHit {
-  const clip = (c: string) => (c.length > MAX_CELL_CHARS ? `${c.slice(0, MAX_CELL_CHARS - 1)}…` : c);
+  const clip = clipCell;
   return { ...t, title: clip(t.title), columns: t.columns.map(clip), row: t.row && { ...t.row, cells: t.row.cells.map(clip) } };
 }
