@@ -228,7 +228,7 @@ export function canonical(text: string): string {
   for (const [re, to] of ENGLISH) s = s.replace(re, to);
   for (const [re, to] of DIALECT) s = s.replace(re, to);
   v = s;
-  if (cache.size > 50_000) cache.clear();
+  if (cache.size > 400_000) cache.clear();
   cache.set(text, v);
   return v;
 }

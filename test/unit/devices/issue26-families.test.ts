@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadHomeFile, normalizeHome } from '../../../src/core/devices/home';
 import { lintHome } from '../../../src/core/devices/lint';
+import { loadCaseFile } from '../../../src/core/devices/cases';
 import { readUserVocabulary, withVocabulary } from '../../../src/core/devices/user-vocabulary';
 import { retrieve } from '../../../src/core/devices/retrieve';
 import { emptyState, type Home } from '../../../src/core/devices/types';
@@ -171,5 +172,14 @@ describe("the installer's vocabulary", () => {
     const issues = await lintHome(home);
     expect(issues.some((i) => i.rule === 'alias_collision' && i.ids.includes('l3'))).toBe(true);
     expect((await lintHome(normalizeHome(base).home)).some((i) => i.rule === 'alias_collision')).toBe(false);
+  });
+});
+
+describe('case files are input too', () => {
+  it('an utterance longer than the CLI cap is refused in Chinese with its JSON path', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gc-cases-'));
+    const file = path.join(dir, 'cases.yaml');
+    fs.writeFileSync(file, `cases:\n  - {utterance: ${'开'.repeat(501)}, expect: {ids: [x]}}\n`);
+    expect(() => loadCaseFile(file)).toThrow(/cases\[0\]\.utterance: 一句话最长 500 个字/);
   });
 });
