@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { GridError } from '../common/errors';
-import actionsRaw from './vocab/actions.json';
-import canonicalRaw from './vocab/canonical.json';
-import kindsRaw from './vocab/kinds.json';
-import roomsRaw from './vocab/rooms.json';
-import categoriesRaw from './vocab/categories.json';
+import actionsRaw from './vocab/actions.json' with { type: 'json' };
+import canonicalRaw from './vocab/canonical.json' with { type: 'json' };
+import categoriesRaw from './vocab/categories.json' with { type: 'json' };
+import kindsRaw from './vocab/kinds.json' with { type: 'json' };
+import roomsRaw from './vocab/rooms.json' with { type: 'json' };
 
 /**
  * The engine's vocabulary files (src/core/devices/vocab/*.json), each validated by a zod schema when
