@@ -103,7 +103,14 @@ export async function parseFile(
   let doc: ParsedDocument;
   if (ext === '.pdf') doc = await parsePdf(bytes, label, { fallbackTitle, onPage, signal });
   else if (ext === '.docx') {
-    const md = await docxToMarkdown(bytes, label);
+    const c = ctx.config.import;
+    const md = await docxToMarkdown(bytes, label, {
+      maxEntries: c.maxArchiveEntries,
+      maxInflatedBytes: c.maxInflatedBytes,
+      maxXmlBytes: c.maxXmlBytes,
+      maxRatio: c.maxCompressionRatio,
+      maxParagraphChars: c.maxParagraphChars,
+    });
     doc = parseFlowText(md, { format: 'docx', markdown: true, pageChars, maxPageChars, fallbackTitle });
   } else if (ext === '.md' || ext === '.markdown') {
     doc = parseFlowText(decodeTextFile(bytes, label), { format: 'markdown', markdown: true, pageChars, maxPageChars, fallbackTitle });
