@@ -35,7 +35,10 @@ test('search hit: a table hit opens its table with the row marked, in the text a
   const { table_id: tableId, row, page_num: rowPage } = hit!.locate;
 
   await searchFor(page, q);
-  await page.locator(`.hit-card[data-unit="${hit!.unit_id}"]`).click();
+  const card = page.locator(`.hit-card[data-unit="${hit!.unit_id}"]`);
+  // the card names the page the row is printed on, the page it opens
+  await expect(card.locator('.hit-page')).toHaveText(`第 ${rowPage} 页`);
+  await card.click();
   await expectPage(page, rowPage);
   // the original page: the row's text is tinted and on screen
   const original = page.getByRole('region', { name: `第 ${rowPage} 页` });
@@ -64,7 +67,9 @@ test('search hit: an article printed over two pages is shown whole, and the orig
   const to = hit!.locate.page_end;
 
   await searchFor(page, q);
-  await page.locator(`.hit-card[data-unit="${hit!.unit_id}"]`).click();
+  const card = page.locator(`.hit-card[data-unit="${hit!.unit_id}"]`);
+  await expect(card.locator('.hit-page')).toHaveText(`第 ${from}–${to} 页`);
+  await card.click();
   await expectPage(page, from);
   // original view: the article starts low on its page; its block is tinted and scrolled into view,
   // and the page it runs onto is drawn under it
@@ -86,6 +91,25 @@ test('search hit: an article printed over two pages is shown whole, and the orig
   expect((await run.innerText()).replace(/\s+/g, '')).toContain(firstLine.slice(0, 12));
   await expect(run).toBeInViewport();
   await screenshot(page, 'search-hit-runon-text');
+});
+
+test('search hit: a note opens marked, also when it is printed under its table', async ({ page, request }) => {
+  const q = '控制量为演示数值 以调控中心下达的控制策略表为准';
+  const out = await invoke<Out>(request, 'search.smart_search', { query: q, reg_id: 'angui_2024' });
+  const hit = out.results.find((h) => h.locate.block === 'note');
+  expect(hit, 'a note among the hits').toBeTruthy();
+  await page.goto('/#/search');
+  await page.getByRole('radiogroup', { name: '检索范围' }).getByRole('radio', { name: '全部' }).click();
+  await page.getByRole('searchbox', { name: '搜索规程' }).fill(q);
+  await page.locator(`.hit-card[data-unit="${hit!.unit_id}"]`).click();
+  await expectPage(page, hit!.locate.page_num);
+  await page.getByRole('radiogroup', { name: '页面视图' }).getByRole('radio', { name: '文本' }).click();
+  const sheet = page.getByRole('region', { name: `第 ${hit!.locate.page_num} 页` });
+  const marked = sheet.locator('[data-hit="true"]');
+  await expect(marked).toHaveCount(1);
+  await expect(marked).toContainText('控制量为演示数值');
+  await expect(marked).toBeInViewport();
+  await screenshot(page, 'search-hit-note');
 });
 
 test('search: one total per result list, the same everywhere; 为什么 in words, numbers under 详细', async ({ page, request }) => {
