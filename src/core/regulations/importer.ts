@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { AppContext } from '../context';
 import type { OperationRun } from '../common/operation';
 import { GridError, toErrorPayload } from '../common/errors';
-import { indexRegulationVectors } from './search-index';
+import { REG_CORPUS, indexRegulationVectors } from './search-index';
+import { followSearchIndexes } from '../search/engine';
 import { decodeTextFile } from './decode';
 import { docxToMarkdown } from './docx';
 import { parsePdf } from './pdf';
@@ -134,94 +135,111 @@ export async function importPaths(
   const results: ImportFileResult[] = [...missing];
   const total = files.length;
   const multi = total > 1;
-  for (let i = 0; i < files.length; i++) {
-    if (run.signal.aborted) throw new GridError('CANCELLED', `导入已取消（完成 ${i}/${total} 个文件）`);
-    const abs = files[i];
-    const label = path.basename(abs);
-    const display = path.relative(process.cwd(), abs).startsWith('..') ? abs : path.relative(process.cwd(), abs) || abs;
-    const progress = (done: number, pages: number) =>
-      run.progress(
-        multi
-          ? { stage: '导入规程', done: i, total, item: label, message: `第 ${done}/${pages} 页` }
-          : { stage: '导入规程', done, total: pages, item: label },
-      );
-    let regId: string | null = null;
-    try {
-      const size = fs.statSync(abs).size;
-      if (size > ctx.config.import.maxFileBytes) {
-        throw new GridError(
-          'TOO_LARGE',
-          `文件「${label}」过大（${(size / 1048576).toFixed(1)} MB，上限 ${(ctx.config.import.maxFileBytes / 1048576).toFixed(1)} MB，可在 config.json 的 import.maxFileBytes 调整）`,
+  // The embedding of one file runs in the worker while the next file is read and parsed here (one
+  // file in flight); the search indexes in memory follow each written file, and are saved once at the end.
+  let embedding: Promise<void> | null = null;
+  const settle = async () => {
+    const e = embedding;
+    embedding = null;
+    if (e) await e;
+    followSearchIndexes(ctx, REG_CORPUS, false);
+  };
+  try {
+    await importEach();
+  } finally {
+    await settle().catch(() => {});
+    if (files.length) followSearchIndexes(ctx, REG_CORPUS, true);
+  }
+  return results;
+
+  async function importEach(): Promise<void> {
+    for (let i = 0; i < files.length; i++) {
+      if (run.signal.aborted) throw new GridError('CANCELLED', `导入已取消（完成 ${i}/${total} 个文件）`);
+      const abs = files[i];
+      const label = path.basename(abs);
+      const display = path.relative(process.cwd(), abs).startsWith('..') ? abs : path.relative(process.cwd(), abs) || abs;
+      const progress = (done: number, pages: number) =>
+        run.progress(
+          multi
+            ? { stage: '导入规程', done: i, total, item: label, message: `第 ${done}/${pages} 页` }
+            : { stage: '导入规程', done, total: pages, item: label },
         );
-      }
-      const bytes = fs.readFileSync(abs);
-      const hash = crypto.createHash('sha256').update(bytes).digest('hex');
-      regId = resolveRegId(ctx, abs, hash, options.id);
-      const existing = findRegulation(ctx.db, regId);
-      if (existing && existing.source_hash === hash) {
-        if (existing.format === 'pdf' && !fs.existsSync(sourceCopyPath(ctx, regId))) saveSourceCopy(ctx, regId, bytes);
-        results.push({ file: display, reg_id: regId, status: 'unchanged', title: existing.title, total_pages: existing.total_pages });
-        if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
-        continue;
-      }
-      const doc = await parseFile(ctx, abs, bytes, progress, run.signal);
-      // Another process (app, CLI, MCP) may have written meanwhile: decide the id and replace-or-skip
-      // again under the write lock, so two overlapping imports land every file exactly once.
-      const written = writeTransaction(ctx.db, () => {
-        const id = resolveRegId(ctx, abs, hash, options.id);
-        const current = findRegulation(ctx.db, id);
-        if (current && current.source_hash === hash) return { id, unchanged: current, replaced: true };
-        writeRegulation(
-          ctx.db,
-          doc,
-          {
-            regId: id,
-            sourceFile: label,
-            sourcePath: abs,
-            sourceHash: hash,
-            isDemo: options.isDemo,
-            chunkChars: ctx.config.search.chunkChars,
-            keep: current ? { description: current.description, keywords: current.keywords, scope: current.scope, extra: current.extra } : null,
-          },
-          // PDF pages were already counted while extracting; text formats count while writing
-          multi || doc.format === 'pdf' ? undefined : progress,
-        );
-        return { id, unchanged: null, replaced: current !== null };
-      });
-      const id = written.id;
-      regId = id;
-      if (written.unchanged) {
-        results.push({ file: display, reg_id: id, status: 'unchanged', title: written.unchanged.title, total_pages: written.unchanged.total_pages });
-        if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
-        continue;
-      }
-      // after commit: the reader shows original PDF pages from this copy
-      if (doc.format === 'pdf') {
-        try {
-          saveSourceCopy(ctx, id, bytes);
-        } catch (e) {
-          run.progress({ stage: '导入规程', done: i, total, item: label, message: `原文件副本未保存：${(e as Error).message}` });
-        }
-      }
-      const result: ImportFileResult = { file: display, reg_id: id, status: written.replaced ? 'replaced' : 'imported', title: doc.title, total_pages: doc.pages.length };
-      results.push(result);
-      // embeddings after commit: the regulation is already complete and lexically searchable,
-      // so a vector failure is a warning, not a failed import
+      let regId: string | null = null;
       try {
+        const size = fs.statSync(abs).size;
+        if (size > ctx.config.import.maxFileBytes) {
+          throw new GridError(
+            'TOO_LARGE',
+            `文件「${label}」过大（${(size / 1048576).toFixed(1)} MB，上限 ${(ctx.config.import.maxFileBytes / 1048576).toFixed(1)} MB，可在 config.json 的 import.maxFileBytes 调整）`,
+          );
+        }
+        const bytes = fs.readFileSync(abs);
+        const hash = crypto.createHash('sha256').update(bytes).digest('hex');
+        regId = resolveRegId(ctx, abs, hash, options.id);
+        const existing = findRegulation(ctx.db, regId);
+        if (existing && existing.source_hash === hash) {
+          if (existing.format === 'pdf' && !fs.existsSync(sourceCopyPath(ctx, regId))) saveSourceCopy(ctx, regId, bytes);
+          results.push({ file: display, reg_id: regId, status: 'unchanged', title: existing.title, total_pages: existing.total_pages });
+          if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
+          continue;
+        }
+        const doc = await parseFile(ctx, abs, bytes, progress, run.signal);
+        // Another process (app, CLI, MCP) may have written meanwhile: decide the id and replace-or-skip
+        // again under the write lock, so two overlapping imports land every file exactly once.
+        const written = writeTransaction(ctx.db, () => {
+          const id = resolveRegId(ctx, abs, hash, options.id);
+          const current = findRegulation(ctx.db, id);
+          if (current && current.source_hash === hash) return { id, unchanged: current, replaced: true };
+          writeRegulation(
+            ctx.db,
+            doc,
+            {
+              regId: id,
+              sourceFile: label,
+              sourcePath: abs,
+              sourceHash: hash,
+              isDemo: options.isDemo,
+              chunkChars: ctx.config.search.chunkChars,
+              keep: current ? { description: current.description, keywords: current.keywords, scope: current.scope, extra: current.extra } : null,
+            },
+            // PDF pages were already counted while extracting; text formats count while writing
+            multi || doc.format === 'pdf' ? undefined : progress,
+          );
+          return { id, unchanged: null, replaced: current !== null };
+        });
+        const id = written.id;
+        regId = id;
+        if (written.unchanged) {
+          results.push({ file: display, reg_id: id, status: 'unchanged', title: written.unchanged.title, total_pages: written.unchanged.total_pages });
+          if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
+          continue;
+        }
+        // after commit: the reader shows original PDF pages from this copy
+        if (doc.format === 'pdf') {
+          try {
+            saveSourceCopy(ctx, id, bytes);
+          } catch (e) {
+            run.progress({ stage: '导入规程', done: i, total, item: label, message: `原文件副本未保存：${(e as Error).message}` });
+          }
+        }
+        const result: ImportFileResult = { file: display, reg_id: id, status: written.replaced ? 'replaced' : 'imported', title: doc.title, total_pages: doc.pages.length };
+        results.push(result);
+        // embeddings after commit: the regulation is already complete and lexically searchable,
+        // so a vector failure is a warning, not a failed import
         // in a folder import, keep one bar (files) and show the embedding step as its message
         const vectorProgress: typeof run.progress = multi
           ? (e) => run.progress({ stage: '导入规程', done: i, total, item: label, message: `${e.stage} ${e.done}/${e.total}` })
           : run.progress;
-        await indexRegulationVectors(ctx, id, vectorProgress);
+        await settle();
+        embedding = indexRegulationVectors(ctx, id, vectorProgress).catch((e) => {
+          result.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
+        });
       } catch (e) {
-        result.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
+        if ((e as { code?: string }).code === 'CANCELLED') throw e;
+        const err = toErrorPayload(e);
+        results.push({ file: display, reg_id: regId, status: 'failed', error: err.message, error_code: err.code });
       }
-    } catch (e) {
-      if ((e as { code?: string }).code === 'CANCELLED') throw e;
-      const err = toErrorPayload(e);
-      results.push({ file: display, reg_id: regId, status: 'failed', error: err.message, error_code: err.code });
+      if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
     }
-    if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
   }
-  return results;
 }
