@@ -29,7 +29,7 @@ interface UnitRow {
  * (config.search.chunkChars), handed in by the caller that owns the configuration.
  */
 export function indexRegulation(db: Db, regId: string, chunkChars: number): void {
-  // a re-imported edition keeps the vectors of the chunks it did not change
+  // re-indexing (e.g. another chunk size) keeps the vectors of chunks whose text is unchanged
   keepVectors(db, REG_CORPUS, regId, () => indexUnits(db, regId, chunkChars));
   indexRegulationProfile(db, regId);
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Db } from '../store/db';
 import { indexDir, readIndexFile, writeIndexFile } from './index-file';
 import { KeyedCache, type ContextState } from '../common/cache';
-import { decodeInto, encodeRow, extendBinaryIndex, matrixFrom, rowIndex, binaryIndex, type VectorMatrix } from './vectors';
+import { decodeInto, quantize, encodeRow, extendBinaryIndex, matrixFrom, rowIndex, binaryIndex, type VectorMatrix } from './vectors';
 
 /**
  * The persisted vector index: per (corpus, model) one file in `<data-dir>/index/` holding the
@@ -161,14 +161,7 @@ function quantizeRows(data: Float32Array, rows: number, dims: number): { scales:
   const scales = new Float32Array(rows);
   // padded to 8 bytes: the next array starts aligned
   const codes = new Int8Array(Math.ceil((rows * dims) / 8) * 8);
-  for (let row = 0; row < rows; row++) {
-    const off = row * dims;
-    let max = 0;
-    for (let d = 0; d < dims; d++) max = Math.max(max, Math.abs(data[off + d]));
-    const sc = max / 127 || 1;
-    scales[row] = sc;
-    for (let d = 0; d < dims; d++) codes[off + d] = Math.round(data[off + d] / sc);
-  }
+  for (let row = 0; row < rows; row++) scales[row] = quantize(data, row * dims, dims, codes, row * dims);
   return { scales, codes };
 }
 

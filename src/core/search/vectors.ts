@@ -54,19 +54,41 @@ export interface VectorHit {
 
 /**
  * Stored vectors are int8 codes with one scale per vector (dims + 4 bytes: codes, then the Float32
- * scale = max |v_d| / 127): 260 bytes for 256 dims instead of 1 KB, small enough to sit inside
- * the table's pages. Unit vectors lose about 0.3 % of a code step per dimension; recall of the
+ * scale; the largest component is ±127): 260 bytes for 256 dims instead of 1 KB, small enough to
+ * sit inside the table's pages. Unit vectors lose about 0.3 % of a code step per dimension; recall of the
  * top 100 against float vectors and STARD are reported by `npm run bench -- vector` / `eval -- stard`.
  * Float32 blobs (dims × 4 bytes) from before are still read.
  */
 export function toBlob(v: Float32Array): Buffer {
-  let max = 0;
-  for (let d = 0; d < v.length; d++) max = Math.max(max, Math.abs(v[d]));
-  const scale = max / 127 || 1;
   const out = Buffer.alloc(v.length + 4);
-  for (let d = 0; d < v.length; d++) out[d] = Math.round(v[d] / scale) & 0xff;
-  out.writeFloatLE(scale, v.length);
+  out.writeFloatLE(quantize(v, 0, v.length, new Int8Array(out.buffer, out.byteOffset, v.length), 0), v.length);
   return out;
+}
+
+/**
+ * int8 codes of v[off, off+dims) into `codes` at `at`; returns the scale that gives the decoded
+ * vector (codes × scale) the norm of the original, so unit vectors stay unit and cosines stay cosines.
+ */
+export function quantize(v: ArrayLike<number>, off: number, dims: number, codes: Int8Array, at: number): number {
+  let max = 0;
+  let norm = 0;
+  for (let d = 0; d < dims; d++) {
+    const x = v[off + d];
+    max = Math.max(max, Math.abs(x));
+    norm += x * x;
+  }
+  if (max === 0) {
+    codes.fill(0, at, at + dims);
+    return 1;
+  }
+  const step = max / 127;
+  let codeNorm = 0;
+  for (let d = 0; d < dims; d++) {
+    const c = Math.round(v[off + d] / step);
+    codes[at + d] = c;
+    codeNorm += c * c;
+  }
+  return Math.sqrt(norm / codeNorm);
 }
 
 /** A stored vector as Float32 (int8 codes × scale, or a Float32 blob of dims × 4 bytes). */

@@ -18,6 +18,8 @@ export function applyMigrations(db: Database.Database, migrations: readonly Migr
   if (applyPending(db, migrations)) {
     try {
       db.exec('VACUUM');
+      // in WAL mode the compacted pages sit in the WAL until a checkpoint shrinks the file
+      db.pragma('wal_checkpoint(TRUNCATE)');
     } catch {
       // another process holds the database: the space comes back at the next VACUUM, nothing is lost
     }
