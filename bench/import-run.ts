@@ -41,7 +41,7 @@ async function importStep(folder: string, dataDir: string, modelsDir: string): P
     const peak = process.resourceUsage().maxRSS / 1024;
     const count = (sql: string) => (ctx.db.prepare(sql).get() as { n: number }).n;
     const first = await search(ctx, QUERIES[0]);
-    const info = (await invokeOperation(ctx, 'app.info', {})) as { storage?: Record<string, number> };
+    const info = (await invokeOperation(ctx, 'app.info', { storage: true })) as { storage?: Record<string, number> };
     return {
       files: results.length,
       failed: results.filter((r) => r.status === 'failed').length,
