@@ -19,6 +19,18 @@ export const configSchema = z.object({
        * than a page are wrapped at sentence ends, so a 50 MB one-line file does not become one page.
        */
       maxPageChars: z.number().int().positive().default(7200),
+      /**
+       * Zip-based input (DOCX) is checked before it is inflated (common/zip-guard.ts): entries, inflated
+       * bytes in all, inflated XML (mammoth holds it as a tree: about 45 bytes of memory per XML byte,
+       * so 32 MB is about 1.5 GB and 40 s), and the compression ratio of any entry above 1 MB (generated
+       * Word text, the most repetitive, reaches 31:1; the bomb of issue 28 was 1000:1).
+       */
+      maxArchiveEntries: z.number().int().positive().default(5000),
+      maxInflatedBytes: z.number().int().positive().default(256 * 1024 * 1024),
+      maxXmlBytes: z.number().int().positive().default(32 * 1024 * 1024),
+      maxCompressionRatio: z.number().positive().default(100),
+      /** One Word paragraph's XML (characters): the longest statute article is about 2,500 characters of text. */
+      maxParagraphChars: z.number().int().positive().default(1024 * 1024),
     })
     .prefault({}),
   reader: z
@@ -158,6 +170,8 @@ export const configSchema = z.object({
        * 8 / 15 right first) and on the power and labour statutes; 0.3 loses a definition, 0.5 three.
        */
       sectionAspectBonus: z.number().min(0).max(1).default(0.1),
+      /** Focus rule: another document of the same statute family whose best article scores above best × this makes the question ambiguous (see retrieve.ts). */
+      familyAmbiguityRatio: z.number().min(0).max(1.5).default(0.95),
       /** When titles make a question ambiguous, titles scoring >= best × this are listed as candidates. */
       candidateTitleRatio: z.number().min(0).max(1).default(0.85),
       /** Title similarity below this does not enter the title ranking. */
@@ -179,6 +193,23 @@ export const configSchema = z.object({
        * right article first, 0.5 → 39.5 %, 0.8 → 37.2 %).
        */
       knownSectionMinSim: z.number().min(0).max(1).default(0.5),
+      /**
+       * Subject check (collections/subject.ts): a word names dishes when titles hold it for at least this
+       * share of the documents mentioning it (排骨, 红烧), not a description word one title happens to hold (家常).
+       */
+      dishWordTitleShare: z.number().min(0).max(1).default(0.2),
+      /**
+       * Subject check of recipe collections (collections/subject.ts): a named dish making up at least
+       * subjectMinShare of the question core must be held (weighted share of its words in the title) at
+       * least subjectMinHeld by the locked recipe, else the answer is not_found. Tuning slices (every 4th
+       * item held out) of eval/collections-absent.eval.ts against the howtocook evaluation: held 0.5 / 0.6 /
+       * 0.7 at share 0.3 stop 10 / 11 / 11 of 16 wrong locks on absent dishes and cost 1 / 2 / 3 of 48
+       * natural locks, no title question and no description; share 0.4 / 0.5 stop fewer (10 / 9).
+       */
+      subjectMinHeld: z.number().min(0).max(1).default(0.6),
+      subjectMinShare: z.number().min(0).max(1).default(0.3),
+      /** not_found: near documents offered as alternatives (labelled as not what was asked). */
+      nearAlternatives: z.number().int().min(0).max(10).default(3),
       /** Longer answers (a huge document's sections) are cut here, pointing to the source file. */
       maxAnswerChars: z.number().int().positive().default(8000),
       /** Files above this size are skipped with a reason (bytes). */

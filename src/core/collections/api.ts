@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pathArg } from '../common/file-access';
 import { defineOperation, defineOperations } from '../common/operation';
 import { deleteCollection, importCollection, importUploadedFiles } from './import';
 import { askCollection, sessionInfo } from './session';
@@ -65,9 +66,17 @@ export const askOutput = z.object({
   turn: z.number().int(),
   collection: z.string(),
   question: z.string(),
-  kind: z.enum(['answer', 'candidates', 'low_evidence', 'follow_up']),
-  decision: z.enum(['locked', 'ambiguous', 'low_evidence']).nullable(),
-  code: z.literal('LOW_EVIDENCE').nullable(),
+  kind: z.enum(['answer', 'candidates', 'low_evidence', 'follow_up', 'not_found']),
+  /**
+   * What this turn is, in one word: answered from a newly locked document (locked), a follow-up on the
+   * lock (follow_up), a choice to make (ambiguous), too little evidence (low_evidence), or the
+   * collection does not hold what the question names (not_found).
+   */
+  state: z.enum(['locked', 'follow_up', 'ambiguous', 'low_evidence', 'not_found']),
+  decision: z.enum(['locked', 'ambiguous', 'low_evidence', 'not_found']).nullable(),
+  code: z.enum(['LOW_EVIDENCE', 'NOT_FOUND']).nullable(),
+  /** not_found: the named thing the collection does not hold (红烧排骨); null otherwise. */
+  subject: z.string().nullable(),
   lock: lockSchema,
   answer: z.string().nullable(),
   clarify_question: z.string().nullable(),
@@ -125,7 +134,7 @@ const importOutput = z.object({
 export const collectionOperations = defineOperations({
   'collections.import': defineOperation({
     summary: '导入文件夹为文档集合（递归 .md/.txt，幂等，单事务） / Import a folder as a document collection',
-    input: z.object({ folder: z.string().min(1, '文件夹路径不能为空'), name: collectionName }).strict(),
+    input: z.object({ folder: pathArg(z.string().min(1, '文件夹路径不能为空'), '集合文件夹'), name: collectionName }).strict(),
     output: importOutput,
     handler: async (ctx, input, run) => {
       const result = importCollection(ctx, input, run.progress, run.signal);
@@ -140,7 +149,7 @@ export const collectionOperations = defineOperations({
     input: z
       .object({
         name: collectionName,
-        files: z.array(z.object({ path: z.string().min(1), rel_path: z.string().min(1).max(1000) }).strict()).min(1, '没有文件').max(20000),
+        files: z.array(z.object({ path: pathArg(z.string().min(1), '上传的文件'), rel_path: z.string().min(1).max(1000) }).strict()).min(1, '没有文件').max(20000),
       })
       .strict(),
     output: importOutput,
@@ -234,7 +243,7 @@ export const collectionOperations = defineOperations({
       collection: z.string(),
       query: z.string(),
       profile: profileSchema,
-      decision: z.enum(['locked', 'ambiguous', 'low_evidence']),
+      decision: z.enum(['locked', 'ambiguous', 'low_evidence', 'not_found']),
       reason: z.string(),
       rule: z.string().nullable(),
       generic: z.object({ state: z.enum(['locked', 'ambiguous', 'low_evidence']), reason: z.string() }),

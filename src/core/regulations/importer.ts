@@ -11,6 +11,7 @@ import { docxToMarkdown } from './docx';
 import { parsePdf } from './pdf';
 import { disambiguate, slugFromFileName, validateRegId } from './slug';
 import { findRegulation, writeRegulation } from './store';
+import { documentIdentity, editionsOf, recordEdition, type EditionChoice } from './editions';
 import { saveSourceCopy, sourceCopyPath } from './sources';
 import { parseFlowText } from './structure';
 import type { ParsedDocument } from './types';
@@ -30,6 +31,20 @@ export interface ImportFileResult {
   error?: string;
   error_code?: string;
   warning?: string;
+  /** the regulation's editions after this import (present when it has more than one, or one was asked for) */
+  edition?: ImportEdition;
+}
+
+export interface ImportEdition {
+  /** the edition it was added to (null: kept on its own) */
+  edition_of: string | null;
+  reason: 'title' | 'doc_number' | 'asked' | 'separate' | 'alone';
+  effective_date: string | null;
+  in_force: boolean;
+  /** every edition of the family, oldest first */
+  editions: { reg_id: string; effective_date: string | null; in_force: boolean }[];
+  /** 已作为「…」的新版本（2010-01-09 → 2023-12-11，现行） */
+  message: string;
 }
 
 /** Files and folders (recursively, sorted) -> the files to import; unknown paths become failures. */
@@ -89,7 +104,14 @@ export async function parseFile(
   let doc: ParsedDocument;
   if (ext === '.pdf') doc = await parsePdf(bytes, label, { fallbackTitle, onPage, signal });
   else if (ext === '.docx') {
-    const md = await docxToMarkdown(bytes, label);
+    const c = ctx.config.import;
+    const md = await docxToMarkdown(bytes, label, {
+      maxEntries: c.maxArchiveEntries,
+      maxInflatedBytes: c.maxInflatedBytes,
+      maxXmlBytes: c.maxXmlBytes,
+      maxRatio: c.maxCompressionRatio,
+      maxParagraphChars: c.maxParagraphChars,
+    });
     doc = parseFlowText(md, { format: 'docx', markdown: true, pageChars, maxPageChars, fallbackTitle });
   } else if (ext === '.md' || ext === '.markdown') {
     doc = parseFlowText(decodeTextFile(bytes, label), { format: 'markdown', markdown: true, pageChars, maxPageChars, fallbackTitle });
@@ -119,6 +141,46 @@ function resolveRegId(ctx: AppContext, abs: string, hash: string, explicit?: str
 export interface ImportOptions {
   id?: string;
   isDemo?: boolean;
+  /** auto (default): a document matching a regulation in the library with another date becomes its edition */
+  edition?: EditionChoice;
+}
+
+function firstText(doc: ParsedDocument): string {
+  return doc.pages.slice(0, 2).map((p) => p.text).join('\n').slice(0, 4000);
+}
+
+function describeEdition(ctx: AppContext, regId: string, decision: ReturnType<typeof recordEdition>): ImportEdition | undefined {
+  const family = editionsOf(ctx.db, regId);
+  if (family.length < 2 && decision.reason !== 'separate' && decision.reason !== 'asked') return undefined;
+  const me = family.find((e) => e.reg_id === regId)!;
+  const dates = family.map((e) => e.effective_date ?? '日期不详').join(' → ');
+  const status = me.in_force ? '现行' : me.status === 'upcoming' ? '即将施行' : '旧版';
+  const message =
+    decision.reason === 'separate'
+      ? '已单独保存（未与同名规程合并为版本）'
+      : decision.joined
+        ? `已作为「${decision.joined}」的${me.in_force ? '新' : ''}版本保存（${dates}；本版为${status}），旧版保留`
+        : `共 ${family.length} 个版本（${dates}；本版为${status}）`;
+  return {
+    edition_of: decision.joined,
+    reason: decision.reason,
+    effective_date: decision.effective_date,
+    in_force: me.in_force,
+    editions: family.map((e) => ({ reg_id: e.reg_id, effective_date: e.effective_date, in_force: e.in_force })),
+    message,
+  };
+}
+
+/**
+ * The same file re-imported with another edition's content (a new 安规 saved over the old file): the
+ * old edition is kept and the new content gets an id of its own, joined to it — never replaced silently.
+ */
+function editionIdForChangedFile(ctx: AppContext, current: { reg_id: string; title: string }, doc: ParsedDocument, label: string): string | null {
+  const before = editionsOf(ctx.db, current.reg_id).find((e) => e.reg_id === current.reg_id);
+  const now = documentIdentity(doc.title, label, firstText(doc));
+  if (!before?.effective_date || !now.effective_date || before.effective_date === now.effective_date) return null;
+  const suffix = `-${now.effective_date}`;
+  return `${current.reg_id.slice(0, 64 - suffix.length)}${suffix}`;
 }
 
 export async function importPaths(
@@ -132,11 +194,17 @@ export async function importPaths(
   if (options.id !== undefined && files.length > 1) {
     throw new GridError('INVALID_INPUT', `--id 只能用于单个文件（这次有 ${files.length} 个文件）`);
   }
+  if (options.edition?.mode === 'of') {
+    if (files.length > 1) throw new GridError('INVALID_INPUT', `--as-edition-of 只能用于单个文件（这次有 ${files.length} 个文件）`);
+    if (!findRegulation(ctx.db, options.edition.reg_id)) {
+      throw new GridError('NOT_FOUND', `未找到规程「${options.edition.reg_id}」：--as-edition-of 需要一部已导入的规程（可用 gridcode list 查看）`);
+    }
+  }
   const results: ImportFileResult[] = [...missing];
   const total = files.length;
   const multi = total > 1;
   // The embedding of one file runs in the worker while the next file is read and parsed here (one
-  // file in flight); the search indexes in memory follow each written file, and are saved once at the end.
+  // file in flight); the search indexes in memory follow each written file and are saved at the end.
   let embedding: Promise<void> | null = null;
   const settle = async () => {
     const e = embedding;
@@ -144,102 +212,107 @@ export async function importPaths(
     if (e) await e;
     followSearchIndexes(ctx, REG_CORPUS, false);
   };
-  try {
-    await importEach();
-  } finally {
-    await settle().catch(() => {});
-    if (files.length) followSearchIndexes(ctx, REG_CORPUS, true);
-  }
-  return results;
-
-  async function importEach(): Promise<void> {
-    for (let i = 0; i < files.length; i++) {
-      if (run.signal.aborted) throw new GridError('CANCELLED', `导入已取消（完成 ${i}/${total} 个文件）`);
-      const abs = files[i];
-      const label = path.basename(abs);
-      const display = path.relative(process.cwd(), abs).startsWith('..') ? abs : path.relative(process.cwd(), abs) || abs;
-      const progress = (done: number, pages: number) =>
-        run.progress(
-          multi
-            ? { stage: '导入规程', done: i, total, item: label, message: `第 ${done}/${pages} 页` }
-            : { stage: '导入规程', done, total: pages, item: label },
+  for (let i = 0; i < files.length; i++) {
+    if (run.signal.aborted) throw new GridError('CANCELLED', `导入已取消（完成 ${i}/${total} 个文件）`);
+    const abs = files[i];
+    const label = path.basename(abs);
+    const display = path.relative(process.cwd(), abs).startsWith('..') ? abs : path.relative(process.cwd(), abs) || abs;
+    const progress = (done: number, pages: number) =>
+      run.progress(
+        multi
+          ? { stage: '导入规程', done: i, total, item: label, message: `第 ${done}/${pages} 页` }
+          : { stage: '导入规程', done, total: pages, item: label },
+      );
+    let regId: string | null = null;
+    try {
+      const size = fs.statSync(abs).size;
+      if (size > ctx.config.import.maxFileBytes) {
+        throw new GridError(
+          'TOO_LARGE',
+          `文件「${label}」过大（${(size / 1048576).toFixed(1)} MB，上限 ${(ctx.config.import.maxFileBytes / 1048576).toFixed(1)} MB，可在 config.json 的 import.maxFileBytes 调整）`,
         );
-      let regId: string | null = null;
-      try {
-        const size = fs.statSync(abs).size;
-        if (size > ctx.config.import.maxFileBytes) {
-          throw new GridError(
-            'TOO_LARGE',
-            `文件「${label}」过大（${(size / 1048576).toFixed(1)} MB，上限 ${(ctx.config.import.maxFileBytes / 1048576).toFixed(1)} MB，可在 config.json 的 import.maxFileBytes 调整）`,
-          );
-        }
-        const bytes = fs.readFileSync(abs);
-        const hash = crypto.createHash('sha256').update(bytes).digest('hex');
-        regId = resolveRegId(ctx, abs, hash, options.id);
-        const existing = findRegulation(ctx.db, regId);
-        if (existing && existing.source_hash === hash) {
-          if (existing.format === 'pdf' && !fs.existsSync(sourceCopyPath(ctx, regId))) saveSourceCopy(ctx, regId, bytes);
-          results.push({ file: display, reg_id: regId, status: 'unchanged', title: existing.title, total_pages: existing.total_pages });
-          if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
-          continue;
-        }
-        const doc = await parseFile(ctx, abs, bytes, progress, run.signal);
-        // Another process (app, CLI, MCP) may have written meanwhile: decide the id and replace-or-skip
-        // again under the write lock, so two overlapping imports land every file exactly once.
-        const written = writeTransaction(ctx.db, () => {
-          const id = resolveRegId(ctx, abs, hash, options.id);
-          const current = findRegulation(ctx.db, id);
-          if (current && current.source_hash === hash) return { id, unchanged: current, replaced: true };
-          writeRegulation(
-            ctx.db,
-            doc,
-            {
-              regId: id,
-              sourceFile: label,
-              sourcePath: abs,
-              sourceHash: hash,
-              isDemo: options.isDemo,
-              chunkChars: ctx.config.search.chunkChars,
-              keep: current ? { description: current.description, keywords: current.keywords, scope: current.scope, extra: current.extra } : null,
-            },
-            // PDF pages were already counted while extracting; text formats count while writing
-            multi || doc.format === 'pdf' ? undefined : progress,
-          );
-          return { id, unchanged: null, replaced: current !== null };
-        });
-        const id = written.id;
-        regId = id;
-        if (written.unchanged) {
-          results.push({ file: display, reg_id: id, status: 'unchanged', title: written.unchanged.title, total_pages: written.unchanged.total_pages });
-          if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
-          continue;
-        }
-        // after commit: the reader shows original PDF pages from this copy
-        if (doc.format === 'pdf') {
-          try {
-            saveSourceCopy(ctx, id, bytes);
-          } catch (e) {
-            run.progress({ stage: '导入规程', done: i, total, item: label, message: `原文件副本未保存：${(e as Error).message}` });
-          }
-        }
-        const result: ImportFileResult = { file: display, reg_id: id, status: written.replaced ? 'replaced' : 'imported', title: doc.title, total_pages: doc.pages.length };
-        results.push(result);
-        // embeddings after commit: the regulation is already complete and lexically searchable,
-        // so a vector failure is a warning, not a failed import
-        // in a folder import, keep one bar (files) and show the embedding step as its message
-        const vectorProgress: typeof run.progress = multi
-          ? (e) => run.progress({ stage: '导入规程', done: i, total, item: label, message: `${e.stage} ${e.done}/${e.total}` })
-          : run.progress;
-        await settle();
-        embedding = indexRegulationVectors(ctx, id, vectorProgress).catch((e) => {
-          result.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
-        });
-      } catch (e) {
-        if ((e as { code?: string }).code === 'CANCELLED') throw e;
-        const err = toErrorPayload(e);
-        results.push({ file: display, reg_id: regId, status: 'failed', error: err.message, error_code: err.code });
       }
-      if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
+      const bytes = fs.readFileSync(abs);
+      const hash = crypto.createHash('sha256').update(bytes).digest('hex');
+      regId = resolveRegId(ctx, abs, hash, options.id);
+      const existing = findRegulation(ctx.db, regId);
+      if (existing && existing.source_hash === hash) {
+        if (existing.format === 'pdf' && !fs.existsSync(sourceCopyPath(ctx, regId))) saveSourceCopy(ctx, regId, bytes);
+        results.push({ file: display, reg_id: regId, status: 'unchanged', title: existing.title, total_pages: existing.total_pages });
+        if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
+        continue;
+      }
+      const doc = await parseFile(ctx, abs, bytes, progress, run.signal);
+      let explicitId = options.id;
+      let edition = options.edition ?? { mode: 'auto' as const };
+      const previous = explicitId === undefined ? findRegulation(ctx.db, regId) : null;
+      const editionId = previous && previous.source_hash !== hash && edition.mode !== 'separate' ? editionIdForChangedFile(ctx, previous, doc, label) : null;
+      if (previous && editionId) {
+        explicitId = editionId;
+        if (edition.mode === 'auto') edition = { mode: 'of', reg_id: previous.reg_id };
+      }
+      // Another process (app, CLI, MCP) may have written meanwhile: decide the id and replace-or-skip
+      // again under the write lock, so two overlapping imports land every file exactly once.
+      const written = writeTransaction(ctx.db, () => {
+        const id = resolveRegId(ctx, abs, hash, explicitId);
+        const current = findRegulation(ctx.db, id);
+        if (current && current.source_hash === hash) return { id, unchanged: current, replaced: true, decision: null };
+        writeRegulation(
+          ctx.db,
+          doc,
+          {
+            regId: id,
+            sourceFile: label,
+            sourcePath: abs,
+            sourceHash: hash,
+            isDemo: options.isDemo,
+            chunkChars: ctx.config.search.chunkChars,
+            keep: current ? { description: current.description, keywords: current.keywords, scope: current.scope, extra: current.extra } : null,
+          },
+          // PDF pages were already counted while extracting; text formats count while writing
+          multi || doc.format === 'pdf' ? undefined : progress,
+        );
+        const decision = recordEdition(ctx.db, id, { title: doc.title, sourceFile: label, firstText: firstText(doc) }, edition);
+        return { id, unchanged: null, replaced: current !== null, decision };
+      });
+      const id = written.id;
+      regId = id;
+      if (written.unchanged) {
+        results.push({ file: display, reg_id: id, status: 'unchanged', title: written.unchanged.title, total_pages: written.unchanged.total_pages });
+        if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
+        continue;
+      }
+      // after commit: the reader shows original PDF pages from this copy
+      if (doc.format === 'pdf') {
+        try {
+          saveSourceCopy(ctx, id, bytes);
+        } catch (e) {
+          run.progress({ stage: '导入规程', done: i, total, item: label, message: `原文件副本未保存：${(e as Error).message}` });
+        }
+      }
+      const result: ImportFileResult = { file: display, reg_id: id, status: written.replaced ? 'replaced' : 'imported', title: doc.title, total_pages: doc.pages.length };
+      const editionInfo = written.decision ? describeEdition(ctx, id, written.decision) : undefined;
+      if (editionInfo) result.edition = editionInfo;
+      results.push(result);
+      // embeddings after commit: the regulation is already complete and lexically searchable,
+      // so a vector failure is a warning, not a failed import
+      // in a folder import, keep one bar (files) and show the embedding step as its message
+      const vectorProgress: typeof run.progress = multi
+        ? (e) => run.progress({ stage: '导入规程', done: i, total, item: label, message: `${e.stage} ${e.done}/${e.total}` })
+        : run.progress;
+      await settle();
+      embedding = indexRegulationVectors(ctx, id, vectorProgress).catch((e) => {
+        result.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
+      });
+    } catch (e) {
+      if ((e as { code?: string }).code === 'CANCELLED') throw e;
+      const err = toErrorPayload(e);
+      results.push({ file: display, reg_id: regId, status: 'failed', error: err.message, error_code: err.code });
     }
+    if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
   }
+  await settle();
+  // written when missing or behind by enough; smaller changes stay in the logs the next process applies
+  if (files.length) followSearchIndexes(ctx, REG_CORPUS, true);
+  return results;
 }
