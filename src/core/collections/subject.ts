@@ -182,7 +182,13 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
   const minShare = ctx.config.collections.dishWordTitleShare;
   const dishy = (w: string) => !NOT_SUBJECT.test(w) && [...w].length >= 2 && titleShare(w) >= minShare;
   // nouns attach to a dish word (宫保 + 虾球, 京酱 + 肉丝); verbs, particles and colloquial words end the name
-  const attachable = (w: { word: string; tag: string }) => !NOT_SUBJECT.test(w.word) && /^(?:n|vn)/.test(w.tag) && [...w.word].length >= 2;
+  // (a word many recipes use, 不粘锅 or 面皮, is about cooking, not part of a name)
+  const docsWith = (w: string) => {
+    let n = 0;
+    for (const d of idx.docs.values()) if (d.has(w) && ++n > 2) break;
+    return n;
+  };
+  const attachable = (w: { word: string; tag: string }) => !NOT_SUBJECT.test(w.word) && /^(?:n|vn)/.test(w.tag) && [...w.word].length >= 2 && docsWith(w.word) <= 2;
   // a noun the collection never mentions names something it does not hold (羊肉串, 锅贴)
   const unknownNoun = (w: { word: string; tag: string }) => /^n/.test(w.tag) && [...w.word].length >= 2 && !idx.df.has(w.word) && !titleText.some((t) => t.includes(w.word));
   // a run of dish words, with the word right before and after it when that can be part of a name
