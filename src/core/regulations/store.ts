@@ -1,7 +1,8 @@
 import type { Db } from '../store/db';
 import { writeTransaction } from '../store/transaction';
 import { GridError } from '../common/errors';
-import { indexRegulation, indexRegulationProfile, removeRegulationIndex } from './search-index';
+import { REG_CORPUS, indexRegulation, indexRegulationProfile, removeRegulationIndex } from './search-index';
+import { keepVectors } from '../search/vectors';
 import { mergeMetadata } from './metadata-merge';
 import type { OcrLineBox, ParsedDocument, RegulationInfo, TocEntry } from './types';
 
@@ -229,7 +230,8 @@ export function writeRegulation(db: Db, doc: ParsedDocument, options: WriteOptio
   const insertUnit = db.prepare(
     'INSERT INTO reg_units (reg_id, ord, page_num, kind, label, section_path, text) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  writeTransaction(db, () => {
+  // a re-imported edition keeps the vectors of the chunks it did not change (same section, same text)
+  writeTransaction(db, () => keepVectors(db, REG_CORPUS, options.regId, () => {
     if (findRegulation(db, options.regId)) deleteRows(db, options.regId);
     const keep = options.keep;
     insertReg.run({
@@ -266,7 +268,7 @@ export function writeRegulation(db: Db, doc: ParsedDocument, options: WriteOptio
     writeOcrLines(db, options.regId, doc);
     writeFigures(db, options.regId, doc);
     indexRegulation(db, options.regId, options.chunkChars);
-  });
+  }));
 }
 
 function writeFigures(db: Db, regId: string, doc: ParsedDocument): void {
