@@ -128,7 +128,7 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
   });
   const rooms = [...new Set([...(file.rooms ?? []), ...devices.map((d) => d.room).filter((r): r is string => !!r)])].filter((r) => !UNKNOWN_ROOM.test(r));
   if (devices.length === 0) warnings.push(`${source} 中没有设备`);
-  if (inferred) warnings.push(`${inferred} 个设备没有列出 commands，已按设备类型推断常用命令（开关、亮度、温度等）`);
+  if (inferred) warnings.push(`${inferred} 个设备没有列出可用命令，已按设备类型推断常用命令（开关、亮度、温度等）`);
   const floors = (file.floors ?? []).map((f) => ({ ...f, name: clean(f.name), rooms: f.rooms.map(clean) }));
   for (const f of floors) for (const r of f.rooms) if (!rooms.includes(r)) rooms.push(r);
   return { home: { name: file.name, rooms, ...(floors.length ? { floors } : {}), devices, groups, scenes }, format, warnings };

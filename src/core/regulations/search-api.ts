@@ -3,7 +3,9 @@ import { defineOperation, defineOperations } from '../common/operation';
 import { GridError } from '../common/errors';
 import { confirmedPairs, recordConfirmedHit } from '../search/confirmed';
 import { REG_CORPUS } from './search-index';
-import { smartSearch } from './search';
+import { smartSearch, type SmartSearchInput } from './search';
+import { findReferences } from './refs';
+import { inChapterScope } from './blocks';
 
 const regIdSchema = z
   .union([z.string().min(1), z.array(z.string().min(1)), z.null()])
@@ -22,8 +24,31 @@ export const smartSearchInput = z
       .array(z.enum(['article', 'text', 'table', 'note']))
       .optional()
       .describe('只返回这些块类型：article 条款 / text 段落 / table 表格 / note 注释'),
+    limit: z.number().int().min(1).max(200).optional().describe('同 top_k（RegReader 参数名） / alias of top_k (RegReader)'),
+    section_number: z
+      .string()
+      .max(80)
+      .optional()
+      .describe('只在该章节号/条款内检索，如 2.1.4、第二十条、第三章（RegReader 参数） / only inside this section number (RegReader)'),
   })
   .strict();
+
+/**
+ * RegReader's names folded onto ours: limit = top_k; section_number narrows like chapter_scope (an
+ * article label or a clause number is one more part of a unit's section path).
+ */
+export function searchArgs(input: z.output<typeof smartSearchInput>): { search: SmartSearchInput; sectionFilter: string | null } {
+  const { limit, section_number, ...rest } = input;
+  const section = section_number?.trim() ? sectionKey(section_number) : null;
+  const search: SmartSearchInput = { ...rest, top_k: rest.top_k ?? limit };
+  if (section && !search.chapter_scope) return { search: { ...search, chapter_scope: section }, sectionFilter: null };
+  return { search, sectionFilter: section };
+}
+
+function sectionKey(raw: string): string {
+  const ref = findReferences(raw.trim())[0];
+  return ref && (ref.type === 'article' || ref.type === 'clause' || ref.type === 'chapter' || ref.type === 'section' || ref.type === 'appendix') ? ref.target : raw.trim();
+}
 
 const selectionReason = z.object({
   reg_id: z.string(),
@@ -107,11 +132,16 @@ export const smartSearchOutput = z.object({
 export const searchOperations = defineOperations({
   'search.smart_search': defineOperation({
     summary:
-      "跨规程智能检索：reg_id 为单个/列表/null(自动选择)/'all'，返回带规程、页码、条款、片段与依据的结果 / Cross-regulation search with auto selection",
+      "跨规程智能检索：reg_id 为单个/列表/null(自动选择)/'all'，返回带规程、页码、条款、片段与依据的结果（unit_id 即 get_block_with_context 的 block_id）。也接受 RegReader 的 limit（=top_k）与 section_number / Cross-regulation search with auto selection; also accepts RegReader's limit and section_number",
     input: smartSearchInput,
     output: smartSearchOutput,
     mcp: 'smart_search',
-    handler: (ctx, input) => smartSearch(ctx, input),
+    handler: async (ctx, input) => {
+      const { search, sectionFilter } = searchArgs(input);
+      const out = await smartSearch(ctx, search);
+      // both a chapter and a section number given: the chapter scoped the search, the section narrows it
+      return sectionFilter ? { ...out, results: out.results.filter((r) => inChapterScope(r.section, sectionFilter)) } : out;
+    },
   }),
 
   'search.confirm_hit': defineOperation({

@@ -250,7 +250,7 @@ function ImportCollection({ onDone }: { onDone: (name: string, summary: string) 
         <label className="field">
           <span>文件夹路径</span>
           <div className="row">
-            <input className="input grow" aria-label="文件夹路径" placeholder="/path/to/folder" value={folder} onChange={(e) => setFolder(e.target.value)} />
+            <input className="input grow" aria-label="文件夹路径" placeholder="粘贴文件夹的完整路径" value={folder} onChange={(e) => setFolder(e.target.value)} />
             {electron ? (
               <button type="button" className="btn" onClick={() => void pick()}>
                 选择…
