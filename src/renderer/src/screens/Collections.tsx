@@ -126,7 +126,7 @@ function CollectionsHome() {
         </div>
         <div className="coll-main">
           {active ? (
-            <Chat key={active} collection={active} />
+            <Chat key={active} collection={active} examples={list.data?.find((c) => c.name === active)?.example_questions ?? []} />
           ) : (
             <EmptyState title="选择或导入一个文集开始提问" />
           )}
@@ -313,7 +313,7 @@ function ImportCollection({ onDone }: { onDone: (name: string, summary: string) 
   );
 }
 
-function Chat({ collection }: { collection: string }) {
+function Chat({ collection, examples }: { collection: string; examples: string[] }) {
   // an answer still in flight when the screen was left is dropped rather than spinning forever
   const [messages, setMessages] = useState<Message[]>(() => (chatMemory.get(collection)?.messages ?? []).filter((m) => m.out || m.error));
   const [sessionId, setSessionId] = useState<string | undefined>(() => chatMemory.get(collection)?.sessionId);
@@ -383,7 +383,22 @@ function Chat({ collection }: { collection: string }) {
       </div>
       <div className="chat-msgs" role="log" aria-label="问答记录">
         {messages.length === 0 ? (
-          <EmptyState title={`向「${collection}」提问`}>直接问想知道的事；锁定文档后可以继续追问，回答会注明出处。</EmptyState>
+          <EmptyState
+            title={`向「${collection}」提问`}
+            action={
+              examples.length ? (
+                <div className="row follow" role="group" aria-label="试试这些问题" style={{ justifyContent: 'center' }}>
+                  {examples.map((q) => (
+                    <button key={q} type="button" className="chip" disabled={busy} onClick={() => void ask(q)}>
+                      {q}
+                    </button>
+                  ))}
+                </div>
+              ) : undefined
+            }
+          >
+            直接问想知道的事；锁定文档后可以继续追问，回答会注明出处。
+          </EmptyState>
         ) : (
           messages.map((m, i) => (
             <div key={m.id} className="turn">
