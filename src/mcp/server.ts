@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { LineStdioTransport } from './stdio-transport';
 import { z } from 'zod';
 import type { AppContext } from '../core/context';
@@ -38,21 +39,40 @@ export async function createMcpServer(ctx: AppContext): Promise<McpServer> {
         ' / GridCode regulation library: list_regulations first, then get_toc and read_page_range to read the source text.',
     },
   );
-  for (const { tool, name, op } of await mcpOperations()) {
-    server.registerTool(
-      tool,
-      { title: op.summary.split(' / ')[0], description: op.summary, inputSchema: op.input as z.ZodObject },
-      async (args: unknown) => {
-        try {
-          const out = await invokeOperation(ctx, name, args ?? {});
-          return { content: [{ type: 'text' as const, text: JSON.stringify(out, null, 2) }] };
-        } catch (e) {
-          return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify({ error: toErrorPayload(e) }, null, 2) }] };
-        }
-      },
-    );
+  const tools = await mcpOperations();
+  for (const { tool, op } of tools) {
+    // registered for tools/list (JSON schema from the zod input); calls are answered below
+    server.registerTool(tool, { title: op.summary.split(' / ')[0], description: op.summary, inputSchema: op.input as z.ZodObject }, () => ({ content: [] }));
   }
+  // The SDK would validate arguments itself and answer a wrong type with its own text wrapping raw zod
+  // issue JSON; every call goes through the one call path instead, whose errors are readable.
+  const byTool = new Map(tools.map((t) => [t.tool, t]));
+  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const entry = byTool.get(request.params.name);
+    if (!entry) return toolError({ code: 'NOT_FOUND', message: `没有这个工具：${request.params.name} / unknown tool: ${request.params.name}` });
+    try {
+      const out = await invokeOperation(ctx, entry.name, request.params.arguments ?? {});
+      return { content: [{ type: 'text' as const, text: JSON.stringify(out, null, 2) }] };
+    } catch (e) {
+      const payload = toErrorPayload(e);
+      if (payload.code !== 'INVALID_INPUT') return toolError(payload);
+      // wrong arguments: the Chinese message plus the same issues in English, never zod's issue objects
+      const english = englishIssues(entry.op, request.params.arguments);
+      return toolError({ code: payload.code, message: payload.message, ...(english ? { message_en: english } : {}) });
+    }
+  });
   return server;
+}
+
+function toolError(error: { code: string; message: string; message_en?: string; details?: unknown }) {
+  return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify({ error }, null, 2) }] };
+}
+
+/** "Invalid arguments — devices: Invalid input: expected string, received number" for agents reading English. */
+function englishIssues(op: Operation, args: unknown): string | null {
+  const parsed = op.input.safeParse(args ?? {}, { error: z.locales.en().localeError });
+  if (parsed.success) return null;
+  return `Invalid arguments — ${parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`).join('; ')}`;
 }
 
 /** Runs until stdin closes. stdout carries the protocol only: stray console.log goes to stderr. */

@@ -1,5 +1,6 @@
 import { GridError } from '../common/errors';
 import type { AppContext } from '../context';
+import { confineInput } from '../common/file-access';
 import { describeZodError, type Operation, type OperationRun } from '../common/operation';
 import { findOperation, loadApiTable, type ApiName, type ApiInput, type ApiOutput } from './table';
 
@@ -37,7 +38,8 @@ export async function invokeOperation(
   run: Partial<Pick<OperationRun, 'progress' | 'signal'>> = {},
 ): Promise<unknown> {
   const op = await findOperation(name);
-  const input = parseInput(op, raw);
+  // adapters serving other callers (bridge, MCP) set ctx.fileAccess: every declared path is confined
+  const input = confineInput(ctx.fileAccess, op.input, parseInput(op, raw));
   const signal = run.signal ?? neverAborted;
   const full: OperationRun = {
     progress: run.progress ?? (() => {}),

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { pathArg } from '../common/file-access';
 import { defineOperation, defineOperations } from '../common/operation';
 import { deleteCollection, importCollection, importUploadedFiles } from './import';
 import { askCollection, sessionInfo } from './session';
@@ -127,7 +128,7 @@ const importOutput = z.object({
 export const collectionOperations = defineOperations({
   'collections.import': defineOperation({
     summary: '导入文件夹为文档集合（递归 .md/.txt，幂等，单事务） / Import a folder as a document collection',
-    input: z.object({ folder: z.string().min(1, '文件夹路径不能为空'), name: collectionName }).strict(),
+    input: z.object({ folder: pathArg(z.string().min(1, '文件夹路径不能为空'), '集合文件夹'), name: collectionName }).strict(),
     output: importOutput,
     handler: async (ctx, input, run) => {
       const result = importCollection(ctx, input, run.progress, run.signal);
@@ -142,7 +143,7 @@ export const collectionOperations = defineOperations({
     input: z
       .object({
         name: collectionName,
-        files: z.array(z.object({ path: z.string().min(1), rel_path: z.string().min(1).max(1000) }).strict()).min(1, '没有文件').max(20000),
+        files: z.array(z.object({ path: pathArg(z.string().min(1), '上传的文件'), rel_path: z.string().min(1).max(1000) }).strict()).min(1, '没有文件').max(20000),
       })
       .strict(),
     output: importOutput,

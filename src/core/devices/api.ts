@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../common/operation';
 import { GridError } from '../common/errors';
-import { confineFile } from '../common/file-access';
+import { confineFile, pathArg } from '../common/file-access';
 import type { AppContext } from '../context';
 import { loadCaseFile, runCases } from './cases';
 import { loadHomeFile, type HomeFormat } from './home';
@@ -168,12 +168,12 @@ export const retrievalResultSchema = z.object({
   meta: metaSchema,
 });
 
-const devicesInput = z.string().min(1).optional().describe('设备文件路径（省略时使用演示家庭）');
+const devicesInput = pathArg(z.string().min(1), '设备文件').optional().describe('设备文件路径（省略时使用演示家庭）');
 
 export const deviceOperations = defineOperations({
   'devices.load': defineOperation({
     summary: '校验/导入设备文件（设备数组、家庭对象、Home Assistant、SmartThings）为统一格式 / Validate or import a home file',
-    input: z.object({ file: z.string().min(1) }).strict(),
+    input: z.object({ file: pathArg(z.string().min(1), '设备文件') }).strict(),
     output: z.object({ file: z.string(), format: z.string(), home: homeSchema, counts: z.object({ devices: z.number(), groups: z.number(), scenes: z.number(), rooms: z.number() }), warnings: z.array(z.string()) }),
     handler: (ctx, input) => {
       const { home, format, warnings, file } = loadHome(ctx, input.file);
@@ -268,7 +268,7 @@ export const deviceOperations = defineOperations({
   }),
   'devices.test': defineOperation({
     summary: '运行用例文件（话术 + 期望设备或期望澄清）并给出准确率 / Run a case file and report accuracy',
-    input: z.object({ cases: z.string().min(1), devices: devicesInput }).strict(),
+    input: z.object({ cases: pathArg(z.string().min(1), '用例文件'), devices: devicesInput }).strict(),
     output: z.object({
       devices_file: z.string(),
       total: z.number(),

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { lazyModule } from '../common/lazy';
 import { z } from 'zod';
-import { GridError } from '../common/errors';
+import { readUtf8File } from '../common/files';
+import { GridError, isGridError } from '../common/errors';
 import { jsonPath } from './home';
 import { retrieve, type RetrieveOptions } from './retrieve';
 import { emptyState, type Home, type RetrievalResult } from './types';
@@ -42,8 +43,9 @@ export function loadCaseFile(file: string): DeviceCase[] {
   if (!fs.existsSync(file)) throw new GridError('NOT_FOUND', `用例文件不存在：${file}`);
   let raw: unknown;
   try {
-    raw = yaml().parse(fs.readFileSync(file, 'utf8'));
+    raw = yaml().parse(readUtf8File(file, `用例文件 ${file} `));
   } catch (e) {
+    if (isGridError(e)) throw e;
     // never echo the content (the YAML parser quotes the offending line): line number only
     const line = (e as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     throw new GridError('BAD_FILE', `用例文件 ${file} 不是有效的 YAML${line ? `（第 ${line} 行）` : ''}`);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseJsonText, readUtf8File } from '../common/files';
 import { GridError } from '../common/errors';
 import { normalizeText, stripControlChars } from '../text/normalize';
 import { canonical } from './canonical';
@@ -141,14 +142,8 @@ export function loadHomeFile(file: string, options: { maxBytes?: number } = {}):
   if (options.maxBytes && size > options.maxBytes) {
     throw new GridError('TOO_LARGE', `设备文件 ${file} 太大（${size} 字节，上限 ${options.maxBytes} 字节）`);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8').replace(/^\ufeff/, ''));
-  } catch (e) {
-    // never echo the content (JSON.parse quotes the text around the error): position only
-    const at = /position (\d+)/.exec((e as Error).message)?.[1];
-    throw new GridError('BAD_FILE', `设备文件 ${file} 不是有效的 JSON${at ? `（第 ${at} 个字符附近）` : ''}`);
-  }
+  // not UTF-8 (a GBK export) is refused, never read with U+FFFD names; the JSON error never echoes the content
+  const raw = parseJsonText(readUtf8File(file, `设备文件 ${file} `), `设备文件 ${file} `);
   return normalizeHome(raw, `设备文件 ${file}`);
 }
 

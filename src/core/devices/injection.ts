@@ -50,7 +50,9 @@ export function summarizeForPrompt(
   const data: Record<string, unknown> = { devices: devices.map(base) };
   if (groups.length) data.groups = groups.map((g) => ({ ...base(g), members: (g.members ?? []).map((m) => safeText(m, 80)) }));
   if (scenes.length) data.scenes = scenes.map((s) => ({ id: safeText(s.id, 80), name: safeText(s.name, maxName), room: s.room ? safeText(s.room, 20) : null }));
-  const doc = new (yaml().Document)(data);
+  // YAML 1.1 rules for quoting: PyYAML and many agent stacks read 1.1, where a device named on / yes /
+  // no / off / y (or 12:30, 1_000) would turn into a boolean or number; quoted, every reader gets the string
+  const doc = new (yaml().Document)(data, { version: '1.1' });
   // comment lines are data too: one line each, no control characters
   const extra = (options.headerLines ?? []).map((l) => '# ' + safeText(l.replace(/^#\s*/, ''), 200)).join('\n');
   return `${YAML_HEADER}\n${extra ? extra + '\n' : ''}${doc.toString({ lineWidth: 0, indentSeq: true })}`;

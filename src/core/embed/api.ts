@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pathArg } from '../common/file-access';
 import { defineOperation, defineOperations } from '../common/operation';
 import type { AppContext } from '../context';
 import { setSetting } from '../store/db';
@@ -130,7 +131,7 @@ export const modelOperations = defineOperations({
     summary: '导入手动拷贝的模型文件夹（校验后复制到数据目录）/ Import a model folder copied by hand',
     input: z
       .object({
-        folder: z.string().min(1),
+        folder: pathArg(z.string().min(1), '模型文件夹'),
         id: z.string().min(1).optional(),
         pooling: z.enum(['mean', 'cls']).optional(),
         normalize: z.boolean().optional(),

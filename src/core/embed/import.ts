@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseJsonText, readUtf8File } from '../common/files';
 import { GridError } from '../common/errors';
 import type { ProgressSink } from '../common/operation';
 import type { Db } from '../store/db';
@@ -37,13 +38,9 @@ export interface ImportModelResult {
 
 function readJson(file: string, what: string): Record<string, unknown> {
   if (!fs.existsSync(file)) throw new GridError('BAD_FILE', `模型文件夹缺少 ${what}：${file}`);
-  try {
-    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('不是 JSON 对象');
-    return v as Record<string, unknown>;
-  } catch (e) {
-    throw new GridError('BAD_FILE', `${file} 不是有效的 JSON：${(e as Error).message}`);
-  }
+  const v = parseJsonText(readUtf8File(file, `${file} `), `${file} `);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new GridError('BAD_FILE', `${file} 不是 JSON 对象`);
+  return v as Record<string, unknown>;
 }
 
 /** ONNX ModelProto starts with field 1 (ir_version, varint): byte 0x08. Cheap check before the real load. */

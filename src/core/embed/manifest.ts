@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseJsonText, readUtf8File } from '../common/files';
 import { GridError } from '../common/errors';
 import type { Db } from '../store/db';
 import { getSetting, setSetting } from '../store/db';
@@ -58,12 +59,7 @@ export function userModelsDir(dataDir: string): string {
 export function readManifest(dir: string): Manifest {
   const file = path.join(dir, MANIFEST_FILE);
   if (!fs.existsSync(file)) return { models: [] };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new GridError('BAD_FILE', `模型清单 ${file} 不是有效的 JSON：${(e as Error).message}`);
-  }
+  const raw = parseJsonText(readUtf8File(file, `模型清单 ${file} `), `模型清单 ${file} `);
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

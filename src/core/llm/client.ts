@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { GridError } from '../common/errors';
 import { redactSecrets } from './redact';
 import { ContextValue } from '../common/cache';
+import { defaultConfig } from '../config';
 import type { ChatCompletion, ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 
 /**
@@ -100,13 +101,21 @@ export function normaliseBaseUrl(url: string): string {
   return url.trim().replace(/\/+$/, '');
 }
 
-/** The endpoint an environment key belongs to: DASHSCOPE_BASE_URL, else the configured default. */
-function envEndpoint(ctx: AppContext): string {
-  return normaliseBaseUrl(process.env.DASHSCOPE_BASE_URL?.trim() || ctx.config.llm.baseUrl);
+/** DashScope's own endpoint, as shipped (never read from a data dir's config.json). */
+export const DEFAULT_BASE_URL = normaliseBaseUrl(defaultConfig().llm.baseUrl);
+
+/**
+ * The endpoint an environment key belongs to: DASHSCOPE_BASE_URL from the same environment, else
+ * DashScope's default. Never a base URL written into config.json: anything that can write the data
+ * dir (the bridge's config update, another tool) must not be able to send the env key elsewhere.
+ */
+function envEndpoint(): string {
+  return normaliseBaseUrl(process.env.DASHSCOPE_BASE_URL?.trim() || DEFAULT_BASE_URL);
 }
 
+/** Where requests go: the app's endpoint, else DASHSCOPE_BASE_URL, else config.json's, else the default. */
 function effectiveBaseUrl(ctx: AppContext, app: LlmSettings): string {
-  return normaliseBaseUrl(app.baseUrl?.trim() || envEndpoint(ctx));
+  return normaliseBaseUrl(app.baseUrl?.trim() || process.env.DASHSCOPE_BASE_URL?.trim() || ctx.config.llm.baseUrl || DEFAULT_BASE_URL);
 }
 
 /** Loopback hosts may speak plain http (a local gateway, the test server); anything else must be https. */
@@ -142,8 +151,12 @@ export interface ResolvedLlmSettings {
   apiKey: string | null;
   keySource: 'app' | 'env' | null;
   baseUrl: string;
-  /** Why a configured key is withheld from this endpoint (null when nothing is withheld). */
-  withheld: 'endpoint_changed' | 'insecure_endpoint' | null;
+  /**
+   * Why a configured key is withheld from this endpoint (null when nothing is withheld):
+   * endpoint_changed = the app key was entered for another endpoint; config_endpoint = config.json
+   * names an endpoint no key was stored with (the env key only goes to its own endpoint).
+   */
+  withheld: 'endpoint_changed' | 'config_endpoint' | 'insecure_endpoint' | null;
 }
 
 /**
@@ -161,10 +174,11 @@ export function resolveLlmSettings(ctx: AppContext): ResolvedLlmSettings {
   if (appKey && normaliseBaseUrl(app.keyBaseUrl || baseUrl) === baseUrl) {
     apiKey = appKey;
     keySource = 'app';
-  } else if (envKey && envEndpoint(ctx) === baseUrl) {
+  } else if (envKey && envEndpoint() === baseUrl) {
     apiKey = envKey;
     keySource = 'env';
-  } else if (appKey || envKey) withheld = 'endpoint_changed';
+  } else if (appKey) withheld = 'endpoint_changed';
+  else if (envKey) withheld = 'config_endpoint';
   if (apiKey && !isAllowedEndpoint(baseUrl)) {
     apiKey = null;
     keySource = null;
@@ -186,6 +200,8 @@ export function noKeyError(withheld: ResolvedLlmSettings['withheld'] = null): Gr
 
 export function withheldMessage(withheld: ResolvedLlmSettings['withheld']): string | null {
   if (withheld === 'endpoint_changed') return '大模型接口地址已更改，密钥只发往它保存时的地址：请为新地址重新输入密钥（未发送密钥）';
+  if (withheld === 'config_endpoint')
+    return '配置文件（config.json）指定了另一个大模型接口地址，但没有为它保存密钥：环境变量 DASHSCOPE_API_KEY 只发往默认地址或同一环境中的 DASHSCOPE_BASE_URL（未发送密钥）';
   if (withheld === 'insecure_endpoint') return '大模型接口地址不是 https（本机地址除外），为保护密钥未发送请求';
   return null;
 }

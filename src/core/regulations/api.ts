@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pathArg } from '../common/file-access';
 import { defineOperation, defineOperations } from '../common/operation';
 import { GridError } from '../common/errors';
 import { importPaths } from './importer';
@@ -37,7 +38,7 @@ export const regulationOperations = defineOperations({
     summary: '导入规程文件或文件夹（PDF/Markdown/TXT/DOCX，递归） / Import regulation files or folders (recursive)',
     input: z
       .object({
-        paths: z.array(z.string().min(1)).min(1).describe('文件或文件夹路径 / files or folders'),
+        paths: z.array(pathArg(z.string().min(1), '导入的文件或文件夹')).min(1).describe('文件或文件夹路径 / files or folders'),
         id: z.string().optional().describe('指定 reg_id（仅单个文件） / explicit reg_id (single file only)'),
       })
       .strict(),
@@ -182,13 +183,13 @@ export const regulationOperations = defineOperations({
   }),
   'regulations.export_info': defineOperation({
     summary: '导出规程元数据为 <目录>/<reg_id>/info.json / Export metadata as info.json files',
-    input: z.object({ dir: z.string().min(1), reg_id: regIdField.optional() }).strict(),
+    input: z.object({ dir: pathArg(z.string().min(1), '导出目录', 'write'), reg_id: regIdField.optional() }).strict(),
     output: z.object({ files: z.array(z.string()) }),
     handler: (ctx, input) => ({ files: exportInfo(ctx, input.dir, input.reg_id) }),
   }),
   'regulations.import_info': defineOperation({
     summary: '从 info.json（文件或目录）导入规程元数据 / Import metadata from info.json files',
-    input: z.object({ path: z.string().min(1) }).strict(),
+    input: z.object({ path: pathArg(z.string().min(1), 'info.json 文件或目录') }).strict(),
     output: z.array(
       z.object({ file: z.string(), reg_id: z.string().nullable(), status: z.enum(['updated', 'failed']), error: z.string().optional() }),
     ),

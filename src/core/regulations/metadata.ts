@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { AppContext } from '../context';
+import { parseJsonText, readUtf8File } from '../common/files';
 import { GridError, toErrorPayload } from '../common/errors';
 import { allUnits, findRegulation, firstPages, getRegulation, getToc, listRegulations, updateInfo } from './store';
 import { infoJsonSchema, type InfoJson, type RegulationInfo } from './types';
@@ -174,12 +175,8 @@ function findInfoFiles(p: string): string[] {
 
 /** Reads one info.json and applies it through updateInfo; a bad file names the file and the field. */
 export function applyInfoFile(ctx: AppContext, file: string, overrideRegId?: string): RegulationInfo {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new GridError('BAD_FILE', `文件「${file}」不是有效的 JSON：${(e as Error).message}`);
-  }
+  // the content is never quoted in the error (a private file must not leak through a message)
+  const raw = parseJsonText(readUtf8File(file, `文件「${file}」`), `文件「${file}」`);
   const parsed = infoJsonSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -200,6 +197,7 @@ export function applyInfoFile(ctx: AppContext, file: string, overrideRegId?: str
 
 export function importInfo(ctx: AppContext, p: string): InfoImportResult[] {
   if (!fs.existsSync(p)) throw new GridError('NOT_FOUND', `路径「${p}」不存在`);
+  // a file that is not info.json (or a folder) is read only when it is JSON; its text is never echoed
   return findInfoFiles(path.resolve(p)).map((file) => {
     try {
       const info = applyInfoFile(ctx, file);

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { startWebServer, type WebServer } from '../../../src/web/server';
 import { configureLlm, createLlmClient, resolveLlmSettings } from '../../../src/core/llm/client';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { reply, startFakeLlmServer, type FakeLlmServer } from '../../fixtures/fake-llm-server';
+import { projectRoot } from '../../../src/core/common/paths';
 import { tempContext, tempDir } from '../../helpers';
 
 const KEY = 'sk-bound-0123456789abcdefSECRET';
@@ -94,6 +96,34 @@ describe('the key stays with its endpoint (through the browser-shell bridge)', (
     expect(moved.data.available).toBe(false);
     await invoke('llm.status', { check: true });
     expect(attacker.requests).toEqual([]);
+  });
+
+  it('a base_url written into config.json (bridge app.update_config) never receives the env key', async () => {
+    restoreEnv = withEnv({ DASHSCOPE_API_KEY: KEY, DASHSCOPE_BASE_URL: undefined });
+    attacker.setHandler(() => reply.content('好'));
+    const saved = await invoke('app.update_config', { patch: { llm: { baseUrl: attacker.baseUrl } } });
+    expect(saved.type).toBe('result');
+    try {
+      const status = await invoke('llm.status', { check: true });
+      expect(status.data.available).toBe(false);
+      expect(status.data.message).toMatch(/config\.json.*没有为它保存密钥/);
+      await invoke('llm.chat', { question: '母线失压怎么处理' });
+      await invoke('llm.enrich_metadata', { all: true });
+      // later CLI runs on the same data dir read that config.json too
+      const cli = spawnSync(process.execPath, [path.join(projectRoot(), 'bin', 'gridcode.mjs'), 'llm', 'status', '--check', '--json', '--data-dir', web.ctx.dataDir], {
+        env: { ...process.env, DASHSCOPE_API_KEY: KEY },
+        encoding: 'utf8',
+      });
+      expect(cli.stdout + cli.stderr).not.toContain(KEY);
+      expect(JSON.parse(cli.stdout)).toMatchObject({ available: false });
+      expect(attacker.requests.filter((r) => r.headers.authorization)).toEqual([]);
+      // an app key entered while that endpoint is in effect is the user storing a key with it
+      await invoke('llm.configure', { api_key: KEY });
+      expect((await invoke('llm.status', { check: true })).data.check.ok).toBe(true);
+      expect(attacker.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
+    } finally {
+      await invoke('app.update_config', { patch: { llm: { baseUrl: 'https://dashscope.aliyuncs.com/compatible-mode/v1' } } });
+    }
   });
 
   it('re-entering the key for a new endpoint is the user saying so: then it is sent there', async () => {

@@ -76,4 +76,19 @@ describe('MCP server under attack', () => {
     expect(text).toMatch(/不是有效的 JSON/);
     expect(text).not.toContain(SECRET);
   });
+
+  it('wrong-type arguments answer readable Chinese and English, not raw zod issue JSON', async () => {
+    const r = await mcp.call(10, 'read_page_range', { reg_id: 42, start: '一' });
+    expect(r.result.isError).toBe(true);
+    const text = r.result.content[0].text as string;
+    const { error } = JSON.parse(text) as { error: { code: string; message: string; message_en: string; details?: unknown } };
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.message).toMatch(/reg_id.*期望 string/);
+    expect(error.message_en).toMatch(/reg_id: Invalid input: expected string, received number/);
+    expect(error.details).toBeUndefined();
+    expect(text).not.toMatch(/"expected":|"code": "invalid_type"|Input validation error/);
+    const unknown = await mcp.call(11, 'no_such_tool', {});
+    expect(unknown.result.isError).toBe(true);
+    expect(unknown.result.content[0].text).toMatch(/没有这个工具/);
+  });
 });
