@@ -80,9 +80,16 @@ function CollectionsHome() {
   const [toast, showToast] = useToast();
   const [confirm, setConfirm] = useState<Collection | null>(null);
 
+  // a collection just imported is chosen before the list reloads with it: keep it until the list has it
+  const justImported = useRef<string | null>(null);
   useEffect(() => {
-    if (!active && list.data?.length) setActive(list.data[0].name);
-    if (active && list.data && !list.data.some((c) => c.name === active)) setActive(list.data[0]?.name ?? null);
+    if (!list.data) return;
+    if (active && list.data.some((c) => c.name === active)) {
+      justImported.current = null;
+      return;
+    }
+    if (active && active === justImported.current) return;
+    setActive(list.data[0]?.name ?? null);
   }, [list.data, active]);
 
   return (
@@ -118,6 +125,7 @@ function CollectionsHome() {
           </section>
           <ImportCollection
             onDone={(name, summary) => {
+              justImported.current = name;
               showToast(summary);
               list.reload();
               setActive(name);
