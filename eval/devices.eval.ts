@@ -48,6 +48,9 @@ export const EVAL_SETS = [
   // fresh batch 5 (stop 22 review): the families added last (clock times, bare numbers, complaints, English
   // mixed in, shared tails, delays between commands), written before running, all held out
   { name: 'fresh5', label: 'fresh batch 5 (stop 22: schedules, bare numbers, complaints, English, shared tails; all held out)', dir: path.join(here, 'fixtures', 'devices-wild'), only: /\.fresh5-cases\.txt$/ },
+  // batch 6 (issue 26): capability-true selection, device mode vs scene, similar rooms, counting/listing, English,
+  // stray fragments, wake words — over a home of its own (family.json), committed before running; every 3rd held out
+  { name: 'batch6', label: 'batch 6 (issue 26: capability, device mode, similar rooms, counting, English, fragments, wake words)', dir: path.join(here, 'fixtures', 'devices-batch6') },
 ];
 
 /** Which case files of a folder a set reads. */

@@ -19,6 +19,18 @@ export const configSchema = z.object({
        * than a page are wrapped at sentence ends, so a 50 MB one-line file does not become one page.
        */
       maxPageChars: z.number().int().positive().default(7200),
+      /**
+       * Zip-based input (DOCX) is checked before it is inflated (common/zip-guard.ts): entries, inflated
+       * bytes in all, inflated XML (mammoth holds it as a tree: about 45 bytes of memory per XML byte,
+       * so 32 MB is about 1.5 GB and 40 s), and the compression ratio of any entry above 1 MB (generated
+       * Word text, the most repetitive, reaches 31:1; the bomb of issue 28 was 1000:1).
+       */
+      maxArchiveEntries: z.number().int().positive().default(5000),
+      maxInflatedBytes: z.number().int().positive().default(256 * 1024 * 1024),
+      maxXmlBytes: z.number().int().positive().default(32 * 1024 * 1024),
+      maxCompressionRatio: z.number().positive().default(100),
+      /** One Word paragraph's XML (characters): the longest statute article is about 2,500 characters of text. */
+      maxParagraphChars: z.number().int().positive().default(1024 * 1024),
     })
     .prefault({}),
   reader: z

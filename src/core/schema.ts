@@ -4,6 +4,7 @@ import { regulationsMigrations } from './regulations/schema';
 import { searchMigrations } from './search/schema';
 import { devicesMigrations } from './devices/schema';
 import { collectionsMigrations } from './collections/schema';
+import { editionsMigrations } from './editions/schema';
 
 /** Every engine's migrations, in dependency order (search indexes regulation units). */
 export const allMigrations: Migration[] = [
@@ -12,4 +13,5 @@ export const allMigrations: Migration[] = [
   ...searchMigrations,
   ...devicesMigrations,
   ...collectionsMigrations,
+  ...editionsMigrations,
 ];

@@ -67,8 +67,11 @@ test('search: results stay grouped by regulation; 更多来自本规程 and 加�
   // no scores on the card itself: they live in each hit's "为什么" drawer
   await expect(cards.first()).not.toContainText('得分');
   const why = results.locator('.hit-why').first();
-  await why.locator('summary').click();
-  await expect(why).toContainText('得分');
+  await why.locator('summary').first().click();
+  await expect(why.locator('.why-words')).toContainText('出现在');
+  // the numbers wait under 详细
+  await why.locator('.why-detail summary').click();
+  await expect(why.locator('.why-detail')).toContainText('得分');
 
   // a regulation with more hits than shown offers them, in place
   const more = results.getByRole('button', { name: /^更多来自本规程（还有 \d+ 条）：.+/ }).first();

@@ -6,6 +6,7 @@ import { registerCollectionCommands } from './collections';
 import { registerModelCommands } from './models';
 import { registerLlmCommands } from './llm';
 import { registerStructureCommands } from './structure';
+import { registerEditionCommands } from './editions';
 
 /**
  * Each engine's CLI commands live in their own module and register here.
@@ -19,4 +20,5 @@ export function registerCommandModules(program: Command): void {
   registerModelCommands(program);
   registerLlmCommands(program);
   registerStructureCommands(program);
+  registerEditionCommands(program);
 }

@@ -19,7 +19,17 @@ function parseOffset(value: string): number {
   return n;
 }
 
-type ImportRow = { file: string; reg_id: string | null; status: string; title?: string; total_pages?: number; error?: string; error_code?: string; warning?: string };
+type ImportRow = {
+  file: string;
+  reg_id: string | null;
+  status: string;
+  title?: string;
+  total_pages?: number;
+  error?: string;
+  error_code?: string;
+  warning?: string;
+  edition?: { message: string };
+};
 
 function renderImport(results: ImportRow[]): string {
   const count = (s: string) => results.filter((r) => r.status === s).length;
@@ -33,6 +43,7 @@ function renderImport(results: ImportRow[]): string {
   const errors = [
     ...results.filter((r) => r.status === 'failed').map((r) => `  ✗ ${r.error}`),
     ...results.filter((r) => r.warning).map((r) => `  ! ${r.reg_id}: ${r.warning}`),
+    ...results.filter((r) => r.edition).map((r) => `  ◆ ${r.reg_id}: ${r.edition!.message}`),
   ];
   return [
     results.length > 30 ? '' : table,
@@ -49,8 +60,16 @@ export function registerRegulationCommands(program: Command): void {
     .description('导入规程文件或文件夹（PDF/Markdown/TXT/DOCX，文件夹递归） / import regulation files or folders')
     .argument('<paths...>', '文件或文件夹 / files or folders')
     .option('--id <reg_id>', '指定规程 ID（仅单个文件） / explicit reg_id for a single file')
-    .action(async (paths: string[], opts: { id?: string }, cmd: Command) => {
-      const out = await runOperation(cmd, 'regulations.import', { paths, id: opts.id }, renderImport, { progress: true });
+    .option('--as-edition-of <reg_id>', '作为已导入规程的新版本（或旧版本）导入，按施行日期排定现行版 / import as an edition of this regulation')
+    .option('--separate', '即使与已导入规程同名也单独保存，不合为版本 / keep apart from same-titled regulations')
+    .action(async (paths: string[], opts: { id?: string; asEditionOf?: string; separate?: boolean }, cmd: Command) => {
+      const out = await runOperation(
+        cmd,
+        'regulations.import',
+        { paths, id: opts.id, edition_of: opts.asEditionOf, separate: opts.separate },
+        renderImport,
+        { progress: true },
+      );
       // partial success (a folder with a few bad files) is success; nothing imported at all is not
       if (out.length === 0 || out.every((r) => r.status === 'failed')) process.exitCode = 1;
       // a file that failed for reasons not of its making (database busy, disk, internal) must not pass silently

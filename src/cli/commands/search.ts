@@ -50,6 +50,10 @@ export function formatSearch(out: SearchOut): string {
       const label = padDisplay(truncateDisplay(r.article ?? r.section, 24), labelWidth);
       lines.push(`  ${String(n).padStart(2)}. ${label}  第${r.page_num}页  得分 ${r.score.toFixed(3)}  ${truncateDisplay(r.section, 40)}`);
       lines.push(`      ${mark(r.snippet, r.highlights)}`);
+      if (r.edition) {
+        const now = r.edition.current;
+        lines.push(`      ⚠ ${r.edition.label}：现行为「${now.title}」${now.effective_date ? `（${now.effective_date}）` : ''}${now.article ? ` ${now.article}（${now.reg_id} 第${now.page_num}页）` : '，该条在现行版中已删除'}`);
+      }
       if (r.similar.count) lines.push(`      （另有 ${r.similar.count} 行相似记录，同在${truncateDisplay(r.section, 30)}）`);
     }
     const g = out.groups.find((x) => x.reg_id === regId);
@@ -68,6 +72,13 @@ interface SearchFlags {
   offset?: string;
   mode?: 'hybrid' | 'lexical' | 'vector';
   batch?: string;
+  edition?: string;
+}
+
+function editionOf(flags: SearchFlags): 'current' | 'all' | undefined {
+  if (flags.edition === undefined) return undefined;
+  if (flags.edition !== 'current' && flags.edition !== 'all') throw new GridError('INVALID_INPUT', `--edition: 只能是 current（现行版，默认）或 all（含旧版），收到 "${flags.edition}"`);
+  return flags.edition;
 }
 
 function regIdOf(flags: SearchFlags): string | string[] | null {
@@ -103,6 +114,7 @@ export function registerSearchCommands(program: Command): void {
     .option('-m, --mode <mode>', 'hybrid | lexical | vector')
     .option('-t, --types <list>', '只看这些块类型（逗号分隔）：article,text,table,note / block types')
     .option('-c, --chapter <scope>', '只在该章节内检索，如 第六章、附录C / chapter scope')
+    .option('--edition <scope>', 'current（默认，只检索现行版）| all（也检索旧版，旧版结果会标注） / editions to search')
     .option('--batch <file>', '每行一个问题；每行输出一个 JSON / one query per line in, one JSON object per line out')
     .action(async (query: string | undefined, flags: SearchFlags, cmd: Command) => {
       const reg_id = regIdOf(flags);
@@ -113,6 +125,7 @@ export function registerSearchCommands(program: Command): void {
         ? (blockFlags.types.split(/[,，\s]+/).filter(Boolean) as ('article' | 'text' | 'table' | 'note')[])
         : undefined;
       const chapter_scope = blockFlags.chapter;
+      const edition = editionOf(flags);
       if (flags.mode && !['hybrid', 'lexical', 'vector'].includes(flags.mode)) {
         throw new GridError('INVALID_INPUT', `--mode: 只能是 hybrid、lexical 或 vector，收到 "${flags.mode}"`);
       }
@@ -127,7 +140,7 @@ export function registerSearchCommands(program: Command): void {
         await withContext(cmd, async (ctx) => {
           for (const q of queries) {
             try {
-              const out = await invokeOperation(ctx, 'search.smart_search', { query: q, reg_id, top_k, offset, mode: flags.mode, block_types, chapter_scope });
+              const out = await invokeOperation(ctx, 'search.smart_search', { query: q, reg_id, top_k, offset, mode: flags.mode, block_types, chapter_scope, edition });
               process.stdout.write(JSON.stringify(out) + '\n');
             } catch (e) {
               const err = e as GridError;
@@ -138,6 +151,6 @@ export function registerSearchCommands(program: Command): void {
         return;
       }
       if (!query || !query.trim()) throw new GridError('INVALID_INPUT', 'query: 请提供检索问题，或使用 --batch FILE');
-      await runOperation(cmd, 'search.smart_search', { query, reg_id, top_k, offset, mode: flags.mode, block_types, chapter_scope }, formatSearch);
+      await runOperation(cmd, 'search.smart_search', { query, reg_id, top_k, offset, mode: flags.mode, block_types, chapter_scope, edition }, formatSearch);
     });
 }

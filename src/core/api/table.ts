@@ -21,6 +21,7 @@ const namespaces = {
     const [engine, structure] = await Promise.all([import('../regulations/api'), import('../regulations/structure-api')]);
     return registerNamespace('regulations', engine.regulationOperations, structure.structureOperations);
   },
+  editions: async () => registerNamespace('editions', (await import('../regulations/editions-api')).editionOperations),
   search: async () => registerNamespace('search', (await import('../regulations/search-api')).searchOperations),
   devices: async () => registerNamespace('devices', (await import('../devices/api')).deviceOperations),
   collections: async () => registerNamespace('collections', (await import('../collections/api')).collectionOperations),

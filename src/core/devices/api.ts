@@ -12,7 +12,8 @@ import { buildCommandPrompt, commandSystemPrompt, parseCommandArray } from './co
 import { parseRules } from './parser';
 import { retrieve, type RetrieveOptions } from './retrieve';
 import { injectStage } from './stages/inject';
-import { commandSpecSchema, conditionSchema, conversationStateSchema, emptyState, floorSchema, otherIntentSchema, scheduleSchema, type Home } from './types';
+import { readUserVocabulary, USER_VOCABULARY_FILE, withVocabulary } from './user-vocabulary';
+import { userVocabularySchema, commandSpecSchema, conditionSchema, conversationStateSchema, emptyState, floorSchema, otherIntentSchema, scheduleSchema, type Home } from './types';
 import { TYPES } from './lexicon';
 import { createLlmCommandParser, parseCommandsWithLlm } from './llm-commands';
 import { llmAvailable } from '../llm/client';
@@ -30,11 +31,15 @@ const loadedHomes = new KeyedCache<ReturnType<typeof loadHomeFile>>('devices.hom
 export function loadHome(ctx: AppContext, file?: string): { home: Home; format: HomeFormat; warnings: string[]; file: string; demo: boolean } {
   const f = file === undefined ? path.resolve(demoHomePath(ctx)) : confineFile(ctx.fileAccess, file, '设备文件');
   const stat = fs.existsSync(f) ? fs.statSync(f) : null;
-  const key = `${f}\u0000${stat?.mtimeMs ?? 0}:${stat?.size ?? 0}`;
+  // the installer's vocabulary in the data dir is merged over the shipped words for every home
+  const vocabFile = path.join(ctx.dataDir, USER_VOCABULARY_FILE);
+  const vstat = fs.existsSync(vocabFile) ? fs.statSync(vocabFile) : null;
+  const key = `${f}\u0000${stat?.mtimeMs ?? 0}:${stat?.size ?? 0}\u0000${vstat?.mtimeMs ?? 0}:${vstat?.size ?? 0}`;
   const homes = loadedHomes.in(ctx.state);
   let hit = homes.get(key);
   if (!hit) {
-    hit = loadHomeFile(f, { maxBytes: ctx.config.import.maxFileBytes });
+    const loaded = loadHomeFile(f, { maxBytes: ctx.config.import.maxFileBytes });
+    hit = { ...loaded, home: withVocabulary(loaded.home, readUserVocabulary(vocabFile)) };
     homes.set(key, hit);
   }
   return { ...hit, file: f, demo: !file };
@@ -66,6 +71,10 @@ const entitySchema = z.object({
 const homeSchema = z.object({
   name: z.string().optional(),
   rooms: z.array(z.string()),
+  /** room -> the installer's other words for it */
+  roomAliases: z.record(z.string(), z.array(z.string())).optional(),
+  /** the installer's vocabulary (data dir devices-vocabulary.json) merged over the shipped words */
+  vocabulary: userVocabularySchema.optional(),
   floors: z.array(floorSchema).optional(),
   devices: z.array(entitySchema),
   groups: z.array(entitySchema),

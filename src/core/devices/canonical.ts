@@ -174,7 +174,16 @@ const ENGLISH: [RegExp, string][] = [
   // verbs and rooms first (Home Assistant names such as "Living Room Light" meet 客厅灯 this way)
   [/\b(?:turn|switch|power)\s*on\b/g, '打开'],
   [/\b(?:turn|switch|power)\s*off\b/g, '关闭'],
+  // 儿童房light off: the verb said after the device
+  [/\boff\s*$/g, '关闭'],
+  [/\bon\s*$/g, '打开'],
   [/\b(?:the|my|our|please)\b/g, ' '],
+  // 30 percent, next song on the Sonos
+  [/\s*\bper\s*cent\b|\s*\bpercent\b/g, '%'],
+  [/\bnext\s*(?:song|track)\b/g, '下一首'],
+  [/\bprevious\s*(?:song|track)\b|\bprevious\b/g, '上一首'],
+  [/\b(?:songs?|music)\b/g, '歌'],
+  [/\b(?:on|in)\b/g, ' '],
   [/\ball\b/g, '所有'],
   [/\bmaster\s*bed\s*room\b/g, '主卧'],
   [/\b(?:guest\s*(?:bed)?room)\b/g, '客房'],

@@ -7,6 +7,7 @@ import { normalizeText, stripControlChars } from '../text/normalize';
 import { canonical } from './canonical';
 import { UNKNOWN_ROOM, inferCategory } from './lexicon';
 import { homeFileSchema, type CommandSpec, type Entity, type Home } from './types';
+import { acceptedKindsText, kindOfCategory } from './vocab';
 import { importHomeAssistant, importSmartThings, isHomeAssistantExport, isSmartThingsExport, typicalCommands } from './importers';
 
 export type HomeFormat = 'devices-array' | 'home-object' | 'home-assistant' | 'smartthings';
@@ -62,7 +63,7 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
     const detail = again.success ? zodIssues(parsed.error) : zodIssues(again.error);
     throw new GridError('BAD_FILE', `${source} 无效 — ${detail}`, { issues: (again.success ? parsed.error : again.error).issues });
   }
-  const file = Array.isArray(parsed.data) ? { devices: parsed.data, groups: [], scenes: [], rooms: undefined, floors: undefined, name: undefined } : parsed.data;
+  const file = Array.isArray(parsed.data) ? { devices: parsed.data, groups: [], scenes: [], rooms: undefined, areas: undefined, floors: undefined, name: undefined } : parsed.data;
 
   const ids = new Map<string, string>();
   const claim = (id: string, where: string) => {
@@ -71,11 +72,16 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
     ids.set(id, where);
   };
   let inferred = 0;
+  const unknownCategories: string[] = [];
   const devices: Entity[] = file.devices.map((d, i) => {
     const base = Array.isArray(parsed.data) ? `$[${i}]` : `$.devices[${i}]`;
     claim(d.id, base);
     const name = clean(d.name);
-    const category = d.category ?? inferCategory(d.type, canonical(name), d.commands);
+    // a category as any ecosystem writes it (climate, tuya:kt, HeaterCooler) is read through the one table;
+    // one no table knows is reported and the kind inferred from type, name and commands instead
+    const given = d.category ? kindOfCategory(d.category) : null;
+    if (d.category && !given) unknownCategories.push(`${d.name}（${d.category}）`);
+    const category = given ?? inferCategory(d.type, canonical(name), d.commands);
     // a device listed without commands gets its kind's usual ones, not "can do nothing"
     const commands = d.commands.length ? d.commands : typicalCommands(category);
     if (!d.commands.length) inferred++;
@@ -83,7 +89,8 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
       id: d.id,
       kind: 'device' as const,
       name,
-      nicknames: (d.nicknames ?? []).map(clean).filter(Boolean),
+      nicknames: [...new Set([...(d.nicknames ?? []), ...(d.aliases ?? [])].map(clean).filter(Boolean))],
+      ...(d.aliases?.length ? { aliases: d.aliases.map(clean).filter(Boolean) } : {}),
       room: d.room ? clean(d.room) || null : null,
       type: d.type,
       category,
@@ -104,7 +111,8 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
       id: g.id,
       kind: 'group' as const,
       name: clean(g.name),
-      nicknames: (g.nicknames ?? []).map(clean),
+      nicknames: [...new Set([...(g.nicknames ?? []), ...(g.aliases ?? [])].map(clean).filter(Boolean))],
+      ...(g.aliases?.length ? { aliases: g.aliases.map(clean).filter(Boolean) } : {}),
       room: g.room ?? (new Set(members.map((m) => m.room)).size === 1 ? members[0].room : null),
       type: 'group',
       category: cats.size === 1 ? [...cats][0] : 'mixed',
@@ -119,7 +127,8 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
       id: s.id,
       kind: 'scene' as const,
       name: clean(s.name),
-      nicknames: (s.nicknames ?? []).map(clean),
+      nicknames: [...new Set([...(s.nicknames ?? []), ...(s.aliases ?? [])].map(clean).filter(Boolean))],
+      ...(s.aliases?.length ? { aliases: s.aliases.map(clean).filter(Boolean) } : {}),
       room: s.room ?? null,
       type: 'scene',
       category: 'scene',
@@ -127,12 +136,20 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
       description: s.description,
     };
   });
-  const rooms = [...new Set([...(file.rooms ?? []), ...devices.map((d) => d.room).filter((r): r is string => !!r)])].filter((r) => !UNKNOWN_ROOM.test(r));
+  // rooms (and HA areas) may be written with the installer's other words for them
+  const roomEntries = [...(file.rooms ?? []), ...(file.areas ?? [])].map((r) => (typeof r === 'string' ? { name: r, aliases: [] as string[] } : r));
+  const roomAliases: Record<string, string[]> = {};
+  for (const r of roomEntries) if (r.aliases.length) roomAliases[clean(r.name)] = [...new Set([...(roomAliases[clean(r.name)] ?? []), ...r.aliases.map(clean)])];
+  const rooms = [...new Set([...roomEntries.map((r) => clean(r.name)), ...devices.map((d) => d.room).filter((r): r is string => !!r)])].filter((r) => !UNKNOWN_ROOM.test(r));
   if (devices.length === 0) warnings.push(`${source} 中没有设备`);
+  if (unknownCategories.length) {
+    const list = unknownCategories.slice(0, 5).join('、') + (unknownCategories.length > 5 ? ` 等 ${unknownCategories.length} 个` : '');
+    warnings.push(`无法识别的设备类别：${list}，已按类型、名称和命令推断。可用的类别：${acceptedKindsText()}；也可写各平台的类别名（如 homeassistant:climate、tuya:kt、homekit:HeaterCooler、mihome:air-conditioner）`);
+  }
   if (inferred) warnings.push(`${inferred} 个设备没有列出可用命令，已按设备类型推断常用命令（开关、亮度、温度等）`);
   const floors = (file.floors ?? []).map((f) => ({ ...f, name: clean(f.name), rooms: f.rooms.map(clean) }));
   for (const f of floors) for (const r of f.rooms) if (!rooms.includes(r)) rooms.push(r);
-  return { home: { name: file.name, rooms, ...(floors.length ? { floors } : {}), devices, groups, scenes }, format, warnings };
+  return { home: { name: file.name, rooms, ...(Object.keys(roomAliases).length ? { roomAliases } : {}), ...(floors.length ? { floors } : {}), devices, groups, scenes }, format, warnings };
 }
 
 /** Reads and normalises a home file (JSON). Never throws a raw SyntaxError. */

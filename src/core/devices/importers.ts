@@ -4,6 +4,7 @@
  *   `.storage/core.*` files and/or `GET /api/states`), any subset, or a bare /api/states array.
  * - SmartThings: `GET /v1/devices` JSON ({items:[...]}) optionally with {rooms} and per-device status.
  */
+import { CATEGORIES } from './vocab';
 import type { CommandSpec } from './types';
 
 type Json = Record<string, unknown>;
@@ -51,11 +52,19 @@ function haCommands(domain: string, attrs: Json): { commands: CommandSpec[]; cat
     case 'light': {
       const modes = Array.isArray(attrs.supported_color_modes) ? attrs.supported_color_modes : [];
       const dimmable = modes.some((m) => m !== 'onoff') || 'brightness' in attrs;
+      // a colour only where the light has a colour mode, a white tone only where it has color_temp
+      const coloured = modes.some((m) => /^(?:hs|xy|rgb|rgbw|rgbww)$/.test(String(m)));
+      const tunable = modes.includes('color_temp');
       return {
         category: 'light',
-        commands: dimmable
-          ? [...ON_OFF, { id: 'brightness', description: '调亮度', type: 'integer', value_range: { minimum: 0, maximum: 100, unit: '%' } }]
-          : ON_OFF,
+        commands: [
+          ...ON_OFF,
+          ...(dimmable ? [{ id: 'brightness', description: '调亮度', type: 'integer', value_range: { minimum: 0, maximum: 100, unit: '%' } }] : []),
+          ...(coloured ? [{ id: 'set_color', description: '调颜色', type: 'string' }] : []),
+          ...(tunable
+            ? [{ id: 'set_color_temp', description: '调色温', type: 'integer', value_range: { minimum: Number(attrs.min_color_temp_kelvin ?? 2700), maximum: Number(attrs.max_color_temp_kelvin ?? 6500), unit: 'K' } }]
+            : []),
+        ],
       };
     }
     case 'switch':
@@ -104,22 +113,24 @@ function haCommands(domain: string, attrs: Json): { commands: CommandSpec[]; cat
           { id: 'set_fan_mode', description: '调风速', type: 'string' },
         ],
       };
-    case 'media_player':
-      return {
-        category: 'tv',
-        commands: [
-          ...ON_OFF,
-          { id: 'volume_set', description: '调音量', type: 'integer', value_range: { minimum: 0, maximum: 100, unit: '%' } },
-          { id: 'volume_mute', description: '静音' },
-          { id: 'media_play', description: '播放' },
-          { id: 'media_pause', description: '暂停' },
-          { id: 'media_stop', description: '停止播放' },
-          { id: 'media_next_track', description: '下一首' },
-          { id: 'media_previous_track', description: '上一首' },
-          { id: 'play_media', description: '播放指定内容', type: 'string' },
-          { id: 'select_source', description: '切换信号源', type: 'string' },
-        ],
-      };
+    case 'media_player': {
+      // supported_features says which of these the player really has (HA MediaPlayerEntityFeature bits)
+      const all: [number, CommandSpec][] = [
+        [128, ON_OFF[0]],
+        [256, ON_OFF[1]],
+        [4, { id: 'volume_set', description: '调音量', type: 'integer', value_range: { minimum: 0, maximum: 100, unit: '%' } }],
+        [8, { id: 'volume_mute', description: '静音' }],
+        [16384, { id: 'media_play', description: '播放' }],
+        [1, { id: 'media_pause', description: '暂停' }],
+        [4096, { id: 'media_stop', description: '停止播放' }],
+        [32, { id: 'media_next_track', description: '下一首' }],
+        [16, { id: 'media_previous_track', description: '上一首' }],
+        [512, { id: 'play_media', description: '播放指定内容', type: 'string' }],
+        [2048, { id: 'select_source', description: '切换信号源', type: 'string' }],
+      ];
+      const bits = typeof attrs.supported_features === 'number' ? attrs.supported_features : null;
+      return { category: 'tv', commands: all.filter(([bit]) => bits === null || (bits & bit) !== 0).map(([, c]) => c) };
+    }
     case 'lock':
       return { category: 'lock', commands: [{ id: 'lock', description: '锁上门锁' }, { id: 'unlock', description: '解锁门锁' }] };
     case 'vacuum':
@@ -225,6 +236,10 @@ export function importHomeAssistant(raw: unknown, warnings: string[]): unknown {
     const spec = haCommands(domain, attrs);
     const d: RawDevice = { id: entityId, name, room, type: `homeassistant:${domain}`, commands: spec.commands };
     if (spec.category) d.category = spec.category;
+    // the device class refines the domain (cover.garage is a garage door, media_player.speaker a speaker)
+    const deviceClass = str(attrs.device_class) ?? str(reg.device_class) ?? str(reg.original_device_class);
+    const refined = deviceClass ? CATEGORIES.ecosystems.homeassistant[`${domain}.${deviceClass}`] : undefined;
+    if (refined) d.category = refined;
     if (spec.reading) {
       const v = Number(st.state);
       d.attributes = { [spec.reading[0]]: Number.isFinite(v) ? v : null };
@@ -271,12 +286,6 @@ const ST_CAPS: Record<string, CommandSpec[]> = {
   illuminanceMeasurement: [{ id: 'main-illuminanceMeasurement-read', description: '读取光照' }],
 };
 
-const ST_CATEGORY: Record<string, string> = {
-  Light: 'light', Blind: 'curtain', AirConditioner: 'airConditioner', Fan: 'fan', Television: 'tv', Speaker: 'speaker',
-  SmartLock: 'lock', SmartPlug: 'plug', Switch: 'switch', Humidifier: 'humidifier', AirPurifier: 'airPurifier',
-  RobotCleaner: 'robotVacuum', Washer: 'washer', Refrigerator: 'refrigerator', Thermostat: 'airConditioner',
-};
-
 export function importSmartThings(raw: unknown, warnings: string[]): unknown {
   const obj = raw as Json;
   const rooms = new Map<string, string>();
@@ -291,7 +300,7 @@ export function importSmartThings(raw: unknown, warnings: string[]): unknown {
     const caps = (Array.isArray(main.capabilities) ? main.capabilities : []).filter(isObj).map((c) => String(c.id));
     const cats = (Array.isArray(main.categories) ? main.categories : []).filter(isObj).map((c) => String(c.name));
     const commands = caps.flatMap((c) => ST_CAPS[c] ?? []);
-    let category = cats.map((c) => ST_CATEGORY[c]).find(Boolean);
+    let category = cats.map((c) => CATEGORIES.ecosystems.smartthings[c]).find(Boolean);
     const attributes: Record<string, number | null> = {};
     const status = isObj(item.status) && isObj(item.status.main) ? item.status.main : undefined;
     const read = (cap: string, attr: string) => {

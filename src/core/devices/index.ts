@@ -1,6 +1,6 @@
 import { homophoneKey } from '../text/pinyin';
 import { allEntities, entityNames, norm } from './home';
-import { ROOM_ALIASES, ROOM_WORDS, SUBTYPES, TYPES, UNKNOWN_ROOM, longestFirst } from './lexicon';
+import { ACTIONS, ROOM_ALIASES, ROOM_WORDS, SUBTYPES, TYPES, UNKNOWN_ROOM, longestFirst } from './lexicon';
 import type { Entity, Home } from './types';
 
 /** Why a room field cannot be trusted; only then does the room word inside the name count (seed 000). */
@@ -43,6 +43,8 @@ export interface HomeIndex {
   /** floor word (一楼, 2楼, 二层, 楼上, the floor's own name and aliases) -> the rooms on it */
   floorRooms: Map<string, string[]>;
   typeWords: [string, string][];
+  /** [phrase, action], longest first: the shipped verbs and the installer's */
+  actionPhrases: [string, string][];
   subtypeWords: string[];
   /** device id -> groups containing it */
   groupsOf: Map<string, Entity[]>;
@@ -157,12 +159,24 @@ function floorWords(home: Home): Map<string, string[]> {
       if (f.lv === 2) for (const unit of ['楼', '层']) add(`两${unit}`, f.rooms);
     } else add(`负${CN_DIGITS[-f.lv] ?? -f.lv}楼`, f.rooms);
   }
+  // the installer's other words for a room (home file aliases, user vocabulary) stand for that room
+  for (const [room, words] of Object.entries(home.roomAliases ?? {})) for (const w of words) add(w, [room]);
+  for (const [room, words] of Object.entries(home.vocabulary?.rooms ?? {})) for (const w of words) add(w, [room]);
   const above = floors.filter((f) => f.lv > 0);
   if (above.length > 1) {
     const lowest = Math.min(...above.map((f) => f.lv));
     for (const f of above) add(f.lv === lowest ? '楼下' : '楼上', f.rooms);
   }
   return out;
+}
+
+const SHIPPED_PHRASES: [string, string][] = longestFirst(Object.values(ACTIONS).flat()).map((p) => [p, Object.entries(ACTIONS).find(([, list]) => list.includes(p))![0]]);
+
+/** The verbs a parse reads: the shipped ones, plus the installer's (user vocabulary) merged in by length. */
+function actionPhrases(home: Home): [string, string][] {
+  const extra = Object.entries(home.vocabulary?.actions ?? {}).flatMap(([a, words]) => words.map((w): [string, string] => [norm(w), a]));
+  if (!extra.length) return SHIPPED_PHRASES;
+  return [...extra, ...SHIPPED_PHRASES].sort((x, y) => y[0].length - x[0].length);
 }
 
 const cache = new WeakMap<Home, HomeIndex>();
@@ -225,6 +239,7 @@ export function indexHome(home: Home): HomeIndex {
   for (const g of home.groups) for (const m of g.members ?? []) groupsOf.set(m, [...(groupsOf.get(m) ?? []), g]);
   const typeWords: [string, string][] = [];
   for (const [t, words] of Object.entries(TYPES)) for (const w of words) typeWords.push([w, t]);
+  for (const [t, words] of Object.entries(home.vocabulary?.kinds ?? {})) for (const w of words) typeWords.push([norm(w), t]);
   typeWords.sort((a, b) => b[0].length - a[0].length);
   const index: HomeIndex = {
     home,
@@ -240,6 +255,7 @@ export function indexHome(home: Home): HomeIndex {
     floorRooms,
     typeWords,
     subtypeWords: longestFirst(Object.keys(SUBTYPES)),
+    actionPhrases: actionPhrases(home),
     groupsOf,
   };
   cache.set(home, index);

@@ -2,6 +2,7 @@
  * Chinese smart-home vocabulary: actions and their synonyms, device types, room words.
  * Data, not logic, so the rule parser, the capability check and the lint share one source.
  */
+import { CATEGORIES, kindOfCategory } from './vocab';
 
 /** Canonical action -> phrases that express it (longest phrases are matched first). */
 export const ACTIONS: Record<string, string[]> = {
@@ -59,6 +60,9 @@ export const SERVED_BY: Record<string, string[]> = {
   升起: ['打开'],
   降下: ['关闭'],
 };
+
+/** Settings a device either has or not: another command that serves them (brightness for a colour) is a last resort. */
+export const EXACT_CAPABILITY = new Set(['调颜色', '调色温', '调湿度', '下一首', '上一首', '切换信号源']);
 
 /** Pairs that must never match each other (seed 001: 打开 must never match 关闭设备). */
 export const OPPOSITES: Record<string, string[]> = {
@@ -220,6 +224,15 @@ export const ROOM_ALIASES: Record<string, string[]> = {
   办公室: ['书房', '工作室'],
 };
 
+/**
+ * Rooms of one kind: 所有卧室 means every room people sleep in (主卧, 次卧, 儿童房…), while a plain
+ * 卧室 covers only the rooms ROOM_ALIASES gives it and asks which when those are several.
+ */
+export const SIMILAR_ROOMS: Record<string, string[]> = {
+  卧室: ['主卧', '次卧', '主卧室', '次卧室', '卧房', '儿童房', '小孩房', '孩子房', '老人房', '客房', '客卧'],
+  卫生间: ['主卫', '次卫', '客卫', '公卫', '洗手间', '浴室'],
+};
+
 /** Type -> words used to infer a category from a device's name or type string. */
 const TYPE_STRING_HINTS: [RegExp, string][] = [
   // HA exports list scenes and scripts as entities: they are run, like the home's scenes
@@ -283,6 +296,9 @@ export function inferCategory(type: string | undefined, name: string, commands: 
 
 function inferFromType(type: string | undefined, name: string, commands: { id: string; description: string }[]): string {
   const t = (type ?? '').trim();
+  // a type written as an ecosystem's category (tuya:kt, HeaterCooler, homeassistant:climate) says the kind
+  const listed = t && !GENERIC_TYPE.test(t) ? kindOfCategory(t) : null;
+  if (listed && listed !== 'other') return listed;
   const byName = (): string | null => {
     // the longest subtype inside the name (车库卷帘门 is a garage door, not a 卷帘 blind)
     const sub = longestFirst(Object.keys(SUBTYPES)).find((w) => name.includes(w));
@@ -299,16 +315,8 @@ function inferFromType(type: string | undefined, name: string, commands: { id: s
   return 'other';
 }
 
-export const TYPE_LABELS: Record<string, string> = {
-  light: '灯', curtain: '窗帘', airConditioner: '空调', fan: '风扇', tv: '电视', speaker: '音箱', lock: '门锁',
-  switch: '开关', plug: '插座', humidifier: '加湿器', dehumidifier: '除湿机', airPurifier: '空气净化器',
-  robotVacuum: '扫地机', lawnMower: '割草机', waterHeater: '热水器', heater: '暖气', washer: '洗衣机', dryer: '烘干机',
-  refrigerator: '冰箱', dishwasher: '洗碗机', cooker: '电饭煲', rangeHood: '油烟机', camera: '摄像头',
-  temperatureSensor: '温度传感器', humiditySensor: '湿度传感器', lightSensor: '光照传感器',
-  motionSensor: '人体传感器', doorSensor: '门磁', window: '窗户', towelRack: '毛巾架', bathHeater: '浴霸',
-  garageDoor: '车库门', clothesRack: '晾衣架', media: '播放设备', climate: '空调/温控', door: '门', valve: '阀门', freshAir: '新风机', projector: '投影仪', scene: '场景', mixed: '多种设备', other: '其他',
-  group: '分组',
-};
+/** Kind -> Chinese label (the kinds of vocab/categories.json, plus the umbrella kinds a command may ask for). */
+export const TYPE_LABELS: Record<string, string> = { ...CATEGORIES.kinds, media: '播放设备', climate: '空调/温控', mixed: '多种设备', group: '分组' };
 
 /** Longest-first word list for a lexicon map, computed once. */
 export function longestFirst(words: Iterable<string>): string[] {

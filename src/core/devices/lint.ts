@@ -15,7 +15,8 @@ export type LintRule =
   | 'duplicate_in_room'
   | 'too_long'
   | 'instruction_like'
-  | 'missing_room';
+  | 'missing_room'
+  | 'alias_collision';
 
 export interface LintIssue {
   rule: LintRule;
@@ -52,6 +53,76 @@ function label(e: Entity): string {
 function renameHint(e: Entity): string {
   if (e.room && !e.name.startsWith(e.room)) return `例如「${e.room}${e.name}」`;
   return `例如给「${e.name}」加上用途或位置（如「${e.kind === 'scene' ? '晚上' : '左侧'}${e.name}」）`;
+}
+
+type Push = (rule: LintRule, severity: LintIssue['severity'], list: Entity[], message: string, suggestion: string) => void;
+
+/**
+ * The installer's words (a device's aliases, a room's aliases, the user vocabulary) must not say
+ * what something else is already called: 打开大屋 would otherwise reach two things.
+ */
+function aliasCollisions(index: ReturnType<typeof indexHome>, entities: Entity[], push: Push): void {
+  const named = new Map<string, Entity[]>();
+  for (const e of entities) for (const n of [e.name, ...e.nicknames]) named.set(norm(n), [...(named.get(norm(n)) ?? []), e]);
+  const rooms = new Map(index.home.rooms.map((r) => [norm(r), r]));
+  for (const e of entities)
+    for (const a of e.aliases ?? []) {
+      const others = (named.get(norm(a)) ?? []).filter((o) => o.id !== e.id);
+      if (others.length) push('alias_collision', 'error', [e, others[0]], `${label(e)} 的别名「${a}」与${label(others[0])}的名称相同`, `换一个只指向一个设备的别名，例如「${e.room ?? ''}${a}」`);
+      else if (rooms.has(norm(a))) push('alias_collision', 'error', [e], `${label(e)} 的别名「${a}」是房间「${rooms.get(norm(a))}」的名字`, '换一个不是房间名的别名');
+    }
+  const roomOf = new Map<string, string>();
+  const words: [string, string, string][] = [
+    ...Object.entries(index.home.roomAliases ?? {}).flatMap(([r, ws]) => ws.map((w): [string, string, string] => [w, r, '房间别名'])),
+    ...Object.entries(index.home.vocabulary?.rooms ?? {}).flatMap(([r, ws]) => ws.map((w): [string, string, string] => [w, r, '词表中的房间词'])),
+  ];
+  for (const [w, room, what] of words) {
+    const k = norm(w);
+    const prev = roomOf.get(k);
+    if (prev && prev !== room) push('alias_collision', 'error', [], `${what}「${w}」同时指「${prev}」和「${room}」`, '每个房间别名只给一个房间');
+    else if (rooms.has(k) && norm(room) !== k) push('alias_collision', 'error', [], `${what}「${w}」（指「${room}」）是另一个房间「${rooms.get(k)}」的名字`, '换一个不是房间名的词');
+    else if (named.has(k)) push('alias_collision', 'error', named.get(k)!.slice(0, 1), `${what}「${w}」（指「${room}」）与${label(named.get(k)![0])}的名称相同`, '换一个不是设备名的词，或给设备改名');
+    roomOf.set(k, room);
+  }
+  for (const [kind, ws] of Object.entries(index.home.vocabulary?.kinds ?? {}))
+    for (const w of ws) {
+      const hit = named.get(norm(w)) ?? [];
+      const other = hit.find((e) => e.category !== kind);
+      if (other) push('alias_collision', 'warning', [other], `词表把「${w}」当作一类设备（${TYPE_LABELS[kind] ?? kind}），但${label(other)}也叫这个名字`, '从词表中删去这个词，或给设备改名');
+      else if (rooms.has(norm(w))) push('alias_collision', 'warning', [], `词表把房间名「${w}」当作一类设备（${TYPE_LABELS[kind] ?? kind}）`, '从词表中删去这个词');
+    }
+  for (const [action, ws] of Object.entries(index.home.vocabulary?.actions ?? {}))
+    for (const w of ws) {
+      const hit = named.get(norm(w));
+      if (hit) push('alias_collision', 'warning', hit.slice(0, 1), `词表把「${w}」当作动作「${action}」，但${label(hit[0])}也叫这个名字`, '从词表中删去这个词，或给设备改名');
+    }
+}
+
+/** Index pairs (i < j, in order) of names that share a key, a reading or a one-deletion variant. */
+function candidatePairs(items: { key: string; py: string; chars: string[] }[]): [number, number][] {
+  const buckets = new Map<string, number[]>();
+  const put = (k: string, i: number) => {
+    const list = buckets.get(k);
+    if (list) list.push(i);
+    else buckets.set(k, [i]);
+  };
+  items.forEach((it, i) => {
+    put(`k${it.key}`, i);
+    if (it.py) put(`p${it.py}`, i);
+    put(`v${it.key}`, i);
+    if (it.chars.length >= 2) for (let k = 0; k < it.chars.length; k++) put(`v${[...it.chars.slice(0, k), ...it.chars.slice(k + 1)].join('')}`, i);
+  });
+  const pairs = new Set<number>();
+  const n = items.length;
+  for (const list of buckets.values()) {
+    if (list.length < 2) continue;
+    for (let x = 0; x < list.length; x++)
+      for (let y = x + 1; y < list.length; y++) {
+        const [i, j] = list[x] < list[y] ? [list[x], list[y]] : [list[y], list[x]];
+        if (i !== j) pairs.add(i * n + j);
+      }
+  }
+  return [...pairs].sort((a, b) => a - b).map((p) => [Math.floor(p / n), p % n]);
 }
 
 /**
@@ -99,8 +170,10 @@ export async function lintHome(
   // pairwise rules over names (and nicknames)
   const items = entities.flatMap((e) => [e.name, ...e.nicknames].map((name) => ({ e, name, key: norm(name), py: homophoneKey(name), chars: Array.from(norm(name)) })));
   const seen = new Set<string>();
-  for (let i = 0; i < items.length; i++) {
-    for (let j = i + 1; j < items.length; j++) {
+  // only pairs that can meet a rule are compared (same key, same reading, or one character apart:
+  // they share a one-deletion variant), so a 50,000-device home is linted in seconds, not hours
+  for (const [i, j] of candidatePairs(items)) {
+    {
       const a = items[i];
       const b = items[j];
       if (a.e.id === b.e.id) continue;
@@ -131,6 +204,8 @@ export async function lintHome(
       }
     }
   }
+
+  aliasCollisions(index, entities, push);
 
   if (options.embed) {
     try {

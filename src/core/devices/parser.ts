@@ -2,11 +2,12 @@ import { parseChineseNumber } from '../text/chinese-numbers';
 import { syllableKeys } from '../text/pinyin';
 import { canonical } from './canonical';
 import { unknownCommand } from './command-protocol';
-import { QUESTION_WORDS, SET_ACTION, SET_VERBS, attributeForCategory, COMPLAINT_LEAD, attributeSlot, isQuestion, valueSlot } from './grammar';
+import { INVENTORY, QUESTION_WORDS, SET_ACTION, SET_VERBS, attributeForCategory, COMPLAINT_LEAD, attributeSlot, isQuestion, valueSlot } from './grammar';
 import { norm } from './home';
 import { findWords, indexHome, roomMatches, type HomeIndex } from './index';
 import { ACTIONS, DOOR_KINDS, MEDIA_KINDS, SUBTYPES, longestFirst } from './lexicon';
 import { parseNumber, valueFromCommand } from './values';
+import { commandActions } from './capability';
 import { commandSchema, NOT_DEVICE_ACTION, TIMER_ACTION, TIMER_OPS, UNKNOWN_ACTION, type Command, type OtherIntent, type Condition, type Home, type QueryIR, type Schedule, type ValueAttribute } from './types';
 
 /**
@@ -400,6 +401,12 @@ function bareTrailingNumber(s: string, index: HomeIndex): ReturnType<typeof valu
   return bare ? { start: bare.index!, end: bare.index! + bare[0].length, v: bare[1], attribute: null, kind: 'absolute', unit: null } : null;
 }
 
+/** A kind word in the text for which the home has a device with a mode command (加湿器, 净化器). */
+function kindWithModes(text: string, index: HomeIndex): boolean {
+  const kinds = index.typeWords.filter(([w]) => text.includes(w)).map(([, t]) => t);
+  return kinds.length > 0 && index.entities.some((e) => e.kind === 'device' && kinds.includes(e.category) && e.commands.some((c) => commandActions(c).includes('设置模式')));
+}
+
 function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): Partial {
   const p: Partial = { a: null, s: [], n: null, t: null, q: 'one', c: null, ref: false, v: null, w: [], x: [], residual: false, question: false, complaint: false };
   let s = raw;
@@ -407,8 +414,9 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   const named = [...masked].filter(([ch]) => s.includes(ch));
   for (const [ch, name] of named) {
     const isScene = index.byName.get(norm(name))?.every((e) => e.kind === 'scene');
-    // 把空气净化器调到睡眠模式: a scene's name said with a device is the device's mode
-    if (isScene && named.length > 1 && /模式$/.test(name)) {
+    // 把空气净化器调到睡眠模式 / 加湿器开启睡眠模式: a scene's name said with a device (by name, or by a
+    // kind of which this home has one with modes) is the device's own mode
+    if (isScene && /模式$/.test(name) && (named.length > 1 || kindWithModes(s.split(ch).join(' '), index))) {
       p.v = name.replace(/模式$/, '');
       s = s.split(ch).join(' ');
       continue;
@@ -472,7 +480,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     s = s.replace(lockVerb[0], lockVerb[0] === '锁门' ? ' 门 ' : ' ');
     if (opener) s = s.replace(opener[0], ' ');
   } else {
-    for (const [phrase, action] of ACTION_PHRASES) {
+    for (const [phrase, action] of index.actionPhrases) {
       const i = verbText.indexOf(phrase);
       if (i >= 0) {
         p.a = action;
@@ -481,6 +489,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
       }
     }
   }
+  // 次卧空调进入睡眠模式: entering / switching on the device's mode sets it
+  if (modeFromScene && (!p.a || ['打开', '执行', '调节'].includes(p.a))) p.a = '设置模式';
   const setText = blankWords(s, index);
   const hadSetVerb = (setText.match(SET_VERBS) ?? []).length > 0;
   for (const m of setText.matchAll(SET_VERBS)) s = blankOut(s, m.index!, m.index! + m[0].length);
@@ -529,7 +539,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     s = all.rest;
   }
   // 有哪些窗户开着 / 几盏灯亮着: a question over a set asks about every member, not the best one
-  if (p.a === '查询' && p.q === 'one' && /哪些|哪几|几个|几盏|几台|几扇|几把|多少(?:个|盏|台|扇)/.test(raw)) p.q = 'all';
+  if (p.a === '查询' && p.q === 'one' && (/哪些|哪几|几个|几盏|几台|几扇|几把|多少(?:个|盏|台|扇)/.test(raw) || INVENTORY.test(raw))) p.q = 'all';
   // after quantifiers (所有床头灯 is not 右床头灯), a misheard name (主卧吸定灯, 草平灯) is looked for before room and type words take it apart
   if (!p.n && !named.length) {
     // within one stretch of text: 卧室 + 所有的 + 灯 must not join into the name 卧室灯
@@ -586,7 +596,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   // what is left after removing everything known may still be a name hint (小米插座2号), or, beside a
   // named player, what to play (在厨房音箱播放周杰伦)
   if (!p.n || (p.a === '播放' && p.v === null)) {
-    const residual = s.replace(PARTICLES, ' ').replace(/[\s\d%％.#]+/g, ' ').trim();
+    // 在书房音箱上放: the player said around 在…上 / 在…里
+    const residual = s.replace(PARTICLES, ' ').replace(/[\s\d%％.#]+/g, ' ').trim().replace(/(^|\s)在(\S+?)(?:上|里)(?=\s|$)/g, (m, lead: string, inner: string) => (index.namesLongestFirst.some((n) => n.includes(norm(inner))) ? lead + inner : m));
     const longest = residual.split(' ').sort((a, b) => b.length - a.length)[0] ?? '';
     if (Array.from(longest).length >= 2 && !/^[一二两三四五六七八九十百点度]+$/.test(longest) && !MEDIA_WORDS.test(longest)) {
       if (!p.n) {

@@ -77,6 +77,16 @@ function exceptNames(index: HomeIndex, exclude: string[]): Set<string> {
   return ids;
 }
 
+/** 阳台灯 -> 阳台 + light: a name made of one of the home's rooms and a kind word, nothing else. */
+function roomAndKind(index: HomeIndex, name: string): { room: string; kind: string } | null {
+  const key = norm(name);
+  const room = [...index.homeRooms].find((r) => key.startsWith(r));
+  if (!room) return null;
+  const rest = key.slice(room.length).replace(/^的/, '');
+  const kind = index.typeWords.find(([w]) => w === rest);
+  return kind ? { room, kind: kind[1] } : null;
+}
+
 /**
  * One command -> one result (synchronous core; vector signals, when any, are precomputed).
  */
@@ -186,6 +196,13 @@ export function retrieveCommand(
 
   // score
   cands = scoreStage(cands, action, cfg, meta, sim);
+
+  // 阳台灯光调成蓝色: a name that is only a room and a kind (阳台灯) whose device cannot do the action
+  // is read as the room and the kind (the 阳台 light that can)
+  if (!cands.length && ir.name_hint && !ir.type_hint && !ir.scope_include.length) {
+    const split = roomAndKind(index, ir.name_hint);
+    if (split) return retrieveCommand({ ...cmd, s: split.room, n: null, t: split.kind }, index, state, options);
+  }
 
   // gate
   if (!cands.length) {

@@ -35,6 +35,8 @@ export const deviceSchema = z.object({
   commands: z.array(commandSpecSchema).default([]),
   /** Other names people use for it: 老伙计, 大白. */
   nicknames: z.array(z.string().min(1)).optional(),
+  /** The installer's other names for it (Home Assistant's aliases); read like nicknames. */
+  aliases: z.array(z.string().min(1)).optional(),
   /** Canonical kind (light, curtain, airConditioner, temperatureSensor…); inferred when absent. */
   category: z.string().optional(),
   description: z.string().optional(),
@@ -49,6 +51,7 @@ export const groupSchema = z.object({
   room: z.string().nullable().optional(),
   members: z.array(z.string().min(1)).min(1),
   nicknames: z.array(z.string().min(1)).optional(),
+  aliases: z.array(z.string().min(1)).optional(),
   commands: z.array(commandSpecSchema).optional(),
 });
 
@@ -57,6 +60,7 @@ export const sceneSchema = z.object({
   name: z.string().min(1),
   room: z.string().nullable().optional(),
   nicknames: z.array(z.string().min(1)).optional(),
+  aliases: z.array(z.string().min(1)).optional(),
   description: z.string().optional(),
 });
 
@@ -71,11 +75,29 @@ export const floorSchema = z.object({
 });
 export type Floor = z.output<typeof floorSchema>;
 
+/** A room (or a Home Assistant area) with the installer's other words for it: {name: 主卧, aliases: [大房间]}. */
+export const roomEntrySchema = z.object({ name: z.string().min(1), aliases: z.array(z.string().min(1)).default([]) });
+
+/**
+ * The installer's own words (the data dir's devices-vocabulary.json, merged over the shipped
+ * vocabulary): more words for a kind (light: [灯泡]), for an action (打开: [整开]) and for a room.
+ */
+export const userVocabularySchema = z
+  .object({
+    kinds: z.record(z.string(), z.array(z.string().min(1))).default({}),
+    actions: z.record(z.string(), z.array(z.string().min(1))).default({}),
+    rooms: z.record(z.string(), z.array(z.string().min(1))).default({}),
+  })
+  .strict();
+export type UserVocabulary = z.output<typeof userVocabularySchema>;
+
 export const homeFileSchema = z.union([
   z.array(deviceSchema),
   z.object({
     name: z.string().optional(),
-    rooms: z.array(z.string()).optional(),
+    rooms: z.array(z.union([z.string(), roomEntrySchema])).optional(),
+    /** Home Assistant's word for rooms: read the same way */
+    areas: z.array(z.union([z.string(), roomEntrySchema])).optional(),
     floors: z.array(floorSchema).optional(),
     devices: z.array(deviceSchema),
     groups: z.array(groupSchema).default([]),
@@ -91,6 +113,8 @@ export interface Entity {
   kind: EntityKind;
   name: string;
   nicknames: string[];
+  /** The installer's aliases among the nicknames (the lint checks that they name nothing else). */
+  aliases?: string[];
   /** Room field as given (null when missing). */
   room: string | null;
   type: string;
@@ -104,6 +128,10 @@ export interface Entity {
 export interface Home {
   name?: string;
   rooms: string[];
+  /** room -> the installer's other words for it (home file aliases and the user vocabulary) */
+  roomAliases?: Record<string, string[]>;
+  /** the installer's vocabulary merged over the shipped one (words for kinds and actions) */
+  vocabulary?: UserVocabulary;
   /** Floors and their rooms (optional in the file; [] when not given). */
   floors?: Floor[];
   devices: Entity[];
@@ -277,6 +305,8 @@ export interface RetrievalMeta {
   resolved_pending?: boolean;
   /** The asked room is unknown to the home and was read as the broader room (主卧 -> 卧室). */
   room_alias?: boolean;
+  /** The room said is a kind of room (卧室) that the home splits into several (主卧, 次卧). */
+  room_kind?: boolean;
   /** One entry per selected entity when the command carries a value. */
   value_check?: ValueCheck[];
   /** An exception named a device (除了床头灯): these ids were removed from the same command. */

@@ -186,8 +186,11 @@ export function citedSources(answer: string, sources: Citation[]): Citation[] {
 /** Scoring internals (highlight offsets, token lists, timings) cost tokens and help no answer. */
 const NOISE_KEYS = new Set(['highlights', 'tokens', 'elapsed_ms', 'unit_id']);
 
-/** A search hit's snippet already reads as its table row (header=value …): the structured copy is left out. */
-const HIT_DUPLICATES = new Set(['table', 'block_type']);
+/**
+ * A search hit's snippet already reads as its table row (header=value …): the structured copy is
+ * left out; so are the reader's positioning (`locate`) and the "why" prose (reasons holds the words).
+ */
+const HIT_DUPLICATES = new Set(['table', 'block_type', 'locate', 'why']);
 
 export function compactForModel(value: unknown): string {
   return JSON.stringify(value, function (this: unknown, key, v) {

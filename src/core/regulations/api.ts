@@ -23,6 +23,17 @@ const importResultSchema = z.object({
   error: z.string().optional(),
   error_code: z.string().optional(),
   warning: z.string().optional(),
+  edition: z
+    .object({
+      edition_of: z.string().nullable(),
+      reason: z.enum(['title', 'doc_number', 'asked', 'separate', 'alone']),
+      effective_date: z.string().nullable(),
+      in_force: z.boolean(),
+      editions: z.array(z.object({ reg_id: z.string(), effective_date: z.string().nullable(), in_force: z.boolean() })),
+      message: z.string(),
+    })
+    .optional()
+    .describe('版本：与已有同名规程合为版本时的说明 / editions this import joined'),
 });
 
 const infoUpdateFields = {
@@ -40,11 +51,17 @@ export const regulationOperations = defineOperations({
       .object({
         paths: z.array(pathArg(z.string().min(1), '导入的文件或文件夹')).min(1).describe('文件或文件夹路径 / files or folders'),
         id: z.string().optional().describe('指定 reg_id（仅单个文件） / explicit reg_id (single file only)'),
+        edition_of: z.string().min(1).max(64).optional().describe('作为这部规程的新版本导入（仅单个文件） / import as an edition of this regulation'),
+        separate: z.boolean().optional().describe('不与同名规程合为版本 / never join a same-titled regulation as an edition'),
       })
       .strict(),
     output: z.array(importResultSchema),
     consumesFiles: true,
-    handler: (ctx, input, run) => importPaths(ctx, input.paths, { id: input.id }, run),
+    handler: (ctx, input, run) => {
+      if (input.edition_of && input.separate) throw new GridError('INVALID_INPUT', '--as-edition-of 与 --separate 不能同时使用');
+      const edition = input.edition_of ? { mode: 'of' as const, reg_id: input.edition_of } : input.separate ? { mode: 'separate' as const } : { mode: 'auto' as const };
+      return importPaths(ctx, input.paths, { id: input.id, edition }, run);
+    },
   }),
   'regulations.list': defineOperation({
     summary: '列出已导入的规程及其元数据（标题、页数、简介、关键词、适用范围） / List imported regulations with metadata',

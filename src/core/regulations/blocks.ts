@@ -2,6 +2,7 @@ import type { Db } from '../store/db';
 import { GridError } from '../common/errors';
 import { queryTokens } from '../text/segment';
 import { getRegulation, getToc } from './store';
+import type { RegulationInfo, TocEntry } from './types';
 import { normalizeTableId } from './tables';
 import { normLawTitle } from './article-ref';
 import { chineseOrdinal, findReferences, normalizeNoteLabel, type FoundReference } from './refs';
@@ -375,51 +376,137 @@ export interface ChapterNode {
   last_article: string | null;
 }
 
-export function chapterStructure(db: Db, regId: string): { reg_id: string; title: string; total_pages: number; chapters: ChapterNode[] } {
+/** Things filed under a section path and a page (units, tables). */
+interface Filed {
+  section_path: string;
+  page_num: number;
+}
+
+const PATH_SEP = ' > ';
+
+/**
+ * Which items lie in each TOC entry, in one pass over the items (it was a scan of every item per
+ * entry, and of every item again per miss: 3,000 headings took 469 s). An item lies in an entry when
+ * its section path starts with the entry's heading chain (exact and hierarchical: two 「一般规定」
+ * sections under different chapters stay apart); else when one of its path segments names the entry
+ * (an outline title that is not the detected heading, e.g. 「总则」 for 「第一章 总则」); else by page range.
+ */
+function chapterMembers<T extends Filed>(toc: TocEntry[], items: T[], pageEnd: (i: number) => number): number[][] {
+  const byPrefix = new Map<string, number[]>();
+  const bySegment = new Map<string, number[]>();
+  const byPage = new Map<number, number[]>();
+  items.forEach((it, i) => {
+    const segments = it.section_path ? it.section_path.split(PATH_SEP) : [];
+    let prefix = '';
+    for (const seg of segments) {
+      prefix = prefix ? prefix + PATH_SEP + seg : seg;
+      const list = byPrefix.get(prefix);
+      if (list) list.push(i);
+      else byPrefix.set(prefix, [i]);
+      const bySeg = bySegment.get(seg);
+      if (bySeg?.at(-1) !== i) {
+        if (bySeg) bySeg.push(i);
+        else bySegment.set(seg, [i]);
+      }
+    }
+    const onPage = byPage.get(it.page_num);
+    if (onPage) onPage.push(i);
+    else byPage.set(it.page_num, [i]);
+  });
+  const segments = [...bySegment.keys()];
+  const chain = new Map<number, string>();
+  const pages = [...byPage.keys()].sort((a, b) => a - b);
+  return toc.map((t, i) => {
+    const key = (t.parent_id !== null && chain.has(t.parent_id) ? chain.get(t.parent_id)! + PATH_SEP : '') + t.title;
+    chain.set(t.id, key);
+    const exact = byPrefix.get(key);
+    if (exact) return exact;
+    const named = bySegment.get(t.title) ? [t.title] : segments.filter((seg) => seg.includes(t.title));
+    if (named.length === 1) return bySegment.get(named[0])!;
+    if (named.length > 1) return [...new Set(named.flatMap((seg) => bySegment.get(seg)!))].sort((a, b) => a - b);
+    const end = pageEnd(i);
+    return pages.filter((p) => p >= t.page_num && p <= end).flatMap((p) => byPage.get(p)!).sort((a, b) => a - b);
+  });
+}
+
+/** The page each TOC entry ends on: the next entry at its level or above starts the next part (one pass). */
+function tocPageEnds(toc: TocEntry[], totalPages: number): number[] {
+  const ends = new Array<number>(toc.length);
+  const open: number[] = [];
+  toc.forEach((t, i) => {
+    while (open.length && toc[open[open.length - 1]].level >= t.level) {
+      const j = open.pop()!;
+      ends[j] = Math.max(toc[j].page_num, t.page_num);
+    }
+    open.push(i);
+  });
+  for (const j of open) ends[j] = totalPages;
+  return ends;
+}
+
+type UnitRow = { kind: string; label: string | null; section_path: string; page_num: number };
+
+function chapterNodes(db: Db, regId: string, units: UnitRow[]): { reg: RegulationInfo; chapters: ChapterNode[]; members: number[][] } {
   const reg = getRegulation(db, regId);
   const toc = getToc(db, regId);
-  const units = db.prepare('SELECT kind, label, section_path, page_num FROM reg_units WHERE reg_id = ? ORDER BY ord').all(regId) as {
-    kind: string;
-    label: string | null;
-    section_path: string;
-    page_num: number;
-  }[];
+  const ends = tocPageEnds(toc, reg.total_pages);
+  const members = chapterMembers(toc, units, (i) => ends[i]);
   const tables = listTables(db, regId);
+  const tableMembers = chapterMembers(
+    toc,
+    tables.map((tb) => ({ section_path: tb.section_path, page_num: tb.page_start })),
+    (i) => ends[i],
+  );
+  // a table captioned in a TOC entry's own title (「表A.1 …」 listed in the outline) belongs to it too
+  const captioned = (t: TocEntry, end: number): number[] =>
+    tables.flatMap((tb, k) => (tb.page_start >= t.page_num && tb.page_start <= end && t.title.includes(tb.table_id) ? [k] : []));
   const chapters = toc.map((t, i) => {
-    const next = toc.slice(i + 1).find((n) => n.level <= t.level);
-    const end = next ? Math.max(t.page_num, next.page_num) : reg.total_pages;
-    const inside = units.filter((u) => u.section_path.includes(t.title) || (!units.some((x) => x.section_path.includes(t.title)) && u.page_num >= t.page_num && u.page_num <= end));
-    const articles = inside.filter((u) => u.kind === 'article' || u.kind === 'clause').map((u) => u.label!);
+    const articles = members[i].filter((k) => units[k].kind === 'article' || units[k].kind === 'clause').map((k) => units[k].label!);
+    const byPath = tableMembers[i].filter((k) => tables[k].section_path.includes(t.title));
+    const tableIndexes = [...new Set([...byPath, ...captioned(t, ends[i])])].sort((a, b) => a - b);
     return {
       id: t.id,
       level: t.level,
       title: t.title,
       parent_id: t.parent_id,
       page_start: t.page_num,
-      page_end: end,
+      page_end: ends[i],
       article_count: articles.length,
-      table_ids: tables.filter((tb) => tb.section_path.includes(t.title) || (tb.page_start >= t.page_num && tb.page_start <= end && t.title.includes(tb.table_id))).map((tb) => tb.table_id),
+      table_ids: tableIndexes.map((k) => tables[k].table_id),
       first_article: articles[0] ?? null,
       last_article: articles.at(-1) ?? null,
     };
   });
+  return { reg, chapters, members };
+}
+
+export function chapterStructure(db: Db, regId: string): { reg_id: string; title: string; total_pages: number; chapters: ChapterNode[] } {
+  const units = db.prepare('SELECT kind, label, section_path, page_num FROM reg_units WHERE reg_id = ? ORDER BY ord').all(regId) as UnitRow[];
+  const { reg, chapters } = chapterNodes(db, regId, units);
   return { reg_id: regId, title: reg.title, total_pages: reg.total_pages, chapters };
 }
 
 /** A chapter by TOC id, exact title, or a heading reference (第六章 / 附录D / 第二节). */
 export function findChapter(db: Db, regId: string, chapter: string | number): ChapterNode {
   const { chapters, title } = chapterStructure(db, regId);
+  return chapters[chapterIndex(chapters, title, chapter)];
+}
+
+function chapterIndex(chapters: ChapterNode[], title: string, chapter: string | number): number {
   const want = typeof chapter === 'number' ? null : headingKey(chapter);
-  const hit =
-    typeof chapter === 'number'
-      ? chapters.find((c) => c.id === chapter)
-      : (chapters.find((c) => headingKey(c.title) === want) ??
-        chapters.find((c) => {
-          const k = headingKey(c.title);
-          return k.startsWith(want!) && !/^[A-Za-z0-9一二三四五六七八九十]/.test(k.slice(want!.length));
-        }) ??
-        chapters.find((c) => c.title.includes(String(chapter).trim())));
-  if (!hit) throw new GridError('NOT_FOUND', `「${title}」中没有章节「${chapter}」（可用 get_chapter_structure 查看章节）`);
+  const find = (pred: (c: ChapterNode) => boolean) => chapters.findIndex(pred);
+  let hit = -1;
+  if (typeof chapter === 'number') hit = find((c) => c.id === chapter);
+  else {
+    hit = find((c) => headingKey(c.title) === want);
+    if (hit < 0)
+      hit = find((c) => {
+        const k = headingKey(c.title);
+        return k.startsWith(want!) && !/^[A-Za-z0-9一二三四五六七八九十]/.test(k.slice(want!.length));
+      });
+    if (hit < 0) hit = find((c) => c.title.includes(String(chapter).trim()));
+  }
+  if (hit < 0) throw new GridError('NOT_FOUND', `「${title}」中没有章节「${chapter}」（可用 get_chapter_structure 查看章节）`);
   return hit;
 }
 
@@ -436,16 +523,11 @@ export const BLOCK_TYPE_OF_KIND: Record<string, ChapterBlock['type']> = { articl
 
 /** The blocks of one chapter in order; a table appears once (summary), its rows via get_table_by_id. */
 export function readChapter(db: Db, regId: string, chapter: string | number, maxChars: number): { reg_id: string; chapter: ChapterNode; blocks: ChapterBlock[]; truncated: boolean } {
-  const node = findChapter(db, regId, chapter);
-  const units = db.prepare('SELECT kind, label, section_path, page_num, text FROM reg_units WHERE reg_id = ? ORDER BY ord').all(regId) as {
-    kind: string;
-    label: string | null;
-    section_path: string;
-    page_num: number;
-    text: string;
-  }[];
-  const byPath = units.filter((u) => u.section_path.includes(node.title));
-  const inside = byPath.length ? byPath : units.filter((u) => u.page_num >= node.page_start && u.page_num <= node.page_end);
+  const units = db.prepare('SELECT kind, label, section_path, page_num, text FROM reg_units WHERE reg_id = ? ORDER BY ord').all(regId) as (UnitRow & { text: string })[];
+  const { reg, chapters, members } = chapterNodes(db, regId, units);
+  const index = chapterIndex(chapters, reg.title, chapter);
+  const node = chapters[index];
+  const inside = members[index].map((k) => units[k]);
   const tables = new Map(listTables(db, regId).map((t) => [t.table_id, t]));
   const blocks: ChapterBlock[] = [];
   const seenTables = new Set<string>();
@@ -522,14 +604,17 @@ export function tableRowText(t: TableHit): string {
 }
 
 /** For a hit on a table unit: the table and its row (on that page) that holds most of the matched words. */
-export function tableRowHit(db: Db, regId: string, tableId: string, pageNum: number, terms: string[]): TableHit | null {
+export function tableRowHit(db: Db, regId: string, tableId: string, pageNum: number, terms: string[], chunkText?: string): TableHit | null {
   const t = db.prepare('SELECT * FROM reg_tables WHERE reg_id = ? AND table_id = ?').get(regId, tableId) as TableRow | undefined;
   if (!t) return null;
-  const rows = db.prepare('SELECT row_idx, page_num, cells FROM reg_table_rows WHERE table_pk = ? AND page_num = ? ORDER BY row_idx').all(t.id, pageNum) as {
-    row_idx: number;
-    page_num: number;
-    cells: string;
-  }[];
+  type Row = { row_idx: number; page_num: number; cells: string };
+  // the rows the hit chunk holds (a chunk of a cross-page table may go on past its first page);
+  // without the chunk's text, the rows printed on its page
+  const squashed = (s: string) => s.replace(/[\s\u3000|]+/g, '');
+  const inChunk = chunkText ? squashed(chunkText) : null;
+  const near = db.prepare('SELECT row_idx, page_num, cells FROM reg_table_rows WHERE table_pk = ? AND page_num BETWEEN ? AND ? ORDER BY row_idx').all(t.id, pageNum, inChunk ? pageNum + 2 : pageNum) as Row[];
+  const held = inChunk ? near.filter((r) => inChunk.includes(squashed((JSON.parse(r.cells) as string[]).join('')))) : [];
+  const rows = held.length ? held : near.filter((r) => r.page_num === pageNum);
   const words = [...new Set(terms.map((w) => w.toLowerCase()).filter(Boolean))];
   let best: (typeof rows)[number] | null = null;
   let bestScore = 0;

@@ -1,4 +1,5 @@
 import { GridError } from '../common/errors';
+import { inspectZip, largestParagraphChars, type ZipLimits } from '../common/zip-guard';
 import { composeHeaderNames } from './tables';
 
 function decodeEntities(s: string): string {
@@ -47,14 +48,34 @@ function tableGrid(inner: string): { header: string[]; rows: string[][] } {
   return { header: depth > 1 ? composeHeaderNames(full.slice(0, depth)) : full[0], rows: full.slice(depth) };
 }
 
-/** DOCX -> Markdown-like text: Word heading styles become `#` headings, tables become pipe rows. */
-export async function docxToMarkdown(bytes: Buffer, fileLabel: string): Promise<string> {
+export interface DocxLimits extends ZipLimits {
+  maxParagraphChars: number;
+}
+
+/**
+ * DOCX -> Markdown-like text: Word heading styles become `#` headings, tables become pipe rows. The
+ * archive is checked against `limits` before mammoth inflates it (zip bombs, paragraph bombs).
+ */
+export async function docxToMarkdown(bytes: Buffer, fileLabel: string, limits: DocxLimits): Promise<string> {
+  const entries = inspectZip(bytes, fileLabel, limits);
+  const body = entries.find((e) => e.name === 'word/document.xml');
+  if (body) {
+    const largest = largestParagraphChars(body.read().toString('utf8'));
+    if (largest > limits.maxParagraphChars) {
+      throw new GridError(
+        'TOO_LARGE',
+        `文件「${fileLabel}」中有一个段落过大（${(largest / 1048576).toFixed(1)} MB，上限 ${(limits.maxParagraphChars / 1048576).toFixed(1)} MB），疑似恶意构造，已拒绝导入`,
+      );
+    }
+  }
   const mammoth = (await import('mammoth')).default;
   let html: string;
   try {
-    html = (await mammoth.convertToHtml({ buffer: bytes })).value;
+    // images are never read (nothing here shows them): an image entry is not inflated at all
+    html = (await mammoth.convertToHtml({ buffer: bytes }, { convertImage: mammoth.images.imgElement(async () => ({ src: '' })) })).value;
   } catch (e) {
-    throw new GridError('BAD_FILE', `文件「${fileLabel}」不是有效的 DOCX 文档或已损坏：${(e as Error).message.slice(0, 120)}`);
+    // mammoth's message can quote the document's XML: never echoed
+    throw new GridError('BAD_FILE', `文件「${fileLabel}」不是有效的 DOCX 文档或已损坏`);
   }
   // tables first: each row becomes one pipe line so the Markdown table stays contiguous
   html = html.replace(/<table[^>]*>([\s\S]*?)<\/table>/gi, (_all, inner: string) => {

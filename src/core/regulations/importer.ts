@@ -10,6 +10,7 @@ import { docxToMarkdown } from './docx';
 import { parsePdf } from './pdf';
 import { disambiguate, slugFromFileName, validateRegId } from './slug';
 import { findRegulation, writeRegulation } from './store';
+import { documentIdentity, editionsOf, recordEdition, type EditionChoice } from './editions';
 import { saveSourceCopy, sourceCopyPath } from './sources';
 import { parseFlowText } from './structure';
 import type { ParsedDocument } from './types';
@@ -29,6 +30,20 @@ export interface ImportFileResult {
   error?: string;
   error_code?: string;
   warning?: string;
+  /** the regulation's editions after this import (present when it has more than one, or one was asked for) */
+  edition?: ImportEdition;
+}
+
+export interface ImportEdition {
+  /** the edition it was added to (null: kept on its own) */
+  edition_of: string | null;
+  reason: 'title' | 'doc_number' | 'asked' | 'separate' | 'alone';
+  effective_date: string | null;
+  in_force: boolean;
+  /** every edition of the family, oldest first */
+  editions: { reg_id: string; effective_date: string | null; in_force: boolean }[];
+  /** 已作为「…」的新版本（2010-01-09 → 2023-12-11，现行） */
+  message: string;
 }
 
 /** Files and folders (recursively, sorted) -> the files to import; unknown paths become failures. */
@@ -88,7 +103,14 @@ export async function parseFile(
   let doc: ParsedDocument;
   if (ext === '.pdf') doc = await parsePdf(bytes, label, { fallbackTitle, onPage, signal });
   else if (ext === '.docx') {
-    const md = await docxToMarkdown(bytes, label);
+    const c = ctx.config.import;
+    const md = await docxToMarkdown(bytes, label, {
+      maxEntries: c.maxArchiveEntries,
+      maxInflatedBytes: c.maxInflatedBytes,
+      maxXmlBytes: c.maxXmlBytes,
+      maxRatio: c.maxCompressionRatio,
+      maxParagraphChars: c.maxParagraphChars,
+    });
     doc = parseFlowText(md, { format: 'docx', markdown: true, pageChars, maxPageChars, fallbackTitle });
   } else if (ext === '.md' || ext === '.markdown') {
     doc = parseFlowText(decodeTextFile(bytes, label), { format: 'markdown', markdown: true, pageChars, maxPageChars, fallbackTitle });
@@ -118,6 +140,46 @@ function resolveRegId(ctx: AppContext, abs: string, hash: string, explicit?: str
 export interface ImportOptions {
   id?: string;
   isDemo?: boolean;
+  /** auto (default): a document matching a regulation in the library with another date becomes its edition */
+  edition?: EditionChoice;
+}
+
+function firstText(doc: ParsedDocument): string {
+  return doc.pages.slice(0, 2).map((p) => p.text).join('\n').slice(0, 4000);
+}
+
+function describeEdition(ctx: AppContext, regId: string, decision: ReturnType<typeof recordEdition>): ImportEdition | undefined {
+  const family = editionsOf(ctx.db, regId);
+  if (family.length < 2 && decision.reason !== 'separate' && decision.reason !== 'asked') return undefined;
+  const me = family.find((e) => e.reg_id === regId)!;
+  const dates = family.map((e) => e.effective_date ?? '日期不详').join(' → ');
+  const status = me.in_force ? '现行' : me.status === 'upcoming' ? '即将施行' : '旧版';
+  const message =
+    decision.reason === 'separate'
+      ? '已单独保存（未与同名规程合并为版本）'
+      : decision.joined
+        ? `已作为「${decision.joined}」的${me.in_force ? '新' : ''}版本保存（${dates}；本版为${status}），旧版保留`
+        : `共 ${family.length} 个版本（${dates}；本版为${status}）`;
+  return {
+    edition_of: decision.joined,
+    reason: decision.reason,
+    effective_date: decision.effective_date,
+    in_force: me.in_force,
+    editions: family.map((e) => ({ reg_id: e.reg_id, effective_date: e.effective_date, in_force: e.in_force })),
+    message,
+  };
+}
+
+/**
+ * The same file re-imported with another edition's content (a new 安规 saved over the old file): the
+ * old edition is kept and the new content gets an id of its own, joined to it — never replaced silently.
+ */
+function editionIdForChangedFile(ctx: AppContext, current: { reg_id: string; title: string }, doc: ParsedDocument, label: string): string | null {
+  const before = editionsOf(ctx.db, current.reg_id).find((e) => e.reg_id === current.reg_id);
+  const now = documentIdentity(doc.title, label, firstText(doc));
+  if (!before?.effective_date || !now.effective_date || before.effective_date === now.effective_date) return null;
+  const suffix = `-${now.effective_date}`;
+  return `${current.reg_id.slice(0, 64 - suffix.length)}${suffix}`;
 }
 
 export async function importPaths(
@@ -130,6 +192,12 @@ export async function importPaths(
   const { files, missing } = collectFiles(paths);
   if (options.id !== undefined && files.length > 1) {
     throw new GridError('INVALID_INPUT', `--id 只能用于单个文件（这次有 ${files.length} 个文件）`);
+  }
+  if (options.edition?.mode === 'of') {
+    if (files.length > 1) throw new GridError('INVALID_INPUT', `--as-edition-of 只能用于单个文件（这次有 ${files.length} 个文件）`);
+    if (!findRegulation(ctx.db, options.edition.reg_id)) {
+      throw new GridError('NOT_FOUND', `未找到规程「${options.edition.reg_id}」：--as-edition-of 需要一部已导入的规程（可用 gridcode list 查看）`);
+    }
   }
   const results: ImportFileResult[] = [...missing];
   const total = files.length;
@@ -165,12 +233,20 @@ export async function importPaths(
         continue;
       }
       const doc = await parseFile(ctx, abs, bytes, progress, run.signal);
+      let explicitId = options.id;
+      let edition = options.edition ?? { mode: 'auto' as const };
+      const previous = explicitId === undefined ? findRegulation(ctx.db, regId) : null;
+      const editionId = previous && previous.source_hash !== hash && edition.mode !== 'separate' ? editionIdForChangedFile(ctx, previous, doc, label) : null;
+      if (previous && editionId) {
+        explicitId = editionId;
+        if (edition.mode === 'auto') edition = { mode: 'of', reg_id: previous.reg_id };
+      }
       // Another process (app, CLI, MCP) may have written meanwhile: decide the id and replace-or-skip
       // again under the write lock, so two overlapping imports land every file exactly once.
       const written = writeTransaction(ctx.db, () => {
-        const id = resolveRegId(ctx, abs, hash, options.id);
+        const id = resolveRegId(ctx, abs, hash, explicitId);
         const current = findRegulation(ctx.db, id);
-        if (current && current.source_hash === hash) return { id, unchanged: current, replaced: true };
+        if (current && current.source_hash === hash) return { id, unchanged: current, replaced: true, decision: null };
         writeRegulation(
           ctx.db,
           doc,
@@ -186,7 +262,8 @@ export async function importPaths(
           // PDF pages were already counted while extracting; text formats count while writing
           multi || doc.format === 'pdf' ? undefined : progress,
         );
-        return { id, unchanged: null, replaced: current !== null };
+        const decision = recordEdition(ctx.db, id, { title: doc.title, sourceFile: label, firstText: firstText(doc) }, edition);
+        return { id, unchanged: null, replaced: current !== null, decision };
       });
       const id = written.id;
       regId = id;
@@ -204,6 +281,8 @@ export async function importPaths(
         }
       }
       const result: ImportFileResult = { file: display, reg_id: id, status: written.replaced ? 'replaced' : 'imported', title: doc.title, total_pages: doc.pages.length };
+      const editionInfo = written.decision ? describeEdition(ctx, id, written.decision) : undefined;
+      if (editionInfo) result.edition = editionInfo;
       results.push(result);
       // embeddings after commit: the regulation is already complete and lexically searchable,
       // so a vector failure is a warning, not a failed import

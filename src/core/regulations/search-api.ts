@@ -30,6 +30,10 @@ export const smartSearchInput = z
       .max(80)
       .optional()
       .describe('只在该章节号/条款内检索，如 2.1.4、第二十条、第三章（RegReader 参数） / only inside this section number (RegReader)'),
+    edition: z
+      .enum(['current', 'all'])
+      .optional()
+      .describe('版本：current（默认）只检索现行版；all 也检索旧版，旧版结果标注“旧版”并指向现行条文 / editions: in force only (default) or all, old ones marked'),
   })
   .strict();
 
@@ -82,6 +86,29 @@ export const smartSearchResult = z.object({
   }),
   similar: z.object({ count: z.number().int(), units: z.array(z.object({ unit_id: z.number().int(), page_num: z.number().int() })) }),
   block_type: z.enum(['article', 'text', 'table', 'note']).optional(),
+  locate: z
+    .object({
+      block: z.enum(['article', 'text', 'table', 'note']),
+      label: z.string().nullable(),
+      page_num: z.number().int(),
+      page_end: z.number().int(),
+      lead: z.string(),
+      tail: z.string(),
+      table_id: z.string().optional(),
+      row: z.array(z.string()).optional(),
+    })
+    .describe('命中在原文中的确切位置（块类型、编号、起止页、表格行） / where exactly the hit is printed'),
+  why: z
+    .object({
+      summary: z.string(),
+      terms: z.array(z.object({ term: z.string(), where: z.enum(['label', 'section', 'body', 'table_header', 'table_row', 'table_title']) })),
+      missing: z.array(z.string()),
+      related: z.array(z.string()),
+      semantic: z.boolean(),
+      known_question: z.boolean(),
+      regulation: z.string().nullable(),
+    })
+    .describe('为什么找到这一条（用词说明；原始分数在 reasons 中） / why, in words'),
   /** an article as statutes cite it: the code's name (not its part) + the article, 中华人民共和国民法典第七百六十一条 */
   citation: z.string().optional(),
   table: z
@@ -92,6 +119,22 @@ export const smartSearchResult = z.object({
       row: z.object({ cells: z.array(z.string()), page_num: z.number().int() }).nullable(),
     })
     .optional(),
+  edition: z
+    .object({
+      status: z.enum(['current', 'superseded', 'upcoming']),
+      effective_date: z.string().nullable(),
+      label: z.string(),
+      current: z.object({
+        reg_id: z.string(),
+        title: z.string(),
+        effective_date: z.string().nullable(),
+        article: z.string().nullable(),
+        page_num: z.number().int().nullable(),
+        unit_id: z.number().int().nullable(),
+      }),
+    })
+    .optional()
+    .describe('该结果来自非现行版本：版本说明与现行版中对应的条文 / the hit is from an edition not in force'),
 });
 
 const decisionAction = z.object({ kind: z.enum(['choose_reg', 'refine', 'search_all']), label: z.string(), reg_id: z.string().optional() });
@@ -123,7 +166,7 @@ export const smartSearchOutput = z.object({
   offset: z.number().int(),
   total: z.number().int(),
   has_more: z.boolean(),
-  groups: z.array(z.object({ reg_id: z.string(), title: z.string(), shown: z.number().int(), total: z.number().int(), more: z.number().int() })),
+  groups: z.array(z.object({ reg_id: z.string(), title: z.string(), shown: z.number().int(), total: z.number().int(), more: z.number().int(), rows: z.number().int() })),
   results: z.array(smartSearchResult),
   elapsed_ms: z.number(),
 });

@@ -12,6 +12,8 @@ import { REG_CORPUS, REG_PROFILE_CORPUS } from './search-index';
 import { parseArticleRefs, titleMatchesLaw, type ArticleRef } from './article-ref';
 import { arrangeHits, queryTargetsRows, unitShape, type UnitShape } from './rank';
 import { ContextValue } from '../common/cache';
+import { inForceSelection, markEditions, type EditionScope, type HitEdition } from './edition-search';
+import { PageTexts, explainHit, locateHit, type HitExplanation, type HitLocation } from './hit-explain';
 
 /**
  * smart_search over the regulation library (seed 002): reg_id = one id | list | null (auto) | 'all'.
@@ -76,6 +78,12 @@ export interface SmartResult {
   table?: TableHit;
   /** near-identical rows of the same table folded into this one ("+8 similar rows") */
   similar: { count: number; units: { unit_id: number; page_num: number }[] };
+  /** a hit in an edition that is not in force: which, and the article in force it became */
+  edition?: HitEdition;
+  /** where exactly the hit is printed (block, row, pages it runs over): the reader opens and marks it */
+  locate: HitLocation;
+  /** why it was found, in words (the numbers stay in `reasons`) */
+  why: HitExplanation;
 }
 
 export interface DecisionAction {
@@ -105,8 +113,8 @@ export interface SmartSearchOutput {
   offset: number;
   total: number;
   has_more: boolean;
-  /** per regulation: hits shown on this page, in all, and how many more there are */
-  groups: { reg_id: string; title: string; shown: number; total: number; more: number }[];
+  /** per regulation: results on this page, in all (the same count as `total`), how many more; `rows` adds folded similar rows */
+  groups: { reg_id: string; title: string; shown: number; total: number; more: number; rows: number }[];
   results: SmartResult[];
   elapsed_ms: number;
 }
@@ -122,6 +130,8 @@ export interface SmartSearchInput {
   block_types?: BlockType[];
   /** only units under this chapter / section / appendix ("第六章", "附录C", a heading title) */
   chapter_scope?: string;
+  /** current (default): editions in force only, unless an old one is named by id; all: every edition, old ones marked */
+  edition?: EditionScope;
 }
 
 export interface SmartSearchOptions {
@@ -237,7 +247,7 @@ export function selectRegulations(
     score: round(v.s),
     profile_score: round(v.pf),
     first_pass_share: round(v.fp),
-    why: [v.pf > 0 ? `规程简介/关键词/目录匹配 ${(v.pf * 100).toFixed(0)}%` : '', v.fp > 0 ? `初检命中占比 ${(v.fp * 100).toFixed(0)}%` : ''].filter(Boolean).join('；') || '无匹配',
+    why: selectionWhy(profile.hits.find((h) => h.scope === id)?.matched ?? [], v.fp),
   });
   const fallback = (why: string): Selection => ({
     mode: 'auto',
@@ -295,6 +305,19 @@ export function selectRegulations(
   };
 }
 
+/**
+ * Why auto selection chose a regulation, in words: which question words its title, keywords or
+ * headings hold, and how much of the best-matching text it holds (the shares stay in the numbers).
+ */
+function selectionWhy(profileWords: string[], firstPassShare: number): string {
+  const words = profileWords.filter((w) => !profileWords.some((o) => o !== w && o.includes(w)));
+  const parts: string[] = [];
+  if (words.length) parts.push(`标题、关键词或目录含有${words.map((w) => `「${w}」`).join('')}`);
+  if (firstPassShare >= 0.5) parts.push(`与问题最相关的条文大多出自本规程（约 ${Math.round(firstPassShare * 100)}%）`);
+  else if (firstPassShare > 0) parts.push(`与问题相关的条文约 ${Math.round(firstPassShare * 100)}% 出自本规程`);
+  return parts.join('；') || '无匹配';
+}
+
 function round(x: number): number {
   return Math.round(x * 10000) / 10000;
 }
@@ -347,7 +370,10 @@ function resolveArticleRefs(
   return { units, named: [...new Set(named)] };
 }
 
-type ResultCore = Omit<SmartResult, 'similar'>;
+type ResultCore = Omit<SmartResult, 'similar' | 'locate' | 'why'>;
+
+/** a chunk the vector list ranks this high was found by meaning (the "why" says so) */
+const SEMANTIC_RANK = 20;
 
 export async function smartSearch(ctx: AppContext, input: SmartSearchInput, options: SmartSearchOptions = {}): Promise<SmartSearchOutput> {
   const t0 = performance.now();
@@ -389,6 +415,14 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
         ];
         selection.summary = `${selection.summary}；另含问题点名的 ${named.map((id) => titleOf.get(id) ?? id).join('、')}`;
       }
+    }
+  }
+  // superseded editions give way to the ones in force unless asked for (by id, or edition 'all')
+  if (input.edition !== 'all' && selection.mode !== 'one' && selection.mode !== 'list') {
+    const { selected, replaced } = inForceSelection(ctx, selection.selected);
+    if (replaced) {
+      selection.selected = selected;
+      selection.summary = `${selection.summary}（旧版规程只检索其现行版，查旧版请用 edition: all）`;
     }
   }
   const searchAll = selection.selected.length === regs.length;
@@ -443,8 +477,14 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
       return ranks.length ? Math.min(...ranks) : null;
     };
     const matched = [...new Set(chunks.flatMap((c) => c.matched))];
-    // snippet, highlights and table row are filled in for the returned page only (finishResult)
-    pendingText.set(u.id, { u, matched });
+    // snippet, highlights, table row, location and explanation are filled in for the returned page only (finishResult)
+    pendingText.set(u.id, {
+      u,
+      matched,
+      semantic: chunks.some((c) => c.vector_rank !== null && c.vector_rank <= SEMANTIC_RANK),
+      known: chunks.some((c) => c.ranks.known !== undefined),
+      articleRef,
+    });
     return {
       reg_id: u.reg_id,
       title: u.title,
@@ -470,17 +510,37 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
       ...(u.kind === 'article' && u.label && /^第.+条(?:之.+)?$/.test(u.label) ? { citation: `${u.title.split(' · ')[0].trim()}${u.label}` } : {}),
     };
   };
-  const pendingText = new Map<number, { u: UnitRow; matched: string[] }>();
-  const finishResult = <T extends ResultCore>(r: T): T => {
-    const p = pendingText.get(r.unit_id);
-    if (!p) return r;
+  const pendingText = new Map<number, { u: UnitRow; matched: string[]; semantic: boolean; known: boolean; articleRef: boolean }>();
+  const pages = new PageTexts(ctx.db);
+  const dropped = new Set(engine.dropped);
+  const queryWords = engine.tokens.filter((t) => !dropped.has(t) && !NUMBERING.test(t) && t.length >= 2);
+  const regulationWhy = (regId: string): string | null => {
+    if (selection.mode !== 'auto') return null;
+    if (selection.fallback_all) return '没有哪部规程明显更相关，因此检索了全部规程';
+    const r = selection.reasons.find((x) => x.reg_id === regId);
+    return r ? `自动选择了本规程：${r.why}` : null;
+  };
+  const finishResult = <T extends ResultCore>(r: T): T & Pick<SmartResult, 'locate' | 'why'> => {
+    const p = pendingText.get(r.unit_id)!;
     const { u, matched } = p;
     // an article label is highlighted whole, and only where the query asked for it
     const terms = [...matched.filter((t) => !NUMBERING.test(t)), ...(u.label && refLabels.has(u.label) ? [u.label] : [])];
-    const table = u.kind === 'table' && u.label ? tableRowHit(ctx.db, u.reg_id, u.label, u.page_num, matched) : null;
+    const table = u.kind === 'table' && u.label ? tableRowHit(ctx.db, u.reg_id, u.label, u.page_num, matched, u.text) : null;
     // a table hit reads as its row under its header: 表C.1 …：厂站=…；定值项=…；定值=…
     const { snippet, highlights } = makeSnippet(table?.row ? tableRowText(table) : u.text, terms);
-    return { ...r, snippet, highlights, ...(table ? { table: clipTable(table) } : {}) };
+    const locate = locateHit(pages, u, blockTypeOf(u.kind), table);
+    const why = explainHit({
+      queryWords,
+      matched,
+      unit: u,
+      table,
+      expansion: expansion ?? [],
+      semantic: p.semantic,
+      knownQuestion: p.known,
+      articleRef: p.articleRef,
+      regulation: regulationWhy(u.reg_id),
+    });
+    return { ...r, snippet, highlights, ...(table ? { table: clipTable(table) } : {}), locate, why };
   };
   const types = input.block_types?.length ? new Set(input.block_types) : null;
   const scope = input.chapter_scope?.trim() || null;
@@ -534,16 +594,22 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     ensureRepresented(ordered, facetRegs, topK, cfg.facetMinScore);
   }
   const page = ordered.slice(offset, offset + topK);
-  const results: SmartResult[] = page.map(({ item, similar }) => ({ ...finishResult(item), similar: { count: similar.length, units: similar.slice(0, 50) } }));
+  const results: SmartResult[] = markEditions(
+    ctx,
+    page.map(({ item, similar }) => ({ ...finishResult(item), similar: { count: similar.length, units: similar.slice(0, 50) } })),
+  );
 
   // per regulation: hits on this page and in all, so a reader can ask for "more from this regulation"
-  const groups = new Map<string, { reg_id: string; title: string; shown: number; total: number }>();
+  // counted in results (a hit with folded similar rows is one result, like in `total`), so the
+  // groups' totals add up to `total`; `rows` also counts the folded rows
+  const groups = new Map<string, { reg_id: string; title: string; shown: number; total: number; rows: number }>();
   for (const o of ordered) {
     let g = groups.get(o.item.reg_id);
-    if (!g) groups.set(o.item.reg_id, (g = { reg_id: o.item.reg_id, title: o.item.title, shown: 0, total: 0 }));
-    g.total += 1 + o.similar.length;
+    if (!g) groups.set(o.item.reg_id, (g = { reg_id: o.item.reg_id, title: o.item.title, shown: 0, total: 0, rows: 0 }));
+    g.total += 1;
+    g.rows += 1 + o.similar.length;
   }
-  for (const r of results) groups.get(r.reg_id)!.shown += 1 + r.similar.count;
+  for (const r of results) groups.get(r.reg_id)!.shown += 1;
 
   const decision = regulationDecision(engine.decision, ordered.map((o) => ({ ...o.item, score: evidenceScore.get(o.item.unit_id) ?? o.item.score })), selection, resolved.length > 0, cfg.crossRegAmbiguity, regs);
   return {

@@ -49,6 +49,8 @@ export interface ChunkInfo {
   matched: string[];
   evidence: number;
   cosine: number | null;
+  /** rank in every fused list that holds the chunk (lexical, expansion, vector, known, …) */
+  ranks: Record<string, number>;
 }
 
 export interface EngineResult {
@@ -117,7 +119,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
     const key = String(row.id);
     let c = info.get(key);
     if (!c) {
-      c = { id: row.id, key, parent: row.parent, scope: row.scope, title: row.title, lexical_rank: null, vector_rank: null, expansion_rank: null, matched: [], evidence: 0, cosine: null };
+      c = { id: row.id, key, parent: row.parent, scope: row.scope, title: row.title, lexical_rank: null, vector_rank: null, expansion_rank: null, matched: [], evidence: 0, cosine: null, ranks: {} };
       info.set(key, c);
     }
     return c;
@@ -198,6 +200,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
   const fused = rrfFuse(lists, cfg.rrfK, cfg.listWeights);
   const chunkScores: ChunkScore[] = fused.map((f) => {
     const c = info.get(f.key)!;
+    c.ranks = f.ranks;
     const cosine = c.cosine === null ? 0 : Math.max(0, c.cosine);
     const score = mode === 'lexical' ? c.evidence : mode === 'vector' ? cosine : 0.5 * c.evidence + 0.5 * cosine;
     return { ...f, score };

@@ -38,7 +38,7 @@ describe('smart_search reg_id modes', () => {
     expect(a.selection.mode).toBe('auto');
     expect(a.selected_regs).toEqual(['angui_2024']);
     expect(a.selection.summary).toContain('自动选择');
-    expect(a.selection.reasons[0].why).toMatch(/匹配|命中/);
+    expect(a.selection.reasons[0].why).toMatch(/标题、关键词或目录含有「.+」|出自本规程/);
     expect(a.results[0]).toMatchObject({ reg_id: 'angui_2024', article: '第九条' });
 
     const w = await search({ query: '特高压稳定限额' });

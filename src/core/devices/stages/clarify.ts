@@ -21,7 +21,8 @@ function actionWord(action: string): string {
 export function clarifyAmong(cmd: Command, ir: QueryIR, list: Scored[], max: number, outsideScope = false): Clarification {
   const label = ir.name_hint ?? (ir.type_hint ? (TYPE_LABELS[ir.type_hint] ?? '设备') : '设备');
   const rooms = new Set(list.map((s) => s.entity.room).filter(Boolean));
-  const action = actionWord(cmd.a);
+  // 您要调哪个房间的空调？ (a setting is asked with its plain verb, not 调温度哪个)
+  const action = /^(?:调|设置)/.test(cmd.a) ? '调' : actionWord(cmd.a);
   const ask = rooms.size > 1 ? `您要${action}哪个房间的${label}？` : `您要${action}哪一个${label}？`;
   const question = outsideScope && ir.scope_include.length ? `${ir.scope_include.join('、')}没有找到${label}。${ask}` : ask;
   // one option per room first, so 打开灯 offers 客厅/卧室/书房… rather than six lamps of one room

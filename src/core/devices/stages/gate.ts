@@ -48,6 +48,8 @@ export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: D
   if (ir.quantifier === 'all' || ir.quantifier === 'except') {
     // 所有筒灯 means every 筒灯 even when one device is literally named 筒灯
     let chosen = exact.length && !isSubtype(hint) ? exact : cands;
+    // 书房有哪些设备: an inventory of a place lists its devices (not the groups and scenes over them)
+    if (ir.action === '查询' && !hint && !ir.type_hint) chosen = chosen.filter((c) => c.entity.kind === 'device');
     // 暂停 / 下一首 said to no player: the players the home's state says are playing (paused ones for 继续)
     if (ir.type_hint === 'media') {
       const want = ir.action === '继续' || ir.action === '播放' ? /^paused$/i : /^(?:playing|buffering|on)$/i;
@@ -73,6 +75,13 @@ export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: D
   // the room said holds nothing that fits (车库门 in a home without one): what was found lies elsewhere,
   // so acting on it would act outside the room the user named — ask instead, however clear the winner
   if (scopeMissed) return { kind: 'clarify', among: cands };
+  // 打开卧室空调 in a home of 主卧 and 次卧: the word covers several rooms that each have one, so ask which
+  // (unless the installer grouped exactly these: then the group is what the word means)
+  if (typeOnly && !hint && meta.room_kind && new Set(cands.map((c) => c.entity.room)).size > 1) {
+    const grouped = collapseGroups(index, cands, ir.action, { ...meta, groups_collapsed: [] });
+    if (grouped.length === 1) return select(cands, 'room_type_all', true);
+    return { kind: 'clarify', among: cands };
+  }
   // 打开客厅的窗帘 / 把卧室的灯打开: room + type, no name, no count -> every match in the room
   if (typeOnly && ir.type_hint && ir.scope_include.length && meta.scope_fallback === null && !hint) return select(cands, 'room_type_all', true);
   if (cands.length === 1) return select(cands, 'best', false);

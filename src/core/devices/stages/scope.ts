@@ -1,6 +1,6 @@
 import { norm } from '../home';
 import { roomMatches, type HomeIndex } from '../index';
-import { ROOM_ALIASES } from '../lexicon';
+import { ROOM_ALIASES, SIMILAR_ROOMS } from '../lexicon';
 import type { Entity, QueryIR, RetrievalMeta } from '../types';
 
 /**
@@ -77,8 +77,10 @@ export function scopeStage(index: HomeIndex, ir: QueryIR, meta: RetrievalMeta): 
   const roomHit = new Map<string, boolean>();
   let askedUnknown = false;
   if (ir.scope_include.length) {
-    const include = expandFloors(index, ir.scope_include);
+    let include = expandFloors(index, ir.scope_include);
     askedUnknown = roomsUnknown(index, include);
+    // 所有卧室的空调: every room of that kind, the children's room too
+    if (ir.quantifier === 'all' && ir.scope_include.some((w) => !index.homeRooms.has(norm(w)))) include = [...new Set(include.flatMap((w) => [w, ...(SIMILAR_ROOMS[norm(w)] ?? [])]))];
     const inScope = pool.filter((e) => {
       const r = roomInclude(index, e, include, meta, askedUnknown);
       if (r.hit) {
@@ -88,7 +90,11 @@ export function scopeStage(index: HomeIndex, ir: QueryIR, meta: RetrievalMeta): 
       return r.hit;
     });
     let alias: Entity[] = [];
-    if (inScope.length) pool = inScope;
+    if (inScope.length) {
+      pool = inScope;
+      // 卧室 in a home of 主卧 and 次卧: a word for a kind of room, standing for several of them
+      if (ir.scope_include.some((w) => !index.homeRooms.has(norm(w)) && !index.floorRooms.has(norm(w)))) meta.room_kind = true;
+    }
     else if (askedUnknown && (alias = roomAliasPool(pool, ir.scope_include)).length) {
       // 主卧 in a home that only has 卧室: the room the word is a kind of
       pool = alias;

@@ -1,4 +1,5 @@
 import { capabilityScore, confidentAction, type SimilarityFn } from '../capability';
+import { EXACT_CAPABILITY } from '../lexicon';
 import { UNKNOWN_ACTION, type RetrievalMeta, type Scored } from '../types';
 import type { DevicesConfig } from './recall';
 
@@ -16,8 +17,11 @@ export function scoreStage(cands: Scored[], action: string, cfg: DevicesConfig, 
       if (c.cap >= cfg.capabilityMin) c.reasons.push('command_match');
     }
     if (confidentAction(action)) {
-      meta.capability_filtered = out.filter((c) => c.cap < cfg.capabilityMin).map((c) => c.entity.id);
-      out = out.filter((c) => c.cap >= cfg.capabilityMin);
+      // a setting only some candidates really have (a colour, a track skip, a humidity): when any
+      // candidate has the command itself, those that merely approximate it (brightness for a colour) drop out
+      const floor = EXACT_CAPABILITY.has(action) && out.some((c) => c.cap >= 1) ? 1 : cfg.capabilityMin;
+      meta.capability_filtered = out.filter((c) => c.cap < floor).map((c) => c.entity.id);
+      out = out.filter((c) => c.cap >= floor);
     } else {
       for (const c of out) if (c.cap < cfg.capabilityMin) c.score *= 0.5;
     }

@@ -7,6 +7,7 @@ import { memo, useState, type ReactNode } from 'react';
 import type { ApiOutput } from '../../../core/api/table';
 import { Markdown, PipeTable, isTableLine } from './Markdown';
 import { squashLine } from './table-copy';
+import { continuationBlocks, hitBlockIndex, type HitTarget } from './reader-logic';
 
 export type PageStructure = ApiOutput<'regulations.page_structure'>;
 export type PageTableData = PageStructure['tables'][number];
@@ -267,7 +268,8 @@ function RefText({
 export const PageText = memo(function PageText({
   text,
   terms,
-  hitArticle,
+  target,
+  continuation = [],
   markdown = false,
   structure,
   regId,
@@ -276,8 +278,10 @@ export const PageText = memo(function PageText({
 }: {
   text: string;
   terms: string[];
-  /** article/clause label of the search hit; its block is emphasised */
-  hitArticle?: string | null;
+  /** the search hit on this page (from its `locate`): its block is emphasised */
+  target?: HitTarget | null;
+  /** the text of the following pages the hit runs onto, shown right under the hit block */
+  continuation?: { page: number; text: string }[];
   /** the source is Markdown: lists, blockquotes and emphasis are Markdown too */
   markdown?: boolean;
   /** the page's tables, notes and references (tables render from it, references become links) */
@@ -285,58 +289,77 @@ export const PageText = memo(function PageText({
   regId?: string;
   onReference?: (ref: PageReference) => void;
   /** renders one of the page's tables (the reader passes RegTable, which talks to the API) */
-  renderTable?: (table: PageTableData, key: number, mark: (text: string, key: string) => ReactNode[]) => ReactNode;
+  renderTable?: (table: PageTableData, key: number | string, mark: (text: string, key: string) => ReactNode[], hit: { hit: boolean; row: string[] | null }) => ReactNode;
 }) {
   const tables = structure?.tables ?? [];
   const refs = structure?.references ?? [];
   const blocks = splitBlocks(renderTable ? placeTables(text, tables) : text, markdown).map((b) => (markdown && b.kind !== 'markdown' ? { ...b, text: stripEmphasis(b.text) } : b));
   const re = termsRegex(terms);
-  // the hit block: the one whose label matches, else the first block containing a term
+  // the hit block: the one the hit's location names (table, label + first words), else the first block containing a term
   let hitIndex = -1;
-  if (terms.length) {
-    if (hitArticle) hitIndex = blocks.findIndex((b) => b.label === hitArticle || (b.label && hitArticle.includes(b.label)));
+  if (target || terms.length) {
+    if (target) hitIndex = hitBlockIndex(blocks.map((b) => ({ ...b, tableId: b.kind === 'table' ? (tables[Number(b.label)]?.table_id ?? null) : null })), target);
     if (hitIndex < 0 && re) hitIndex = blocks.findIndex((b) => { re.lastIndex = 0; return re.test(`${b.label ?? ''}${b.text}`); });
     if (re) re.lastIndex = 0;
   }
+  // the hit's text printed on the next pages (an article continued there), shown whole under it
+  const runOn = hitIndex >= 0 && target?.tail ? continuation.map((c) => ({ page: c.page, blocks: continuationBlocks(splitBlocks(c.text, markdown), target.tail) })).filter((c) => c.blocks.length) : [];
   if (blocks.length === 0) return <p className="muted">（此页没有可显示的文字）</p>;
+  const renderBlock = (b: Block, i: number | string, hit: boolean, extraClass = ''): ReactNode => {
+    const cls = `blk blk-${b.kind}${hit ? ' blk-hit' : ''}${extraClass}`;
+    if (b.kind === 'table') {
+      const t = tables[Number(b.label)];
+      if (!t || !renderTable) return null;
+      const row = hit && target?.table === t.table_id ? target.row : null;
+      return renderTable(t, i, (text, k) => markTerms(text, re, `tb${i}-${k}`, false), { hit, row });
+    }
+    if (b.kind === 'markdown') {
+      const lines = b.text.split('\n');
+      if (b.label === 'table') {
+        return (
+          <div key={i} className={cls} data-hit={hit ? 'true' : undefined}>
+            <PipeTable lines={lines} mark={(t, k) => markTerms(t, re, `t${i}-${k}`, hit)} />
+          </div>
+        );
+      }
+      return (
+        <div key={i} className={cls} data-hit={hit ? 'true' : undefined}>
+          <Markdown text={b.text} terms={re} hit={hit} />
+        </div>
+      );
+    }
+    const body = b.kind === 'heading' ? markTerms(b.text, re, `b${i}`, hit) : <RefText text={b.text} refs={refs} regId={regId} re={re} keyPrefix={`b${i}`} hit={hit} onReference={onReference} />;
+    if (b.kind === 'heading') {
+      return (
+        <h3 key={i} className={cls}>
+          {body}
+        </h3>
+      );
+    }
+    return (
+      <p key={i} className={cls} data-hit={hit ? 'true' : undefined} data-label={b.label ?? undefined}>
+        {b.label ? <span className={`label label-${b.kind}`}>{markTerms(b.label, re, `l${i}`, hit)}</span> : null}
+        {b.label ? ' ' : null}
+        {body}
+      </p>
+    );
+  };
   return (
     <>
       {blocks.map((b, i) => {
         const hit = i === hitIndex;
-        const cls = `blk blk-${b.kind}${hit ? ' blk-hit' : ''}`;
-        if (b.kind === 'table') {
-          const t = tables[Number(b.label)];
-          return t && renderTable ? renderTable(t, i, (text, k) => markTerms(text, re, `tb${i}-${k}`, false)) : null;
-        }
-        if (b.kind === 'markdown') {
-          const lines = b.text.split('\n');
-          if (b.label === 'table') {
-            return (
-              <div key={i} className={cls} data-hit={hit ? 'true' : undefined}>
-                <PipeTable lines={lines} mark={(t, k) => markTerms(t, re, `t${i}-${k}`, hit)} />
-              </div>
-            );
-          }
-          return (
-            <div key={i} className={cls} data-hit={hit ? 'true' : undefined}>
-              <Markdown text={b.text} terms={re} hit={hit} />
-            </div>
-          );
-        }
-        const body = b.kind === 'heading' ? markTerms(b.text, re, `b${i}`, hit) : <RefText text={b.text} refs={refs} regId={regId} re={re} keyPrefix={`b${i}`} hit={hit} onReference={onReference} />;
-        if (b.kind === 'heading') {
-          return (
-            <h3 key={i} className={cls}>
-              {body}
-            </h3>
-          );
-        }
+        const rendered = renderBlock(b, i, hit);
+        if (!hit || !runOn.length) return rendered;
         return (
-          <p key={i} className={cls} data-hit={hit ? 'true' : undefined} data-label={b.label ?? undefined}>
-            {b.label ? <span className={`label label-${b.kind}`}>{markTerms(b.label, re, `l${i}`, hit)}</span> : null}
-            {b.label ? ' ' : null}
-            {body}
-          </p>
+          <div key={i} className="blk-hit-run" data-hit="true">
+            {rendered}
+            {runOn.map((c) => (
+              <div key={`run${c.page}`} className="blk-run-on" role="group" aria-label={`接第 ${c.page} 页`}>
+                <div className="run-on-mark muted small">— 接第 {c.page} 页 —</div>
+                {c.blocks.map((cb, k) => renderBlock(cb, `run${c.page}-${k}`, true, ' blk-continued'))}
+              </div>
+            ))}
+          </div>
         );
       })}
     </>

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ErrorBox, Spinner } from './common';
 import { loadPdfJs, openPdf } from '../data/pdf';
 import { termsRegex } from './PageText';
+import { squashText, type HitTarget } from './reader-logic';
 
 /** CSS width of a page at zoom 1. */
 const BASE_WIDTH = 820;
@@ -30,6 +31,8 @@ export function PdfPage({
   zoom,
   area,
   terms,
+  target = null,
+  runOn = false,
   onScale,
   onFailed,
 }: {
@@ -40,6 +43,10 @@ export function PdfPage({
   /** the reading area the page must fit in (CSS px) */
   area: { width: number; height: number };
   terms: string[];
+  /** the search hit printed on this page: its block is tinted and scrolled into view */
+  target?: HitTarget | null;
+  /** this page continues the hit from the page before: its block starts at the top */
+  runOn?: boolean;
   /** the scale shown, relative to the normal page width (100 % = zoom 1) */
   onScale?: (zoomEquivalent: number) => void;
   onFailed: (e: unknown) => void;
@@ -50,6 +57,7 @@ export function PdfPage({
   const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
   const [error, setError] = useState<unknown>(undefined);
   const termKey = terms.join('|');
+  const targetKey = target ? JSON.stringify(target) : '';
 
   useEffect(() => {
     let cancelled = false;
@@ -83,9 +91,17 @@ export function PdfPage({
       textLayer = tl;
       await Promise.all([renderTask.promise, tl.render()]);
       if (cancelled) return;
+      const block = target ? markBlock(container, target, runOn, page) : null;
       markTerms(container, terms);
       setState('ready');
-      container.querySelector<HTMLElement>('mark.hit')?.scrollIntoView({ block: 'center' });
+      if (runOn) return;
+      // the hit's block (all of it when it fits, else its start), else the first marked term
+      const first = block ?? container.querySelector<HTMLElement>('mark.hit');
+      if (first) {
+        const view = first.closest<HTMLElement>('.reader-view');
+        const tall = block && view ? blockHeight(container) > view.clientHeight * 0.7 : false;
+        first.scrollIntoView({ block: tall ? 'start' : 'center' });
+      }
     })().catch((e: unknown) => {
       if (cancelled || (e as { name?: string })?.name === 'RenderingCancelledException') return;
       setError(e);
@@ -98,7 +114,7 @@ export function PdfPage({
       textLayer?.cancel();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [regId, page, fit, fit === 'zoom' ? zoom : 0, fit === 'zoom' ? 0 : area.width, fit === 'page' ? area.height : 0, termKey]);
+  }, [regId, page, fit, fit === 'zoom' ? zoom : 0, fit === 'zoom' ? 0 : area.width, fit === 'page' ? area.height : 0, termKey, targetKey, runOn]);
 
   return (
     <div className="pdf-page-wrap" data-state={state}>
@@ -141,4 +157,49 @@ function markTerms(container: HTMLElement, terms: string[]): void {
     if (last < text.length) parts.push(document.createTextNode(text.slice(last)));
     span.replaceChildren(...parts);
   }
+}
+
+/** Text-layer spans holding text, in reading order. */
+function textSpans(container: HTMLElement): HTMLSpanElement[] {
+  return Array.from(container.querySelectorAll<HTMLSpanElement>('span')).filter((s) => s.children.length === 0 && (s.textContent ?? '').trim());
+}
+
+/** Height of the tinted block (first to last tinted span). */
+function blockHeight(container: HTMLElement): number {
+  const marked = Array.from(container.querySelectorAll<HTMLElement>('.pdf-block-hit'));
+  if (!marked.length) return 0;
+  return marked[marked.length - 1].getBoundingClientRect().bottom - marked[0].getBoundingClientRect().top;
+}
+
+/**
+ * Tints the text-layer spans of the hit's block: from the span holding its first characters (the
+ * page top when the block runs on from the page before) to the one holding its last characters
+ * (the page end when it runs onto the next page). Returns the first tinted span, or null when the
+ * page's text layer does not hold the block (a scanned page).
+ */
+function markBlock(container: HTMLElement, target: HitTarget, runOn: boolean, page: number): HTMLElement | null {
+  const spans = textSpans(container);
+  let text = '';
+  const startOf: number[] = [];
+  for (const s of spans) {
+    startOf.push(text.length);
+    text += squashText(s.textContent ?? '');
+  }
+  const lead = squashText(target.lead ?? '').slice(0, 12);
+  const tail = squashText(target.tail ?? '');
+  let from = runOn ? 0 : lead ? text.indexOf(lead) : -1;
+  if (from < 0 && !runOn && target.label) from = text.indexOf(squashText(target.label));
+  if (from < 0) return null;
+  const tailAt = tail ? text.indexOf(tail, from) : -1;
+  const to = tailAt >= 0 ? tailAt + tail.length : (target.end ?? page) > page ? text.length : from + Math.max(lead.length, 1);
+  let first: HTMLElement | null = null;
+  spans.forEach((s, i) => {
+    const a = startOf[i];
+    const b = i + 1 < startOf.length ? startOf[i + 1] : text.length;
+    if (b > from && a < to) {
+      s.classList.add('pdf-block-hit');
+      first ??= s;
+    }
+  });
+  return first;
 }

@@ -11,7 +11,23 @@ import type { PageTableData } from './PageText';
 import { copyText } from './clipboard';
 import { headerRows, tableToMarkdown, tableToTsv } from './table-copy';
 
-export function RegTable({ regId, table, mark }: { regId: string; table: PageTableData; mark: (text: string, key: string) => ReactNode[] }) {
+export function RegTable({
+  regId,
+  table,
+  mark,
+  hit = false,
+  hitRow = null,
+}: {
+  regId: string;
+  table: PageTableData;
+  mark: (text: string, key: string) => ReactNode[];
+  /** the search hit is this table */
+  hit?: boolean;
+  /** the hit's row (its cells): marked and scrolled to */
+  hitRow?: string[] | null;
+}) {
+  const rowKey = (cells: string[]) => cells.map((c) => c.replace(/\s+/g, '')).join('\u0000');
+  const wantRow = hitRow ? rowKey(hitRow) : null;
   const [status, setStatus] = useState<string | null>(null);
   const copy = async (format: 'tsv' | 'markdown') => {
     setStatus('正在复制…');
@@ -25,7 +41,7 @@ export function RegTable({ regId, table, mark }: { regId: string; table: PageTab
   };
   const caption = `${table.table_id.startsWith('T') && /^T\d+$/.test(table.table_id) ? '' : table.table_id} ${table.title}`.trim();
   return (
-    <figure className="blk blk-table reg-table-wrap" data-table-id={table.table_id}>
+    <figure className={`blk blk-table reg-table-wrap${hit ? ' blk-hit' : ''}`} data-table-id={table.table_id} data-hit={hit ? 'true' : undefined}>
       <figcaption className="reg-table-caption">
         <span className="reg-table-title">
           {caption || '表格'}
@@ -58,7 +74,7 @@ export function RegTable({ regId, table, mark }: { regId: string; table: PageTab
           </thead>
           <tbody>
             {table.rows.map((r, ri) => (
-              <tr key={ri}>
+              <tr key={ri} className={wantRow && rowKey(r.cells) === wantRow ? 'row-hit' : undefined} data-hit={wantRow && rowKey(r.cells) === wantRow ? 'true' : undefined}>
                 {table.columns.map((_, ci) => (
                   <td key={ci}>{mark(r.cells[ci] ?? '', `r${ri}-${ci}`)}</td>
                 ))}

@@ -4,7 +4,7 @@
  * full result list); the hit being read is marked.
  */
 import { navigate } from '../router';
-import { groupHits, openHit, searchSession, type SearchOutput } from '../data/search-session';
+import { groupHits, openHit, resultCount, searchSession, type SearchOutput } from '../data/search-session';
 
 export function SearchResultsPane({ result, current, onClose }: { result: SearchOutput; current: string | null; onClose: () => void }) {
   const groups = groupHits(result.results);
@@ -12,7 +12,7 @@ export function SearchResultsPane({ result, current, onClose }: { result: Search
     <aside className="reader-results" aria-label="检索结果（并排）">
       <div className="reader-results-head">
         <div className="grow small">
-          「{result.query}」 <span className="muted">{result.results.length} 条</span>
+          「{result.query}」 <span className="muted">{resultCount(result.results.length, result.total)}</span>
         </div>
         <button type="button" className="btn small ghost" onClick={() => navigate('search', [], { q: result.query })} title="回到完整的检索结果">
           全部结果

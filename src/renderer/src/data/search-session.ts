@@ -6,6 +6,7 @@
  */
 import { api, type ApiOutput } from '../api/client';
 import { navigate } from '../router';
+import { hitTargetParams } from '../components/reader-logic';
 
 export type SearchOutput = ApiOutput<'search.smart_search'>;
 export type Hit = SearchOutput['results'][number];
@@ -70,13 +71,23 @@ export function openHit(hit: Hit, query: string, options: { replace?: boolean } 
   confirmIfKept(hit, query);
   searchSession.openedUnit = String(hit.unit_id);
   if (!options.replace) searchSession.scrollTop = document.getElementById('main')?.scrollTop ?? 0;
+  const at = hit.locate;
   navigate(
     'reader',
     [hit.reg_id],
     {
-      page: hit.page_num,
-      hl: hitTerms(hit).join('|'),
-      article: hit.article ?? undefined,
+      // a table row may be printed on a later page than its chunk starts
+      page: at?.page_num ?? hit.page_num,
+      hl: hitTerms(hit).join('|') || undefined,
+      ...hitTargetParams({
+        label: hit.article,
+        block: at?.block ?? null,
+        lead: at?.lead || null,
+        tail: at?.tail || null,
+        end: at && at.page_end > at.page_num ? at.page_end : null,
+        table: at?.table_id ?? null,
+        row: at?.row ?? null,
+      }),
       q: query,
     },
     options.replace,
@@ -94,13 +105,14 @@ export function groupHits(hits: Hit[]): { reg_id: string; title: string; hits: H
   return [...map.values()];
 }
 
-/** Rows a hit stands for: itself plus the similar rows folded into it (how `groups[].total` counts). */
-export function rowsOf(hit: Hit): number {
-  return 1 + hit.similar.count;
-}
 
 /** Appends hits not in the list yet (a later page or a regulation's "more" may repeat some). */
 export function mergeHits(list: Hit[], more: Hit[]): Hit[] {
   const seen = new Set(list.map((h) => h.unit_id));
   return [...list, ...more.filter((h) => !seen.has(h.unit_id) && (seen.add(h.unit_id), true))];
+}
+
+/** The one count of a result list, everywhere it is shown: 共 N 条 (and how many are loaded). */
+export function resultCount(shown: number, total: number): string {
+  return shown < total ? `共 ${total} 条，已显示 ${shown} 条` : `共 ${total} 条`;
 }

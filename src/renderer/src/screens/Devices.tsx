@@ -57,6 +57,7 @@ const LINT_LABEL: Record<string, string> = {
   room_in_name: '名称含其他房间',
   too_long: '名称过长',
   embedding_near_duplicate: '语义相近',
+  alias_collision: '别名冲突',
 };
 const EXAMPLES = ['打开客厅的灯', '关闭除卧室以外的灯', '打开台灯', '把它关了', '打开老伙计', '温度高于28度就打开卧室空调'];
 

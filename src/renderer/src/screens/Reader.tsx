@@ -11,7 +11,7 @@ import { toApiError } from '../api/errors';
 import { TocTree } from '../components/TocTree';
 import { SearchResultsPane, searchFor } from '../components/SearchResultsPane';
 import { searchSession } from '../data/search-session';
-import { activeEntry, pageProblem } from '../components/reader-logic';
+import { activeEntry, hitTargetParams, pageProblem, parseHitTarget } from '../components/reader-logic';
 import { PageCache, getRegulation, getToc, recallPage, rememberPage, type PageText as PageData, type TocEntry } from '../data/regulations';
 
 const ZOOM_KEY = 'gridcode.reader.zoom';
@@ -113,13 +113,19 @@ function Reader({
   const requested = Number(query.get('page'));
   const [page, setPage] = useState(() => clamp(requested > 0 ? requested : (recallPage(info.reg_id) ?? 1)));
   // highlight from a search hit applies to the hit page only
-  const hl = useMemo(() => ({
-    page: requested > 0 ? clamp(requested) : null,
-    terms: (query.get('hl') ?? '').split('|').filter(Boolean),
-    article: query.get('article'),
-    from: query.get('q'),
-  }), [query, requested, clamp]);
-  const [showHl, setShowHl] = useState(hl.terms.length > 0);
+  const hl = useMemo(() => {
+    const target = parseHitTarget(query);
+    const terms = (query.get('hl') ?? '').split('|').filter(Boolean);
+    return {
+      page: requested > 0 ? clamp(requested) : null,
+      terms,
+      target,
+      // a hit found by meaning alone has no words to mark, but still a block to open
+      any: terms.length > 0 || !!(target.lead || target.label || target.table),
+      from: query.get('q'),
+    };
+  }, [query, requested, clamp]);
+  const [showHl, setShowHl] = useState(hl.any);
   const [pageData, setPageData] = useState<PageData | undefined>(() => cache.peek(page));
   const [pageError, setPageError] = useState<unknown>(undefined);
   const [zoom, setZoom] = useState(loadZoom);
@@ -164,14 +170,20 @@ function Reader({
   // a new search hit while the reader is open
   useEffect(() => {
     if (requested > 0) setPage(clamp(requested));
-    setShowHl(hl.terms.length > 0);
+    setShowHl(hl.any);
   }, [hl, requested, clamp]);
 
   useEffect(() => {
     setPageBox(String(page));
     setPageMsg(null);
     rememberPage(info.reg_id, page);
-    history.replaceState(null, '', `#/reader/${encodeURIComponent(info.reg_id)}?page=${page}${showHl && hl.terms.length ? `&hl=${encodeURIComponent(hl.terms.join('|'))}${hl.article ? `&article=${encodeURIComponent(hl.article)}` : ''}${hl.from ? `&q=${encodeURIComponent(hl.from)}` : ''}` : ''}`);
+    const kept = new URLSearchParams({ page: String(page) });
+    if (showHl && hl.any) {
+      if (hl.terms.length) kept.set('hl', hl.terms.join('|'));
+      for (const [k, v] of Object.entries(hitTargetParams(hl.target))) if (v) kept.set(k, v);
+      if (hl.from) kept.set('q', hl.from);
+    }
+    history.replaceState(null, '', `#/reader/${encodeURIComponent(info.reg_id)}?${kept.toString()}`);
     const cached = cache.peek(page);
     setPageError(undefined);
     if (cached) {
@@ -259,6 +271,25 @@ function Reader({
   }, [pageData, structure, page]);
 
   const highlightHere = showHl && hl.page === page ? hl.terms : [];
+  const targetHere = showHl && hl.page === page && hl.any ? hl.target : null;
+  // the pages the hit runs onto (an article continued on the next page), read to show it whole
+  const [runOn, setRunOn] = useState<{ page: number; text: string }[]>([]);
+  const runOnEnd = targetHere?.end && targetHere.end > page ? Math.min(total, targetHere.end) : null;
+  useEffect(() => {
+    setRunOn([]);
+    if (!runOnEnd) return;
+    let live = true;
+    const wanted = Array.from({ length: runOnEnd - page }, (_, i) => page + 1 + i);
+    Promise.all(wanted.map((n) => cache.get(n))).then(
+      (pages) => live && setRunOn(pages.map((p) => ({ page: p.page_num, text: p.text }))),
+      () => {
+        /* the hit page still reads; only its continuation is missing */
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [runOnEnd, page, cache]);
   const section = activeEntry(toc, page, picked?.id);
 
   // a TOC jump waiting for its page to paint, then scrolled to its heading
@@ -272,10 +303,15 @@ function Reader({
     const view = viewRef.current;
     if (!view || !pageData) return;
     quietUntil.current = performance.now() + 400;
-    const hit = view.querySelector<HTMLElement>('mark.hit') ?? view.querySelector<HTMLElement>('mark');
-    if (highlightHere.length && hit) {
-      hit.scrollIntoView({ block: 'center' });
-      hit.closest('.blk')?.classList.add('flash');
+    // the original page scrolls to its hit itself once drawn (PdfPage)
+    if (showPdf && targetHere) return;
+    // the hit's block (a table's row), else the first marked term
+    const block = targetHere ? (view.querySelector<HTMLElement>('tr.row-hit') ?? view.querySelector<HTMLElement>('[data-hit="true"]')) : null;
+    const hit = block ?? view.querySelector<HTMLElement>('mark.hit') ?? view.querySelector<HTMLElement>('mark');
+    if ((highlightHere.length || targetHere) && hit) {
+      // a block taller than the view opens at its start, a short one in the middle
+      hit.scrollIntoView({ block: hit.offsetHeight > view.clientHeight * 0.7 ? 'start' : 'center' });
+      (hit.closest('.blk-hit-run') ?? hit.closest('.blk'))?.classList.add('flash');
       return;
     }
     const entry = pendingJump.current != null ? toc.find((e) => e.id === pendingJump.current) : undefined;
@@ -294,6 +330,18 @@ function Reader({
     view.scrollTop = 0;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pageData, highlightHere.length, jumpSeq, showPdf]);
+
+  // tables render once the page's structure is in, a continued article once its next page is read:
+  // then the hit's block is where it will stay
+  useEffect(() => {
+    const view = viewRef.current;
+    if (!view || !targetHere || showPdf || (!structure && !runOn.length)) return;
+    const block = view.querySelector<HTMLElement>('tr.row-hit') ?? view.querySelector<HTMLElement>('[data-hit="true"]');
+    if (!block) return;
+    quietUntil.current = performance.now() + 400;
+    block.scrollIntoView({ block: block.offsetHeight > view.clientHeight * 0.7 ? 'start' : 'center' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [structure, runOn]);
 
   // scrolling a page that holds several sections moves the TOC highlight along (text view)
   const onViewScroll = () => {
@@ -525,7 +573,7 @@ function Reader({
           </aside>
         ) : null}
         <div className="reader-view" ref={viewRef} tabIndex={0} role="region" aria-label="阅读区" onScroll={onViewScroll}>
-          {showHl && hl.terms.length ? (
+          {showHl && hl.any ? (
             <div className="banner info hl-banner" role="status">
               {hl.page === page ? '已定位到搜索命中' : `搜索命中在第 ${hl.page} 页`}
               {hl.from ? `：「${hl.from}」` : ''}
@@ -593,6 +641,7 @@ function Reader({
                 zoom={zoom}
                 area={area}
                 terms={highlightHere}
+                target={targetHere}
                 onScale={setPdfScale}
                 onFailed={(e) => setPdfError(toApiError(e).message)}
               />
@@ -602,12 +651,13 @@ function Reader({
               <PageText
                 text={pageData.text}
                 terms={highlightHere}
-                hitArticle={hl.page === page ? hl.article : null}
+                target={targetHere}
+                continuation={runOn}
                 markdown={info.format === 'markdown'}
                 structure={structure?.page_num === page ? structure : null}
                 regId={info.reg_id}
                 onReference={followReference}
-                renderTable={(t, key, mark) => <RegTable key={key} regId={info.reg_id} table={t} mark={mark} />}
+                renderTable={(t, key, mark, h) => <RegTable key={key} regId={info.reg_id} table={t} mark={mark} hit={h.hit} hitRow={h.row} />}
               />
             ) : (
               <Spinner label={`正在读取第 ${page} 页…`} />
@@ -618,6 +668,26 @@ function Reader({
               </div>
             )}
           </article>
+          {showPdf && runOnEnd
+            ? Array.from({ length: runOnEnd - page }, (_, i) => page + 1 + i).map((n) => (
+                <article key={n} className="page-sheet pdf run-on-sheet" role="region" aria-label={`第 ${n} 页（命中条文续）`} data-page={n} data-view="original">
+                  <div className="run-on-mark muted small">— 命中条文接续到第 {n} 页 —</div>
+                  <PdfPage
+                    regId={info.reg_id}
+                    page={n}
+                    fit={fit}
+                    zoom={zoom}
+                    area={area}
+                    terms={hl.terms}
+                    target={targetHere}
+                    runOn
+                    onFailed={() => {
+                      /* the hit page is shown; its continuation picture is a bonus */
+                    }}
+                  />
+                </article>
+              ))
+            : null}
         </div>
       </div>
     </div>

@@ -10,7 +10,7 @@ import {
   hitTerms,
   mergeHits,
   openHit,
-  rowsOf,
+  resultCount,
   scopeKey,
   searchSession,
   type Hit,
@@ -35,6 +35,15 @@ const SCOPES: { id: Scope; label: string; hint: string }[] = [
 ];
 
 export { hitTerms, openHit };
+
+
+/** The banner's "为什么" in words; the thresholds stay under 详细. */
+function decisionWhy(state: string, result: SearchOutput): string {
+  const regs = [...new Set(result.results.slice(0, 5).map((h) => h.title))];
+  if (state === 'low_evidence') return '最接近的条文与问题只有少量共同的词，也不够相近，可能没有直接回答这个问题的条文。';
+  if (state === 'ambiguous') return `排在最前的几条分别来自${regs.map((t) => `「${t}」`).join('、')}，得分接近，无法判断您问的是哪一部。`;
+  return '最相关的条文明显领先。';
+}
 
 export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) {
   const appInfo = useAppInfo();
@@ -198,8 +207,8 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
   };
 
   const groups = useMemo(() => groupHits(result?.results ?? []), [result]);
-  /** rows per regulation in the whole answer (offset-independent), for "还有 N 条" */
-  const totalRows = useMemo(() => new Map((result?.groups ?? []).map((g) => [g.reg_id, g.total])), [result]);
+  /** results per regulation in the whole answer (offset-independent; counted like `total`), for "还有 N 条" */
+  const totalOf = useMemo(() => new Map((result?.groups ?? []).map((g) => [g.reg_id, g.total])), [result]);
 
   /** Same search, same scope: the answer's hits from `offset` (top_k as the first page, so the order is the same). */
   const fetchPage = async (offset: number, topK?: number): Promise<SearchOutput> => {
@@ -215,6 +224,8 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
       ...result,
       results: mergeHits(result.results, more),
       has_more: page ? page.has_more : result.has_more,
+      // a later page lists every regulation's count, also of those the first page did not show
+      groups: page ? [...result.groups, ...page.groups.filter((g) => !result.groups.some((x) => x.reg_id === g.reg_id))] : result.groups,
     };
     setResult(merged);
     memory.result = merged;
@@ -337,7 +348,7 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
             <span className="pill ok">混合检索（关键词 + 语义）</span>
           ) : null}
           {result ? (
-            <span className="muted small">{`${result.results.length < result.total ? `显示 ${result.results.length} / 共 ${result.total} 条` : `${result.results.length} 条`} · ${Math.round(result.elapsed_ms)} ms`}</span>
+            <span className="muted small result-count" aria-label="结果总数">{`${resultCount(result.results.length, result.total)} · ${Math.round(result.elapsed_ms)} ms`}</span>
           ) : null}
         </div>
         {cameFrom ? (
@@ -380,7 +391,6 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
                   <li key={r.reg_id} className={result.selected_regs.includes(r.reg_id) ? '' : 'muted'}>
                     {result.selected_regs.includes(r.reg_id) ? '✓ ' : '· '}
                     <b>{r.title}</b>：{r.why}
-                    <span className="muted"> （得分 {r.score.toFixed(2)}）</span>
                   </li>
                 ))}
               </ul>
@@ -413,7 +423,11 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
           ))}
           <details className="small">
             <summary>为什么</summary>
-            <span className="muted">{decision.reason}</span>
+            <span>{decisionWhy(decision.state, result)}</span>
+            <details className="why-detail">
+              <summary>详细</summary>
+              <span className="muted">{decision.reason}</span>
+            </details>
           </details>
         </div>
       ) : null}
@@ -431,12 +445,14 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
       ) : result ? (
         <div className={`results${loading ? ' stale' : ''}`} onKeyDown={onResultsKey} aria-label="检索结果" role="region" aria-busy={loading} data-query={result.query}>
           {groups.map((g) => {
-            const shownRows = g.hits.reduce((n, h) => n + rowsOf(h), 0);
-            const moreRows = Math.max(0, (totalRows.get(g.reg_id) ?? shownRows) - shownRows);
+            // counted in results, like the list's total: the groups add up to it
+            const shown = g.hits.length;
+            const inReg = Math.max(shown, totalOf.get(g.reg_id) ?? shown);
+            const moreRows = inReg - shown;
             return (
               <section key={g.reg_id} className="result-group" aria-label={regTitle(g.reg_id)}>
                 <h2>
-                  {regTitle(g.reg_id)} <span className="muted small">{moreRows ? `显示 ${shownRows} / 共 ${shownRows + moreRows} 条` : `${shownRows} 条`}</span>
+                  {regTitle(g.reg_id)} <span className="muted small group-count">{moreRows ? `其中 ${inReg} 条出自本规程，已显示 ${shown} 条` : `${shown} 条`}</span>
                 </h2>
                 <ul>
                   {g.hits.map((h) => (
@@ -451,20 +467,25 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
                           <Snippet snippet={h.snippet} highlights={h.highlights} />
                         </div>
                         <div className="hit-reasons small muted">
-                          {h.reasons.article_ref ? '问题点名的条文' : h.reasons.matched_terms.length ? `命中：${h.reasons.matched_terms.join('、')}` : '语义相近'}
+                          {h.reasons.article_ref ? '问题点名的条文' : h.why.terms.length ? `命中：${h.why.terms.map((t) => t.term).join('、')}` : '语义相近'}
                           {h.similar.count ? ` · 另有 ${h.similar.count} 条相似行（第 ${[...new Set(h.similar.units.map((u) => u.page_num))].slice(0, 5).join('、')} 页）` : ''}
                         </div>
                       </button>
                       <details className="hit-why small">
-                        <summary aria-label={`为什么排在这里：${h.article ?? h.section}`}>为什么</summary>
-                        <span className="muted">
-                          得分 {h.score.toFixed(3)}
-                          {h.reasons.lexical_rank != null ? ` · 关键词第 ${h.reasons.lexical_rank} 名` : ''}
-                          {h.reasons.vector_rank != null ? ` · 语义第 ${h.reasons.vector_rank} 名` : ''}
-                          {h.reasons.expansion_rank != null ? ` · 扩展词第 ${h.reasons.expansion_rank} 名` : ''}
-                          {` · 覆盖问题中 ${Math.round(h.reasons.coverage_ratio * 100)}% 的词`}
-                          {h.shape === 'row' ? ' · 表格/台账行（排在条文之后）' : ''}
-                        </span>
+                        <summary aria-label={`为什么找到这一条：${h.article ?? h.section}`}>为什么</summary>
+                        <div className="why-words">{h.why.summary}</div>
+                        {h.shape === 'row' ? <div className="muted">这是表格或台账中的一行，排在条文之后。</div> : null}
+                        {h.why.regulation ? <div className="muted why-reg">{h.why.regulation}</div> : null}
+                        <details className="why-detail">
+                          <summary>详细</summary>
+                          <span className="muted">
+                            综合得分 {h.score.toFixed(3)}
+                            {h.reasons.lexical_rank != null ? ` · 关键词第 ${h.reasons.lexical_rank} 名` : ''}
+                            {h.reasons.vector_rank != null ? ` · 语义第 ${h.reasons.vector_rank} 名` : ''}
+                            {h.reasons.expansion_rank != null ? ` · 扩展词第 ${h.reasons.expansion_rank} 名` : ''}
+                            {` · 词语证据 ${h.reasons.evidence.toFixed(2)} · 覆盖率 ${h.reasons.coverage_ratio.toFixed(2)}`}
+                          </span>
+                        </details>
                       </details>
                     </li>
                   ))}
@@ -487,7 +508,7 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
           {result.has_more && result.results.length < result.total ? (
             <div className="load-more">
               <button type="button" className="btn" disabled={!!moreBusy} onClick={() => void loadMore()}>
-                {moreBusy === 'page' ? '正在加载…' : `加载更多（已显示 ${result.results.length} / 共 ${result.total} 条）`}
+                {moreBusy === 'page' ? '正在加载…' : `加载更多（${resultCount(result.results.length, result.total)}）`}
               </button>
             </div>
           ) : null}

@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { invokeOperation } from '../../../src/core/api/invoke';
+import { tempContext, tempDir } from '../../helpers';
+import { generateEditions } from '../../fixtures/edition-pair';
+
+type Ctx = ReturnType<typeof tempContext>;
+let ctx: Ctx;
+let dir: string;
+beforeEach(() => {
+  ctx = tempContext();
+  dir = tempDir('gridcode-editions-');
+});
+afterEach(async () => {
+  await ctx.cleanup();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function write(name: string, text: string): string {
+  const file = path.join(dir, name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+const g = generateEditions(40, 11);
+
+describe('editions in the library', () => {
+  it('a same-titled document with another date becomes an edition; versions, diff and the in-force edition follow', async () => {
+    const [a] = await invokeOperation(ctx, 'regulations.import', { paths: [write('调度规程(2019-03-01).md', g.oldText)] });
+    expect(a.edition).toBeUndefined();
+    const [b] = await invokeOperation(ctx, 'regulations.import', { paths: [write('调度规程(2024-07-01).md', g.newText)] });
+    expect(b.status).toBe('imported');
+    expect(b.edition).toMatchObject({ edition_of: a.reg_id, reason: 'title', in_force: true, effective_date: '2024-07-01' });
+    expect(b.edition!.message).toContain('旧版保留');
+
+    const v = await invokeOperation(ctx, 'editions.versions', { reg_id: a.reg_id! });
+    expect(v.editions.map((e) => [e.reg_id, e.effective_date, e.in_force])).toEqual([
+      [a.reg_id, '2019-03-01', false],
+      [b.reg_id, '2024-07-01', true],
+    ]);
+    expect(v.editions[0].label).toBe('旧版（2019-03-01 施行）');
+
+    // contract: every article of both editions in exactly one pair
+    const d = await invokeOperation(ctx, 'editions.diff', { old_reg_id: a.reg_id!, new_reg_id: b.reg_id! });
+    expect(d.old).toMatchObject({ reg_id: a.reg_id, title: '电网调度运行规程（生成）' });
+    expect(Object.keys(d.summary).sort()).toEqual(['added', 'deleted', 'modified', 'moved', 'same']);
+    const oldArticles = d.pairs.filter((p) => p.old).map((p) => p.old!.article);
+    const newArticles = d.pairs.filter((p) => p.new).map((p) => p.new!.article);
+    expect(new Set(oldArticles).size).toBe(oldArticles.length);
+    expect(oldArticles).toHaveLength(40);
+    expect(newArticles).toHaveLength(g.truth.size + g.added.size);
+    expect(d.summary.same + d.summary.moved + d.summary.modified + d.summary.deleted).toBe(40);
+    const modified = d.pairs.find((p) => p.change === 'modified')!;
+    expect(modified.words!.some((w) => w.op === '+')).toBe(true);
+
+    // one regulation: compared with its previous edition; one article: its history
+    const prev = await invokeOperation(ctx, 'editions.diff', { reg_id: b.reg_id! });
+    expect(prev.old.reg_id).toBe(a.reg_id);
+    const label = modified.new!.article;
+    const art = await invokeOperation(ctx, 'editions.article', { reg_id: b.reg_id!, article: label });
+    expect(art.history.map((h) => [h.reg_id, h.change])).toEqual([
+      [a.reg_id, null],
+      [b.reg_id, 'modified'],
+    ]);
+    expect(art.history[0].article).toBe(modified.old!.article);
+  });
+
+  it('--separate keeps them apart, --as-edition-of joins regardless of title; unknown ids fail in Chinese', async () => {
+    const [a] = await invokeOperation(ctx, 'regulations.import', { paths: [write('规程(2019-03-01).md', g.oldText)] });
+    const [b] = await invokeOperation(ctx, 'regulations.import', { paths: [write('规程(2024-07-01).md', g.newText)], separate: true });
+    expect(b.edition).toMatchObject({ reason: 'separate', edition_of: null });
+    expect((await invokeOperation(ctx, 'editions.versions', { reg_id: b.reg_id! })).editions).toHaveLength(1);
+    // joined afterwards (the import screen's 作为新版本)
+    const joined = await invokeOperation(ctx, 'editions.set', { reg_id: b.reg_id!, edition_of: a.reg_id! });
+    expect(joined.editions.map((e) => e.reg_id)).toEqual([a.reg_id, b.reg_id]);
+
+    const [c] = await invokeOperation(ctx, 'regulations.import', {
+      paths: [write('别名文件.md', g.newText.replace('# 电网调度运行规程（生成）', '# 调度运行规定'))],
+      edition_of: a.reg_id!,
+    });
+    expect(c.edition).toMatchObject({ reason: 'asked', edition_of: a.reg_id });
+    await expect(invokeOperation(ctx, 'regulations.import', { paths: [write('x.md', g.oldText)], edition_of: 'nope' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining('未找到规程「nope」'),
+    });
+    await expect(invokeOperation(ctx, 'editions.diff', { old_reg_id: a.reg_id!, new_reg_id: 'nope' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringMatching(/^未找到规程「nope」/),
+    });
+  });
+
+  it('the same file saved over with a new edition keeps the old one (never replaced silently)', async () => {
+    const file = write('安规.md', `# 电力安全工作规程\n\n2019年3月1日发布\n\n${g.oldText.split('\n').slice(1).join('\n')}`);
+    const [a] = await invokeOperation(ctx, 'regulations.import', { paths: [file] });
+    fs.writeFileSync(file, `# 电力安全工作规程\n\n2024年7月1日发布\n\n${g.newText.split('\n').slice(1).join('\n')}`);
+    const [b] = await invokeOperation(ctx, 'regulations.import', { paths: [file] });
+    expect(b.status).toBe('imported');
+    expect(b.reg_id).not.toBe(a.reg_id);
+    expect(b.edition).toMatchObject({ edition_of: a.reg_id, in_force: true });
+    const list = await invokeOperation(ctx, 'regulations.list', {});
+    expect(list.map((r) => r.reg_id).sort()).toEqual([a.reg_id, b.reg_id].sort());
+    // importing the same bytes again changes nothing
+    const [again] = await invokeOperation(ctx, 'regulations.import', { paths: [file] });
+    expect(again).toMatchObject({ reg_id: b.reg_id, status: 'unchanged' });
+  });
+});
+
+describe('search knows editions', () => {
+  it('returns the edition in force by default; with edition all, old hits are marked and point to the current article', async () => {
+    const oldText = ['# 电网调度规程', '', '2015年1月1日发布', '', '## 第一章 总则', '', '第一条 为了规范调度，制定本规程。', '', '第二条 调度值班员应当每两小时巡视一次继电保护屏。', '', '第三条 本规程自发布之日起施行。'].join('\n');
+    const newText = ['# 电网调度规程', '', '2024年1月1日发布', '', '## 第一章 总则', '', '第一条 为了规范调度，制定本规程。', '', '第二条 调度值班员应当执行调度纪律。', '', '第三条 调度值班员应当每小时巡视一次继电保护屏，并做好记录。', '', '第四条 本规程自发布之日起施行。'].join('\n');
+    const [a] = await invokeOperation(ctx, 'regulations.import', { paths: [write('old/调度规程.md', oldText)] });
+    const [b] = await invokeOperation(ctx, 'regulations.import', { paths: [write('new/调度规程.md', newText)] });
+    expect(b.edition).toMatchObject({ edition_of: a.reg_id, in_force: true });
+
+    const current = await invokeOperation(ctx, 'search.smart_search', { query: '巡视继电保护屏', reg_id: 'all', mode: 'lexical' });
+    expect(current.results.length).toBeGreaterThan(0);
+    expect(current.results.every((r) => r.reg_id === b.reg_id && !r.edition)).toBe(true);
+
+    const all = await invokeOperation(ctx, 'search.smart_search', { query: '巡视继电保护屏', reg_id: 'all', mode: 'lexical', edition: 'all' });
+    const old = all.results.find((r) => r.reg_id === a.reg_id)!;
+    expect(old.article).toBe('第二条');
+    expect(old.edition).toMatchObject({ status: 'superseded', effective_date: '2015-01-01', label: '旧版（2015-01-01 施行）' });
+    expect(old.edition!.current).toMatchObject({ reg_id: b.reg_id, article: '第三条', effective_date: '2024-01-01' });
+    // naming the old edition searches it, marked
+    const named = await invokeOperation(ctx, 'search.smart_search', { query: '巡视继电保护屏', reg_id: a.reg_id!, mode: 'lexical' });
+    expect(named.results[0].edition?.status).toBe('superseded');
+  });
+});
