@@ -64,7 +64,8 @@ module.exports = {
       comment: 'The renderer runs in a browser: it may only `import type` from the core and talks to it through the API.',
       severity: 'error',
       from: { path: '^src/renderer/' },
-      to: { path: '^src/(core|cli|mcp|web|main)/', dependencyTypesNot: ['type-only'] },
+      // vocabulary data files (JSON, no code) are shared so labels come from one table
+      to: { path: '^src/(core|cli|mcp|web|main)/', pathNot: '^src/core/devices/vocab/[^/]+[.]json$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'preload-imports-core-types-only',

@@ -1,5 +1,5 @@
 /**
- * Attack replay (`npm run eval -- attack`): every attack of issue #15 against the real adapters —
+ * Attack replay (`npm run eval -- attack`): every attack of issues #15 and #28 against the real adapters —
  * `gridcode` CLI processes, a `gridcode mcp` process spoken to line by line, the browser-shell bridge
  * over HTTP, the IPC path (invokeOperation + main's sender check) and a local fake LLM endpoint as
  * the network boundary. Prints one row per attack: probes tried / survived / lost; exits 1 when any
@@ -19,6 +19,9 @@ import { projectRoot } from '../src/core/common/paths';
 import { APP_ORIGIN, guardHandler, isTrustedSender, trustedOrigins } from '../src/main/security';
 import { reply, startFakeLlmServer } from '../test/fixtures/fake-llm-server';
 import { RawMcp } from '../test/fixtures/raw-mcp';
+import { makeRawDocx, variedChinese, wordParagraph } from '../test/fixtures/zip';
+import { testModelsDir } from '../test/fixtures/model';
+import { parse as parseYaml } from 'yaml';
 
 interface Probe {
   what: string;
@@ -515,7 +518,231 @@ const hugeLine: Attack = {
   },
 };
 
-const ATTACKS: Attack[] = [concurrentImports, updateDuringImport, keyToChangedBaseUrl, plainHttp, replyEchoesKey, mcpFileProbes, mcpMalformed, prototypeNames, bridgeInput, uploadCleanup, hugeLine];
+
+// ---------------------------------------------------------------- round 2 (issue 28)
+
+const envKeyToConfigBaseUrl: Attack = {
+  name: 'env key to a base_url written into config.json',
+  async run() {
+    return withKeyStage(async ({ web, attacker, invoke }) => {
+      attacker.setHandler(() => reply.content('好'));
+      const saved = { key: process.env.DASHSCOPE_API_KEY, url: process.env.DASHSCOPE_BASE_URL };
+      process.env.DASHSCOPE_API_KEY = KEY;
+      delete process.env.DASHSCOPE_BASE_URL;
+      try {
+        const probes: Probe[] = [];
+        const wrote = await invoke('app.update_config', { patch: { llm: { baseUrl: attacker.baseUrl } } });
+        await invoke('llm.status', { check: true });
+        await invoke('llm.chat', { question: '母线失压怎么处理' });
+        probes.push({ what: 'bridge: app.update_config writes llm.baseUrl, then status/chat', held: wrote.last.type === 'result' && attacker.requests.every((r) => !r.headers.authorization), detail: `${attacker.requests.length} requests, none with a key` });
+        const cli = await gridcode(['llm', 'status', '--check', '--json', '--data-dir', web.ctx.dataDir], { DASHSCOPE_API_KEY: KEY });
+        const mcp = await startMcp(['--data-dir', web.ctx.dataDir]);
+        try {
+          await callTool(mcp, 1, 'smart_search', { query: '母线' });
+        } finally {
+          mcp.close();
+        }
+        probes.push({ what: 'later CLI run on that data dir (llm status --check)', held: attacker.requests.every((r) => !r.headers.authorization) && !(cli.stdout + cli.stderr).includes(KEY) && /config\.json/.test(cli.stdout), detail: `exit ${cli.code}` });
+        return probes;
+      } finally {
+        if (saved.key === undefined) delete process.env.DASHSCOPE_API_KEY;
+        else process.env.DASHSCOPE_API_KEY = saved.key;
+        if (saved.url !== undefined) process.env.DASHSCOPE_BASE_URL = saved.url;
+      }
+    });
+  },
+};
+
+/** The hostile archives of issue 28, each small on disk. */
+function hostileDocx(): { name: string; bytes: Buffer; why: RegExp }[] {
+  const para = wordParagraph('第一条 运行人员应当巡视设备。'.repeat(20));
+  return [
+    { name: 'bomb.docx', bytes: makeRawDocx(para.repeat(Math.ceil((40 * 1024 * 1024) / para.length))), why: /压缩比/ },
+    { name: 'lying.docx', bytes: makeRawDocx(wordParagraph(variedChinese(2000)).repeat(300), { declaredSize: 4096 }), why: /超过其声明/ },
+    { name: 'paragraph.docx', bytes: makeRawDocx(wordParagraph('第一条 ' + variedChinese(1_500_000))), why: /段落过大/ },
+    { name: 'entries.docx', bytes: makeRawDocx(para, {}, Array.from({ length: 6000 }, (_, i) => ({ name: `word/media/x${i}.bin`, data: 'x', store: true }))), why: /压缩条目/ },
+  ];
+}
+
+const zipBombs: Attack = {
+  name: 'DOCX bombs: ratio, lying sizes, paragraph, entries (CLI and bridge)',
+  async run() {
+    const probes: Probe[] = [];
+    const dir = mkdir('bombs');
+    const data = mkdir('bomb-data');
+    for (const b of hostileDocx()) {
+      const file = path.join(dir, b.name);
+      fs.writeFileSync(file, b.bytes);
+      const r = await gridcode(['import', file, '--data-dir', data, '--json']);
+      const row = (JSON.parse(r.stdout || '[]') as { status: string; error?: string; error_code?: string }[])[0];
+      const db = fs.statSync(path.join(data, 'gridcode.sqlite')).size;
+      probes.push({ what: `CLI import ${b.name} (${(b.bytes.length / 1024).toFixed(0)} KB)`, held: row?.status === 'failed' && row.error_code === 'TOO_LARGE' && b.why.test(row.error ?? '') && db < 20 * 1024 * 1024, detail: `${row?.error_code}: ${row?.error?.slice(0, 60)} db ${(db / 1048576).toFixed(1)} MB` });
+    }
+    const staticDir = mkdir('static');
+    fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+    const web = await startWebServer({ port: 0, dataDir: mkdir('bomb-web'), staticDir, skipStartup: true });
+    const headers = { 'X-GridCode-Token': web.token };
+    try {
+      for (const b of hostileDocx().slice(0, 3)) {
+        const up = (await (await fetch(new URL(`/api/upload?name=${b.name}`, web.url), { method: 'POST', body: b.bytes, headers })).json()) as { path: string };
+        const text = await (await fetch(new URL('/api/invoke/regulations.import', web.url), { method: 'POST', body: JSON.stringify({ paths: [up.path] }), headers })).text();
+        const info = await fetch(new URL('/api/invoke/app.info', web.url), { method: 'POST', body: '{}', headers });
+        probes.push({ what: `bridge import ${b.name}: fails clearly, upload removed, server alive`, held: /TOO_LARGE/.test(text) && web.uploads.pending().length === 0 && info.status === 200 });
+      }
+    } finally {
+      await web.close();
+    }
+    return probes;
+  },
+};
+
+const bridgePaths: Attack = {
+  name: 'bridge paths outside the data dir',
+  async run() {
+    return withKeyStage(async ({ web, invoke }) => {
+      const outside = mkdir('outside');
+      fs.writeFileSync(path.join(outside, '规程.md'), `# 外部\n\n第一条 ${SECRET}\n`);
+      fs.writeFileSync(path.join(outside, 'info.json'), `${SECRET} not json`);
+      const probes: Probe[] = [];
+      const cases: [string, unknown][] = [
+        ['regulations.import_info', { path: '/etc/passwd' }],
+        ['regulations.import_info', { path: path.join(outside, 'info.json') }],
+        ['collections.import', { folder: '/etc', name: 'etc' }],
+        ['regulations.export_info', { dir: path.join(outside, 'written') }],
+        ['regulations.import', { paths: [path.join(outside, '规程.md')] }],
+        ['regulations.import', { paths: ['../'.repeat(12) + 'etc/hostname'] }],
+        ['models.import', { folder: outside }],
+      ];
+      for (const [name, input] of cases) {
+        const r = await invoke(name, input);
+        probes.push({ what: `${name} ${JSON.stringify(input).slice(0, 60)}`, held: r.last.type === 'error' && /不可访问/.test(r.text) && !/root:|daemon:/.test(r.text) && !r.text.includes(SECRET) && !fs.existsSync(path.join(outside, 'written')) });
+      }
+      fs.symlinkSync(outside, path.join(web.ctx.dataDir, 'link'));
+      const linked = await invoke('regulations.import', { paths: [path.join(web.ctx.dataDir, 'link', '规程.md')] });
+      probes.push({ what: 'a symlink in the data dir pointing outside', held: /不可访问/.test(linked.text) && !linked.text.includes(SECRET) });
+      const list = await invoke('regulations.list', {});
+      probes.push({ what: 'nothing from outside was imported', held: !JSON.stringify(list.last.data ?? []).includes('外部') });
+      return probes;
+    });
+  },
+};
+
+const hugeStructure: Attack = {
+  name: 'chapter structure of 3,000 headings; headings-only page cap',
+  async run() {
+    const probes: Probe[] = [];
+    const dir = mkdir('heads');
+    let md = '# 大规程\n\n';
+    for (let i = 1; i <= 3000; i++) md += `${i % 10 === 1 ? `## 第${Math.ceil(i / 10)}章 部分\n\n` : ''}### 第${i}节 一般规定\n\n第${i}条 内容${i}。\n\n`;
+    fs.writeFileSync(path.join(dir, 'heads.md'), md);
+    fs.writeFileSync(path.join(dir, 'only.md'), Array.from({ length: 3000 }, (_, i) => `## 第${i + 1}节 标题${i}`).join('\n\n'));
+    const data = mkdir('heads-data');
+    const imp = await gridcode(['import', path.join(dir, 'heads.md'), path.join(dir, 'only.md'), '--data-dir', data, '--json']);
+    probes.push({ what: 'import both', held: imp.code === 0, detail: `exit ${imp.code}` });
+    const db = new Database(path.join(data, 'gridcode.sqlite'), { readonly: true });
+    const longest = (db.prepare("SELECT MAX(length(text)) AS n FROM reg_pages WHERE reg_id = 'only'").get() as { n: number }).n;
+    db.close();
+    probes.push({ what: 'headings-only Markdown: no page over the ceiling (7,200)', held: longest <= 7200, detail: `longest ${longest}` });
+    const mcp = await startMcp(['--data-dir', data]);
+    try {
+      const started = Date.now();
+      mcp.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_chapter_structure', arguments: { reg_id: 'heads' } } }) + '\n');
+      mcp.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) + '\n');
+      const first = await nextReply(mcp, 120_000);
+      const second = await nextReply(mcp, 120_000);
+      const seconds = (Date.now() - started) / 1000;
+      const chapters = [first, second].find((r) => r.id === 1);
+      const count = (JSON.parse(chapters?.result?.content?.[0]?.text ?? '{"chapters":[]}') as { chapters: unknown[] }).chapters.length;
+      probes.push({ what: 'MCP get_chapter_structure over 3,300 headings answers (was 469 s)', held: count === 3300 && seconds < 60, detail: `${count} chapters in ${seconds.toFixed(1)} s` });
+    } finally {
+      mcp.close();
+    }
+    return probes;
+  },
+};
+
+const killedEmbedding: Attack = {
+  name: 'kill -9 during embedding: status says so, the shell heals',
+  async run() {
+    const probes: Probe[] = [];
+    const docs = mkdir('embed-docs');
+    writeStatutes(docs, ['甲', '乙'], 60);
+    const data = mkdir('embed-data');
+    const models = testModelsDir();
+    const imp = await gridcode(['import', docs, '--data-dir', data, '--json']);
+    if (imp.code !== 0) return [{ what: 'seed import', held: false, detail: imp.stderr.slice(0, 200) }];
+    // the vectors are written by `models embed`: kill it once it has stored some
+    const child = spawn(process.execPath, [path.join(root, 'bin', 'gridcode.mjs'), 'models', 'embed', '--data-dir', data], { cwd: root, env: { ...process.env, GRIDCODE_MODELS_DIR: models }, stdio: 'ignore' });
+    const stored = () => {
+      try {
+        const db = new Database(path.join(data, 'gridcode.sqlite'), { readonly: true, timeout: 100 });
+        try {
+          return (db.prepare('SELECT COUNT(*) AS n FROM search_vectors').get() as { n: number }).n;
+        } finally {
+          db.close();
+        }
+      } catch {
+        return 0;
+      }
+    };
+    const deadline = Date.now() + 120_000;
+    while (stored() === 0 && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const killed = child.exitCode === null;
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r).once('error', r));
+    const status = await gridcode(['models', 'status', '--json', '--data-dir', data], { GRIDCODE_MODELS_DIR: models });
+    const before = JSON.parse(status.stdout || '{}') as { message?: string; vectors?: { items: number; missing: number } };
+    probes.push({ what: 'models status after the kill names what is missing', held: killed && (before.vectors?.missing ?? 0) > 0 && /还没有向量/.test(before.message ?? ''), detail: `killed ${killed}, missing ${before.vectors?.missing} / ${before.vectors?.items}` });
+    const saved = process.env.GRIDCODE_MODELS_DIR;
+    process.env.GRIDCODE_MODELS_DIR = models;
+    const staticDir = mkdir('static');
+    fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+    try {
+      const web = await startWebServer({ port: 0, dataDir: data, staticDir });
+      try {
+        const { vectorHealOf } = await import('../src/core/app/startup');
+        await vectorHealOf(web.ctx);
+        const after = (await invokeOperation(web.ctx, 'models.status', {})) as { vectors: { items: number; missing: number } | null };
+        probes.push({ what: 'the shell finishes them at start', held: after.vectors?.missing === 0 && after.vectors.items === before.vectors?.items, detail: `missing ${after.vectors?.missing} / ${after.vectors?.items}` });
+      } finally {
+        await web.close();
+      }
+    } finally {
+      if (saved === undefined) delete process.env.GRIDCODE_MODELS_DIR;
+      else process.env.GRIDCODE_MODELS_DIR = saved;
+    }
+    return probes;
+  },
+};
+
+const smallHoles: Attack = {
+  name: 'YAML 1.1 booleans, GBK home file, MCP wrong-type params',
+  async run() {
+    const probes: Probe[] = [];
+    const data = mkdir('small-data');
+    const names = ['on', 'off', 'yes', 'no', 'y'];
+    fs.writeFileSync(path.join(data, 'home.json'), JSON.stringify(names.map((name, i) => ({ id: `d${i}`, name, room: '客厅', type: 'light' }))));
+    fs.writeFileSync(path.join(data, 'gbk.json'), Buffer.concat([Buffer.from('[{"id":"l1","name":"'), Buffer.from([0xbf, 0xcd, 0xcc, 0xfc, 0xb5, 0xc6]), Buffer.from('","room":"x","type":"light"}]')]));
+    const mcp = await startMcp(['--data-dir', data]);
+    try {
+      const r = await callTool(mcp, 1, 'devices_retrieve', { utterance: '打开客厅的灯', devices: path.join(data, 'home.json') });
+      const out = JSON.parse(r.result?.content?.[0]?.text ?? '{}') as { yaml?: string };
+      const read = out.yaml ? (parseYaml(out.yaml, { version: '1.1' }) as { devices?: { name: unknown }[] }) : {};
+      const got = (read.devices ?? []).map((d) => d.name);
+      probes.push({ what: 'device names on/off/yes/no/y read back as strings by a YAML 1.1 reader', held: got.length > 0 && got.every((n) => typeof n === 'string'), detail: JSON.stringify(got) });
+      const gbk = await callTool(mcp, 2, 'devices_lint', { devices: path.join(data, 'gbk.json') });
+      probes.push({ what: 'a GBK home file is refused clearly', held: !!gbk.result?.isError && /UTF-8/.test(replyText(gbk)) });
+      const wrong = await callTool(mcp, 3, 'read_page_range', { reg_id: 42, start: '一' });
+      const text = wrong.result?.content?.[0]?.text ?? '';
+      probes.push({ what: 'MCP wrong-type params answer readable text', held: !!wrong.result?.isError && /期望 string/.test(text) && /expected string/.test(text) && !/"code": "invalid_type"|Input validation error/.test(text) });
+    } finally {
+      mcp.close();
+    }
+    return probes;
+  },
+};
+
+const ATTACKS: Attack[] = [concurrentImports, updateDuringImport, keyToChangedBaseUrl, plainHttp, replyEchoesKey, mcpFileProbes, mcpMalformed, prototypeNames, bridgeInput, uploadCleanup, hugeLine, envKeyToConfigBaseUrl, zipBombs, bridgePaths, hugeStructure, killedEmbedding, smallHoles];
 
 export default async function attackEval(args: string[]): Promise<void> {
   const only = args.find((a) => a.startsWith('--only='))?.slice(7);

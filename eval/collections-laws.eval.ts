@@ -89,7 +89,7 @@ function score(item: LawItem, a: Ask): Omit<Row, 'i' | 'item' | 'heldOut' | 'got
   const locked = a.decision === 'locked' ? a.lock.title : null;
   const art = bestArticle(a);
   if (item.expect === 'low') {
-    const ok = a.decision === 'low_evidence';
+    const ok = a.decision === 'low_evidence' || a.decision === 'not_found';
     return { lockOk: ok, wrong: !!locked, sectionOk: ok, ok };
   }
   const accept = item.accept!;
@@ -103,7 +103,7 @@ function score(item: LawItem, a: Ask): Omit<Row, 'i' | 'item' | 'heldOut' | 'got
 type Imported = { data: QuestionSet; imp: Awaited<ReturnType<typeof invokeOperation<'collections.import'>>> };
 
 /** Imports the statutes of question set `file` as collection `name` (null: statutes missing). */
-async function importSet(ctx: AppContext, name: string, file: string, cache: string): Promise<Imported | null> {
+export async function importSet(ctx: AppContext, name: string, file: string, cache: string): Promise<Imported | null> {
   const data = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'eval', 'data', file), 'utf8')) as QuestionSet;
   const src = stageStatutes(path.join(cache, data.statutes ? `statutes-${name}` : 'statutes'), data.statutes ?? POWER_STATUTES);
   if (!src) return null;

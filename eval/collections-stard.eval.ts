@@ -139,7 +139,7 @@ export const STARD_DOMAINS: { name: string; statutes: string[] }[] = [
 ];
 
 /** Copies a domain's statutes into `dir` (flat; 民法典/总则.md -> 民法典-总则.md). */
-function stageDomain(laws: string, dir: string, statutes: string[]): string {
+export function stageDomain(laws: string, dir: string, statutes: string[]): string {
   fs.mkdirSync(dir, { recursive: true });
   for (const rel of statutes) {
     const src = path.join(laws, rel);
@@ -150,7 +150,7 @@ function stageDomain(laws: string, dir: string, statutes: string[]): string {
   return dir;
 }
 
-interface AskedQuestion {
+export interface AskedQuestion {
   id: number;
   question: string;
   part: StardPart;
@@ -161,7 +161,7 @@ interface AskedQuestion {
 }
 
 /** The questions citing articles of this collection, with the documents (and labels) that hold them. */
-function questionsOf(ctx: AppContext, name: string, questions: { id: number; question: string; relevant: string[] }[]): AskedQuestion[] {
+export function questionsOf(ctx: AppContext, name: string, questions: { id: number; question: string; relevant: string[] }[]): AskedQuestion[] {
   const coll = requireCollection(ctx.db, name);
   const byTitleLabel = new Map<string, number[]>();
   const titles = new Map<number, string>();
@@ -227,7 +227,7 @@ function scoreAnswer(domain: string, q: AskedQuestion, a: Ask): StardRow {
     wrong: lockedId !== null && !lockOk,
     titleOk: lockedId !== null && q.goldTitles.has(a.lock.title ?? ''),
     wrongTitle: lockedId !== null && !q.goldTitles.has(a.lock.title ?? ''),
-    low: a.decision === 'low_evidence',
+    low: a.decision === 'low_evidence' || a.decision === 'not_found',
     ambiguous: a.decision === 'ambiguous',
     ambiguousOffered: a.decision === 'ambiguous' && a.candidates.some((c) => q.gold.has(c.doc_id)),
     top1,

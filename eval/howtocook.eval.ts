@@ -94,7 +94,7 @@ function report(label: string, outs: Outcome[]): { correct: number; wrong: numbe
   const wrong = outs.filter((o) => o.decision === 'locked' && o.locked !== o.item.expected).length;
   const amb = outs.filter((o) => o.decision === 'ambiguous');
   const ambWithRight = amb.filter((o) => o.candidates.includes(o.item.expected)).length;
-  const low = outs.filter((o) => o.decision === 'low_evidence').length;
+  const low = outs.filter((o) => o.decision === 'low_evidence' || o.decision === 'not_found').length;
   console.log(
     `${label.padEnd(22)} n=${String(n).padStart(4)}  lock-correct ${pct(correct, n).padStart(6)}  wrong-lock ${pct(wrong, n).padStart(6)}  ` +
       `ambiguous ${pct(amb.length, n).padStart(6)} (right dish listed ${pct(ambWithRight, amb.length)})  low-evidence ${pct(low, n).padStart(6)}`,
@@ -125,7 +125,7 @@ async function naturalQuestions(ctx: AppContext, verbose: boolean): Promise<void
     let ok = false;
     if (item.expect === 'lock') ok = !!locked && titles.includes(locked);
     else if (item.expect === 'clarify') ok = (!!locked && titles.includes(locked)) || listed.some((t) => titles.includes(t));
-    else ok = a.decision === 'low_evidence' || (a.decision === 'ambiguous' && titles.length > 0);
+    else ok = a.decision === 'low_evidence' || a.decision === 'not_found' || (a.decision === 'ambiguous' && titles.length > 0);
     const wrong = !!locked && !titles.includes(locked);
     rows.push({ i, item, ok, wrong, lockOk: item.expect === 'lock' && ok, got: `${a.decision}${locked ? ` ${locked}` : ''}${listed.length ? ` [${listed.join('、')}]` : ''} (${a.retrieval?.rule ?? '-'}: ${a.retrieval?.reason ?? ''})` });
   }

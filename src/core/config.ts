@@ -170,6 +170,8 @@ export const configSchema = z.object({
        * 8 / 15 right first) and on the power and labour statutes; 0.3 loses a definition, 0.5 three.
        */
       sectionAspectBonus: z.number().min(0).max(1).default(0.1),
+      /** Focus rule: another document of the same statute family whose best article scores above best × this makes the question ambiguous (see retrieve.ts). */
+      familyAmbiguityRatio: z.number().min(0).max(1.5).default(0.95),
       /** When titles make a question ambiguous, titles scoring >= best × this are listed as candidates. */
       candidateTitleRatio: z.number().min(0).max(1).default(0.85),
       /** Title similarity below this does not enter the title ranking. */
@@ -191,6 +193,23 @@ export const configSchema = z.object({
        * right article first, 0.5 → 39.5 %, 0.8 → 37.2 %).
        */
       knownSectionMinSim: z.number().min(0).max(1).default(0.5),
+      /**
+       * Subject check (collections/subject.ts): a word names dishes when titles hold it for at least this
+       * share of the documents mentioning it (排骨, 红烧), not a description word one title happens to hold (家常).
+       */
+      dishWordTitleShare: z.number().min(0).max(1).default(0.2),
+      /**
+       * Subject check of recipe collections (collections/subject.ts): a named dish making up at least
+       * subjectMinShare of the question core must be held (weighted share of its words in the title) at
+       * least subjectMinHeld by the locked recipe, else the answer is not_found. Tuning slices (every 4th
+       * item held out) of eval/collections-absent.eval.ts against the howtocook evaluation: held 0.5 / 0.6 /
+       * 0.7 at share 0.3 stop 10 / 11 / 11 of 16 wrong locks on absent dishes and cost 1 / 2 / 3 of 48
+       * natural locks, no title question and no description; share 0.4 / 0.5 stop fewer (10 / 9).
+       */
+      subjectMinHeld: z.number().min(0).max(1).default(0.6),
+      subjectMinShare: z.number().min(0).max(1).default(0.3),
+      /** not_found: near documents offered as alternatives (labelled as not what was asked). */
+      nearAlternatives: z.number().int().min(0).max(10).default(3),
       /** Longer answers (a huge document's sections) are cut here, pointing to the source file. */
       maxAnswerChars: z.number().int().positive().default(8000),
       /** Files above this size are skipped with a reason (bytes). */

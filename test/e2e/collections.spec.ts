@@ -54,6 +54,19 @@ test('collections: import a folder, ask, pick a candidate, follow up, see why', 
   await chat.getByRole('group', { name: '继续追问' }).getByRole('button', { name: '需要哪些原料？' }).click();
   await expect(answers).toHaveCount(5);
   await expect(answers.last()).toContainText('鸡腿');
+
+  // a dish the collection does not hold: said plainly, near dishes only as labelled alternatives, never a lock
+  await q.fill('宫保虾球怎么做');
+  await q.press('Enter');
+  await expect(answers).toHaveCount(6);
+  await expect(answers.last()).toContainText('文集中没有「宫保虾球」的菜谱。');
+  await expect(answers.last()).toContainText('集合中没有');
+  await expect(chat.getByLabel('锁定状态')).not.toContainText('黄焖鸡');
+  const near = answers.last().getByRole('group', { name: '相近的文档（不是所问的）' });
+  await expect(answers.last()).toContainText('不是「宫保虾球」');
+  await near.getByRole('button', { name: /宫保鸡丁/ }).click();
+  await expect(chat.getByLabel('锁定状态')).toContainText('宫保鸡丁');
+  await expect(answers.last().getByRole('heading', { name: '宫保鸡丁' })).toBeVisible();
 });
 
 test('collections: upload a folder of rule books from the browser, the list switches to it, answers cite their article', async ({ page }) => {

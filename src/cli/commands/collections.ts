@@ -174,7 +174,7 @@ export function registerCollectionCommands(program: Command): void {
         });
         if (question !== undefined && question.trim()) {
           const out = await runOperation(cmd, 'collections.ask', input(question, opts.session, opts.turn), renderAsk, { ctx });
-          if (out.code === 'LOW_EVIDENCE') process.exitCode = 0;
+          if (out.code === 'LOW_EVIDENCE' || out.code === 'NOT_FOUND') process.exitCode = 0;
           return;
         }
         await interactive(cmd, ctx, opts, input);
@@ -192,7 +192,7 @@ interface AskCliOptions {
   logDir?: string;
 }
 
-const DECISION_ZH: Record<string, string> = { locked: '锁定', ambiguous: '有歧义', low_evidence: '证据不足' };
+const DECISION_ZH: Record<string, string> = { locked: '锁定', ambiguous: '有歧义', low_evidence: '证据不足', not_found: '集合中没有' };
 
 function positiveInt(value: string): number {
   const n = Number(value);

@@ -31,7 +31,12 @@ export function registerModelCommands(program: Command): void {
     .description('当前嵌入模型状态 / current embedding model status')
     .action(async (_opts, cmd: Command) => {
       await runOperation(cmd, 'models.status', {}, (s) =>
-        [`状态: ${s.state === 'ready' ? '就绪' : s.state === 'missing' ? '未安装' : '错误'}`, s.message, s.model_id ? `缓存向量: ${s.cache_entries} 条` : '']
+        [
+          `状态: ${s.state === 'ready' ? (s.vectors?.missing ? '就绪（向量不完整）' : '就绪') : s.state === 'missing' ? '未安装' : '错误'}`,
+          s.message,
+          s.vectors ? `向量: ${s.vectors.items - s.vectors.missing} / ${s.vectors.items} 条${s.vectors.missing ? `，缺 ${s.vectors.missing} 条` : ''}` : '',
+          s.model_id ? `缓存向量: ${s.cache_entries} 条` : '',
+        ]
           .filter(Boolean)
           .join('\n'),
       );

@@ -68,9 +68,17 @@ export const askOutput = z.object({
   turn: z.number().int(),
   collection: z.string(),
   question: z.string(),
-  kind: z.enum(['answer', 'candidates', 'low_evidence', 'follow_up']),
-  decision: z.enum(['locked', 'ambiguous', 'low_evidence']).nullable(),
-  code: z.literal('LOW_EVIDENCE').nullable(),
+  kind: z.enum(['answer', 'candidates', 'low_evidence', 'follow_up', 'not_found']),
+  /**
+   * What this turn is, in one word: answered from a newly locked document (locked), a follow-up on the
+   * lock (follow_up), a choice to make (ambiguous), too little evidence (low_evidence), or the
+   * collection does not hold what the question names (not_found).
+   */
+  state: z.enum(['locked', 'follow_up', 'ambiguous', 'low_evidence', 'not_found']),
+  decision: z.enum(['locked', 'ambiguous', 'low_evidence', 'not_found']).nullable(),
+  code: z.enum(['LOW_EVIDENCE', 'NOT_FOUND']).nullable(),
+  /** not_found: the named thing the collection does not hold (红烧排骨); null otherwise. */
+  subject: z.string().nullable(),
   lock: lockSchema,
   answer: z.string().nullable(),
   clarify_question: z.string().nullable(),
@@ -243,7 +251,7 @@ export const collectionOperations = defineOperations({
       collection: z.string(),
       query: z.string(),
       profile: profileSchema,
-      decision: z.enum(['locked', 'ambiguous', 'low_evidence']),
+      decision: z.enum(['locked', 'ambiguous', 'low_evidence', 'not_found']),
       reason: z.string(),
       rule: z.string().nullable(),
       generic: z.object({ state: z.enum(['locked', 'ambiguous', 'low_evidence']), reason: z.string() }),

@@ -25,6 +25,8 @@ export interface ProfileWording {
   example: string;
   /** Follow-up chips shown after an answer (the UI sends them as the next question). */
   chips: string[];
+  /** not_found: the plain answer that the collection does not hold the named thing. */
+  notFound: (subject: string) => string;
 }
 
 export const WORDING: Record<CollectionProfile, ProfileWording> = {
@@ -33,18 +35,21 @@ export const WORDING: Record<CollectionProfile, ProfileWording> = {
     clarifyHint: '例如完整的菜名或主要原料',
     example: '红烧肉怎么做',
     chips: ['需要哪些原料？', '第一步做什么？', '大概要多久？', '需要什么工具？'],
+    notFound: (s) => `文集中没有「${s}」的菜谱。`,
   },
   regulations: {
     noun: '法规',
     clarifyHint: '例如法规名称、条款号（第十条）或具体场景',
     example: '电力线路保护区内禁止哪些行为',
     chips: ['罚则呢？', '适用范围是什么？', '有哪些定义？', '下一条呢？'],
+    notFound: (s) => `集合中的法规没有关于「${s}」的规定。`,
   },
   generic: {
     noun: '文档',
     clarifyHint: '例如文档标题、章节名或更具体的关键词',
     example: '某个主题在哪一节',
     chips: ['有哪些章节？', '下一节呢？', '还有相关内容吗？'],
+    notFound: (s) => `集合中的文档没有关于「${s}」的内容。`,
   },
 };
 

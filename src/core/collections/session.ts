@@ -8,6 +8,7 @@ import { questionCore, retrieveState, titleMatches, titlesNamedIn, type ParentSc
 import { getDoc, requireCollection, type CollectionRow, type StoredDoc } from './store';
 import { writeLog, type LogBase } from './logs';
 import { profileOf, WORDING, type CollectionProfile } from './profile';
+import { namesOtherDish } from './subject';
 import { answerInDocument, bestSectionEvidence, classifySectionQuery, linkCitationsToLibrary, type Citation, type SectionAnswer, type SectionIntent } from './sections';
 
 /** seed 003 ParentLock: locked on one document, pending a choice among candidates, or none. */
@@ -37,7 +38,8 @@ export interface SessionState {
 
 const EMPTY_STATE: SessionState = { lock_state: 'none', doc_id: null, title: null, candidates: [], last_intent: null, last_step: null, last_section: null, last_query: null };
 
-export type AskKind = 'answer' | 'candidates' | 'low_evidence' | 'follow_up';
+export type AskKind = 'answer' | 'candidates' | 'low_evidence' | 'follow_up' | 'not_found';
+export type AskState = 'locked' | 'follow_up' | 'ambiguous' | 'low_evidence' | 'not_found';
 
 export interface AskResult {
   trace_id: string;
@@ -46,9 +48,13 @@ export interface AskResult {
   collection: string;
   question: string;
   kind: AskKind;
+  /** The turn in one word (see api.ts askOutput.state). */
+  state: AskState;
   /** Retrieval decision of this turn; null when the turn was answered from the session (follow-up, selection). */
-  decision: 'locked' | 'ambiguous' | 'low_evidence' | null;
-  code: 'LOW_EVIDENCE' | null;
+  decision: 'locked' | 'ambiguous' | 'low_evidence' | 'not_found' | null;
+  code: 'LOW_EVIDENCE' | 'NOT_FOUND' | null;
+  /** not_found: the named thing the collection does not hold. */
+  subject: string | null;
   lock: { state: LockState; doc_id: number | null; title: string | null };
   answer: string | null;
   clarify_question: string | null;
@@ -130,6 +136,16 @@ export function parseSelection(text: string, candidates: Candidate[]): Candidate
   return null;
 }
 
+const NEW_TOPIC = /^(?:换个问题|换一个问题|换个话题|换一个话题|问个别的|问点别的|另外一个问题|另一个问题|另外|还有一个问题|还有个问题|再问一个|再问个问题|换一个|换个)(?:吧|啊)?[，,：:。；;！!\s]+/;
+
+/** `换个问题，红烧排骨怎么做` -> `红烧排骨怎么做` (a new question), else null. */
+export function newTopic(question: string): string | null {
+  const m = NEW_TOPIC.exec(question.trim());
+  if (!m) return null;
+  const rest = question.trim().slice(m[0].length).trim();
+  return rest.length ? rest : null;
+}
+
 /** `换成鸡翅呢？` / `那宫保鸡丁呢` / `改成做鱼` -> the new thing asked about, else null. */
 export function switchTarget(question: string): string | null {
   const q = normalizeText(question).replace(/[？?！!。]+$/, '');
@@ -159,7 +175,7 @@ export interface AskInput {
  * when the user names another one, or fresh retrieval with auto-lock / ambiguity / low evidence.
  */
 export async function askCollection(ctx: AppContext, input: AskInput, now = new Date()): Promise<AskResult> {
-  const question = input.question.trim();
+  let question = input.question.trim();
   if (!question) throw new GridError('INVALID_INPUT', 'question: 问题不能为空');
   const coll = requireCollection(ctx.db, input.collection);
   const sessionId = input.session_id?.trim() || newSessionId();
@@ -170,6 +186,12 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     ctx.db.prepare('DELETE FROM coll_sessions WHERE updated_at < ?').run(cutoff);
   }
   const state = loaded.state;
+  // `换个问题，…` / `另外，…`: a new question, never a follow-up of the locked document
+  const topic = newTopic(question);
+  if (topic) {
+    Object.assign(state, EMPTY_STATE, { candidates: [] });
+    question = topic;
+  }
   const turn = input.turn ?? loaded.turn + 1;
   const profile = profileOf(ctx.db, coll);
   const wording = WORDING[profile];
@@ -183,8 +205,10 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     collection: coll.name,
     question,
     kind: 'answer',
+    state: 'locked',
     decision: null,
     code: null,
+    subject: null,
     lock: prevLock,
     answer: null,
     clarify_question: null,
@@ -308,6 +332,25 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
         '',
         ...state.candidates.map((c) => `${c.option_id}. ${c.title}（${c.rel_path}）`),
       ].join('\n');
+    } else if (r.decision === 'not_found') {
+      // the collection does not hold what the question names: say so plainly; a lock on another
+      // subject is released (the question was not about it); near documents are offered, labelled
+      result.kind = 'not_found';
+      result.code = 'NOT_FOUND';
+      result.subject = r.subject;
+      const subject = r.subject || r.core || question;
+      state.doc_id = null;
+      state.title = null;
+      state.last_step = null;
+      state.last_section = null;
+      state.candidates = r.candidates.map((c, i) => ({ option_id: String(i + 1), doc_id: c.doc_id, title: c.title, rel_path: c.rel_path, overall_score: c.overall_score }));
+      state.lock_state = state.candidates.length ? 'pending' : 'none';
+      result.candidates = state.candidates;
+      result.clarify_question = state.candidates.length ? `相近的${wording.noun}（不是「${subject}」，回复编号可查看）：` : null;
+      result.answer = [
+        wording.notFound(subject),
+        ...(state.candidates.length ? ['', result.clarify_question, '', ...state.candidates.map((c) => `${c.option_id}. ${c.title}`)] : ['', `可以换个说法，${wording.clarifyHint}。`]),
+      ].join('\n');
     } else {
       // low evidence: an existing lock stays (the user may go on asking about it)
       result.kind = 'low_evidence';
@@ -372,7 +415,11 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
     const howOrGeneral = (classified.intent === 'steps' && classified.step === null && !classified.relativeStep) || classified.intent === 'general';
     const matches = howOrGeneral && core && core !== normalizeText(state.title ?? '') ? titleMatches(ctx, coll, question) : [];
     const currentScore = matches.find((m) => m.docId === state.doc_id)?.score ?? 0;
-    const asksNewDish = matches.length > 0 && matches[0].docId !== state.doc_id && matches[0].score >= 0.5 && matches[0].score >= currentScore;
+    const asksNewDish =
+      (matches.length > 0 && matches[0].docId !== state.doc_id && matches[0].score >= 0.5 && matches[0].score >= currentScore) ||
+      // `宫保虾球怎么做` while locked on 黄焖鸡: it names a dish of its own that the locked recipe neither is
+      // nor mentions (`五花肉怎么切` on 红烧肉 is about an ingredient of it): a new question
+      (howOrGeneral && !!current && profile === 'recipes' && namesOtherDish(ctx, coll, core, current.id));
     if (!current) {
       Object.assign(state, EMPTY_STATE);
       await runRetrieval(question);
@@ -447,6 +494,18 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
   }
 
   if (result.kind === 'candidates' && !result.candidates.length) result.candidates = state.candidates;
+  if (result.kind === 'not_found') result.switched = false;
+  result.question = input.question.trim();
+  result.state =
+    result.kind === 'not_found'
+      ? 'not_found'
+      : result.kind === 'follow_up'
+        ? 'follow_up'
+        : result.kind === 'candidates'
+          ? 'ambiguous'
+          : result.kind === 'low_evidence'
+            ? 'low_evidence'
+            : 'locked';
   if (state.lock_state === 'locked' && (result.kind === 'answer' || result.kind === 'follow_up')) {
     const profileOfDoc: CollectionProfile = profile === 'recipes' && result.citations.length ? 'regulations' : profile;
     result.suggestions = WORDING[profileOfDoc].chips.filter((c) => normalizeText(c).replace(/[？?]/g, '') !== normalizeText(question).replace(/[？?]/g, ''));

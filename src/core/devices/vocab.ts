@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GridError } from '../common/errors';
-import categoriesRaw from './vocab/categories.json';
+import categoriesRaw from './vocab/categories.json' with { type: 'json' };
 
 /**
  * The engine's vocabulary files (src/core/devices/vocab/*.json), each validated by a zod schema when

@@ -9,7 +9,7 @@ import { importModel } from './import';
 import { MODEL_SETTING_KEY, type LocalEmbedder } from './create';
 import { modelStatusSchema, type ModelStatus } from './types';
 import { adaptModel, revertModel } from './adapt';
-import { embedLibrary } from './library';
+import { embedLibrary, vectorCoverageOf } from './library';
 
 
 const dtypeSchema = z.enum(Object.keys(DTYPE_SUFFIX) as [ModelDtype, ...ModelDtype[]]);
@@ -108,10 +108,17 @@ export const modelOperations = defineOperations({
           worker_ms: z.number(),
         })
         .nullable(),
+      /** What the active model's vectors cover (null without a model); missing > 0 after an interrupted run. */
+      vectors: z.object({ model_id: z.string(), items: z.number().int(), missing: z.number().int() }).nullable(),
     }),
     handler: (ctx) => {
       const e = asLocal(ctx);
-      const status = ctx.embedder().status();
+      const status = { ...ctx.embedder().status() };
+      const vectors = vectorCoverageOf(ctx);
+      if (vectors?.missing) {
+        // "ready" alone would hide it: say what is missing and how it heals
+        status.message = `${status.message}；但有 ${vectors.missing} / ${vectors.items} 条文本还没有向量（导入或模型适配曾被中断），语义检索对它们暂不可用：应用启动时会自动补齐，也可运行 gridcode models embed`;
+      }
       const cacheId = e.cacheModelId?.() ?? null;
       const cache_entries = cacheId
         ? (ctx.db.prepare('SELECT COUNT(*) AS n FROM embedding_cache WHERE model_id = ?').get(cacheId) as { n: number }).n
@@ -123,6 +130,7 @@ export const modelOperations = defineOperations({
         user_models_dir: userModelsDir(ctx.dataDir),
         cache_entries,
         stats: e.stats?.() ?? null,
+        vectors,
       };
     },
   }),

@@ -528,7 +528,9 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     const table = u.kind === 'table' && u.label ? tableRowHit(ctx.db, u.reg_id, u.label, u.page_num, matched, u.text) : null;
     // a table hit reads as its row under its header: 表C.1 …：厂站=…；定值项=…；定值=…
     const { snippet, highlights } = makeSnippet(table?.row ? tableRowText(table) : u.text, terms);
-    const locate = locateHit(pages, u, blockTypeOf(u.kind), table);
+    const located = locateHit(pages, u, blockTypeOf(u.kind), table);
+    // lead/tail find the row on the page from the whole text; the row shown is cut like the table's
+    const locate = located.row ? { ...located, row: located.row.map(clipCell) } : located;
     const why = explainHit({
       queryWords,
       matched,
@@ -755,8 +757,13 @@ function regulationDecision(
 /** A search result carries at most this much of one table cell (the snippet shows the match; `get_table_by_id` has the rest). */
 const MAX_CELL_CHARS = 200;
 
+/** One table cell cut to MAX_CELL_CHARS, so a pathological row cannot bloat the response. */
+function clipCell(c: string): string {
+  return c.length > MAX_CELL_CHARS ? `${c.slice(0, MAX_CELL_CHARS - 1)}…` : c;
+}
+
 /** A table hit with every cell and column name cut to MAX_CELL_CHARS, so a pathological row cannot bloat the response. */
 function clipTable(t: TableHit): TableHit {
-  const clip = (c: string) => (c.length > MAX_CELL_CHARS ? `${c.slice(0, MAX_CELL_CHARS - 1)}…` : c);
+  const clip = clipCell;
   return { ...t, title: clip(t.title), columns: t.columns.map(clip), row: t.row && { ...t.row, cells: t.row.cells.map(clip) } };
 }

@@ -357,11 +357,28 @@ export function paginate(
     }
     emit();
   };
+  let pendingSize = 0;
+  /** Blocks placed as they come (headings that cannot all travel with one unit): the page cap holds for every shape. */
+  const place = (b: Block) => {
+    const bs = size([b]);
+    if (curSize > 0 && curSize + bs > pageChars) flush();
+    if (bs > maxPageChars) return runOver([b]);
+    cur.push(b);
+    curSize += bs;
+  };
   for (const b of blocks) {
     if (b.type === 'heading') {
       // a new top-level part starts on a fresh page when the current one is well filled
       if (b.level <= 1 && !b.isDocTitle && pending.length === 0 && curSize > pageChars * 0.6) flush();
       pending.push(b);
+      pendingSize += size([b]);
+      // a run of headings with no text between them (a headings-only Markdown, a table of contents)
+      // is paged like text: only the last heading waits for the unit it belongs to
+      if (pendingSize > pageChars) {
+        for (const h of pending.slice(0, -1)) place(h);
+        pending = [b];
+        pendingSize = size([b]);
+      }
       continue;
     }
     const group = [...pending, b];
@@ -370,16 +387,15 @@ export function paginate(
     if (gs > maxPageChars) {
       runOver(group);
       pending = [];
+      pendingSize = 0;
       continue;
     }
     cur.push(...group);
     curSize += gs;
     pending = [];
+    pendingSize = 0;
   }
-  if (pending.length) {
-    cur.push(...pending);
-    curSize += size(pending);
-  }
+  for (const h of pending) place(h);
   flush();
   return pages;
 }

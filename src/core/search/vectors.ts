@@ -82,6 +82,17 @@ export function storeVectors(db: Db, modelId: string, rows: { id: number; vector
   else writeTransaction(db, run);
 }
 
+/** How many items a corpus holds and how many of them have no vector for the model (an interrupted embedding). */
+export function vectorCoverage(db: Db, corpus: string, modelId: string): { items: number; missing: number } {
+  const row = db
+    .prepare(
+      `SELECT COUNT(*) AS items, COALESCE(SUM(v.item_id IS NULL), 0) AS missing FROM search_items i
+       LEFT JOIN search_vectors v ON v.item_id = i.id AND v.model_id = ? WHERE i.corpus = ?`,
+    )
+    .get(modelId, corpus) as { items: number; missing: number };
+  return { items: row.items, missing: row.missing };
+}
+
 /** Items of a corpus (optionally one scope) that have no vector for the model yet. */
 export function itemsMissingVectors(db: Db, corpus: string, modelId: string, scope?: string): { id: number; key: string; title: string | null }[] {
   const sql = `SELECT i.id, i.key, i.title FROM search_items i

@@ -130,6 +130,17 @@ export function segment(text: string): string[] {
   return clean(getJieba().cut(normalizeText(text), true));
 }
 
+/** Precise-mode tokens with their jieba part-of-speech tags (n… nouns, v verbs, …), stop words removed. */
+export function tagged(text: string): { word: string; tag: string }[] {
+  if (!text) return [];
+  const out: { word: string; tag: string }[] = [];
+  for (const w of getJieba().tag(normalizeText(text), true)) {
+    const t = cleanToken(w.word);
+    if (t) out.push({ word: t, tag: w.tag });
+  }
+  return out;
+}
+
 /**
  * Search-mode tokens: precise tokens plus the dictionary sub-words of long words (特高压 -> 特高, 高压,
  * 特高压), so a query word and a document word meet even when one side is the compound. Used for

@@ -6,9 +6,10 @@ import { tempContext, tempDir } from '../../helpers';
 
 /**
  * A code in parts (民法典/合同编.md, 民法典/物权编.md: every file's title is the code's name) is one
- * statute to the asker: when its parts' best articles score alike, the answer locks the better one
- * instead of asking "中华人民共和国示范法典 or 中华人民共和国示范法典?". Two different statutes scoring
- * alike still get the clarify. Real SQLite, jieba and the collection pipeline.
+ * statute to the asker, but when its parts' best articles score alike (within
+ * collections.familyAmbiguityRatio) asking which part is meant beats a wrong lock; the parts are told
+ * apart by their files. Two different statutes scoring alike get the clarify as before. Real SQLite,
+ * jieba and the collection pipeline.
  */
 
 function part(title: string, partName: string, first: number, special: string): string {
@@ -32,7 +33,7 @@ async function askIn(dir: string, files: Record<string, string>, question: strin
   }
 }
 
-describe('parts of one code are one statute to the asker', () => {
+describe('parts of one code and a law with its rules: close scores ask back', () => {
   const dirs: string[] = [];
   const fresh = () => {
     const d = tempDir();
@@ -60,17 +61,17 @@ describe('parts of one code are one statute to the asker', () => {
     expect(otherTitles.candidates.map((c) => c.title).sort()).toEqual(['中华人民共和国合同示范法', '中华人民共和国物权示范法']);
   });
 
-  it('a law and its implementing rules (the rules title names the law) are one family: locked, not asked', () => {
-    expect(lawAndRules.decision).toBe('locked');
-    expect(lawAndRules.lock.title).toBe('中华人民共和国示范法');
-    expect(lawAndRules.citations[0].label).toBe('第五条');
-    expect(lawAndRules.citations[0].text).toContain('借用');
+  it('a law and its implementing rules whose articles score alike: asked back, the law first', () => {
+    expect(lawAndRules.decision).toBe('ambiguous');
+    expect(lawAndRules.candidates.map((c) => c.title)).toEqual(['中华人民共和国示范法', '中华人民共和国示范法实施条例']);
   });
 
-  it('two parts of one code lock the code and quote the matching article', () => {
-    expect(sameTitle.decision).toBe('locked');
-    expect(sameTitle.lock.title).toBe('中华人民共和国示范法典');
-    expect(sameTitle.citations[0].label).toBe('第五条');
-    expect(sameTitle.citations[0].text).toContain('借用');
+  it('two parts of one code whose articles score alike: asked back, the parts told apart by their files', () => {
+    expect(sameTitle.decision).toBe('ambiguous');
+    expect(sameTitle.candidates.map((c) => c.title)).toEqual(['中华人民共和国示范法典', '中华人民共和国示范法典']);
+    expect(sameTitle.answer).toContain('示范法典-合同编.md');
+    expect(sameTitle.answer).toContain('示范法典-物权编.md');
+    // choosing one locks it and quotes the matching article
+    expect(sameTitle.candidates.map((c) => c.rel_path).sort()).toEqual(['示范法典-合同编.md', '示范法典-物权编.md']);
   });
 });

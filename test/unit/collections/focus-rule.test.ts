@@ -7,7 +7,7 @@ import type { PipelineChunk, PipelineParent, PipelineResult } from '../../../src
  * The focus rule's choice between statutes (collections/retrieve.ts), on the fused result of three
  * long statutes: a law, its implementing rules (whose title names the law) and an unrelated law.
  * The rule is a pure function of the fused chunks and their article scores, so the cases are given
- * as scores: a near tie between the rules and the law locks the law; a clear lead of the rules
+ * as scores: a near tie between the rules and the law asks back (the law first); a clear lead of the rules
  * locks the rules; a near tie between unrelated statutes asks which one is meant.
  */
 
@@ -37,8 +37,13 @@ function run(best: Record<string, number>) {
 }
 
 describe('focus rule between a law, its rules and another law', () => {
-  it('a near tie between the rules and the law they name locks the law', () => {
-    expect(run({ '2': 0.8, '1': 0.78, '3': 0.4 })).toMatchObject({ state: 'locked', parents: ['1'], rule: 'focus' });
+  it('a near tie between the rules and the law they name asks back, the law first (close statutes: a question beats a wrong lock)', () => {
+    expect(run({ '2': 0.8, '1': 0.78, '3': 0.4 })).toMatchObject({ state: 'ambiguous', parents: ['1', '2'], rule: 'focus' });
+    expect(run({ '1': 0.8, '2': 0.77, '3': 0.4 })).toMatchObject({ state: 'ambiguous', parents: ['1', '2'] });
+  });
+
+  it('the law clearly ahead of its rules is locked', () => {
+    expect(run({ '1': 0.8, '2': 0.7, '3': 0.4 })).toMatchObject({ state: 'locked', parents: ['1'], rule: 'focus' });
   });
 
   it('rules clearly ahead of their law keep the lock', () => {

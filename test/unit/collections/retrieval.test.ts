@@ -158,7 +158,10 @@ describe('hybrid retrieval with an embedding model installed', () => {
       expect(amb.decision).toBe('ambiguous');
       // vectors always return neighbours; below the evidence floor they must not turn noise into candidates
       const stock = await invokeOperation(ctx, 'collections.ask', { collection: 'recipes', question: '今天股市行情如何' });
-      expect(stock.code).toBe('LOW_EVIDENCE');
+      // nothing the collection holds: low evidence or, naming a thing it never mentions (股市), not found — no lock, no noise offered
+      expect(['LOW_EVIDENCE', 'NOT_FOUND']).toContain(stock.code);
+      expect(stock.lock.state).not.toBe('locked');
+      expect(stock.candidates).toEqual([]);
     } finally {
       await ctx.cleanup();
     }

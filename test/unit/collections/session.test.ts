@@ -7,7 +7,7 @@ import { invokeOperation } from '../../../src/core/api/invoke';
 import { findOperation } from '../../../src/core/api/table';
 import { mcpOperations } from '../../../src/mcp/server';
 import { createAppContext } from '../../../src/core/context';
-import { askCollection, parseSelection } from '../../../src/core/collections/session';
+import { askCollection, newTopic, parseSelection } from '../../../src/core/collections/session';
 import { rotateIfNeeded } from '../../../src/core/collections/logs';
 import { defaultConfig } from '../../../src/core/config';
 import { tempContext, tempDir } from '../../helpers';
@@ -121,6 +121,43 @@ describe('sessions on the demo recipe collection', () => {
     const stock = await ask('今天股市行情如何', (await ask('红烧肉怎么做')).session_id);
     expect(stock.code).toBe('LOW_EVIDENCE');
     expect(stock.lock.title).toBe('红烧肉');
+  });
+
+  it('says plainly that a dish is not in the collection, offering labelled near ones, and never locks a dish of another subject', async () => {
+    const out = await ask('宫保虾球怎么做');
+    expect(out).toMatchObject({ state: 'not_found', kind: 'not_found', decision: 'not_found', code: 'NOT_FOUND', subject: '宫保虾球' });
+    expect(out.answer!.split('\n')[0]).toBe('文集中没有「宫保虾球」的菜谱。');
+    expect(out.lock.state).not.toBe('locked');
+    // 宫保鸡丁 shares 宫保: offered as an alternative, labelled as not what was asked, and choosable
+    expect(out.candidates.map((c) => c.title)).toContain('宫保鸡丁');
+    expect(out.clarify_question).toContain('不是「宫保虾球」');
+    const chosen = await ask(String(out.candidates.find((c) => c.title === '宫保鸡丁')!.option_id), out.session_id);
+    expect(chosen).toMatchObject({ state: 'locked', selected: true, lock: { state: 'locked', title: '宫保鸡丁' } });
+    // a dish the collection holds is still locked
+    expect((await ask('宫保鸡丁怎么做')).state).toBe('locked');
+  });
+
+  it('treats a new subject inside a session as a new question, not a follow-up of the locked dish', async () => {
+    const first = await ask('可乐鸡翅怎么做');
+    expect(first.lock.title).toBe('可乐鸡翅');
+    const absent = await ask('那红烧排骨呢', first.session_id);
+    expect(absent.state).toBe('not_found');
+    expect(absent.kind).not.toBe('follow_up');
+    expect(absent.lock.title).toBeNull();
+    const other = await ask('换个问题，麻婆豆腐要放豆瓣酱吗', first.session_id);
+    expect(other).toMatchObject({ state: 'locked', kind: 'answer', lock: { state: 'locked', title: '麻婆豆腐' } });
+    const follow = await ask('需要哪些原料？', first.session_id);
+    expect(follow).toMatchObject({ state: 'follow_up', lock: { title: '麻婆豆腐' } });
+    // a dish of its own without any 那…呢: a new question too; an ingredient of the locked dish is a follow-up
+    const locked = await ask('红烧肉怎么做');
+    const plain = await ask('宫保虾球怎么做', locked.session_id);
+    expect(plain).toMatchObject({ state: 'not_found', subject: '宫保虾球' });
+    const again = await ask('红烧肉怎么做', locked.session_id);
+    expect((await ask('五花肉怎么切', again.session_id)).lock.title).toBe('红烧肉');
+    expect(newTopic('换个问题，红烧肉怎么做')).toBe('红烧肉怎么做');
+    expect(newTopic('另外，电费怎么交')).toBe('电费怎么交');
+    expect(newTopic('换个问题')).toBeNull();
+    expect(newTopic('换成鸡翅呢')).toBeNull();
   });
 
   it('expires idle sessions (config.sessions.idleMinutes)', async () => {

@@ -100,3 +100,22 @@ describe('largestParagraphChars', () => {
     expect(largestParagraphChars('<w:pPr></w:pPr>')).toBe(0);
   });
 });
+
+describe('the page cap holds for every shape', () => {
+  const big = '规'.repeat(60_000);
+  const headingsOnly = Array.from({ length: 3000 }, (_, i) => `## 第${i + 1}节 标题${i}`).join('\n\n');
+  it.each([
+    ['headings-only Markdown (3,000 headings, was one page of 51,781 characters)', 'a.md', headingsOnly],
+    ['one huge heading line', 'b.md', `# 标题\n\n## ${big}\n\n第一条 内容。`],
+    ['one huge table row', 'c.md', `| 列 | 值 |\n| --- | --- |\n| ${big} | x |\n`],
+    ['one huge list item', 'd.md', `- ${big}\n`],
+    ['one unbroken token', 'e.txt', 'x'.repeat(100_000)],
+    ['a heading run in a TXT table of contents', 'f.txt', Array.from({ length: 2000 }, (_, i) => `${Math.floor(i / 9) + 1}.${(i % 9) + 1} 标题${i}`).join('\n')],
+  ])('%s', async (_what, name, text) => {
+    const r = await importBytes(name, Buffer.from(text));
+    expect(r.status).toBe('imported');
+    const { longest, pages } = ctx.db.prepare('SELECT MAX(length(text)) AS longest, COUNT(*) AS pages FROM reg_pages WHERE reg_id = ?').get(r.reg_id) as { longest: number; pages: number };
+    expect(longest).toBeLessThanOrEqual(ctx.config.import.maxPageChars);
+    expect(pages).toBeGreaterThan(1);
+  });
+});

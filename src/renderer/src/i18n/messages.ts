@@ -6,6 +6,7 @@
  */
 import type { OtherIntent, ValueAttribute } from '../../../core/devices/types';
 import type { HomeFormat } from '../../../core/devices/home';
+import categoryTable from '../../../core/devices/vocab/categories.json' with { type: 'json' };
 
 /** Why a device was picked (retrieve.ts reason codes) -> short label + a sentence for the legend. */
 export const DEVICE_REASONS: Record<string, { label: string; hint: string }> = {
@@ -27,41 +28,10 @@ export function deviceReasonLabel(code: string): string {
   return DEVICE_REASONS[code]?.label ?? '其他依据';
 }
 
-/** Device kinds (categories inferred by devices/lexicon.ts, plus Home Assistant domains). */
+/** Device kinds: GridCode's own from the one category table (src/core/devices/vocab/categories.json, data the
+ * renderer may read), plus the umbrella kinds a command may ask for and Home Assistant domains. */
 export const DEVICE_TYPES: Record<string, string> = {
-  light: '灯',
-  curtain: '窗帘',
-  airConditioner: '空调',
-  fan: '风扇',
-  tv: '电视',
-  speaker: '音箱',
-  lock: '门锁',
-  switch: '开关',
-  plug: '插座',
-  humidifier: '加湿器',
-  dehumidifier: '除湿机',
-  airPurifier: '空气净化器',
-  robotVacuum: '扫地机',
-  lawnMower: '割草机',
-  waterHeater: '热水器',
-  heater: '暖气',
-  washer: '洗衣机',
-  dryer: '烘干机',
-  refrigerator: '冰箱',
-  dishwasher: '洗碗机',
-  cooker: '电饭煲',
-  rangeHood: '油烟机',
-  camera: '摄像头',
-  temperatureSensor: '温度传感器',
-  humiditySensor: '湿度传感器',
-  lightSensor: '光照传感器',
-  motionSensor: '人体传感器',
-  doorSensor: '门磁',
-  window: '窗户',
-  towelRack: '毛巾架',
-  bathHeater: '浴霸',
-  garageDoor: '车库门',
-  clothesRack: '晾衣架',
+  ...categoryTable.kinds,
   media: '播放设备',
   door: '门',
   valve: '阀门',

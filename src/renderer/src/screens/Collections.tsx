@@ -34,7 +34,7 @@ const INTENT_LABEL: Record<string, string> = {
 };
 const PROFILE_LABEL: Record<string, string> = { recipes: '菜谱', regulations: '法规条款', generic: '通用文档' };
 const DOC_EXT = /\.(md|markdown|txt)$/i;
-const KIND_LABEL: Record<AskOut['kind'], string> = { answer: '已锁定文档', candidates: '需要选择', low_evidence: '证据不足', follow_up: '追问' };
+const KIND_LABEL: Record<AskOut['kind'], string> = { answer: '已锁定文档', candidates: '需要选择', low_evidence: '证据不足', follow_up: '追问', not_found: '集合中没有' };
 
 let msgSeq = 0;
 
@@ -440,11 +440,18 @@ function Chat({ collection, examples }: { collection: string; examples: string[]
   );
 }
 
+/** Parts of one code share a title (中华人民共和国民法典): such candidates are told apart by their file. */
+function candidateLabel(c: AskOut['candidates'][number], all: AskOut['candidates']): string {
+  if (all.filter((o) => o.title === c.title).length < 2) return c.title;
+  const file = c.rel_path.split('/').pop()?.replace(/\.[^.]+$/, '') ?? c.rel_path;
+  return `${c.title}（${file}）`;
+}
+
 function Answer({ out, latest, busy, onAsk, onWhy }: { out: AskOut; latest: boolean; busy: boolean; onAsk: (q: string, display?: string) => void; onWhy: () => void }) {
   return (
     <div className={`bubble bot kind-${out.kind}`} role="article" aria-label="回答">
       <div className="row small">
-        <span className={`pill ${out.kind === 'low_evidence' ? 'err' : out.kind === 'candidates' ? 'warn' : 'ok'}`}>{KIND_LABEL[out.kind]}</span>
+        <span className={`pill ${out.kind === 'low_evidence' ? 'err' : out.kind === 'candidates' || out.kind === 'not_found' ? 'warn' : 'ok'}`}>{KIND_LABEL[out.kind]}</span>
         {out.route ? <span className="muted">追问：{INTENT_LABEL[out.route.intent] ?? out.route.intent}</span> : null}
         {out.switched ? <span className="muted">已切换文档</span> : null}
         {out.session_expired ? <span className="muted">上个会话已过期，已重新开始</span> : null}
@@ -453,13 +460,32 @@ function Answer({ out, latest, busy, onAsk, onWhy }: { out: AskOut; latest: bool
           为什么？
         </button>
       </div>
-      {out.kind === 'candidates' ? (
+      {out.kind === 'not_found' ? (
+        <>
+          {/* the plain sentence first (文集中没有「…」的菜谱。); near documents only as labelled alternatives */}
+          <div className="not-found">{(out.answer ?? '').split('\n')[0]}</div>
+          {out.candidates.length ? (
+            <>
+              <div className="muted small">{out.clarify_question}</div>
+              <div className="row" role="group" aria-label="相近的文档（不是所问的）">
+                {out.candidates.map((c) => (
+                  <button key={c.option_id} type="button" className="chip option" disabled={!latest || busy} onClick={() => onAsk(c.option_id, c.title)} title={c.rel_path}>
+                    {c.option_id}. {candidateLabel(c, out.candidates)}
+                  </button>
+                ))}
+              </div>
+            </>
+          ) : (
+            <div className="muted small">{(out.answer ?? '').split('\n').slice(1).join(' ').trim()}</div>
+          )}
+        </>
+      ) : out.kind === 'candidates' ? (
         <>
           <div>{out.clarify_question}</div>
           <div className="row" role="group" aria-label="候选文档">
             {out.candidates.map((c) => (
               <button key={c.option_id} type="button" className="chip option" disabled={!latest || busy} onClick={() => onAsk(c.option_id, c.title)} title={c.rel_path}>
-                {c.option_id}. {c.title}
+                {c.option_id}. {candidateLabel(c, out.candidates)}
               </button>
             ))}
           </div>
@@ -504,7 +530,7 @@ function Answer({ out, latest, busy, onAsk, onWhy }: { out: AskOut; latest: bool
 
 function WhyDrawer({ out, previous, onClose }: { out: AskOut; previous?: AskOut; onClose: () => void }) {
   // a pick from the candidate chips has no retrieval of its own: explain it with the turn that offered them
-  const picked = out.selected && previous?.kind === 'candidates' ? previous : undefined;
+  const picked = out.selected && (previous?.kind === 'candidates' || previous?.kind === 'not_found') ? previous : undefined;
   const retrieval = out.retrieval ?? picked?.retrieval ?? null;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
@@ -527,7 +553,7 @@ function WhyDrawer({ out, previous, onClose }: { out: AskOut; previous?: AskOut;
         <dt>结论</dt>
         <dd>
           {KIND_LABEL[out.kind]}
-          {out.decision ? `（${out.decision === 'locked' ? '锁定' : out.decision === 'ambiguous' ? '歧义' : '证据不足'}）` : ''}
+          {out.decision ? `（${out.decision === 'locked' ? '锁定' : out.decision === 'ambiguous' ? '歧义' : out.decision === 'not_found' ? `集合中没有「${out.subject ?? out.retrieval?.core ?? out.question}」` : '证据不足'}）` : ''}
         </dd>
         <dt>锁定文档</dt>
         <dd>{out.lock.title ?? '—'}</dd>

@@ -1,0 +1,191 @@
+/**
+ * Answers that know their limits (`npm run eval -- collections-absent [--verbose]`).
+ *
+ * eval/data/collections-absent.json (written before any run; held-out = index % 4 == 3 of each list):
+ * 1. out-of-collection questions: dishes HowToCook does not hold (`红烧排骨`, `宫保虾球`: they share
+ *    characters and ingredients with recipes it does hold) and matters the power / labour statutes do
+ *    not regulate (`铁路线路两侧…`, `公务员辞职…`). Right: not_found or low_evidence; a lock is a wrong lock.
+ * 2. topic switches in a session: after a locked first question, `那…呢` / `换个问题，…` naming another
+ *    subject is a new question (lock the new document, or not_found when it is absent), never a
+ *    follow-up of the old lock; follow-ups without a subject of their own stay on the lock (controls).
+ * 3. STARD cross-domain: real questions of one STARD domain (tuning / held-out parts only) asked to a
+ *    domain collection holding none of their statutes (eval/collections-stard.eval.ts data dir).
+ * Prints per domain: right (not_found / low_evidence), wrong-lock, clarify, not_found share.
+ * Uses the data dirs of the howtocook, collections-laws and collections-stard evaluations (imports
+ * there are no-ops when unchanged).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createAppContext, type AppContext } from '../src/core/context';
+import { invokeOperation } from '../src/core/api/invoke';
+import { projectRoot, sharedDir } from '../src/core/common/paths';
+import { importSet } from './collections-laws.eval';
+import { STARD_DOMAINS, questionsOf, stageDomain, stardPartOf } from './collections-stard.eval';
+import { readStardQuestions } from './stard.eval';
+import { setKnownQuestions } from '../src/core/collections/known-answers';
+import { loadShippedKnownQuestions } from '../src/core/regulations/known-questions';
+
+interface AbsentItem {
+  q: string;
+  subject: string;
+}
+interface SessionItem {
+  collection: string;
+  setup: string[];
+  ask: string;
+  expect: 'lock' | 'follow_up' | 'absent';
+  title?: string;
+  subject?: string;
+}
+interface AbsentSet {
+  recipes: AbsentItem[];
+  power: AbsentItem[];
+  labour: AbsentItem[];
+  sessions: SessionItem[];
+  stard_cross: { pairs: [string, string][] };
+}
+
+type Ask = Awaited<ReturnType<typeof invokeOperation<'collections.ask'>>>;
+
+interface Row {
+  label: string;
+  heldOut: boolean;
+  ok: boolean;
+  wrong: boolean;
+  clarify: boolean;
+  notFound: boolean;
+  got: string;
+}
+
+function pct(n: number, d: number): string {
+  return d ? `${((100 * n) / d).toFixed(1)}%` : '-';
+}
+
+function describe(a: Ask): string {
+  return `${a.kind}/${a.decision ?? '-'}${a.lock.title ? ` lock=${a.lock.title}` : ''}${a.decision === 'ambiguous' ? ` [${a.candidates.map((c) => c.title).join('、')}]` : ''} (${a.retrieval?.rule ?? '-'}) ${(a.answer ?? '').split('\n')[0].slice(0, 60)}`;
+}
+
+/** An absent subject is answered right when nothing is locked for it and it is not answered from an old lock. */
+function absentRow(label: string, heldOut: boolean, a: Ask): Row {
+  const decision = a.decision as string | null;
+  const refused = decision === 'not_found' || decision === 'low_evidence';
+  const wrong = decision === 'locked' || a.kind === 'follow_up' || a.kind === 'answer';
+  return { label, heldOut, ok: refused && !wrong, wrong, clarify: decision === 'ambiguous', notFound: decision === 'not_found', got: describe(a) };
+}
+
+export function printAbsent(label: string, rs: Row[]): void {
+  if (!rs.length) return;
+  const c = (f: (r: Row) => boolean) => pct(rs.filter(f).length, rs.length).padStart(6);
+  console.log(`${label.padEnd(26)} n=${String(rs.length).padStart(4)}  right ${c((r) => r.ok)}  wrong-lock ${c((r) => r.wrong)}  clarify ${c((r) => r.clarify)}  not_found ${c((r) => r.notFound)}`);
+}
+
+function printParts(label: string, rs: Row[]): void {
+  printAbsent(label, rs);
+  printAbsent('  tuning', rs.filter((r) => !r.heldOut));
+  printAbsent('  held-out', rs.filter((r) => r.heldOut));
+}
+
+async function absentList(ctx: AppContext, collection: string, items: AbsentItem[], label: string, verbose: boolean): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const [i, item] of items.entries()) {
+    const a = await invokeOperation(ctx, 'collections.ask', { collection, question: item.q });
+    rows.push(absentRow(item.q, i % 4 === 3, a));
+  }
+  printParts(label, rows);
+  for (const r of rows) if ((!r.ok && !r.heldOut) || verbose) console.log(`    ${r.ok ? 'ok  ' : 'MISS'}${r.heldOut ? ' (held-out)' : ''} ${r.label} → ${r.got}`);
+  return rows;
+}
+
+async function sessions(ctxOf: (collection: string) => AppContext | null, items: SessionItem[], verbose: boolean): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const [i, s] of items.entries()) {
+    const ctx = ctxOf(s.collection);
+    if (!ctx) continue;
+    const ask = (question: string, session?: string) => invokeOperation(ctx, 'collections.ask', { collection: s.collection, question, session_id: session });
+    let session: string | undefined;
+    for (const q of s.setup) session = (await ask(q, session)).session_id;
+    const a = await ask(s.ask, session);
+    const label = `[${s.collection}] ${s.setup.join(' → ')} → ${s.ask} (want ${s.expect}${s.title ? ` ${s.title}` : ''})`;
+    const heldOut = i % 4 === 3;
+    if (s.expect === 'absent') rows.push(absentRow(label, heldOut, a));
+    else {
+      const onTitle = a.lock.state === 'locked' && a.lock.title === s.title;
+      const ok = s.expect === 'lock' ? onTitle && a.kind === 'answer' : onTitle && a.kind === 'follow_up';
+      rows.push({ label, heldOut, ok, wrong: a.lock.state === 'locked' && !onTitle, clarify: a.decision === 'ambiguous', notFound: a.decision === ('not_found' as string), got: describe(a) });
+    }
+  }
+  const absent = rows.filter((_, i) => items[i].expect === 'absent');
+  printParts('topic switches (all)', rows);
+  printAbsent('  to an absent subject', absent);
+  printAbsent('  to a held subject', rows.filter((_, i) => items[i].expect === 'lock'));
+  printAbsent('  controls (follow-ups)', rows.filter((_, i) => items[i].expect === 'follow_up'));
+  for (const r of rows) if ((!r.ok && !r.heldOut) || verbose) console.log(`    ${r.ok ? 'ok  ' : 'MISS'}${r.heldOut ? ' (held-out)' : ''} ${r.label} → ${r.got}`);
+  return rows;
+}
+
+async function stardCross(pairs: [string, string][], verbose: boolean): Promise<void> {
+  const laws = path.join(sharedDir(), 'data', 'laws');
+  const trainFile = path.join(sharedDir(), 'data', 'stard', 'train.jsonl');
+  if (!fs.existsSync(laws) || !fs.existsSync(trainFile)) return console.log('[skip] STARD data not found');
+  const cache = path.join(projectRoot(), '.cache', 'eval', 'collections-stard');
+  const ctx = createAppContext({ dataDir: path.join(cache, 'data') });
+  try {
+    const all = readStardQuestions(trainFile);
+    const scored = all.filter((q) => stardPartOf(q.id) !== 'learn');
+    const scoredTexts = new Set(scored.map((q) => q.question));
+    setKnownQuestions(ctx, (loadShippedKnownQuestions(ctx) ?? []).filter((k) => !scoredTexts.has(k.question)));
+    const wanted = new Set(pairs.flat());
+    for (const d of STARD_DOMAINS.filter((x) => wanted.has(x.name))) {
+      await invokeOperation(ctx, 'collections.import', { folder: stageDomain(laws, path.join(cache, 'statutes', d.name), d.statutes), name: `stard-${d.name}` });
+    }
+    const rows: Row[] = [];
+    for (const [from, to] of pairs) {
+      const own = new Set(questionsOf(ctx, `stard-${from}`, scored).map((q) => q.id));
+      const there = new Set(questionsOf(ctx, `stard-${to}`, scored).map((q) => q.id));
+      const qs = scored.filter((q) => own.has(q.id) && !there.has(q.id));
+      const pairRows: Row[] = [];
+      for (const q of qs) {
+        const a = await invokeOperation(ctx, 'collections.ask', { collection: `stard-${to}`, question: q.question });
+        pairRows.push(absentRow(q.question, stardPartOf(q.id) === 'heldout', a));
+      }
+      printAbsent(`  ${from} → ${to} tuning`, pairRows.filter((r) => !r.heldOut));
+      printAbsent(`  ${from} → ${to} held-out`, pairRows.filter((r) => r.heldOut));
+      for (const r of pairRows) if ((!r.ok && !r.heldOut && verbose) || (verbose && r.ok)) console.log(`    ${r.ok ? 'ok  ' : 'MISS'} ${r.label} → ${r.got}`);
+      rows.push(...pairRows);
+    }
+    printAbsent('STARD cross-domain tuning', rows.filter((r) => !r.heldOut));
+    printAbsent('STARD cross-domain held-out', rows.filter((r) => r.heldOut));
+  } finally {
+    await ctx.close();
+  }
+}
+
+export default async function run(args: string[]): Promise<void> {
+  const verbose = args.includes('--verbose');
+  const data = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'eval', 'data', 'collections-absent.json'), 'utf8')) as AbsentSet;
+  const cookRoot = path.join(sharedDir(), 'data', 'howtocook');
+  if (!fs.existsSync(cookRoot) || !fs.existsSync(path.join(sharedDir(), 'data', 'laws'))) {
+    console.log('[skip] ../shared/data/howtocook or laws not found');
+    return;
+  }
+  const cook = createAppContext({ dataDir: path.join(projectRoot(), '.cache', 'eval', 'howtocook') });
+  const lawCache = path.join(projectRoot(), '.cache', 'eval', 'collections-laws');
+  const laws = createAppContext({ dataDir: path.join(lawCache, 'data') });
+  try {
+    await invokeOperation(cook, 'collections.import', { folder: cookRoot, name: 'howtocook' });
+    await importSet(laws, 'power-laws', 'collections-laws.json', lawCache);
+    await importSet(laws, 'labour-laws', 'collections-labour.json', lawCache);
+    console.log('## out-of-collection questions');
+    const r = await absentList(cook, 'howtocook', data.recipes, 'recipes (howtocook)', verbose);
+    const p = await absentList(laws, 'power-laws', data.power, 'power statutes', verbose);
+    const l = await absentList(laws, 'labour-laws', data.labour, 'labour statutes', verbose);
+    printParts('all out-of-collection', [...r, ...p, ...l]);
+    console.log('\n## topic switches in a session');
+    await sessions((c) => (c === 'howtocook' ? cook : laws), data.sessions, verbose);
+  } finally {
+    await cook.close();
+    await laws.close();
+  }
+  console.log('\n## STARD cross-domain (questions asked to a domain holding none of their statutes)');
+  await stardCross(data.stard_cross.pairs, verbose);
+}

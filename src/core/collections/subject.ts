@@ -1,0 +1,276 @@
+import type { AppContext } from '../context';
+import { normalizeText } from '../text/normalize';
+import { queryTokens, segmentForSearch, tagged } from '../text/segment';
+import { corpusVersion } from '../search/lexical';
+import { KeyedCache } from '../common/cache';
+import { corpusOf, type CollectionRow } from './store';
+import type { LayExpansion } from './lay-terms';
+
+/**
+ * Does the collection hold what the question is about? The subject of a question is the thing it
+ * names (`红烧排骨`, `铁路线路`): the words of its core (questionCore) weighed by how specific they
+ * are IN THIS COLLECTION (idf over its chunks; a word no chunk has is the most specific of all, it
+ * names something the collection never mentions). A candidate document holds the subject as much
+ * as the weight of those words it contains:
+ *
+ *   held(doc)   = Σ idf(w) · [w in the document]        / Σ idf(w)   (recipes: a dish is its whole recipe)
+ *   held(chunk) = Σ idf(w) · [w in the chunk (+ title)] / Σ idf(w)   (statutes: one article answers)
+ *
+ * A lock whose document does not hold the subject (held below the profile's threshold, calibrated
+ * on the tuning slices of eval/collections-absent.eval.ts against the in-collection questions of
+ * the howtocook / collections-laws / collections-stard evaluations) is a different subject that
+ * merely shares a word or an ingredient (`红烧排骨` → 糖醋排骨, `宫保虾球` → 宫保鸡丁): the answer
+ * becomes not_found, with the near documents offered as alternatives.
+ */
+
+interface Unit {
+  parent: string;
+  tokens: Set<string>;
+}
+
+interface SubjectIndex {
+  version: number;
+  /** chunks of the collection with their tokens (title field + body) */
+  units: Map<string, Unit>;
+  /** document id -> every token of its chunks */
+  docs: Map<string, Set<string>>;
+  df: Map<string, number>;
+  n: number;
+  /** normalised titles and their search tokens (what documents are named with) */
+  titles: Map<string, string>;
+  titleVocab: Set<string>;
+}
+
+const indexes = new KeyedCache<SubjectIndex>('collections.subject');
+
+function subjectIndex(ctx: AppContext, coll: CollectionRow): SubjectIndex {
+  const corpus = corpusOf(coll.name);
+  const version = corpusVersion(ctx.db, corpus);
+  const cache = indexes.in(ctx.state);
+  const cached = cache.get(coll.name);
+  if (cached && cached.version === version) return cached;
+  const rows = ctx.db
+    .prepare('SELECT i.key, i.parent, f.title AS ftitle, f.body FROM search_items i JOIN search_fts f ON f.rowid = i.id WHERE i.corpus = ?')
+    .all(corpus) as { key: string; parent: string; ftitle: string; body: string }[];
+  const units = new Map<string, Unit>();
+  const docs = new Map<string, Set<string>>();
+  const df = new Map<string, number>();
+  for (const r of rows) {
+    const tokens = new Set(`${r.ftitle} ${r.body}`.split(' ').filter(Boolean));
+    units.set(r.key, { parent: r.parent, tokens });
+    let d = docs.get(r.parent);
+    if (!d) docs.set(r.parent, (d = new Set()));
+    for (const t of tokens) {
+      d.add(t);
+      df.set(t, (df.get(t) ?? 0) + 1);
+    }
+  }
+  const titles = new Map<string, string>();
+  const titleVocab = new Set<string>();
+  for (const r of ctx.db.prepare('SELECT id, title FROM coll_docs WHERE collection_id = ?').all(coll.id) as { id: number; title: string }[]) {
+    titles.set(String(r.id), normalizeText(r.title));
+    for (const t of segmentForSearch(r.title)) titleVocab.add(t);
+  }
+  const fresh = { version, units, docs, df, n: Math.max(1, rows.length), titles, titleVocab };
+  cache.set(coll.name, fresh);
+  return fresh;
+}
+
+/** Forgets a collection's subject index (re-import, delete). */
+export function forgetSubjectIndex(ctx: AppContext, name: string): void {
+  indexes.in(ctx.state).delete(name);
+}
+
+export interface SubjectWord {
+  word: string;
+  /** idf over the collection's chunks (a word no chunk holds gets the highest) */
+  weight: number;
+}
+
+export interface SubjectCheck {
+  words: SubjectWord[];
+  /** weighted share of the subject held by the document (recipes) or its best chunk (other profiles) */
+  held: number;
+  /** subject words the document lacks, most specific first */
+  missing: string[];
+}
+
+/** Single characters and question words are no subject (`鱼` alone is, when it is the whole core). */
+const NOT_SUBJECT = /^(?:怎么|怎样|如何|什么|哪些|哪个|多少|多久|几个|可以|能否|能不能|需要|应该|是否|有没有|请问|一下|还是|就是|这个|那个|这样|那样|以后|之后|时候|的话)$/;
+
+/** The subject words of a question core with their collection idf. */
+export function subjectWords(ctx: AppContext, coll: CollectionRow, core: string): SubjectWord[] {
+  const idx = subjectIndex(ctx, coll);
+  const tokens = queryTokens(core).filter((t) => !NOT_SUBJECT.test(t));
+  const multi = tokens.filter((t) => [...t].length >= 2);
+  const words = multi.length ? multi.filter((t) => !multi.some((o) => o !== t && o.includes(t) && (idx.df.get(o) ?? 0) > 0)) : tokens;
+  // search-mode sub-words of a word the collection knows are the same mention counted twice
+  return [...new Set(words)].map((w) => ({ word: w, weight: Math.log(1 + (idx.n - (idx.df.get(w) ?? 0) + 0.5) / ((idx.df.get(w) ?? 0) + 0.5)) }));
+}
+
+function share(words: SubjectWord[], has: (w: string) => boolean): { held: number; missing: string[] } {
+  let all = 0;
+  let got = 0;
+  const missing: SubjectWord[] = [];
+  for (const w of words) {
+    all += w.weight;
+    if (has(w.word)) got += w.weight;
+    else missing.push(w);
+  }
+  return { held: all > 0 ? got / all : 1, missing: missing.sort((a, b) => b.weight - a.weight).map((w) => w.word) };
+}
+
+/** A token set with the everyday words whose statute words it holds (lay-terms.ts). */
+function withLay(tokens: Set<string>, lay: LayExpansion['equivalents']): (w: string) => boolean {
+  return (w) => tokens.has(w) || lay.some(([everyday, statute]) => everyday.includes(w) && statute.some((t) => tokens.has(t)));
+}
+
+/** How much of the question's subject document `docId` holds (as a whole: recipes). */
+export function docHoldsSubject(ctx: AppContext, coll: CollectionRow, words: SubjectWord[], docId: number, lay: LayExpansion['equivalents'] = []): SubjectCheck {
+  const tokens = subjectIndex(ctx, coll).docs.get(String(docId)) ?? new Set<string>();
+  return { words, ...share(words, withLay(tokens, lay)) };
+}
+
+/** How much of the question's subject the best of the given chunks holds (one article answers a statute question). */
+export function chunksHoldSubject(ctx: AppContext, coll: CollectionRow, words: SubjectWord[], keys: string[], lay: LayExpansion['equivalents'] = []): SubjectCheck {
+  const idx = subjectIndex(ctx, coll);
+  let best: { held: number; missing: string[] } = { held: 0, missing: words.map((w) => w.word) };
+  for (const k of keys) {
+    const u = idx.units.get(k);
+    if (!u) continue;
+    const s = share(words, withLay(u.tokens, lay));
+    if (s.held > best.held) best = s;
+  }
+  return { words, ...best };
+}
+
+function weightOf(idx: SubjectIndex, w: string): number {
+  const df = idx.df.get(w) ?? 0;
+  return Math.log(1 + (idx.n - df + 0.5) / (df + 0.5));
+}
+
+export interface NamedSubject {
+  /** the named thing as written (`红烧排骨`) */
+  text: string;
+  words: SubjectWord[];
+  /** its share of the question core (characters): a dish name is most of `红烧排骨怎么做`, a word of a description is not */
+  share: number;
+}
+
+/**
+ * The thing a recipe question names: the longest run of words of the core that are dish-name words
+ * of this collection (a title word, or inside a title) together with the nouns and unknown words
+ * attached to them (`宫保` + `虾球`, `红烧` + `带鱼`, `羊肉串`). Null when the question names no dish
+ * (a description, `今天天气怎么样`… still gets the weak-evidence rules).
+ */
+export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string): NamedSubject | null {
+  const idx = subjectIndex(ctx, coll);
+  const words = tagged(core);
+  if (!words.length) return null;
+  const titleText = [...idx.titles.values()];
+  // a dish-name word: titles use it for a good share of the documents that mention it at all
+  // (排骨, 红烧, 鸡丁), unlike description words that one title happens to hold (家常, 口感)
+  const titleShare = (w: string) => {
+    const inTitles = titleText.filter((t) => t.includes(w)).length;
+    if (!inTitles) return 0;
+    let inDocs = 0;
+    for (const d of idx.docs.values()) if (d.has(w)) inDocs++;
+    return inTitles / Math.max(inTitles, inDocs);
+  };
+  const minShare = ctx.config.collections.dishWordTitleShare;
+  const dishy = (w: string) => !NOT_SUBJECT.test(w) && [...w].length >= 2 && titleShare(w) >= minShare;
+  // nouns attach to a dish word (宫保 + 虾球, 京酱 + 肉丝); verbs, particles and colloquial words end the name
+  const attachable = (w: { word: string; tag: string }) => !NOT_SUBJECT.test(w.word) && /^(?:n|vn)/.test(w.tag) && [...w.word].length >= 2;
+  // a noun the collection never mentions names something it does not hold (羊肉串, 锅贴)
+  const unknownNoun = (w: { word: string; tag: string }) => /^n/.test(w.tag) && [...w.word].length >= 2 && !idx.df.has(w.word) && !titleText.some((t) => t.includes(w.word));
+  // a run of dish words, with the word right before and after it when that can be part of a name
+  const isDish = words.map((w) => dishy(w.word) || segmentForSearch(w.word).some((t) => t !== w.word && dishy(t)));
+  const runs: { words: string[]; dish: number }[] = [];
+  for (let i = 0; i < words.length; i++) {
+    if (!isDish[i] || (i > 0 && isDish[i - 1])) continue;
+    let j = i;
+    while (j + 1 < words.length && isDish[j + 1]) j++;
+    const from = i > 0 && attachable(words[i - 1]) ? i - 1 : i;
+    const to = j + 1 < words.length && attachable(words[j + 1]) ? j + 1 : j;
+    const picked = words.slice(from, to + 1).map((w) => w.word);
+    runs.push({ words: picked, dish: words.slice(i, j + 1).reduce((n, w) => n + [...w.word].length, 0) });
+  }
+  for (const w of words) if (unknownNoun(w)) runs.push({ words: [w.word], dish: 0 });
+  if (!runs.length) return null;
+  const best = runs.sort((a, b) => b.dish - a.dish || b.words.join('').length - a.words.join('').length)[0].words;
+  const text = best.join('');
+  const coreLen = [...core.replace(/[\p{P}\p{S}\s]/gu, '')].length || 1;
+  return { text, words: best.map((w) => ({ word: w, weight: weightOf(idx, w) })), share: [...text].length / coreLen };
+}
+
+/** How much of a named dish the document's title holds (a word counts when the title contains it). */
+export function titleHoldsSubject(ctx: AppContext, coll: CollectionRow, subject: NamedSubject, docId: number): SubjectCheck {
+  const idx = subjectIndex(ctx, coll);
+  const title = idx.titles.get(String(docId)) ?? '';
+  const tokens = new Set(segmentForSearch(title));
+  return { words: subject.words, ...share(subject.words, (w) => tokens.has(w) || title.includes(w)) };
+}
+
+/** The nouns of a statute question (`铁路`, `线路`, `房子`): what it is about, weighed by collection idf. */
+export function nounSubject(ctx: AppContext, coll: CollectionRow, core: string): SubjectWord[] {
+  const idx = subjectIndex(ctx, coll);
+  const words = tagged(core).filter((w) => /^(?:n|vn|nz|j)/.test(w.tag) && [...w.word].length >= 2 && !NOT_SUBJECT.test(w.word));
+  return [...new Set(words.map((w) => w.word))].map((w) => ({ word: w, weight: weightOf(idx, w) }));
+}
+
+export interface SubjectVerdict {
+  /** the named thing the collection does not hold (shown to the user) */
+  subject: string;
+  reason: string;
+  /** near documents (best first): offered as alternatives, clearly labelled as not what was asked */
+  near: string[];
+}
+
+/**
+ * The subject decision on top of a retrieval decision. Recipes: a named dish (namedSubject, at least
+ * `share` of the core) whose words the locked title (or, when not locked, every candidate title)
+ * holds less than `held` of is not in the collection. Statutes and other documents name their matter
+ * with lay words the law does not use, so only a subject none of whose nouns any candidate document
+ * mentions at all is not in the collection, and a lock is never overruled there (the tuning part of
+ * eval/collections-stard.eval.ts loses right locks to any stricter rule). Null: the decision stands.
+ */
+export function subjectVerdict(
+  ctx: AppContext,
+  coll: CollectionRow,
+  o: { recipes: boolean; core: string; state: 'locked' | 'ambiguous' | 'low_evidence'; rule: string | null; candidates: string[]; lay: LayExpansion['equivalents'] },
+): SubjectVerdict | null {
+  const cfg = ctx.config.collections;
+  if (!o.core || !o.candidates.length || o.rule === 'title') return null;
+  const ids = o.candidates.map(Number);
+  if (o.recipes) {
+    const s = namedSubject(ctx, coll, o.core);
+    if (!s || s.share < cfg.subjectMinShare) return null;
+    const checked = (o.state === 'locked' ? ids.slice(0, 1) : ids).map((id) => titleHoldsSubject(ctx, coll, s, id));
+    const best = Math.max(...checked.map((c) => c.held));
+    if (best >= cfg.subjectMinHeld) return null;
+    const missing = checked[0]?.missing ?? [];
+    // alternatives share part of the named dish (糖醋排骨 for 红烧排骨), never noise
+    const near = o.candidates.filter((id) => titleHoldsSubject(ctx, coll, s, Number(id)).held > 0);
+    return { subject: s.text, near, reason: `问题所说的「${s.text}」不在候选菜谱的标题中（缺少：${missing.join('、') || '—'}；最多覆盖 ${best.toFixed(2)} < ${cfg.subjectMinHeld}）` };
+  }
+  if (o.state === 'locked') return null;
+  const nouns = nounSubject(ctx, coll, o.core);
+  if (!nouns.length) return null;
+  const held = Math.max(...ids.map((id) => docHoldsSubject(ctx, coll, nouns, id, o.lay).held));
+  if (held > 0) return null;
+  const text = nouns.map((n) => n.word).join('、');
+  return { subject: text, near: [], reason: `候选文档都没有提到「${text}」` };
+}
+
+/**
+ * Does a question asked while locked on `docId` name a dish of its own (namedSubject, at least
+ * subjectMinShare of the core) that the locked recipe's title does not hold and its text does not
+ * mention? Then it is a new question, not a follow-up of the lock.
+ */
+export function namesOtherDish(ctx: AppContext, coll: CollectionRow, core: string, docId: number): boolean {
+  const cfg = ctx.config.collections;
+  const s = core ? namedSubject(ctx, coll, core) : null;
+  if (!s || s.share < cfg.subjectMinShare) return false;
+  if (titleHoldsSubject(ctx, coll, s, docId).held >= cfg.subjectMinHeld) return false;
+  return docHoldsSubject(ctx, coll, s.words, docId).held < cfg.subjectMinHeld;
+}
