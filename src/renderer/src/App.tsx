@@ -10,6 +10,7 @@ import { useRememberedFlag } from './data/remembered';
 
 // Heavier screens load on first visit so the first paint stays small.
 const ReaderScreen = lazy(() => import('./screens/Reader').then((m) => ({ default: m.ReaderScreen })));
+const CompareScreen = lazy(() => import('./screens/Compare').then((m) => ({ default: m.CompareScreen })));
 const SearchScreen = lazy(() => import('./screens/Search').then((m) => ({ default: m.SearchScreen })));
 const DevicesScreen = lazy(() => import('./screens/Devices').then((m) => ({ default: m.DevicesScreen })));
 const CollectionsScreen = lazy(() => import('./screens/Collections').then((m) => ({ default: m.CollectionsScreen })));
@@ -26,7 +27,7 @@ const NAV: { id: ScreenId; label: string; icon: string; hint?: string }[] = [
 ];
 
 function navTarget(screen: ScreenId): ScreenId {
-  return screen === 'reader' ? 'library' : screen;
+  return screen === 'reader' || screen === 'compare' ? 'library' : screen;
 }
 
 const NAV_KEY = 'gridcode.sidebar';
@@ -64,7 +65,7 @@ export function App() {
   }, [route.screen]);
 
   useEffect(() => {
-    const label = route.screen === 'reader' ? '阅读' : NAV.find((n) => n.id === route.screen)?.label;
+    const label = route.screen === 'reader' ? '阅读' : route.screen === 'compare' ? '版本对比' : NAV.find((n) => n.id === route.screen)?.label;
     document.title = label ? `${label} · GridCode 规程助手` : 'GridCode 规程助手';
   }, [route.screen]);
 
@@ -78,6 +79,9 @@ export function App() {
       break;
     case 'reader':
       screen = <ReaderScreen regId={route.params[0] ?? ''} query={route.query} />;
+      break;
+    case 'compare':
+      screen = <CompareScreen params={route.params} query={route.query} />;
       break;
     case 'search':
       screen = <SearchScreen query={route.query} />;

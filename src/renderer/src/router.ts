@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 
-export type ScreenId = 'library' | 'reader' | 'search' | 'devices' | 'collections' | 'import' | 'settings';
+export type ScreenId = 'library' | 'reader' | 'compare' | 'search' | 'devices' | 'collections' | 'import' | 'settings';
 
 export interface Route {
   screen: ScreenId;
@@ -13,7 +13,7 @@ export interface Route {
   query: URLSearchParams;
 }
 
-const SCREENS: ScreenId[] = ['library', 'reader', 'search', 'devices', 'collections', 'import', 'settings'];
+const SCREENS: ScreenId[] = ['library', 'reader', 'compare', 'search', 'devices', 'collections', 'import', 'settings'];
 
 export function parseHash(hash: string): Route {
   const raw = hash.replace(/^#\/?/, '');

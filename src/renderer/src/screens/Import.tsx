@@ -24,6 +24,8 @@ interface Job {
   detail: string;
   error?: string;
   result?: ImportResult;
+  /** files of this job that joined (or were kept apart from) a same-titled regulation as an edition */
+  editions?: ImportResult[];
 }
 
 const STATUS_LABEL: Record<Status, string> = {
@@ -127,6 +129,7 @@ export function ImportScreen() {
                 : `${first.title ?? ''}${first.total_pages ? ` · ${first.total_pages} 页` : ''}${first.status === 'replaced' ? ' · 已替换旧版本' : ''}`,
             error: failed.length ? failed.map((r) => `${baseName(r.file)}：${humanMessage('BAD_FILE', r.error ?? '导入失败')}`).join('；') : undefined,
             result: first,
+            editions: ok.filter((r) => r.edition && r.status !== 'unchanged'),
           });
         }
       } catch (e) {
@@ -279,6 +282,7 @@ export function ImportScreen() {
                 </div>
                 <ProgressBar value={j.fraction} max={1} label={`${j.name} 进度`} />
                 {j.detail ? <div className="small muted">{j.detail}</div> : null}
+                {j.editions?.map((r) => <EditionNote key={r.reg_id} result={r} />)}
                 {j.error ? (
                   <div className="small job-error" role="alert">
                     {j.error}
@@ -289,6 +293,56 @@ export function ImportScreen() {
           </ul>
         </section>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * An imported file that matched a regulation already in the library: it was saved as one of its
+ * editions (nothing replaced). The user confirms by leaving it, or keeps the two apart.
+ */
+function EditionNote({ result }: { result: ImportResult }) {
+  const [apart, setApart] = useState(result.edition?.reason === 'separate');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const e = result.edition!;
+  const regId = result.reg_id!;
+  const family = e.editions.map((x) => x.reg_id);
+  const k = family.indexOf(regId);
+  const pair = k > 0 ? [family[k - 1], regId] : family.length > 1 ? [regId, family[1]] : null;
+  const setEdition = async (of: string | null) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api('editions.set', { reg_id: regId, edition_of: of });
+      setApart(of === null);
+    } catch (err) {
+      setError(toApiError(err).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="banner info small edition-note" role="status">
+      {apart ? '已单独保存，没有作为同名规程的版本。' : e.message}
+      <div className="row">
+        {!apart && pair ? (
+          <button type="button" className="btn small" onClick={() => navigate('compare', pair)}>
+            对比版本
+          </button>
+        ) : null}
+        {!apart && e.edition_of ? (
+          <button type="button" className="btn small" disabled={busy} onClick={() => setEdition(null)}>
+            分开保存（不作为版本）
+          </button>
+        ) : null}
+        {apart && e.edition_of ? (
+          <button type="button" className="btn small" disabled={busy} onClick={() => setEdition(e.edition_of)}>
+            仍作为版本
+          </button>
+        ) : null}
+      </div>
+      {error ? <div className="job-error">{error}</div> : null}
     </div>
   );
 }

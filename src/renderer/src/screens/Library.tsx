@@ -4,11 +4,14 @@ import { ConfirmDialog, EmptyState, ErrorBox, ScreenHeader, Spinner, formatDate,
 import { deleteRegulation, enrichRegulation, listRegulations, recallPage, type RegulationInfo } from '../data/regulations';
 import { toApiError } from '../api/errors';
 import { api } from '../api/client';
+import { editionIndex, editionStatus } from '../data/editions';
 
 const FORMAT_LABEL: Record<string, string> = { pdf: 'PDF', markdown: 'Markdown', text: '文本', docx: 'Word' };
 
 export function LibraryScreen() {
   const regs = useAsync(listRegulations, []);
+  // regulations with several editions: which one each is (旧版 / 现行, its date)
+  const editions = useAsync(() => editionIndex().catch(() => new Map()), [regs.data]);
   const [filter, setFilter] = useState('');
   const [confirm, setConfirm] = useState<RegulationInfo | null>(null);
   const [busy, setBusy] = useState<Record<string, string>>({});
@@ -118,6 +121,11 @@ export function LibraryScreen() {
                     <div className="muted small">
                       {FORMAT_LABEL[r.format] ?? r.format}
                       {r.is_demo ? <span className="pill small-pill">示例</span> : null}
+                      {editions.data?.get(r.reg_id) ? (
+                        <span className={`pill small-pill ${editions.data.get(r.reg_id)!.in_force ? 'ok' : 'warn'}`} title={`本规程共 ${editions.data.get(r.reg_id)!.count} 个版本`}>
+                          {editionStatus(editions.data.get(r.reg_id)!)} {editions.data.get(r.reg_id)!.effective_date ?? ''}
+                        </span>
+                      ) : null}
                       {r.description ? ` · ${r.description}` : ''}
                     </div>
                     {/* the id is for the command line and agents (MCP), not for reading */}

@@ -9,6 +9,7 @@ import { closePdf } from '../data/pdf';
 import { remember, useRememberedFlag } from '../data/remembered';
 import { toApiError } from '../api/errors';
 import { TocTree } from '../components/TocTree';
+import { EditionBar } from '../components/EditionBar';
 import { SearchResultsPane, searchFor } from '../components/SearchResultsPane';
 import { searchSession } from '../data/search-session';
 import { activeEntry, hitTargetParams, pageProblem, parseHitTarget } from '../components/reader-logic';
@@ -111,6 +112,7 @@ function Reader({
   const cache = useMemo(() => new PageCache(info.reg_id, total), [info.reg_id, total]);
 
   const requested = Number(query.get('page'));
+  const [editionArticle, setEditionArticle] = useState<string | null>(() => query.get('article'));
   const [page, setPage] = useState(() => clamp(requested > 0 ? requested : (recallPage(info.reg_id) ?? 1)));
   // highlight from a search hit applies to the hit page only
   const hl = useMemo(() => {
@@ -572,7 +574,20 @@ function Reader({
             <TocTree toc={toc} active={section} onJump={jumpTo} />
           </aside>
         ) : null}
-        <div className="reader-view" ref={viewRef} tabIndex={0} role="region" aria-label="阅读区" onScroll={onViewScroll}>
+        <div
+          className="reader-view"
+          ref={viewRef}
+          tabIndex={0}
+          role="region"
+          aria-label="阅读区"
+          onScroll={onViewScroll}
+          onClick={(e) => {
+            // an article's label picks the article for the editions strip (查看旧版/新版, history)
+            const label = (e.target as HTMLElement).closest('.label-article')?.textContent?.trim();
+            if (label) setEditionArticle(label);
+          }}
+        >
+          <EditionBar regId={info.reg_id} article={editionArticle} onClearArticle={() => setEditionArticle(null)} />
           {showHl && hl.any ? (
             <div className="banner info hl-banner" role="status">
               {hl.page === page ? '已定位到搜索命中' : `搜索命中在第 ${hl.page} 页`}

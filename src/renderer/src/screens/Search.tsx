@@ -4,6 +4,7 @@ import { isCancelled } from '../api/errors';
 import { useAppInfo } from '../app-info';
 import { EmptyState, ErrorBox, ScreenHeader, Spinner } from '../components/common';
 import { Snippet } from '../components/Markdown';
+import { navigate } from '../router';
 import { listRegulations, type RegulationInfo } from '../data/regulations';
 import {
   groupHits,
@@ -470,7 +471,22 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
                           {h.reasons.article_ref ? '问题点名的条文' : h.why.terms.length ? `命中：${h.why.terms.map((t) => t.term).join('、')}` : '语义相近'}
                           {h.similar.count ? ` · 另有 ${h.similar.count} 条相似行（第 ${[...new Set(h.similar.units.map((u) => u.page_num))].slice(0, 5).join('、')} 页）` : ''}
                         </div>
+                        {h.edition ? (
+                          <div className="small hit-edition" role="note">
+                            <span className="pill warn">{h.edition.label}</span>{' '}
+                            {h.edition.current.article ? `现行版为 ${h.edition.current.article}` : '现行版已删除此条'}
+                          </div>
+                        ) : null}
                       </button>
+                      {h.edition?.current.article ? (
+                        <button
+                          type="button"
+                          className="link-btn small"
+                          onClick={() => navigate('reader', [h.edition!.current.reg_id], { page: h.edition!.current.page_num ?? 1, article: h.edition!.current.article ?? undefined })}
+                        >
+                          打开现行条文（{h.edition.current.article}）
+                        </button>
+                      ) : null}
                       <details className="hit-why small">
                         <summary aria-label={`为什么找到这一条：${h.article ?? h.section}`}>为什么</summary>
                         <div className="why-words">{h.why.summary}</div>
