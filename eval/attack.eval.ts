@@ -553,11 +553,18 @@ const envKeyToConfigBaseUrl: Attack = {
   },
 };
 
-/** The hostile archives of issue 28, each small on disk. */
+/** The hostile archives of issue 28, each small on disk (built once: the bomb inflates 300 MB to deflate it). */
+let hostile: { name: string; bytes: Buffer; why: RegExp }[] | null = null;
 function hostileDocx(): { name: string; bytes: Buffer; why: RegExp }[] {
+  hostile ??= buildHostileDocx();
+  return hostile;
+}
+
+function buildHostileDocx(): { name: string; bytes: Buffer; why: RegExp }[] {
   const para = wordParagraph('第一条 运行人员应当巡视设备。'.repeat(20));
   return [
-    { name: 'bomb.docx', bytes: makeRawDocx(para.repeat(Math.ceil((40 * 1024 * 1024) / para.length))), why: /压缩比/ },
+    { name: 'bomb.docx', bytes: makeRawDocx(para.repeat(Math.ceil((300 * 1024 * 1024) / para.length))), why: /压缩比|解压后超过/ },
+    { name: 'ratio.docx', bytes: makeRawDocx(para.repeat(Math.ceil((6 * 1024 * 1024) / para.length))), why: /压缩比/ },
     { name: 'lying.docx', bytes: makeRawDocx(wordParagraph(variedChinese(2000)).repeat(300), { declaredSize: 4096 }), why: /超过其声明/ },
     { name: 'paragraph.docx', bytes: makeRawDocx(wordParagraph('第一条 ' + variedChinese(1_500_000))), why: /段落过大/ },
     { name: 'entries.docx', bytes: makeRawDocx(para, {}, Array.from({ length: 6000 }, (_, i) => ({ name: `word/media/x${i}.bin`, data: 'x', store: true }))), why: /压缩条目/ },
@@ -703,7 +710,7 @@ const killedEmbedding: Attack = {
         const { vectorHealOf } = await import('../src/core/app/startup');
         await vectorHealOf(web.ctx);
         const after = (await invokeOperation(web.ctx, 'models.status', {})) as { vectors: { items: number; missing: number } | null };
-        probes.push({ what: 'the shell finishes them at start', held: after.vectors?.missing === 0 && after.vectors.items === before.vectors?.items, detail: `missing ${after.vectors?.missing} / ${after.vectors?.items}` });
+        probes.push({ what: 'the shell finishes them at start', held: after.vectors?.missing === 0 && after.vectors.items >= (before.vectors?.items ?? Infinity), detail: `missing ${after.vectors?.missing} / ${after.vectors?.items}` });
       } finally {
         await web.close();
       }

@@ -88,6 +88,25 @@ test('search hit: an article printed over two pages is shown whole, and the orig
   await screenshot(page, 'search-hit-runon-text');
 });
 
+test('search hit: a note opens marked, also when it is printed under its table', async ({ page, request }) => {
+  const q = '控制量为演示数值 以调控中心下达的控制策略表为准';
+  const out = await invoke<Out>(request, 'search.smart_search', { query: q, reg_id: 'angui_2024' });
+  const hit = out.results.find((h) => h.locate.block === 'note');
+  expect(hit, 'a note among the hits').toBeTruthy();
+  await page.goto('/#/search');
+  await page.getByRole('radiogroup', { name: '检索范围' }).getByRole('radio', { name: '全部' }).click();
+  await page.getByRole('searchbox', { name: '搜索规程' }).fill(q);
+  await page.locator(`.hit-card[data-unit="${hit!.unit_id}"]`).click();
+  await expectPage(page, hit!.locate.page_num);
+  await page.getByRole('radiogroup', { name: '页面视图' }).getByRole('radio', { name: '文本' }).click();
+  const sheet = page.getByRole('region', { name: `第 ${hit!.locate.page_num} 页` });
+  const marked = sheet.locator('[data-hit="true"]');
+  await expect(marked).toHaveCount(1);
+  await expect(marked).toContainText('控制量为演示数值');
+  await expect(marked).toBeInViewport();
+  await screenshot(page, 'search-hit-note');
+});
+
 test('search: one total per result list, the same everywhere; 为什么 in words, numbers under 详细', async ({ page, request }) => {
   const q = '安全自动装置 母线';
   const out = await invoke<Out>(request, 'search.smart_search', { query: q, reg_id: 'all' });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parentScoreSchema } from './retrieval-contract';
 import { pathArg } from '../common/file-access';
 import { defineOperation, defineOperations } from '../common/operation';
 import { deleteCollection, importCollection, importUploadedFiles } from './import';
@@ -26,23 +27,6 @@ const candidateSchema = z.object({
   title: z.string(),
   rel_path: z.string(),
   overall_score: z.number(),
-});
-
-const parentSchema = z.object({
-  doc_id: z.number().int(),
-  title: z.string(),
-  rel_path: z.string(),
-  rrf_sum: z.number(),
-  max_chunk_score: z.number(),
-  coverage: z.number().int(),
-  total_chunks: z.number().int(),
-  coverage_ratio: z.number(),
-  overall_score: z.number(),
-  title_score: z.number(),
-  passes_coverage: z.boolean(),
-  rrf_sum_norm: z.number(),
-  max_chunk_norm: z.number(),
-  chunks: z.array(z.string()),
 });
 
 /** Recipe intents (原料/步骤/时间/工具) and section intents of statutes / generic documents. */
@@ -101,7 +85,7 @@ export const askOutput = z.object({
       lists: z.array(z.string()),
       reason: z.string(),
       rule: z.string().nullable(),
-      parents: z.array(parentSchema),
+      parents: z.array(parentScoreSchema),
     })
     .nullable(),
   selected: z.boolean(),
@@ -258,7 +242,7 @@ export const collectionOperations = defineOperations({
       core: z.string(),
       tokens: z.array(z.string()),
       lists: z.array(z.string()),
-      candidates: z.array(parentSchema),
+      candidates: z.array(parentScoreSchema),
       elapsed_ms: z.number(),
     }),
     handler: async (ctx, input) => {

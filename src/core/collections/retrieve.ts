@@ -4,7 +4,11 @@ import { queryTokens } from '../text/segment';
 import { corpusVersion, lexicalSearch } from '../search/lexical';
 import { vectorTopK } from '../search/vectors';
 import { loadMatrix } from '../search/vector-index';
-import { cosineToScore, runPipeline, type PipelineDecision, type PipelineParent, type PipelineResult, type RetrievedChunk, type Retriever } from '../search/pipeline';
+import { cosineToScore, runPipeline, type PipelineResult, type RetrievedChunk, type Retriever } from '../search/pipeline';
+import type { Decision, ParentHit } from '../search/fusion';
+import type { ParentScore } from './retrieval-contract';
+
+export type { ParentScore } from './retrieval-contract';
 import { corpusOf, type CollectionRow } from './store';
 import { chunkKey } from './search-bridge';
 import { KeyedCache } from '../common/cache';
@@ -22,24 +26,6 @@ import { subjectVerdict } from './subject';
  */
 
 export type RetrievalDecision = 'locked' | 'ambiguous' | 'low_evidence' | 'not_found';
-
-export interface ParentScore {
-  doc_id: number;
-  title: string;
-  rel_path: string;
-  rrf_sum: number;
-  rrf_sum_norm: number;
-  max_chunk_score: number;
-  max_chunk_norm: number;
-  coverage: number;
-  total_chunks: number;
-  coverage_ratio: number;
-  overall_score: number;
-  title_score: number;
-  passes_coverage: boolean;
-  /** hit chunk keys (`<doc>#<ord>`), best first */
-  chunks: string[];
-}
 
 export interface RetrievalState {
   query: string;
@@ -318,6 +304,8 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
       tMin: search.tMin,
       ambiguityRatio: search.ambiguityRatio,
       rrfWeight: search.rrfWeight,
+      // seed 003 as written: relative to the best eligible document, coverage over all its chunks
+      normalise: { kind: 'best' },
       totalChunks: (p) => cache.byId.get(Number(p))?.totalChunks ?? 1,
     },
     (r) =>
@@ -346,22 +334,22 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
         },
       }),
   );
-  const toScore = (p: PipelineParent): ParentScore => {
+  const toScore = (p: ParentHit): ParentScore => {
     const t = cache.byId.get(Number(p.parent));
     return {
       doc_id: Number(p.parent),
       title: t?.title ?? p.parent,
       rel_path: t?.relPath ?? '',
       rrf_sum: round(p.rrf_sum),
-      rrf_sum_norm: round(p.rrf_sum_norm),
+      rrf_sum_norm: round(p.rrf_norm),
       max_chunk_score: round(p.max_chunk_score),
-      max_chunk_norm: round(p.max_chunk_norm),
+      max_chunk_norm: round(p.max_norm),
       coverage: p.coverage,
       total_chunks: p.total_chunks,
       coverage_ratio: round(p.coverage_ratio),
       overall_score: round(p.overall_score),
       title_score: round(titleScores.get(Number(p.parent)) ?? 0),
-      passes_coverage: p.eligible,
+      passes_coverage: p.passes_coverage,
       chunks: p.chunks.slice(0, 10),
     };
   };
@@ -485,7 +473,7 @@ export interface FocusScores {
  * 3. weak: a lock whose best chunk has no real evidence (term share / title / cosine below
  *    minEvidence) is low evidence (`今天天气怎么样` must not lock a random short document).
  */
-export function collectionEvidenceRule(r: Omit<PipelineResult, 'decision'>, o: RuleInputs): PipelineDecision | null {
+export function collectionEvidenceRule(r: Omit<PipelineResult, 'decision'>, o: RuleInputs): Decision | null {
   const g = r.generic;
   const parents = r.parents;
   if (o.named.length === 1) {
@@ -509,7 +497,7 @@ export function collectionEvidenceRule(r: Omit<PipelineResult, 'decision'>, o: R
     }
   }
   const chunkByKey = new Map(r.chunks.map((c) => [c.key, c]));
-  const evidenceOf = (p: PipelineParent): number => {
+  const evidenceOf = (p: ParentHit): number => {
     let best = o.titleScores.get(Number(p.parent)) ?? 0;
     for (const key of p.chunks) {
       const c = chunkByKey.get(key);

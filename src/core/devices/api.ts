@@ -5,7 +5,7 @@ import { defineOperation, defineOperations } from '../common/operation';
 import { GridError } from '../common/errors';
 import { confineFile, pathArg } from '../common/file-access';
 import type { AppContext } from '../context';
-import { loadCaseFile, runCases } from './cases';
+import { loadCaseFile, MAX_UTTERANCE, runCases } from './cases';
 import { loadHomeFile, type HomeFormat } from './home';
 import { lintHome } from './lint';
 import { buildCommandPrompt, commandSystemPrompt, parseCommandArray } from './command-protocol';
@@ -194,7 +194,7 @@ export const deviceOperations = defineOperations({
     mcp: 'devices_retrieve',
     input: z
       .object({
-        utterance: z.string().min(1).max(500),
+        utterance: z.string().min(1).max(MAX_UTTERANCE),
         devices: devicesInput,
         state: conversationStateSchema.optional(),
         /** An LLM reply to use instead of the rule parser (JSON command array). */
@@ -233,7 +233,7 @@ export const deviceOperations = defineOperations({
     summary: '把一句话解析为命令数组（规则解析），或校验一段 LLM 回复 / Parse an utterance (rules) or an LLM reply into commands',
     input: z
       .object({
-        utterance: z.string().min(1).max(500).optional(),
+        utterance: z.string().min(1).max(MAX_UTTERANCE).optional(),
         llm_reply: z.string().optional(),
         devices: devicesInput,
         /** Parse with the LLM (DashScope); invalid, empty or slow replies fall back to the rules. */

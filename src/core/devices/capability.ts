@@ -91,6 +91,18 @@ const UNREADABLE = 0.6;
 
 /** Best similarity of the action to any of the entity's commands. */
 export function capabilityScore(entity: Entity, action: string, similarity: SimilarityFn = actionSimilarity): number {
+  if (similarity !== actionSimilarity) return capabilityOf(entity, action, similarity);
+  // the lexical score depends only on the entity's commands: kept per entity (a large home asks it of thousands)
+  let memo = capMemo.get(entity);
+  if (!memo) capMemo.set(entity, (memo = new Map()));
+  let v = memo.get(action);
+  if (v === undefined) memo.set(action, (v = capabilityOf(entity, action, similarity)));
+  return v;
+}
+
+const capMemo = new WeakMap<Entity, Map<string, number>>();
+
+function capabilityOf(entity: Entity, action: string, similarity: SimilarityFn): number {
   if (entity.kind === 'scene' || entity.category === 'scene') return SCENE_ACTIONS.has(action) ? 1 : 0;
   // a state question can be asked of anything
   if (action === '查询') return 1;

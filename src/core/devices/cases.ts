@@ -10,6 +10,9 @@ import { emptyState, type Home, type RetrievalResult } from './types';
 
 const yaml = lazyModule<typeof import('yaml')>('yaml');
 
+/** The longest utterance the engine takes (the API's devices.retrieve cap). */
+export const MAX_UTTERANCE = 500;
+
 const expectOne = z
   .object({
     ids: z.array(z.string()).optional(),
@@ -21,9 +24,10 @@ const expectOne = z
 
 export const caseSchema = z.object({
   id: z.string().optional(),
-  utterance: z.string().min(1),
+  // capped like the CLI's and the API's utterance (500 characters): a case file is input too
+  utterance: z.string().min(1, '不能为空').max(MAX_UTTERANCE, `一句话最长 ${MAX_UTTERANCE} 个字`),
   /** earlier turns of the same conversation (their results feed references) */
-  prior: z.array(z.string()).default([]),
+  prior: z.array(z.string().max(MAX_UTTERANCE, `一句话最长 ${MAX_UTTERANCE} 个字`)).default([]),
   expect: z.union([expectOne, z.array(expectOne).min(1)]),
   note: z.string().optional(),
 });

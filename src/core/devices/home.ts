@@ -178,7 +178,7 @@ export function norm(s: string): string {
   let v = normCache.get(s);
   if (v === undefined) {
     v = canonical(s).replace(/\s+/g, '');
-    if (normCache.size > 50_000) normCache.clear();
+    if (normCache.size > 400_000) normCache.clear();
     normCache.set(s, v);
   }
   return v;

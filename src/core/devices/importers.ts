@@ -15,6 +15,8 @@ interface RawDevice {
   id: string;
   name: string;
   room: string | null;
+  /** the entity registry's aliases (other names the installer gave it) */
+  aliases?: string[];
   type: string;
   category?: string;
   commands: CommandSpec[];
@@ -195,9 +197,12 @@ export function importHomeAssistant(raw: unknown, warnings: string[]): unknown {
     const id = str(f.floor_id) ?? str(f.id);
     if (id) floors.set(id, { name: str(f.name) ?? id, ...(typeof f.level === 'number' ? { level: f.level } : {}), rooms: [] });
   }
+  const roomAliases: { name: string; aliases: string[] }[] = [];
   for (const a of registryList(bundle.area_registry, 'areas')) {
     const id = str(a.area_id) ?? str(a.id);
     if (id) areas.set(id, str(a.name) ?? id);
+    const areaAliases = Array.isArray(a.aliases) ? a.aliases.filter((x): x is string => typeof x === 'string' && !!x.trim()) : [];
+    if (id && areaAliases.length) roomAliases.push({ name: str(a.name) ?? id, aliases: areaAliases });
     const floor = str(a.floor_id) ? floors.get(a.floor_id as string) : undefined;
     if (id && floor) floor.rooms.push(str(a.name) ?? id);
   }
@@ -236,6 +241,8 @@ export function importHomeAssistant(raw: unknown, warnings: string[]): unknown {
     const spec = haCommands(domain, attrs);
     const d: RawDevice = { id: entityId, name, room, type: `homeassistant:${domain}`, commands: spec.commands };
     if (spec.category) d.category = spec.category;
+    const aliases = Array.isArray(reg.aliases) ? reg.aliases.filter((x): x is string => typeof x === 'string' && !!x.trim()) : [];
+    if (aliases.length) d.aliases = aliases;
     // the device class refines the domain (cover.garage is a garage door, media_player.speaker a speaker)
     const deviceClass = str(attrs.device_class) ?? str(reg.device_class) ?? str(reg.original_device_class);
     const refined = deviceClass ? CATEGORIES.ecosystems.homeassistant[`${domain}.${deviceClass}`] : undefined;
@@ -254,7 +261,7 @@ export function importHomeAssistant(raw: unknown, warnings: string[]): unknown {
       return g.members.length > 0;
     });
   if (devices.length === 0) warnings.push('Home Assistant 导出中没有可控制的实体');
-  return { devices, groups: okGroups, scenes, ...(floors.size ? { floors: [...floors.values()] } : {}) };
+  return { devices, groups: okGroups, scenes, ...(roomAliases.length ? { rooms: roomAliases } : {}), ...(floors.size ? { floors: [...floors.values()] } : {}) };
 }
 
 const ST_CAPS: Record<string, CommandSpec[]> = {

@@ -66,7 +66,10 @@ export function roomMatches(room: string | null | undefined, want: string): bool
 export function findWords(text: string, words: string[]): { word: string; start: number }[] {
   const taken = new Array<boolean>(text.length).fill(false);
   const out: { word: string; start: number }[] = [];
+  // (a word whose first character is not in the text cannot match: skipped without a search)
+  const present = new Set(text);
   for (const w of words) {
+    if (!present.has(w[0])) continue;
     let from = 0;
     for (;;) {
       const i = text.indexOf(w, from);
@@ -93,8 +96,16 @@ const MAX_NAME_TOKENS = 7;
  * Yeelight皓石吸顶灯Pro -> 皓石吸顶灯, Yeelight吸顶灯, 吸顶灯Pro; 客厅水晶吊灯 -> 水晶吊灯;
  * 米家台灯1S -> 米家台灯, 台灯1S. A name without a kind word or a distinctive word gets none.
  */
+const markWordsCache = new WeakMap<string[], { kinds: string[]; words: string[]; rooms: Set<string> }>();
+
 export function nameAliases(key: string, kindWords: string[], roomWords: string[]): string[] {
-  const marks = findWords(key, [...kindWords, ...roomWords].filter((w) => w.length >= 2).sort((a, b) => b.length - a.length));
+  // the word list is sorted once per home index (not per name: a 50,000-device home has 50,000 names)
+  let cached = markWordsCache.get(roomWords);
+  if (!cached || cached.kinds !== kindWords) {
+    cached = { kinds: kindWords, words: [...kindWords, ...roomWords].filter((w) => w.length >= 2).sort((a, b) => b.length - a.length), rooms: new Set(roomWords) };
+    markWordsCache.set(roomWords, cached);
+  }
+  const marks = findWords(key, cached.words);
   type Tok = { text: string; kind: 'room' | 'type' | 'word' | 'model' };
   const toks: Tok[] = [];
   let pos = 0;
@@ -103,7 +114,7 @@ export function nameAliases(key: string, kindWords: string[], roomWords: string[
   };
   for (const m of marks) {
     if (m.start > pos) plain(key.slice(pos, m.start));
-    toks.push({ text: m.word, kind: roomWords.includes(m.word) ? 'room' : 'type' });
+    toks.push({ text: m.word, kind: cached.rooms.has(m.word) ? 'room' : 'type' });
     pos = m.start + m.word.length;
   }
   if (pos < key.length) plain(key.slice(pos));
@@ -181,8 +192,6 @@ function actionPhrases(home: Home): [string, string][] {
 
 const cache = new WeakMap<Home, HomeIndex>();
 
-const byIdOf = (entities: Entity[], id: string) => entities.find((e) => e.id === id)!;
-
 export function indexHome(home: Home): HomeIndex {
   const hit = cache.get(home);
   if (hit) return hit;
@@ -227,11 +236,11 @@ export function indexHome(home: Home): HomeIndex {
   }
   // aliases answer only where no real name or nickname says the same words
   const realNames = new Set(byName.keys());
-  for (const [id, inf] of info) {
+  for (const inf of info.values()) {
     for (const a of inf.aliases) {
       if (realNames.has(a)) continue;
       const list = byName.get(a) ?? [];
-      list.push(byIdOf(entities, id));
+      list.push(inf.entity);
       byName.set(a, list);
     }
   }

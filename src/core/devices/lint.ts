@@ -98,7 +98,14 @@ function aliasCollisions(index: ReturnType<typeof indexHome>, entities: Entity[]
     }
 }
 
-/** Index pairs (i < j, in order) of names that share a key, a reading or a one-deletion variant. */
+/** 客厅灯12 -> 客厅灯: the stem of a name that ends in a number (numbered names are deliberate). */
+const numberStem = (key: string): string | undefined => key.match(/^(.*\D)\d+$/)?.[1];
+
+/**
+ * Index pairs (i < j, in order) of names that share a key, a reading or a one-deletion variant
+ * (two names one character apart always do); names of one numbered series (客厅灯1 / 客厅灯12) are
+ * not paired by variant, the edit-distance rule passes them anyway.
+ */
 function candidatePairs(items: { key: string; py: string; chars: string[] }[]): [number, number][] {
   const buckets = new Map<string, number[]>();
   const put = (k: string, i: number) => {
@@ -106,20 +113,24 @@ function candidatePairs(items: { key: string; py: string; chars: string[] }[]): 
     if (list) list.push(i);
     else buckets.set(k, [i]);
   };
+  const stems = items.map((it) => numberStem(it.key));
   items.forEach((it, i) => {
     put(`k${it.key}`, i);
     if (it.py) put(`p${it.py}`, i);
+    if (it.chars.length < 2) return;
     put(`v${it.key}`, i);
-    if (it.chars.length >= 2) for (let k = 0; k < it.chars.length; k++) put(`v${[...it.chars.slice(0, k), ...it.chars.slice(k + 1)].join('')}`, i);
+    for (let k = 0; k < it.chars.length; k++) put(`v${[...it.chars.slice(0, k), ...it.chars.slice(k + 1)].join('')}`, i);
   });
   const pairs = new Set<number>();
   const n = items.length;
-  for (const list of buckets.values()) {
+  for (const [key, list] of buckets) {
     if (list.length < 2) continue;
+    const variant = key[0] === 'v';
     for (let x = 0; x < list.length; x++)
       for (let y = x + 1; y < list.length; y++) {
         const [i, j] = list[x] < list[y] ? [list[x], list[y]] : [list[y], list[x]];
-        if (i !== j) pairs.add(i * n + j);
+        if (i === j || (variant && stems[i] !== undefined && stems[i] === stems[j])) continue;
+        pairs.add(i * n + j);
       }
   }
   return [...pairs].sort((a, b) => a - b).map((p) => [Math.floor(p / n), p % n]);
@@ -170,6 +181,13 @@ export async function lintHome(
   // pairwise rules over names (and nicknames)
   const items = entities.flatMap((e) => [e.name, ...e.nicknames].map((name) => ({ e, name, key: norm(name), py: homophoneKey(name), chars: Array.from(norm(name)) })));
   const seen = new Set<string>();
+  const wordList = [...index.roomWords, ...index.subtypeWords, ...index.typeWords.map((t) => t[0])];
+  const wordsOf = new Map<string, string>();
+  const kindWords = (x: string) => {
+    let v = wordsOf.get(x);
+    if (v === undefined) wordsOf.set(x, (v = findWords(x, wordList).map((m) => m.word).sort().join('|')));
+    return v;
+  };
   // only pairs that can meet a rule are compared (same key, same reading, or one character apart:
   // they share a one-deletion variant), so a 50,000-device home is linted in seconds, not hours
   for (const [i, j] of candidatePairs(items)) {
@@ -190,14 +208,16 @@ export async function lintHome(
         push('same_pinyin', 'error', [a.e, b.e], `「${a.name}」与「${b.name}」读音相同（${a.py}），语音识别无法区分`, `把其中一个改成读音不同的名称，${renameHint(b.e)}或换一个昵称`);
         continue;
       }
-      if (a.chars.length >= 2 && b.chars.length >= 2 && editDistance(a.chars, b.chars) === 1 && !seen.has('ed' + pair)) {
+      if (a.e.category === b.e.category && a.chars.length >= 2 && b.chars.length >= 2 && editDistance(a.chars, b.chars) === 1 && !seen.has('ed' + pair)) {
         // 客厅筒灯1/客厅筒灯2 are deliberate numbering, not confusion
         const diff = a.chars.length === b.chars.length ? a.chars.findIndex((c, k) => c !== b.chars[k]) : -1;
-        const numbered = diff >= 0 && /[\d一二三四五六七八九十左右上下东西南北前后甲乙]/.test(a.chars[diff]) && /[\d一二三四五六七八九十左右上下东西南北前后甲乙]/.test(b.chars[diff]);
+        // (客厅灯1/客厅灯10/客厅灯21 too: one stem, different numbers at the end)
+        const numbered =
+          (diff >= 0 && /[\d一二三四五六七八九十左右上下东西南北前后甲乙]/.test(a.chars[diff]) && /[\d一二三四五六七八九十左右上下东西南北前后甲乙]/.test(b.chars[diff])) ||
+          (numberStem(a.key) !== undefined && numberStem(a.key) === numberStem(b.key));
         // 客厅空调/餐厅空调 and 吊灯/壁灯 differ by a room or kind word: deliberate, not confusable
-        const words = (x: string) => findWords(x, [...index.roomWords, ...index.subtypeWords, ...index.typeWords.map((t) => t[0])]).map((m) => m.word).sort().join('|');
-        const distinctWords = words(a.key) !== words(b.key);
-        if (!numbered && !distinctWords && a.e.category === b.e.category) {
+        const distinctWords = !numbered && kindWords(a.key) !== kindWords(b.key);
+        if (!numbered && !distinctWords) {
           seen.add('ed' + pair);
           push('edit_distance_1', 'warning', [a.e, b.e], `「${a.name}」与「${b.name}」只差一个字，容易说错或听错`, `让两个名称差别更明显，${renameHint(a.e)}`);
         }

@@ -293,9 +293,14 @@ interface Clause {
 
 const PUA = 0xe000;
 
+/** The names long enough to mask, per home index (computed once, not per utterance). */
+const maskable = new WeakMap<HomeIndex, string[]>();
+
 function maskNames(text: string, index: HomeIndex): { text: string; masked: Map<string, string> } {
   const masked = new Map<string, string>();
-  const hits = findWords(text, index.namesLongestFirst.filter((n) => Array.from(n).length >= 2));
+  let names = maskable.get(index);
+  if (!names) maskable.set(index, (names = index.namesLongestFirst.filter((n) => Array.from(n).length >= 2)));
+  const hits = findWords(text, names);
   if (!hits.length) return { text, masked };
   let out = '';
   let pos = 0;
@@ -772,7 +777,11 @@ export function distributeSharedTail(body: string, index: HomeIndex): string {
   if (!t) {
     const words = new Set([...index.namesLongestFirst, ...index.roomWords].filter((w) => w.length >= 2));
     const byFirst = new Map<string, string[]>();
-    for (const w of words) byFirst.set(w[0], [...(byFirst.get(w[0]) ?? []), w]);
+    for (const w of words) {
+      const list = byFirst.get(w[0]);
+      if (list) list.push(w);
+      else byFirst.set(w[0], [w]);
+    }
     tailWords.set(index, (t = { words, byFirst }));
   }
   const { words, byFirst } = t;

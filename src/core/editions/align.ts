@@ -139,6 +139,22 @@ function alignInOrder(ois: number[], njs: number[], weight: (i: number, j: numbe
   return out.reverse();
 }
 
+/** For each of `from`, its best-scoring partner among `to` (none when nothing scores above 0). */
+function bestMatches(from: number[], to: number[], score: (a: number, b: number) => number): Map<number, number> {
+  const best = new Map<number, number>();
+  for (const a of from) {
+    let top = 0;
+    for (const b of to) {
+      const v = score(a, b);
+      if (v > top) {
+        top = v;
+        best.set(a, b);
+      }
+    }
+  }
+  return best;
+}
+
 // gaps larger than this (two long unrelated texts) are paired greedily instead of by the quadratic alignment
 const MAX_ALIGN_CELLS = 4_000_000;
 
@@ -205,26 +221,9 @@ export function alignUnits(
       const freeOld = ois.filter((i) => !oldPaired.has(i));
       const freeNew = njs.filter((j) => !newPaired.has(j));
       if (!freeOld.length || !freeNew.length) continue;
-      const bestNew = new Map<number, number>();
-      const bestOld = new Map<number, number>();
-      for (const i of freeOld) {
-        let best = -1;
-        let bd = 0;
-        for (const j of freeNew) {
-          const d = sim.dice(i, j) + numberBonus(i, j);
-          if (d > bd) [best, bd] = [j, d];
-        }
-        if (best >= 0) bestNew.set(i, best);
-      }
-      for (const j of freeNew) {
-        let best = -1;
-        let bd = 0;
-        for (const i of freeOld) {
-          const d = sim.dice(i, j) + numberBonus(i, j);
-          if (d > bd) [best, bd] = [i, d];
-        }
-        if (best >= 0) bestOld.set(j, best);
-      }
+      const score = (i: number, j: number) => sim.dice(i, j) + numberBonus(i, j);
+      const bestNew = bestMatches(freeOld, freeNew, score);
+      const bestOld = bestMatches(freeNew, freeOld, (j, i) => score(i, j));
       const mutual = freeOld.filter((i) => bestNew.has(i) && bestOld.get(bestNew.get(i)!) === i && sim.dice(i, bestNew.get(i)!) >= t.mutualInGap);
       // keep the order: mutual pairs that cross each other are left to the passes below
       const chosen = lis(mutual.map((i) => bestNew.get(i)!)).map((k) => mutual[k]);

@@ -1,3 +1,4 @@
+import { notInForce } from './editions';
 import type { Db } from '../store/db';
 import { GridError } from '../common/errors';
 import { queryTokens } from '../text/segment';
@@ -221,7 +222,10 @@ export function locateArticleByTitle(db: Db, title: string, label: string): { re
   const want = core(title);
   if (!want) return null;
   const all = db.prepare('SELECT reg_id, title FROM regulations').all() as { reg_id: string; title: string }[];
-  const reg = all.find((r) => core(r.title) === want);
+  // several editions of the title: the one in force (a citation never opens a superseded edition)
+  const old = notInForce(db);
+  const matches = all.filter((r) => core(r.title) === want);
+  const reg = matches.find((r) => !old.has(r.reg_id)) ?? matches[0];
   if (!reg) return null;
   const u = db.prepare('SELECT page_num FROM reg_units WHERE reg_id = ? AND label = ? ORDER BY ord LIMIT 1').get(reg.reg_id, label) as { page_num: number } | undefined;
   if (u) return { reg_id: reg.reg_id, title: reg.title, page_num: u.page_num };

@@ -1,5 +1,6 @@
 import type { Db } from '../store/db';
 import type { BlockType } from './blocks';
+import type { HitExplanation, HitLocation, MatchPlace } from './search-contract';
 
 /**
  * What a search hit needs beyond its score: where exactly it is printed (so the reader opens the
@@ -8,42 +9,6 @@ import type { BlockType } from './blocks';
  * which related words, by meaning, because similar known questions cite it). Raw scores and ranks
  * stay in the result's `reasons` for the "详细" fold.
  */
-
-export interface HitLocation {
-  block: BlockType;
-  /** 第二十条 / 5.3.2 / 表A.1 / 注1, null for a plain paragraph */
-  label: string | null;
-  /** page the hit is printed on (a table hit: the page of its row) */
-  page_num: number;
-  /** last page the unit's text runs onto (= page_num unless it continues on the next page) */
-  page_end: number;
-  /** the unit's first characters (no label, no spaces): finds its block on the page and in the original page's text layer */
-  lead: string;
-  /** the unit's last characters (no spaces): where a block that runs on ends */
-  tail: string;
-  table_id?: string;
-  /** the matched row's cells (a table hit) */
-  row?: string[];
-}
-
-export type MatchPlace = 'label' | 'section' | 'body' | 'table_header' | 'table_row' | 'table_title';
-
-export interface HitExplanation {
-  /** one or two plain sentences */
-  summary: string;
-  /** query words found in the hit, and where */
-  terms: { term: string; where: MatchPlace }[];
-  /** meaningful query words the hit does not contain */
-  missing: string[];
-  /** learned related words (question word → statute word) the hit contains */
-  related: string[];
-  /** found by meaning (the embedding model), not only by words */
-  semantic: boolean;
-  /** similar questions answered before cite this passage */
-  known_question: boolean;
-  /** why this regulation was searched / chosen, when the scope was chosen automatically */
-  regulation: string | null;
-}
 
 const LEAD_CHARS = 24;
 const TAIL_CHARS = 16;

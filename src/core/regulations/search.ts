@@ -12,8 +12,9 @@ import { REG_CORPUS, REG_PROFILE_CORPUS } from './search-index';
 import { parseArticleRefs, titleMatchesLaw, type ArticleRef } from './article-ref';
 import { arrangeHits, queryTargetsRows, unitShape, type UnitShape } from './rank';
 import { ContextValue } from '../common/cache';
-import { inForceSelection, markEditions, type EditionScope, type HitEdition } from './edition-search';
-import { PageTexts, explainHit, locateHit, type HitExplanation, type HitLocation } from './hit-explain';
+import { inForceSelection, markEditions } from './edition-search';
+import { PageTexts, explainHit, locateHit } from './hit-explain';
+import type { DecisionAction, SelectionReason, SmartResult, SmartSearchInput, SmartSearchOutput } from './search-contract';
 
 /**
  * smart_search over the regulation library (seed 002): reg_id = one id | list | null (auto) | 'all'.
@@ -30,108 +31,12 @@ export interface RegInfo {
   title: string;
 }
 
-export interface SelectionReason {
-  reg_id: string;
-  title: string;
-  score: number;
-  profile_score: number;
-  first_pass_share: number;
-  why: string;
-}
-
 export interface Selection {
   mode: 'one' | 'list' | 'all' | 'auto';
   selected: string[];
   fallback_all: boolean;
   reasons: SelectionReason[];
   summary: string;
-}
-
-export interface SmartResult {
-  reg_id: string;
-  title: string;
-  unit_id: number;
-  page_num: number;
-  section: string;
-  article: string | null;
-  kind: string;
-  /** provision (article, clause, prose) or row (table / ledger line); rows rank after provisions */
-  shape: UnitShape;
-  snippet: string;
-  highlights: [number, number][];
-  score: number;
-  reasons: {
-    lexical_rank: number | null;
-    vector_rank: number | null;
-    expansion_rank: number | null;
-    matched_terms: string[];
-    coverage_ratio: number;
-    evidence: number;
-    /** the query referred to this article directly (电力法第三条) */
-    article_ref: boolean;
-  };
-  /** block type of the hit: article | text | table | note */
-  block_type?: BlockType;
-  /** an article as statutes cite it: the code's name (a part file's title without its part) + the label */
-  citation?: string;
-  /** a hit in a table: the table and the matching row with its header */
-  table?: TableHit;
-  /** near-identical rows of the same table folded into this one ("+8 similar rows") */
-  similar: { count: number; units: { unit_id: number; page_num: number }[] };
-  /** a hit in an edition that is not in force: which, and the article in force it became */
-  edition?: HitEdition;
-  /** where exactly the hit is printed (block, row, pages it runs over): the reader opens and marks it */
-  locate: HitLocation;
-  /** why it was found, in words (the numbers stay in `reasons`) */
-  why: HitExplanation;
-}
-
-export interface DecisionAction {
-  kind: 'choose_reg' | 'refine' | 'search_all';
-  label: string;
-  reg_id?: string;
-}
-
-export interface SmartSearchOutput {
-  query: string;
-  mode: SearchMode;
-  lexical_only: boolean;
-  note: string | null;
-  selected_regs: string[];
-  selection: Omit<Selection, 'selected'> & { count: number };
-  decision: {
-    state: 'locked' | 'ambiguous' | 'low_evidence';
-    /** plain-Chinese prompt, only when the reader can act on it */
-    clarify?: string;
-    /** why (scores, thresholds): for the "why" drawer, not for the banner */
-    reason: string;
-    banner: { message: string; actions: DecisionAction[] } | null;
-  };
-  tokens: string[];
-  article_refs: { text: string; law: string | null; label: string; paragraph: number | null; unit_ids: number[] }[];
-  /** paging: results are ordered[offset, offset + top_k) of `total` arranged hits */
-  offset: number;
-  total: number;
-  has_more: boolean;
-  /** per regulation: results on this page, in all (the same count as `total`), how many more; `rows` adds folded similar rows */
-  groups: { reg_id: string; title: string; shown: number; total: number; more: number; rows: number }[];
-  results: SmartResult[];
-  elapsed_ms: number;
-}
-
-export interface SmartSearchInput {
-  query: string;
-  reg_id?: RegIdInput;
-  top_k?: number;
-  /** skip this many arranged hits (paging, "加载更多") */
-  offset?: number;
-  mode?: SearchMode;
-  /** only these block types: article (条/款), text (paragraphs), table, note */
-  block_types?: BlockType[];
-  /** only units under this chapter / section / appendix ("第六章", "附录C", a heading title) */
-  chapter_scope?: string;
-  /** current (default): editions in force only, unless an old one is named by id; all: every edition, old ones marked */
-  edition?: EditionScope;
 }
 
 export interface SmartSearchOptions {

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import type { Db } from '../store/db';
-import { aggregateParents, decide, rrfFuse, type ChunkScore, type Decision, type ParentHit, type RankedHit } from './fusion';
+import type { Decision, ParentHit, RankedHit } from './fusion';
+import { rankLists } from './pipeline';
 import { documentFrequencies, idfOf, itemPresence, lexicalSearch, stats, termEvidence, type LexicalResult } from './lexical';
 import { cosineFor, vectorTopK } from './vectors';
 import { loadMatrix } from './vector-index';
@@ -197,23 +198,35 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
     if (c.cosine === null && cos.has(c.id)) c.cosine = cos.get(c.id)!;
   }
 
-  const fused = rrfFuse(lists, cfg.rrfK, cfg.listWeights);
-  const chunkScores: ChunkScore[] = fused.map((f) => {
-    const c = info.get(f.key)!;
-    c.ranks = f.ranks;
-    const cosine = c.cosine === null ? 0 : Math.max(0, c.cosine);
-    const score = mode === 'lexical' ? c.evidence : mode === 'vector' ? cosine : 0.5 * c.evidence + 0.5 * cosine;
-    return { ...f, score };
-  });
-  const counts = chunkCounts(ctx.db, q.corpus, [...new Set(chunkScores.map((c) => c.parent))]);
-  const parents = aggregateParents(chunkScores, (p) => (q.recordParent?.(p) ? 1 : (counts.get(p) ?? 1)), {
-    rrfK: cfg.rrfK,
-    lists: Math.max(1, Object.keys(lists).reduce((s, name) => s + (cfg.listWeights[name] ?? 1), 0)),
-    coverageCap: cfg.coverageCap,
-    rrfWeight: cfg.rrfWeight,
-    coverageThreshold: cfg.coverageThreshold,
-  });
-  const decision = decide(parents, { tMin: cfg.tMin, ambiguityRatio: cfg.ambiguityRatio, minEvidence: cfg.minEvidence }, q.label);
+  // chunks per parent (coverage) for every candidate's parent, one query
+  const counts = chunkCounts(ctx.db, q.corpus, [...new Set([...info.values()].map((c) => c.parent))]);
+  const ranked = rankLists(
+    lists,
+    (keys) =>
+      new Map(
+        keys.map((key) => {
+          const c = info.get(key)!;
+          const cosine = c.cosine === null ? 0 : Math.max(0, c.cosine);
+          return [key, mode === 'lexical' ? c.evidence : mode === 'vector' ? cosine : 0.5 * c.evidence + 0.5 * cosine];
+        }),
+      ),
+    {
+      rrfK: cfg.rrfK,
+      weights: cfg.listWeights,
+      coverageThreshold: cfg.coverageThreshold,
+      tMin: cfg.tMin,
+      ambiguityRatio: cfg.ambiguityRatio,
+      rrfWeight: cfg.rrfWeight,
+      minEvidence: cfg.minEvidence,
+      maxClose: 3,
+      normalise: { kind: 'ideal', lists: Math.max(1, Object.keys(lists).reduce((s, name) => s + (cfg.listWeights[name] ?? 1), 0)), coverageCap: cfg.coverageCap },
+      totalChunks: (p) => (q.recordParent?.(p) ? 1 : (counts.get(p) ?? 1)),
+      label: q.label,
+    },
+  );
+  for (const c of ranked.chunks) info.get(c.key)!.ranks = c.ranks;
+  const parents = ranked.parents;
+  const decision = ranked.decision;
   return { mode, lexical_only: mode === 'lexical', note, tokens, dropped: lexical.dropped, parents, chunks: info, decision };
 }
 

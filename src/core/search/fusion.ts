@@ -46,17 +46,42 @@ export interface ChunkScore extends FusedChunk {
   score: number;
 }
 
+/**
+ * How a parent's rank evidence becomes a 0..1 score, the one choice that differs between corpora:
+ * - `ideal` (regulations): absolute. Coverage counts at most `coverageCap` chunks
+ *     coverage_ratio = min(1, coverage / min(total_chunks, coverageCap))
+ *   so a 1-chunk parent with its chunk hit and a 20-chunk parent with `coverageCap` hit chunks both
+ *   reach 1 (raw coverage rewards long parents, which match a few chunks by chance; seed 003's
+ *   coverage/total_chunks punishes them: one precise hit in a long article scores 0.05); then
+ *     rrf_fair = coverage_ratio · mean(rrf of the best min(coverage, coverageCap) chunks)
+ *     rrf_norm = min(1, rrf_fair / ideal), ideal = lists/(k+1) (one chunk ranked first in every list)
+ *     max_norm = max_chunk_score (already absolute 0..1)
+ *   A query whose best hit is mediocre scores low, which is what t_min needs.
+ * - `best` (collections, seed 003 as written): coverage_ratio = coverage / total_chunks; over the
+ *   parents passing coverage, rrf_norm = rrf_sum / max(rrf_sum), max_norm = max_chunk_score /
+ *   max(max_chunk_score): relative to the best eligible parent (min-max would put a lone eligible
+ *   parent at 0/0); parents failing coverage score 0.
+ * Either way overall_score = rrfWeight · rrf_norm + (1 − rrfWeight) · max_norm.
+ */
+export type Normalisation =
+  | {
+      kind: 'ideal';
+      /** number of ranked lists that took part, or the sum of their RRF weights */
+      lists: number;
+      /** how many chunks of one parent can count */
+      coverageCap: number;
+    }
+  | { kind: 'best' };
+
 export interface AggregateOptions {
   rrfK: number;
-  /** number of ranked lists that took part (1 lexical-only, 2 hybrid), or the sum of their RRF weights */
-  lists: number;
-  /** how many chunks of one parent can count (see coverage below) */
-  coverageCap: number;
   /** weight of rrf_norm in overall_score (0.7); max_norm gets the rest */
   rrfWeight: number;
   coverageThreshold: number;
+  normalise: Normalisation;
 }
 
+/** One parent (article, recipe, statute, …) aggregated from its hit chunks: the one parent type of every search. */
 export interface ParentHit {
   parent: string;
   /** Σ of chunk rrf over all hit chunks (reported as in seed 003) */
@@ -65,71 +90,78 @@ export interface ParentHit {
   /** number of distinct hit chunks */
   coverage: number;
   total_chunks: number;
-  /** coverage / min(total_chunks, coverageCap), at most 1 */
   coverage_ratio: number;
   rrf_norm: number;
   max_norm: number;
   overall_score: number;
+  /** coverage_ratio ≥ coverageThreshold: only such parents are decided on (seed 003 "eligible") */
   passes_coverage: boolean;
   /** hit chunk keys, best first */
   chunks: string[];
 }
 
 /**
- * Chunk hits -> parents.
- *
- * Coverage and size: raw coverage (hit chunks) rewards long parents — a 20-chunk article matches
- * a few chunks by chance — while seed 003's coverage/total_chunks punishes them (one precise hit
- * in a long article scores 0.05). Here only the chunks that could reasonably match count:
- *   coverage_ratio = min(1, coverage / min(total_chunks, coverageCap))
- * so a 1-chunk parent with its chunk hit and a 20-chunk parent with `coverageCap` hit chunks both
- * reach 1, and extra hits beyond the cap earn nothing. The rank part uses the same cap:
- *   rrf_fair = coverage_ratio · mean(rrf of the best min(coverage, coverageCap) chunks)
- *   rrf_norm = min(1, rrf_fair / ideal), ideal = lists/(k+1) (one chunk ranked first in every list)
- *   max_norm = max_chunk_score (already absolute 0..1, so it is comparable across queries)
- *   overall_score = rrfWeight · rrf_norm + (1 − rrfWeight) · max_norm
- * Normalising against the ideal instead of the best candidate keeps overall_score absolute: a
- * query whose best hit is mediocre scores low, which is what t_min needs.
+ * Chunk hits -> parents, scored by `o.normalise` (see Normalisation); parents passing coverage
+ * first, then by overall_score, rrf_sum, key.
  */
-export function aggregateParents(
-  chunks: ChunkScore[],
-  totalChunks: (parent: string) => number,
-  o: AggregateOptions,
-): ParentHit[] {
+export function aggregateParents(chunks: ChunkScore[], totalChunks: (parent: string) => number, o: AggregateOptions): ParentHit[] {
   const groups = new Map<string, ChunkScore[]>();
   for (const c of chunks) {
     let g = groups.get(c.parent);
     if (!g) groups.set(c.parent, (g = []));
     g.push(c);
   }
-  const ideal = o.lists / (o.rrfK + 1);
-  const cap = Math.max(1, o.coverageCap);
+  const n = o.normalise;
   const out: ParentHit[] = [];
   for (const [parent, g] of groups) {
     g.sort((a, b) => b.rrf - a.rrf);
     const coverage = new Set(g.map((c) => c.key)).size;
-    const total = Math.max(coverage, totalChunks(parent) || 1);
-    const coverage_ratio = Math.min(1, coverage / Math.min(total, cap));
-    const counted = g.slice(0, Math.min(coverage, cap));
-    const mean = counted.reduce((s, c) => s + c.rrf, 0) / counted.length;
-    const rrf_norm = ideal > 0 ? Math.min(1, (coverage_ratio * mean) / ideal) : 0;
     const max_chunk_score = Math.max(...g.map((c) => c.score));
-    const max_norm = Math.max(0, Math.min(1, max_chunk_score));
+    const rrf_sum = g.reduce((s, c) => s + c.rrf, 0);
+    let total: number;
+    let coverage_ratio: number;
+    let rrf_norm = 0;
+    let max_norm = 0;
+    if (n.kind === 'ideal') {
+      const cap = Math.max(1, n.coverageCap);
+      const ideal = n.lists / (o.rrfK + 1);
+      total = Math.max(coverage, totalChunks(parent) || 1);
+      coverage_ratio = Math.min(1, coverage / Math.min(total, cap));
+      const counted = g.slice(0, Math.min(coverage, cap));
+      const mean = counted.reduce((s, c) => s + c.rrf, 0) / counted.length;
+      rrf_norm = ideal > 0 ? Math.min(1, (coverage_ratio * mean) / ideal) : 0;
+      max_norm = Math.max(0, Math.min(1, max_chunk_score));
+    } else {
+      total = Math.max(coverage, totalChunks(parent) || 0);
+      coverage_ratio = total > 0 ? coverage / total : 0;
+    }
     out.push({
       parent,
-      rrf_sum: g.reduce((s, c) => s + c.rrf, 0),
+      rrf_sum,
       max_chunk_score,
       coverage,
       total_chunks: total,
       coverage_ratio,
       rrf_norm,
       max_norm,
-      overall_score: o.rrfWeight * rrf_norm + (1 - o.rrfWeight) * max_norm,
+      overall_score: 0,
       passes_coverage: coverage_ratio >= o.coverageThreshold,
       chunks: g.map((c) => c.key),
     });
   }
-  return out.sort((a, b) => b.overall_score - a.overall_score || b.rrf_sum - a.rrf_sum || a.parent.localeCompare(b.parent));
+  if (n.kind === 'best') {
+    const eligible = out.filter((p) => p.passes_coverage);
+    const maxRrf = Math.max(0, ...eligible.map((p) => p.rrf_sum));
+    const maxScore = Math.max(0, ...eligible.map((p) => p.max_chunk_score));
+    for (const p of eligible) {
+      p.rrf_norm = maxRrf > 0 ? p.rrf_sum / maxRrf : 0;
+      p.max_norm = maxScore > 0 ? p.max_chunk_score / maxScore : 0;
+    }
+  }
+  for (const p of out) if (n.kind === 'ideal' || p.passes_coverage) p.overall_score = o.rrfWeight * p.rrf_norm + (1 - o.rrfWeight) * p.max_norm;
+  return out.sort(
+    (a, b) => Number(b.passes_coverage) - Number(a.passes_coverage) || b.overall_score - a.overall_score || b.rrf_sum - a.rrf_sum || a.parent.localeCompare(b.parent),
+  );
 }
 
 export type DecisionState = 'locked' | 'ambiguous' | 'low_evidence';
@@ -137,16 +169,23 @@ export type DecisionState = 'locked' | 'ambiguous' | 'low_evidence';
 export interface DecisionOptions {
   tMin: number;
   ambiguityRatio: number;
-  /** best chunk evidence below this = low evidence even when ranks look fine (lexical-only lists) */
+  /** best chunk evidence below this = low evidence even when ranks look fine (lexical-only lists); 0 = not checked */
   minEvidence: number;
+  /** close candidates an ambiguous decision lists (default all) */
+  maxClose?: number;
 }
 
+/** The one decision vocabulary of every search: locked / ambiguous / low_evidence, with a why. */
 export interface Decision {
   state: DecisionState;
   /** the parent locked on, or the top candidates when ambiguous */
   parents: string[];
+  /** thresholds and scores, for the "详细" of a why */
   reason: string;
+  /** a Chinese question back to the asker (ambiguous / low evidence) */
   clarify?: string;
+  /** name of a caller's evidence rule when it overruled the generic decision */
+  rule?: string;
 }
 
 /**
@@ -168,7 +207,7 @@ export function decide(parents: ParentHit[], o: DecisionOptions, label: (parent:
     };
   }
   const top = eligible[0];
-  if (top.overall_score < o.tMin || top.max_chunk_score < o.minEvidence) {
+  if (top.overall_score < o.tMin || (o.minEvidence > 0 && top.max_chunk_score < o.minEvidence)) {
     return {
       state: 'low_evidence',
       parents: [top.parent],
@@ -178,7 +217,7 @@ export function decide(parents: ParentHit[], o: DecisionOptions, label: (parent:
   }
   const second = eligible[1];
   if (second && top.overall_score > 0 && second.overall_score / top.overall_score > o.ambiguityRatio) {
-    const close = eligible.filter((p) => p.overall_score / top.overall_score > o.ambiguityRatio).slice(0, 3);
+    const close = eligible.filter((p) => p.overall_score / top.overall_score > o.ambiguityRatio).slice(0, o.maxClose ?? Infinity);
     return {
       state: 'ambiguous',
       parents: close.map((p) => p.parent),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { collectionEvidenceRule } from '../../../src/core/collections/retrieve';
 import { defaultConfig } from '../../../src/core/config';
-import type { PipelineChunk, PipelineParent, PipelineResult } from '../../../src/core/search/pipeline';
+import type { ParentHit } from '../../../src/core/search/fusion';
+import type { PipelineChunk, PipelineResult } from '../../../src/core/search/pipeline';
 
 /**
  * The focus rule's choice between statutes (collections/retrieve.ts), on the fused result of three
@@ -17,9 +18,9 @@ function run(best: Record<string, number>) {
   const chunks: PipelineChunk[] = Object.entries(best)
     .sort((a, b) => b[1] - a[1])
     .map(([p, s], i) => ({ key: `${p}#${i}`, parent: p, rrf: 1 / (61 + i), score: s, ranks: { lexical: i + 1 } }));
-  const parents: PipelineParent[] = chunks.map((c) => ({
+  const parents: ParentHit[] = chunks.map((c) => ({
     parent: c.parent, rrf_sum: c.rrf, max_chunk_score: c.score, coverage: 1, total_chunks: 40, coverage_ratio: 1 / 40,
-    eligible: false, rrf_sum_norm: 1, max_chunk_norm: 1, overall_score: c.score, chunks: [c.key],
+    passes_coverage: false, rrf_norm: 1, max_norm: 1, overall_score: c.score, chunks: [c.key],
   }));
   const r: Omit<PipelineResult, 'decision'> = { lists: {}, chunks, parents, generic: { state: 'low_evidence', parents: [], reason: '没有候选的覆盖率达到阈值' } };
   const names = (a: string, b: string) => TITLES[a] !== TITLES[b] && TITLES[a].includes(TITLES[b].replace(/^中华人民共和国/, ''));

@@ -19,7 +19,7 @@ describe('seed 003 formulas in the shared pipeline (hand-computed)', () => {
   ];
   const title: RetrievedChunk[] = [{ key: '1#0', parent: '1', score: 1 }];
   const totals: Record<string, number> = { '1': 6, '2': 20, '3': 2 };
-  const options = { rrfK: k, topK: 25, coverageThreshold: 0.5, tMin: 0.4, ambiguityRatio: 0.92, rrfWeight: 0.7, totalChunks: (p: string) => totals[p] };
+  const options = { rrfK: k, topK: 25, coverageThreshold: 0.5, tMin: 0.4, ambiguityRatio: 0.92, rrfWeight: 0.7, normalise: { kind: 'best' as const }, totalChunks: (p: string) => totals[p] };
   const run = () =>
     runPipeline('q', [
       { name: 'lexical', retrieve: () => lexical },
@@ -35,17 +35,17 @@ describe('seed 003 formulas in the shared pipeline (hand-computed)', () => {
     expect(p1.coverage).toBe(3);
     expect(p1.total_chunks).toBe(6);
     expect(p1.coverage_ratio).toBe(3 / 6);
-    expect(p1.eligible).toBe(true);
+    expect(p1.passes_coverage).toBe(true);
     const p3 = r.parents.find((p) => p.parent === '3')!;
     // 1 of 2 chunks: eligible at exactly 0.5
     expect(p3.coverage_ratio).toBe(0.5);
-    expect(p3.eligible).toBe(true);
+    expect(p3.passes_coverage).toBe(true);
     // normalised by the best eligible parent
-    expect(p1.rrf_sum_norm).toBe(1);
-    expect(p1.max_chunk_norm).toBe(1);
+    expect(p1.rrf_norm).toBe(1);
+    expect(p1.max_norm).toBe(1);
     expect(p1.overall_score).toBeCloseTo(1, 10);
-    expect(p3.rrf_sum_norm).toBeCloseTo(1 / 64 / (2 / 61 + 1 / 63), 10);
-    expect(p3.max_chunk_norm).toBeCloseTo(0.4, 10);
+    expect(p3.rrf_norm).toBeCloseTo(1 / 64 / (2 / 61 + 1 / 63), 10);
+    expect(p3.max_norm).toBeCloseTo(0.4, 10);
     expect(p3.overall_score).toBeCloseTo(0.7 * (1 / 64 / (2 / 61 + 1 / 63)) + 0.3 * 0.4, 10);
     expect(r.decision).toMatchObject({ state: 'locked', parents: ['1'] });
   });
@@ -54,7 +54,7 @@ describe('seed 003 formulas in the shared pipeline (hand-computed)', () => {
     const r = await run();
     const p2 = r.parents.find((p) => p.parent === '2')!;
     expect(p2.coverage_ratio).toBeCloseTo(1 / 20, 10);
-    expect(p2.eligible).toBe(false);
+    expect(p2.passes_coverage).toBe(false);
     expect(p2.overall_score).toBe(0);
     expect(r.parents.at(-1)!.parent).toBe('2');
   });

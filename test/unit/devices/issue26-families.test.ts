@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadHomeFile, normalizeHome } from '../../../src/core/devices/home';
 import { lintHome } from '../../../src/core/devices/lint';
+import { loadCaseFile } from '../../../src/core/devices/cases';
 import { readUserVocabulary, withVocabulary } from '../../../src/core/devices/user-vocabulary';
 import { retrieve } from '../../../src/core/devices/retrieve';
 import { emptyState, type Home } from '../../../src/core/devices/types';
@@ -171,5 +172,40 @@ describe("the installer's vocabulary", () => {
     const issues = await lintHome(home);
     expect(issues.some((i) => i.rule === 'alias_collision' && i.ids.includes('l3'))).toBe(true);
     expect((await lintHome(normalizeHome(base).home)).some((i) => i.rule === 'alias_collision')).toBe(false);
+  });
+});
+
+describe('case files are input too', () => {
+  it('an utterance longer than the CLI cap is refused in Chinese with its JSON path', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gc-cases-'));
+    const file = path.join(dir, 'cases.yaml');
+    fs.writeFileSync(file, `cases:\n  - {utterance: ${'开'.repeat(501)}, expect: {ids: [x]}}\n`);
+    expect(() => loadCaseFile(file)).toThrow(/cases\[0\]\.utterance: 一句话最长 500 个字/);
+  });
+});
+
+describe('vocabulary files are checked when they load', () => {
+  it('a served_by naming an unknown action, or a pattern that does not compile, is a Chinese error naming the file and field', async () => {
+    const { ACTION_VOCAB } = await import('../../../src/core/devices/vocab');
+    const actions = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../src/core/devices/vocab/actions.json'), 'utf8'));
+    const vocab = await import('../../../src/core/devices/vocab');
+    expect(Object.keys(ACTION_VOCAB.phrases)).toContain('打开');
+    // the module's own schema, through its public loader: re-validate an edited copy
+    const bad = { ...actions, served_by: { ...actions.served_by, 打开: ['飞起来'] } };
+    expect(() => vocab.checkVocabFile('actions.json', bad)).toThrow(/词表 actions\.json 无效 — served_by\.打开: 未知的动作「飞起来」/);
+    const kinds = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../src/core/devices/vocab/kinds.json'), 'utf8'));
+    expect(() => vocab.checkVocabFile('kinds.json', { ...kinds, generic_types: '/(unclosed/' })).toThrow(/generic_types: 不是有效的正则表达式/);
+  });
+});
+
+describe('Home Assistant aliases', () => {
+  it('area and entity aliases from the registries are understood', async () => {
+    const { home } = normalizeHome({
+      area_registry: { areas: [{ area_id: 'bed', name: '主卧', aliases: ['大屋'] }] },
+      entity_registry: { entities: [{ entity_id: 'light.ceiling', area_id: 'bed', name: '吸顶灯', aliases: ['月亮灯'] }] },
+      states: [{ entity_id: 'light.ceiling', state: 'off', attributes: { friendly_name: '吸顶灯' } }],
+    });
+    expect(ids(await run('打开大屋的灯', home))).toEqual(['light.ceiling']);
+    expect(ids(await run('关掉月亮灯', home))).toEqual(['light.ceiling']);
   });
 });

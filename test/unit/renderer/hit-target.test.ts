@@ -21,6 +21,14 @@ describe('reader: the block a search hit opens', () => {
     expect(hitBlockIndex(blocks, target({ label: '第九十九条', lead: '完全不同的内容在别处' }))).toBe(-1);
   });
 
+  it('a note printed under its table opens in that table', () => {
+    const withNotes = blocks.map((b) => (b.kind === 'table' ? { ...b, text: '注1：控制量为演示数值，实际以调控中心下达的控制策略表为准。' } : b));
+    const i = hitBlockIndex(withNotes, target({ block: 'note', label: '注1', lead: '：控制量为演示数值，实际以调控中心下达' }));
+    expect(withNotes[i].kind).toBe('table');
+    // an article never opens a table because of its notes
+    expect(hitBlockIndex(withNotes, target({ block: 'article', label: '第九十九条', lead: '：控制量为演示数值，实际以调控中心下达' }))).toBe(-1);
+  });
+
   it('the next page continues the article up to its last words, and never into the next article', () => {
     const next = splitBlocks('（一）厂站运行值班人员应当立即检查母线；\n（二）应当立即申请退出出口压板；\n第三十三条 站用电全部失去时……');
     const run = continuationBlocks(next, '申请退出出口压板；');

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { aggregateParents, decide, rrfFuse, type ChunkScore } from '../../../src/core/search/fusion';
 
 const K = 60;
-const base = { rrfK: K, coverageCap: 2, rrfWeight: 0.7, coverageThreshold: 0.5 };
+const base = { rrfK: K, rrfWeight: 0.7, coverageThreshold: 0.5 };
+/** the regulations' absolute normalisation (see fusion.ts Normalisation) */
+const ideal = (lists: number, coverageCap = 2) => ({ ...base, normalise: { kind: 'ideal' as const, lists, coverageCap } });
 const dec = { tMin: 0.4, ambiguityRatio: 0.92, minEvidence: 0.3 };
 
 describe('rrfFuse', () => {
@@ -56,7 +58,7 @@ describe('aggregateParents', () => {
       { key: 'c1', parent: 'C', rrf: 1 / 65, ranks: { lexical: 5 }, score: 0.8 },
     ];
     const totals: Record<string, number> = { A: 1, B: 10, C: 4 };
-    const ps = aggregateParents(chunks, (p) => totals[p], { ...base, lists: 1 });
+    const ps = aggregateParents(chunks, (p) => totals[p], ideal(1));
     const A = ps.find((p) => p.parent === 'A')!;
     const B = ps.find((p) => p.parent === 'B')!;
     const C = ps.find((p) => p.parent === 'C')!;
@@ -83,20 +85,20 @@ describe('aggregateParents', () => {
   it('does not reward size: a long parent with many weak hits does not beat a short exact one', () => {
     const chunks: ChunkScore[] = [{ key: 's', parent: 'short', rrf: 1 / 61, ranks: { lexical: 1 }, score: 0.8 }];
     for (let i = 0; i < 8; i++) chunks.push({ key: `l${i}`, parent: 'long', rrf: 1 / (62 + i), ranks: { lexical: 2 + i }, score: 0.8 });
-    const ps = aggregateParents(chunks, (p) => (p === 'long' ? 20 : 1), { ...base, lists: 1 });
+    const ps = aggregateParents(chunks, (p) => (p === 'long' ? 20 : 1), ideal(1));
     expect(ps[0].parent).toBe('short');
     const long = ps.find((p) => p.parent === 'long')!;
     // only the 2 best chunks count for rank; 6 more hits change nothing
-    const two = aggregateParents(chunks.slice(0, 3), (p) => (p === 'long' ? 20 : 1), { ...base, lists: 1 }).find((p) => p.parent === 'long')!;
+    const two = aggregateParents(chunks.slice(0, 3), (p) => (p === 'long' ? 20 : 1), ideal(1)).find((p) => p.parent === 'long')!;
     expect(long.overall_score).toBeCloseTo(two.overall_score, 12);
     // and a long parent with one exact hit is not wiped out by its size (ratio 1/2, not 1/20)
-    const one = aggregateParents([chunks[1]], () => 20, { ...base, lists: 1 })[0];
+    const one = aggregateParents([chunks[1]], () => 20, ideal(1))[0];
     expect(one.coverage_ratio).toBe(0.5);
   });
 });
 
 describe('decide', () => {
-  const agg = (cs: ChunkScore[], lists = 1) => aggregateParents(cs, () => 1, { ...base, lists });
+  const agg = (cs: ChunkScore[], lists = 1) => aggregateParents(cs, () => 1, ideal(lists));
   it('locks on a clear winner', () => {
     const d = decide(agg([
       { key: 'a', parent: 'A', rrf: 1 / 61, ranks: {}, score: 0.9 },
@@ -123,7 +125,7 @@ describe('decide', () => {
     const weak = decide(agg([{ key: 'a', parent: 'A', rrf: 1 / 90, ranks: {}, score: 0.5 }], 2), dec);
     expect(weak.state).toBe('low_evidence');
     expect(weak.clarify).toMatch(/[\u4e00-\u9fa5]/);
-    const none = decide(aggregateParents([{ key: 'a', parent: 'A', rrf: 1 / 61, ranks: {}, score: 0.9 }], () => 10, { ...base, coverageCap: 10, lists: 1 }), dec);
+    const none = decide(aggregateParents([{ key: 'a', parent: 'A', rrf: 1 / 61, ranks: {}, score: 0.9 }], () => 10, ideal(1, 10)), dec);
     expect(none.state).toBe('low_evidence');
     expect(decide([], dec).state).toBe('low_evidence');
   });

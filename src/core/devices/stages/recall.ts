@@ -72,7 +72,7 @@ export function nameEvidence(index: HomeIndex, e: Entity, h: HintKeys): { score:
     else if (hintFuzzy && info.fuzzy[i] === hintFuzzy && hintLen >= 2) [s, r] = [0.85, 'pinyin_hit'];
     else if (hintLen >= 2 && k.includes(hintKey) && !splitsRoomWord(info.nameRooms, k, hintKey)) [s, r] = [0.5 + 0.3 * (hintLen / Array.from(k).length), 'name_partial'];
     else if (h.shortened.some((x) => k.includes(x))) [s, r] = [0.5 + 0.3 * (hintLen / Array.from(k).length), 'name_partial'];
-    else if (Array.from(k).length >= 2 && hintKey.includes(k) && !(k in SUBTYPES)) [s, r] = [0.6, 'name_partial'];
+    else if (hintKey.includes(k) && Array.from(k).length >= 2 && !(k in SUBTYPES)) [s, r] = [0.6, 'name_partial'];
     else if (hintLen >= 3 && !isSubtype(hint) && info.pinyin[i].includes(hintPinyin)) [s, r] = [0.55, 'pinyin_hit'];
     if (s > best) [best, reason] = [s, r];
   });

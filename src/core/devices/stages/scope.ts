@@ -37,9 +37,12 @@ export function roomAliasPool(pool: Entity[], rooms: string[]): Entity[] {
   return pool.filter((e) => broader.some((b) => roomMatches(e.room, b) && norm(e.room!) === b));
 }
 
-function roomInclude(index: HomeIndex, e: Entity, rooms: string[], meta: RetrievalMeta, askedUnknown: boolean): { hit: boolean; viaName: boolean } {
+function roomInclude(index: HomeIndex, e: Entity, rooms: string[], meta: RetrievalMeta, askedUnknown: boolean, byRoom: Map<string | null, boolean>): { hit: boolean; viaName: boolean } {
   if (!rooms.length) return { hit: false, viaName: false };
-  if (rooms.some((r) => roomMatches(e.room, r))) return { hit: true, viaName: false };
+  // (one answer per room of the home, not per entity: a home of 50,000 devices has a few dozen rooms)
+  let inRoom = byRoom.get(e.room);
+  if (inRoom === undefined) byRoom.set(e.room, (inRoom = rooms.some((r) => roomMatches(e.room, r))));
+  if (inRoom) return { hit: true, viaName: false };
   const info = index.info.get(e.id)!;
   if (info.trust === 'ok' && !askedUnknown) return { hit: false, viaName: false };
   if (info.nameRooms.length > 1) {
@@ -81,8 +84,9 @@ export function scopeStage(index: HomeIndex, ir: QueryIR, meta: RetrievalMeta): 
     askedUnknown = roomsUnknown(index, include);
     // 所有卧室的空调: every room of that kind, the children's room too
     if (ir.quantifier === 'all' && ir.scope_include.some((w) => !index.homeRooms.has(norm(w)))) include = [...new Set(include.flatMap((w) => [w, ...(SIMILAR_ROOMS[norm(w)] ?? [])]))];
+    const byRoom = new Map<string | null, boolean>();
     const inScope = pool.filter((e) => {
-      const r = roomInclude(index, e, include, meta, askedUnknown);
+      const r = roomInclude(index, e, include, meta, askedUnknown, byRoom);
       if (r.hit) {
         roomHit.set(e.id, r.viaName);
         if (r.viaName) meta.name_room_fallback.push(e.id);

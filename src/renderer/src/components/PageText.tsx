@@ -289,7 +289,7 @@ export const PageText = memo(function PageText({
   regId?: string;
   onReference?: (ref: PageReference) => void;
   /** renders one of the page's tables (the reader passes RegTable, which talks to the API) */
-  renderTable?: (table: PageTableData, key: number | string, mark: (text: string, key: string) => ReactNode[], hit: { hit: boolean; row: string[] | null }) => ReactNode;
+  renderTable?: (table: PageTableData, key: number | string, mark: (text: string, key: string) => ReactNode[], hit: { hit: boolean; row: string[] | null; note: string | null }) => ReactNode;
 }) {
   const tables = structure?.tables ?? [];
   const refs = structure?.references ?? [];
@@ -298,7 +298,12 @@ export const PageText = memo(function PageText({
   // the hit block: the one the hit's location names (table, label + first words), else the first block containing a term
   let hitIndex = -1;
   if (target || terms.length) {
-    if (target) hitIndex = hitBlockIndex(blocks.map((b) => ({ ...b, tableId: b.kind === 'table' ? (tables[Number(b.label)]?.table_id ?? null) : null })), target);
+    if (target)
+      hitIndex = hitBlockIndex(
+        // a table block stands for its table: its id, and its notes as text (a note hit may be one of them)
+        blocks.map((b) => (b.kind === 'table' ? { ...b, tableId: tables[Number(b.label)]?.table_id ?? null, text: (tables[Number(b.label)]?.notes ?? []).map((n) => n.text).join('\n') } : { ...b, tableId: null })),
+        target,
+      );
     if (hitIndex < 0 && re) hitIndex = blocks.findIndex((b) => { re.lastIndex = 0; return re.test(`${b.label ?? ''}${b.text}`); });
     if (re) re.lastIndex = 0;
   }
@@ -311,7 +316,8 @@ export const PageText = memo(function PageText({
       const t = tables[Number(b.label)];
       if (!t || !renderTable) return null;
       const row = hit && target?.table === t.table_id ? target.row : null;
-      return renderTable(t, i, (text, k) => markTerms(text, re, `tb${i}-${k}`, false), { hit, row });
+      const note = hit && target?.block === 'note' ? target.lead : null;
+      return renderTable(t, i, (text, k) => markTerms(text, re, `tb${i}-${k}`, false), { hit: hit && !note, row, note });
     }
     if (b.kind === 'markdown') {
       const lines = b.text.split('\n');

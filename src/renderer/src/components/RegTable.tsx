@@ -10,6 +10,7 @@ import { toApiError } from '../api/errors';
 import type { PageTableData } from './PageText';
 import { copyText } from './clipboard';
 import { headerRows, tableToMarkdown, tableToTsv } from './table-copy';
+import { squashText } from './reader-logic';
 
 export function RegTable({
   regId,
@@ -17,6 +18,7 @@ export function RegTable({
   mark,
   hit = false,
   hitRow = null,
+  hitNote = null,
 }: {
   regId: string;
   table: PageTableData;
@@ -25,7 +27,10 @@ export function RegTable({
   hit?: boolean;
   /** the hit's row (its cells): marked and scrolled to */
   hitRow?: string[] | null;
+  /** the first characters of a note hit printed under this table: that note is marked */
+  hitNote?: string | null;
 }) {
+  const noteLead = hitNote ? squashText(hitNote).slice(0, 12) : null;
   const rowKey = (cells: string[]) => cells.map((c) => c.replace(/\s+/g, '')).join('\u0000');
   const wantRow = hitRow ? rowKey(hitRow) : null;
   const [status, setStatus] = useState<string | null>(null);
@@ -86,7 +91,12 @@ export function RegTable({
       {table.notes.length ? (
         <div className="reg-table-notes">
           {table.notes.map((n, i) => (
-            <p key={i} className="reg-table-note" data-note={n.label}>
+            <p
+              key={i}
+              className={`reg-table-note${noteLead && squashText(n.text).includes(noteLead) ? ' blk-hit' : ''}`}
+              data-note={n.label}
+              data-hit={noteLead && squashText(n.text).includes(noteLead) ? 'true' : undefined}
+            >
               {mark(n.text, `n${i}`)}
             </p>
           ))}

@@ -102,6 +102,11 @@ export function hitBlockIndex(
   }
   const i = blocks.findIndex((b) => b.kind !== 'table' && b.kind !== 'heading' && holds(b));
   if (i >= 0) return i;
+  // a table's note renders under its table (a table block's text is its notes)
+  if (t.block === 'note') {
+    const inTable = blocks.findIndex((b) => b.kind === 'table' && holds({ label: null, text: b.text }));
+    if (inTable >= 0) return inTable;
+  }
   if (t.label) return blocks.findIndex((b) => b.label === t.label);
   return -1;
 }

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { navigate } from '../router';
 import { EmptyState, ErrorBox, ScreenHeader, Spinner, useAsync } from '../components/common';
-import { CHANGE_LABEL, articleHistory, diffEditions, editionStatus, editionsOf, type ChangeKind, type DiffPair } from '../data/editions';
+import { CHANGE_LABEL, articleHistory, diffEditions, editionStatus, editionsOf, type ChangeKind, type DiffPair, type Edition } from '../data/editions';
 
 const KINDS: ChangeKind[] = ['modified', 'added', 'deleted', 'moved', 'same'];
 type View = 'side' | 'inline';
@@ -21,6 +21,36 @@ function Words({ pair, side }: { pair: DiffPair; side: 'old' | 'new' | 'both' })
         return side === 'old' ? null : <ins key={k} className="w-ins">{w.text}</ins>;
       })}
     </>
+  );
+}
+
+/** One side's edition picker: the family's editions (and the compared regulation itself when it is not one of them). */
+function EditionSelect({
+  side,
+  value,
+  extra,
+  editions,
+  onChoose,
+}: {
+  side: 'old' | 'new';
+  value: string;
+  extra: { reg_id: string; title: string } | null;
+  editions: Edition[];
+  onChoose: (side: 'old' | 'new', id: string) => void;
+}) {
+  const name = side === 'old' ? '旧版' : '新版';
+  return (
+    <label className="field">
+      <span>{name}</span>
+      <select className="input" aria-label={name} value={value} onChange={(e) => onChoose(side, e.target.value)}>
+        {extra ? <option value={extra.reg_id}>{extra.title}</option> : null}
+        {editions.map((e) => (
+          <option key={e.reg_id} value={e.reg_id}>
+            {editionStatus(e)} · {e.effective_date ? `${e.effective_date} 施行` : '施行日期不详'}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
@@ -127,7 +157,6 @@ export function CompareScreen({ params, query }: { params: string[]; query: URLS
       return n;
     });
   const choose = (side: 'old' | 'new', id: string) => navigate('compare', side === 'old' ? [id, newId] : [oldId, id], { view });
-  const edLabel = (e: { effective_date?: string | null }) => (e.effective_date ? `${e.effective_date} 施行` : '施行日期不详');
   const chapterChanges = d.chapters.filter((c) => c.added + c.modified + c.deleted + c.moved > 0);
   const openIn = (side: 'old' | 'new', pair: DiffPair) => {
     const s = pair[side];
@@ -167,28 +196,9 @@ export function CompareScreen({ params, query }: { params: string[]; query: URLS
         </div>
       </ScreenHeader>
       <div className="cmp-editions row">
-        <label className="field">
-          <span>旧版</span>
-          <select className="input" aria-label="旧版" value={oldId} onChange={(e) => choose('old', e.target.value)}>
-            {editions.some((e) => e.reg_id === oldId) ? null : <option value={oldId}>{d.old.title}</option>}
-            {editions.map((e) => (
-              <option key={e.reg_id} value={e.reg_id}>
-                {editionStatus(e)} · {edLabel(e)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <EditionSelect side="old" value={oldId} extra={editions.some((e) => e.reg_id === oldId) ? null : { reg_id: oldId, title: d.old.title }} editions={editions} onChoose={choose} />
         <span aria-hidden="true">→</span>
-        <label className="field">
-          <span>新版</span>
-          <select className="input" aria-label="新版" value={newId} onChange={(e) => choose('new', e.target.value)}>
-            {editions.map((e) => (
-              <option key={e.reg_id} value={e.reg_id}>
-                {editionStatus(e)} · {edLabel(e)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <EditionSelect side="new" value={newId} extra={editions.some((e) => e.reg_id === newId) ? null : { reg_id: newId, title: d.new.title }} editions={editions} onChoose={choose} />
         <div className="grow" />
         <button type="button" className="btn" onClick={() => jump(-1)} disabled={!changes.length} title="快捷键 p">
           ↑ 上一处变化

@@ -672,7 +672,7 @@ function Reader({
                 structure={structure?.page_num === page ? structure : null}
                 regId={info.reg_id}
                 onReference={followReference}
-                renderTable={(t, key, mark, h) => <RegTable key={key} regId={info.reg_id} table={t} mark={mark} hit={h.hit} hitRow={h.row} />}
+                renderTable={(t, key, mark, h) => <RegTable key={key} regId={info.reg_id} table={t} mark={mark} hit={h.hit} hitRow={h.row} hitNote={h.note} />}
               />
             ) : (
               <Spinner label={`正在读取第 ${page} 页…`} />
