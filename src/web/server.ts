@@ -22,11 +22,6 @@ import { projectRoot } from '../core/common/paths';
 import { fileAccessFor } from '../core/common/file-access';
 import { runStartupTasks } from '../core/app/startup';
 import { createUploadStore, type UploadStore } from './uploads';
-import { createOffLoopRunner } from './off-loop';
-import type { ProgressEvent } from '../core/common/operation';
-import { currentLlmSettings } from '../core/llm/client';
-import { parseInput } from '../core/api/invoke';
-import { confineInput } from '../core/common/file-access';
 
 export const DEFAULT_PORT = 5317;
 const MAX_JSON_BODY = 10 * 1024 * 1024;
@@ -39,8 +34,6 @@ export interface WebServerOptions {
   token?: string;
   /** Skip demo seeding etc. (tests that want an empty library). */
   skipStartup?: boolean;
-  /** Run imports on this process's loop instead of the runner process. */
-  inProcess?: boolean;
 }
 
 export interface WebServer {
@@ -49,8 +42,6 @@ export interface WebServer {
   token: string;
   ctx: AppContext;
   uploads: UploadStore;
-  /** The process running imports (null before the first one, or in-process). */
-  runnerPid(): number | null;
   close(): Promise<void>;
 }
 
@@ -106,8 +97,6 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<We
   // the page (or anything holding its token) reads device/case files only under the data dir
   // (uploads land there), the bundled resources and folders granted by GRIDCODE_ALLOW_PATHS
   ctx.fileAccess = fileAccessFor([ctx.dataDir, ctx.resourcesDir]);
-  // imports run in a second process: a heavy one never blocks the other requests (see off-loop.ts)
-  const offLoop = options.inProcess ? null : createOffLoopRunner({ dataDir: ctx.dataDir, modelsDir: ctx.modelsDir, roots: ctx.fileAccess.roots });
   if (!options.skipStartup) await runStartupTasks(ctx);
   const indexHtml = fs
     .readFileSync(indexFile, 'utf8')
@@ -176,12 +165,7 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<We
           }
         };
         try {
-          const progress = (ev: ProgressEvent) => write({ type: 'progress', ...ev });
-          const data =
-            op.offLoop && offLoop
-              ? // validated and confined here first: bad input fails at once, the runner gets only allowed paths
-                await offLoop.run(name, confineInput(ctx.fileAccess, op.input, parseInput(op, input)), { llm: currentLlmSettings(ctx), progress, signal: abort.signal })
-              : await invokeOperation(ctx, name, input, { signal: abort.signal, progress });
+          const data = await invokeOperation(ctx, name, input, { signal: abort.signal, progress: (ev) => write({ type: 'progress', ...ev }) });
           write({ type: 'result', data });
         } catch (e) {
           write({ type: 'error', error: toErrorPayload(e) });
@@ -218,11 +202,9 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<We
     token,
     ctx,
     uploads,
-    runnerPid: () => offLoop?.pid() ?? null,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await offLoop?.close();
       uploads.close();
       await ctx.close();
     },

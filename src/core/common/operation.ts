@@ -53,12 +53,6 @@ export interface OperationSpec<I extends z.ZodType = z.ZodType, O extends z.ZodT
    * for the caller (the browser shell's uploads) removes them when the operation ends, however it ends.
    */
   consumesFiles?: boolean;
-  /**
-   * Long synchronous work (imports: parsing, one transaction per file). An adapter serving several
-   * callers at once (the browser-shell bridge) runs it in a separate process so one heavy request
-   * never blocks the others.
-   */
-  offLoop?: boolean;
   handler: (ctx: AppContext, input: z.output<I>, run: OperationRun) => Promise<z.input<O>> | z.input<O>;
 }
 
