@@ -123,6 +123,17 @@ test('devices: the preview says the command in words — value, condition, group
   await expect(all.getByLabel('选中的设备')).toContainText(/由「.+」覆盖/);
   await expect(all.getByRole('navigation', { name: '选中设备分页' })).toBeVisible();
 
+  // the scope words follow what was selected (a group of several lights is not "一个"), a delay is not 立即执行
+  await input.fill('打开客厅的灯');
+  await input.press('Enter');
+  const room = page.getByRole('group', { name: '「打开客厅的灯」的检索结果' });
+  await expect(room.getByLabel('命令解读')).toContainText(/\d+ 个（该范围内符合的全部设备）/);
+  await input.fill('十分钟后关闭书房台灯');
+  await input.press('Enter');
+  const later = page.getByRole('group', { name: '「十分钟后关闭书房台灯」的检索结果' });
+  await expect(later.getByLabel('命令解读')).toContainText('10分钟后');
+  await expect(later.getByLabel('命令解读')).not.toContainText('立即执行');
+
   // JSON only behind the toggle
   await expect(page.getByLabel('命令与中间表示 JSON')).toHaveCount(0);
   const log = page.getByRole('log', { name: '对话记录' });

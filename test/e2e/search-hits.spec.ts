@@ -35,7 +35,10 @@ test('search hit: a table hit opens its table with the row marked, in the text a
   const { table_id: tableId, row, page_num: rowPage } = hit!.locate;
 
   await searchFor(page, q);
-  await page.locator(`.hit-card[data-unit="${hit!.unit_id}"]`).click();
+  const card = page.locator(`.hit-card[data-unit="${hit!.unit_id}"]`);
+  // the card names the page the row is printed on, the page it opens
+  await expect(card.locator('.hit-page')).toHaveText(`第 ${rowPage} 页`);
+  await card.click();
   await expectPage(page, rowPage);
   // the original page: the row's text is tinted and on screen
   const original = page.getByRole('region', { name: `第 ${rowPage} 页` });
@@ -64,7 +67,9 @@ test('search hit: an article printed over two pages is shown whole, and the orig
   const to = hit!.locate.page_end;
 
   await searchFor(page, q);
-  await page.locator(`.hit-card[data-unit="${hit!.unit_id}"]`).click();
+  const card = page.locator(`.hit-card[data-unit="${hit!.unit_id}"]`);
+  await expect(card.locator('.hit-page')).toHaveText(`第 ${from}–${to} 页`);
+  await card.click();
   await expectPage(page, from);
   // original view: the article starts low on its page; its block is tinted and scrolled into view,
   // and the page it runs onto is drawn under it

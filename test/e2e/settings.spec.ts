@@ -30,3 +30,13 @@ test('settings: LLM toggle and thresholds persist; invalid values are refused na
   await expect(page.getByRole('spinbutton', { name: '最低综合分' })).toHaveValue('0.35');
   await screenshot(page, 'settings-config');
 });
+
+test('settings: the space the library takes, per table, from the real database', async ({ page }) => {
+  await page.goto('/');
+  await openScreen(page, '设置');
+  const storage = page.getByRole('region', { name: '占用空间' });
+  await expect(storage.getByTestId('data-dir-size')).toHaveText(/^\d+(\.\d)? (MB|KB)$/);
+  // the demo library's text and its search entries are there, with their Chinese names
+  await expect(storage.getByRole('row').filter({ hasText: '规程条文' })).toContainText('reg_units');
+  await expect(storage.getByRole('row').filter({ hasText: '检索索引文件' })).toBeVisible();
+});

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../common/operation';
 import { schemaVersions } from '../store/migrations';
+import { tableSizes } from '../store/db';
 import { projectRoot } from '../common/paths';
 import { GridError } from '../common/errors';
 import { CONFIG_FILE_NAME, configSchema, saveConfig } from '../config';
@@ -46,14 +47,52 @@ export const appInfoOutput = z.object({
   embedding_model: modelStatusSchema,
   search_mode: z.enum(['hybrid', 'lexical']),
   config_warning: z.string().nullable(),
+  /** with `storage: true`: bytes on disk per table (indexes counted with their table) */
+  storage: z.record(z.string(), z.number().int()).optional(),
+  /** with `storage: true`: the persisted search index files in <data-dir>/index, bytes per file */
+  index_files: z.record(z.string(), z.number().int()).optional(),
+  /** with `storage: true`: the whole data dir (database, WAL, index files, models, source copies) */
+  data_dir_bytes: z.number().int().optional(),
 });
+
+function dirBytes(dir: string): number {
+  let n = 0;
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    try {
+      n += e.isDirectory() ? dirBytes(p) : e.isFile() ? fs.statSync(p).size : 0;
+    } catch {
+      // removed meanwhile
+    }
+  }
+  return n;
+}
+
+function storageReport(dataDir: string, db: Parameters<typeof tableSizes>[0]) {
+  const indexDir = path.join(dataDir, 'index');
+  const index_files: Record<string, number> = {};
+  try {
+    for (const f of fs.readdirSync(indexDir)) if (f.endsWith('.bin')) index_files[f] = fs.statSync(path.join(indexDir, f)).size;
+  } catch {
+    // no index files yet
+  }
+  return { storage: tableSizes(db), index_files, data_dir_bytes: dirBytes(dataDir) };
+}
 
 export const appOperations = defineOperations({
   'app.info': defineOperation({
     summary: '应用信息：版本、数据目录、数据库版本、嵌入模型状态 / App info: versions, data dir, schema, model status',
-    input: z.object({}).strict(),
+    input: z
+      .object({ storage: z.boolean().optional().describe('也统计数据目录各表占用（读取整个数据库，约 1 秒） / also report bytes per table') })
+      .strict(),
     output: appInfoOutput,
-    handler: (ctx) => {
+    handler: (ctx, input) => {
       const sqlite = (ctx.db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
       const schema = schemaVersions(ctx.db);
       const model = ctx.embedder().status();
@@ -74,6 +113,7 @@ export const appOperations = defineOperations({
         embedding_model: model,
         search_mode: model.state === 'ready' ? ('hybrid' as const) : ('lexical' as const),
         config_warning: ctx.configWarning ?? null,
+        ...(input.storage ? storageReport(ctx.dataDir, ctx.db) : {}),
       };
     },
   }),

@@ -196,7 +196,7 @@ export const collectionOperations = defineOperations({
   }),
   'collections.ask': defineOperation({
     summary:
-      '向文档集合提问（自动锁定文档/歧义候选/证据不足；会话内追问原料、步骤、时间、工具） / Ask a collection: lock, candidates or LOW_EVIDENCE; session follow-ups',
+      '向文档集合提问（自动锁定文档/歧义候选/证据不足/集合中没有；会话内追问原料、步骤、时间、工具） / Ask a collection: lock, candidates, LOW_EVIDENCE or NOT_FOUND (state not_found: the collection does not hold what the question names); session follow-ups',
     mcp: 'ask_collection',
     input: z
       .object({

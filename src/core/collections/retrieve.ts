@@ -364,6 +364,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
     rule: decision.rule ?? null,
     candidates: decision.state === 'low_evidence' ? result.parents.slice(0, topParents).map((p) => p.parent) : decision.parents,
     lay: lay.equivalents,
+    knownSupport: decision.state === 'locked' && result.chunks.some((c) => c.parent === decision.parents[0] && c.ranks.known !== undefined),
   });
   if (verdict) {
     return {

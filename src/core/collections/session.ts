@@ -339,17 +339,16 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
       result.code = 'NOT_FOUND';
       result.subject = r.subject;
       const subject = r.subject || r.core || question;
-      state.doc_id = null;
-      state.title = null;
-      state.last_step = null;
-      state.last_section = null;
-      state.candidates = r.candidates.map((c, i) => ({ option_id: String(i + 1), doc_id: c.doc_id, title: c.title, rel_path: c.rel_path, overall_score: c.overall_score }));
-      state.lock_state = state.candidates.length ? 'pending' : 'none';
-      result.candidates = state.candidates;
-      result.clarify_question = state.candidates.length ? `相近的${wording.noun}（不是「${subject}」，回复编号可查看）：` : null;
+      const near = r.candidates.map((c, i) => ({ option_id: String(i + 1), doc_id: c.doc_id, title: c.title, rel_path: c.rel_path, overall_score: c.overall_score }));
+      if (near.length) {
+        // near documents wait to be chosen (`1`); with nothing near, an existing lock stays for further follow-ups
+        Object.assign(state, { doc_id: null, title: null, last_step: null, last_section: null, candidates: near, lock_state: 'pending' });
+      }
+      result.candidates = near;
+      result.clarify_question = near.length ? `相近的${wording.noun}（不是「${subject}」，回复编号可查看）：` : null;
       result.answer = [
         wording.notFound(subject),
-        ...(state.candidates.length ? ['', result.clarify_question, '', ...state.candidates.map((c) => `${c.option_id}. ${c.title}`)] : ['', `可以换个说法，${wording.clarifyHint}。`]),
+        ...(near.length ? ['', result.clarify_question, '', ...near.map((c) => `${c.option_id}. ${c.title}`)] : ['', `可以换个说法，${wording.clarifyHint}。`]),
       ].join('\n');
     } else {
       // low evidence: an existing lock stays (the user may go on asking about it)

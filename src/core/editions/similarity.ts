@@ -73,6 +73,8 @@ export function gainedFrom(a: BigramProfile, b: BigramProfile, c: BigramProfile 
   return w;
 }
 
+const MAX_CACHED_CELLS = 8_000_000;
+
 export function buildSimilarity(oldUnits: EditionUnit[], newUnits: EditionUnit[]): SimilarityIndex {
   const idOf = new Map<number, number>();
   const df: number[] = [];
@@ -116,12 +118,15 @@ export function buildSimilarity(oldUnits: EditionUnit[], newUnits: EditionUnit[]
   newP.forEach((p, j) => {
     for (const id of p.ids) postings[fill[id]++] = j;
   });
-  // one dense row of overlaps per old unit, computed on first use
-  const rows: (Float64Array | undefined)[] = new Array(oldP.length);
+  // one dense row of overlaps per old unit, computed on first use; two very long texts keep only
+  // a bounded number of rows (about 64 MB) and recompute the others
+  const rows = new Map<number, Float64Array>();
   const m = newP.length;
+  const maxRows = Math.max(16, Math.floor(MAX_CACHED_CELLS / Math.max(1, m)));
   const rowOf = (i: number): Float64Array => {
-    let row = rows[i];
+    let row = rows.get(i);
     if (row) return row;
+    if (rows.size >= maxRows) rows.delete(rows.keys().next().value!);
     row = new Float64Array(m);
     const p = oldP[i];
     for (let k = 0; k < p.ids.length; k++) {
@@ -129,7 +134,7 @@ export function buildSimilarity(oldUnits: EditionUnit[], newUnits: EditionUnit[]
       const w = p.weight[k];
       for (let q = starts[id]; q < starts[id + 1]; q++) row[postings[q]] += w;
     }
-    rows[i] = row;
+    rows.set(i, row);
     return row;
   };
   const overlap = (i: number, j: number) => rowOf(i)[j];

@@ -159,10 +159,10 @@ export async function adaptModel(ctx: AppContext, progress: ProgressSink = () =>
 
   // 3. static vectors: mean of the base vectors of the chunks containing the word
   const dims = weights.dims;
-  const vecStmt = ctx.db.prepare('SELECT vec FROM search_vectors WHERE item_id = ? AND model_id = ?');
+  const vecStmt = ctx.db.prepare('SELECT vec, dims FROM search_vectors WHERE item_id = ? AND model_id = ?');
   const chunkVec = (i: number): Float32Array | null => {
-    const r = vecStmt.get(texts[i].id, base.id) as { vec: Buffer } | undefined;
-    return r ? fromBlob(r.vec) : null;
+    const r = vecStmt.get(texts[i].id, base.id) as { vec: Buffer; dims: number } | undefined;
+    return r ? fromBlob(r.vec, r.dims) : null;
   };
   const rowNorms: number[] = [];
   for (let r = 0; r < weights.vocab.length; r += 7) {

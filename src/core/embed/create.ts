@@ -12,7 +12,7 @@ export interface EmbedderOptions {
   modelsDir: string;
   dataDir: string;
   batchSize: number;
-  /** Skip the SQLite vector cache (benchmarks measure the model, not the cache). Default true. */
+  /** Remember query vectors in memory (benchmarks measure the model, not the cache). Default true. */
   cache?: boolean;
 }
 
@@ -104,18 +104,6 @@ function textHash(kind: EmbedKind, prefixed: string): string {
   return crypto.hash('sha256', `${kind}\u0000${prefixed}`, 'hex');
 }
 
-function toBlob(v: Float32Array): Buffer {
-  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-}
-
-function fromBlob(b: Buffer): Float32Array {
-  // copy: SQLite buffers are not guaranteed 4-byte aligned
-  const out = new Float32Array(b.byteLength / 4);
-  new Uint8Array(out.buffer).set(b);
-  return out;
-}
-
-const LOOKUP_CHUNK = 500;
 /** query vectors kept per embedder (a few KB each) */
 const QUERY_CACHE_SIZE = 512;
 
@@ -164,13 +152,6 @@ export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
     return c;
   };
 
-  const lookup = db.prepare('SELECT text_hash, vector FROM embedding_cache WHERE model_id = ? AND text_hash IN (SELECT value FROM json_each(?))');
-  const insert = db.prepare('INSERT OR REPLACE INTO embedding_cache (model_id, text_hash, dims, vector) VALUES (?, ?, ?, ?)');
-  const insertMany = (modelId: string, rows: [string, Float32Array][]) =>
-    writeTransaction(db, () => {
-      for (const [hash, v] of rows) insert.run(modelId, hash, v.length, toBlob(v));
-    });
-
   const embedder: LocalEmbedder = {
     status,
     available: () => status().state === 'ready',
@@ -185,15 +166,15 @@ export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
       if (texts.length === 0) return [];
       const prefix = kind === 'query' ? model.query_prefix : model.passage_prefix;
       const prefixed = texts.map((t) => prefix + t);
-      // cache keys; without the cache the text itself is key enough for de-duplication
-      const hashes = useCache ? prefixed.map((t) => textHash(kind, t)) : prefixed;
+      // Passage vectors are not cached here: they are stored once, in search_vectors, and a
+      // re-indexed document keeps the vectors of unchanged chunks (search/vectors.ts keepVectors).
+      // Queries: an in-process LRU, never SQLite (a write transaction per search costs more than
+      // embedding a query, and waits on any other writer of the library).
+      const memo = useCache && kind === 'query';
+      const hashes = memo ? prefixed.map((t) => textHash(kind, t)) : prefixed;
       const modelId = cacheModelId()!;
 
       const found = new Map<string, Float32Array>();
-      // queries: an in-process LRU, never SQLite (a write transaction per search costs more than
-      // embedding a query, and waits on any other writer of the library)
-      const sqliteCache = useCache && kind === 'passage';
-      const memo = useCache && kind === 'query';
       if (memo && queryCacheModel !== modelId) {
         queryCache.clear();
         queryCacheModel = modelId;
@@ -206,13 +187,6 @@ export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
             queryCache.set(h, v);
             found.set(h, v);
           }
-        }
-      }
-      if (sqliteCache) {
-        const unique = [...new Set(hashes)];
-        for (let i = 0; i < unique.length; i += LOOKUP_CHUNK) {
-          const rows = lookup.all(modelId, JSON.stringify(unique.slice(i, i + LOOKUP_CHUNK))) as { text_hash: string; vector: Buffer }[];
-          for (const r of rows) found.set(r.text_hash, fromBlob(r.vector));
         }
       }
       // unique misses, sorted by length so batches pad little (padding is masked, results are unchanged)
@@ -241,8 +215,7 @@ export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
         batches.forEach((b, bi) => b.forEach(([h], j) => fresh.push([h, results[bi][j]])));
         stats.texts_embedded += fresh.length;
         for (const [h, v] of fresh) found.set(h, v);
-        if (sqliteCache) insertMany(modelId, fresh);
-        else if (memo) {
+        if (memo) {
           for (const [h, v] of fresh) queryCache.set(h, v);
           for (const k of queryCache.keys()) {
             if (queryCache.size <= QUERY_CACHE_SIZE) break;

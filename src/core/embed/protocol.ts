@@ -6,6 +6,8 @@ export interface ModelSpec {
   dtype: string;
   pooling: 'mean' | 'cls';
   normalize: boolean;
+  /** 'onnx' runs an embedding-bag model through onnxruntime too (tests compare both); default: computed directly */
+  runtime?: 'onnx';
 }
 
 export type ToWorker =

@@ -6,19 +6,30 @@
  * (microsoft/onnxruntime#24486). Imports nothing from the rest of core so electron-vite can
  * bundle it as a small sibling file `embed-worker.js`.
  */
+import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import type { FromWorker, ModelSpec, ToWorker } from './protocol';
 import { poolHidden } from './pooling';
+import { isBagModel, readBagFromFolder } from './bag-model';
+import { BagEncoder } from './bag-infer';
 
 const port = parentPort!;
 const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
 
-// Local files only, always: the app must never reach for the network.
-env.allowRemoteModels = false;
-env.allowLocalModels = true;
-env.useBrowserCache = false;
-env.useFSCache = false;
+/** transformers.js + onnxruntime, loaded for the first model that needs them (an embedding bag does not: ~1 s of start-up). */
+let transformers: Promise<typeof import('@huggingface/transformers')> | null = null;
+function loadTransformers(): Promise<typeof import('@huggingface/transformers')> {
+  transformers ??= import('@huggingface/transformers').then((t) => {
+    // Local files only, always: the app must never reach for the network.
+    t.env.allowRemoteModels = false;
+    t.env.allowLocalModels = true;
+    t.env.useBrowserCache = false;
+    t.env.useFSCache = false;
+    return t;
+  });
+  return transformers;
+}
 
 /** GRIDCODE_EMBED_THREADS caps ONNX Runtime's intra-op threads (default: one per core), e.g. on a busy laptop. */
 function sessionOptions(): Record<string, unknown> {
@@ -26,12 +37,20 @@ function sessionOptions(): Record<string, unknown> {
   return Number.isInteger(threads) && threads > 0 ? { intraOpNumThreads: threads } : {};
 }
 
-const models = new Map<string, { spec: ModelSpec; extractor: FeatureExtractionPipeline }>();
+type Loaded = { spec: ModelSpec; extractor: FeatureExtractionPipeline; bag?: undefined } | { spec: ModelSpec; bag: BagEncoder; extractor?: undefined };
+const models = new Map<string, Loaded>();
 
 async function load(key: string, spec: ModelSpec): Promise<void> {
   if (models.has(key)) return post({ type: 'loaded', key, loadMs: 0 });
   const started = performance.now();
   try {
+    const dir = path.join(spec.modelRoot, spec.folder);
+    // GridCode's embedding bag: the same maths straight from its weights (bag-infer.ts), unless asked for onnxruntime
+    if (spec.runtime !== 'onnx' && isBagModel(dir)) {
+      models.set(key, { spec, bag: new BagEncoder(readBagFromFolder(dir)) });
+      return post({ type: 'loaded', key, loadMs: performance.now() - started });
+    }
+    const { env, pipeline } = await loadTransformers();
     // localModelPath is global to transformers.js; safe because messages are handled one at a time
     env.localModelPath = spec.modelRoot.endsWith('/') ? spec.modelRoot : `${spec.modelRoot}/`;
     const extractor = (await pipeline('feature-extraction', spec.folder, {
@@ -52,7 +71,12 @@ async function embed(id: number, key: string, texts: string[]): Promise<void> {
   const started = performance.now();
   try {
     // The pipeline's own steps (tokenizer, model forward), our pooling: see pooling.ts for why.
-    const { extractor, spec } = model;
+    const { spec } = model;
+    if (model.bag) {
+      const data = model.bag.embed(texts, spec.normalize);
+      return post({ type: 'result', id, dims: model.bag.dims, data, ms: performance.now() - started }, [data.buffer as ArrayBuffer]);
+    }
+    const extractor = model.extractor;
     const inputs = extractor.tokenizer(texts, { padding: true, truncation: true });
     const outputs = (await extractor.model(inputs)) as Record<string, { dims: number[]; data: Float32Array } | undefined>;
     const hidden = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.logits;
@@ -69,7 +93,7 @@ async function embed(id: number, key: string, texts: string[]): Promise<void> {
 async function unload(key: string): Promise<void> {
   const model = models.get(key);
   models.delete(key);
-  await model?.extractor.dispose().catch(() => {});
+  await model?.extractor?.dispose().catch(() => {});
 }
 
 // One message at a time: batches are already sized by the caller and ORT uses all cores per run.

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { AppContext } from '../context';
 import type { OperationRun } from '../common/operation';
 import { GridError, toErrorPayload } from '../common/errors';
-import { indexRegulationVectors } from './search-index';
+import { REG_CORPUS, indexRegulationVectors } from './search-index';
+import { followSearchIndexes } from '../search/engine';
 import { decodeTextFile } from './decode';
 import { docxToMarkdown } from './docx';
 import { parsePdf } from './pdf';
@@ -202,6 +203,15 @@ export async function importPaths(
   const results: ImportFileResult[] = [...missing];
   const total = files.length;
   const multi = total > 1;
+  // The embedding of one file runs in the worker while the next file is read and parsed here (one
+  // file in flight); the search indexes in memory follow each written file and are saved at the end.
+  let embedding: Promise<void> | null = null;
+  const settle = async () => {
+    const e = embedding;
+    embedding = null;
+    if (e) await e;
+    followSearchIndexes(ctx, REG_CORPUS, false);
+  };
   for (let i = 0; i < files.length; i++) {
     if (run.signal.aborted) throw new GridError('CANCELLED', `导入已取消（完成 ${i}/${total} 个文件）`);
     const abs = files[i];
@@ -286,15 +296,14 @@ export async function importPaths(
       results.push(result);
       // embeddings after commit: the regulation is already complete and lexically searchable,
       // so a vector failure is a warning, not a failed import
-      try {
-        // in a folder import, keep one bar (files) and show the embedding step as its message
-        const vectorProgress: typeof run.progress = multi
-          ? (e) => run.progress({ stage: '导入规程', done: i, total, item: label, message: `${e.stage} ${e.done}/${e.total}` })
-          : run.progress;
-        await indexRegulationVectors(ctx, id, vectorProgress);
-      } catch (e) {
+      // in a folder import, keep one bar (files) and show the embedding step as its message
+      const vectorProgress: typeof run.progress = multi
+        ? (e) => run.progress({ stage: '导入规程', done: i, total, item: label, message: `${e.stage} ${e.done}/${e.total}` })
+        : run.progress;
+      await settle();
+      embedding = indexRegulationVectors(ctx, id, vectorProgress).catch((e) => {
         result.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
-      }
+      });
     } catch (e) {
       if ((e as { code?: string }).code === 'CANCELLED') throw e;
       const err = toErrorPayload(e);
@@ -302,5 +311,8 @@ export async function importPaths(
     }
     if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
   }
+  await settle();
+  // written when missing or behind by enough; smaller changes stay in the logs the next process applies
+  if (files.length) followSearchIndexes(ctx, REG_CORPUS, true);
   return results;
 }

@@ -2,7 +2,7 @@ import type { Db } from '../store/db';
 import type { AppContext } from '../context';
 import type { ProgressSink } from '../common/operation';
 import { indexItems, removeItems, type IndexItem } from '../search/lexical';
-import { itemsMissingVectors, storeVectors } from '../search/vectors';
+import { itemsMissingVectors, keepVectors, storeVectors } from '../search/vectors';
 import { chunkKey, chunkText } from '../search/chunk';
 
 /**
@@ -29,6 +29,12 @@ interface UnitRow {
  * (config.search.chunkChars), handed in by the caller that owns the configuration.
  */
 export function indexRegulation(db: Db, regId: string, chunkChars: number): void {
+  // re-indexing (e.g. another chunk size) keeps the vectors of chunks whose text is unchanged
+  keepVectors(db, REG_CORPUS, regId, () => indexUnits(db, regId, chunkChars));
+  indexRegulationProfile(db, regId);
+}
+
+function indexUnits(db: Db, regId: string, chunkChars: number): void {
   removeItems(db, REG_CORPUS, { scope: regId });
   const units = db.prepare('SELECT id, ord, section_path, text FROM reg_units WHERE reg_id = ? ORDER BY ord').all(regId) as UnitRow[];
   const items: IndexItem[] = [];
@@ -39,7 +45,6 @@ export function indexRegulation(db: Db, regId: string, chunkChars: number): void
     });
   }
   indexItems(db, REG_CORPUS, items);
-  indexRegulationProfile(db, regId);
 }
 
 /**
@@ -95,7 +100,8 @@ export async function indexRegulationVectors(ctx: AppContext, regId: string, pro
     const u = unitText.get(Number(unitId)) as { text: string } | undefined;
     return u ? (chunkText(u.text, ctx.config.search.chunkChars)[Number(n ?? 0)] ?? u.text) : '';
   };
-  const batch = Math.max(1, ctx.config.embed.batchSize);
+  // the embedder cuts its own batches and sends them to the worker together: hand it many at once
+  const batch = Math.max(1, ctx.config.embed.batchSize) * 16;
   for (let i = 0; i < missing.length; i += batch) {
     const slice = missing.slice(i, i + batch);
     const texts = slice.map((m) => {

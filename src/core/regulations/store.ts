@@ -1,7 +1,8 @@
 import type { Db } from '../store/db';
 import { writeTransaction } from '../store/transaction';
 import { GridError } from '../common/errors';
-import { indexRegulation, indexRegulationProfile, removeRegulationIndex } from './search-index';
+import { REG_CORPUS, indexRegulation, indexRegulationProfile, removeRegulationIndex } from './search-index';
+import { keepVectors } from '../search/vectors';
 import { mergeMetadata } from './metadata-merge';
 import type { ParsedDocument, RegulationInfo, TocEntry } from './types';
 
@@ -225,7 +226,8 @@ export function writeRegulation(db: Db, doc: ParsedDocument, options: WriteOptio
   const insertUnit = db.prepare(
     'INSERT INTO reg_units (reg_id, ord, page_num, kind, label, section_path, text) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  writeTransaction(db, () => {
+  // a re-imported edition keeps the vectors of the chunks it did not change (same section, same text)
+  writeTransaction(db, () => keepVectors(db, REG_CORPUS, options.regId, () => {
     if (findRegulation(db, options.regId)) deleteRows(db, options.regId);
     const keep = options.keep;
     insertReg.run({
@@ -256,7 +258,7 @@ export function writeRegulation(db: Db, doc: ParsedDocument, options: WriteOptio
     doc.units.forEach((u, ord) => insertUnit.run(options.regId, ord, u.page_num, u.kind, u.label, u.section_path, u.text));
     writeStructure(db, options.regId, doc);
     indexRegulation(db, options.regId, options.chunkChars);
-  });
+  }));
 }
 
 /** Tables (with per-row pages), notes and references of one regulation, inside the caller's transaction. */

@@ -4,8 +4,8 @@ import type { Decision, ParentHit, RankedHit } from './fusion';
 import { rankLists } from './pipeline';
 import { documentFrequencies, idfOf, itemPresence, lexicalSearch, stats, termEvidence, type LexicalResult } from './lexical';
 import { cosineFor, vectorTopK } from './vectors';
-import { loadMatrix } from './vector-index';
-import { lexicalIndex } from './lexical-index';
+import { loadMatrix, persistMatrices } from './vector-index';
+import { lexicalIndex, persistLexicalIndex } from './lexical-index';
 import { queryTokens } from '../text/segment';
 
 /**
@@ -239,4 +239,20 @@ export function warmSearchIndexes(ctx: AppContext, corpus: string): void {
   const embedder = ctx.embedder();
   const modelId = embedder.available() ? embedder.status().model_id : null;
   if (modelId) loadMatrix(ctx.db, ctx.state, corpus, modelId);
+}
+
+/**
+ * Keeps the in-memory indexes of a corpus current while an import writes (called after each
+ * document: the rows it added are applied, nothing is rebuilt), and with `persist` writes the
+ * index files, so the first search after an import — here or in the next process — loads
+ * instead of rebuilding.
+ */
+export function followSearchIndexes(ctx: AppContext, corpus: string, persist: boolean): void {
+  lexicalIndex(ctx.db, { persist: false });
+  const embedder = ctx.embedder();
+  const modelId = embedder.available() ? embedder.status().model_id : null;
+  if (modelId) loadMatrix(ctx.db, ctx.state, corpus, modelId, { persist: false });
+  if (!persist) return;
+  persistLexicalIndex(ctx.db);
+  if (modelId) persistMatrices(ctx.db, ctx.state, corpus, modelId);
 }

@@ -412,8 +412,10 @@ const loadedIndexes = new WeakMap<Db, Loaded>();
 /**
  * The postings of this database, up to date with every committed change: from memory, else the
  * index file plus the log, else built from search_fts (and written for the next start).
+ * `persist: false` (an import between two files) keeps the file as it is; persistLexicalIndex
+ * writes it once at the end.
  */
-export function lexicalIndex(db: Db): LexicalIndex {
+export function lexicalIndex(db: Db, options: { persist?: boolean } = {}): LexicalIndex {
   const bounds = logBounds(db);
   const cached = loadedIndexes.get(db);
   if (cached && cached.x.seq === bounds.max) return cached.x;
@@ -437,21 +439,31 @@ export function lexicalIndex(db: Db): LexicalIndex {
     const x = buildLexicalIndex(db, bounds.max);
     loaded = { x, fileSeq: -1, changed: x.live };
   }
-  if (file && (loaded.fileSeq < 0 || loaded.changed >= Math.max(REWRITE_MIN, REWRITE_SHARE * loaded.x.live))) {
-    try {
-      const c = loaded.x.compacted();
-      c.toFile(file, id);
-      loaded = { x: c, fileSeq: c.seq, changed: 0 };
-      try {
-        // strictly below: the newest entry stays, so MAX(seq) never goes back to 0
-        db.prepare('DELETE FROM search_item_log WHERE seq < ?').run(c.seq);
-      } catch {
-        // busy: pruned next time
-      }
-    } catch {
-      // a read-only or full disk only costs the next start its speed
-    }
-  }
   loadedIndexes.set(db, loaded);
-  return loaded.x;
+  if (options.persist !== false) persistLexicalIndex(db);
+  return loadedIndexes.get(db)!.x;
+}
+
+/**
+ * Writes the loaded postings to the index file (holes dropped) when there is none yet or enough
+ * changed since it was written, and prunes the log behind it; smaller changes stay in the log,
+ * which the next process applies on top of the file.
+ */
+export function persistLexicalIndex(db: Db): void {
+  const loaded = loadedIndexes.get(db);
+  const file = fileOf(db);
+  if (!loaded || !file || (loaded.fileSeq >= 0 && loaded.changed < Math.max(REWRITE_MIN, REWRITE_SHARE * loaded.x.live))) return;
+  try {
+    const c = loaded.x.compacted();
+    c.toFile(file, indexId(db));
+    loadedIndexes.set(db, { x: c, fileSeq: c.seq, changed: 0 });
+    try {
+      // strictly below: the newest entry stays, so MAX(seq) never goes back to 0
+      db.prepare('DELETE FROM search_item_log WHERE seq < ?').run(c.seq);
+    } catch {
+      // busy: pruned next time
+    }
+  } catch {
+    // a read-only or full disk only costs the next start its speed
+  }
 }

@@ -1,4 +1,5 @@
 import type { Migration } from '../store/migrations';
+import { fromBlob, toBlob } from './vectors';
 
 /**
  * Tables owned by the search engine. Append new versions; never edit a released one.
@@ -21,6 +22,9 @@ import type { Migration } from '../store/migrations';
  *   search_meta.index_id ties index files to this database.
  * - search_item_log (v4): every insert / update / delete of search_items, for the in-memory BM25
  *   postings (lexical-index.ts).
+ * - v5: search_vectors becomes a rowid table of int8 codes (vectors.ts toBlob, 260 bytes for 256
+ *   dims): a 1 KB Float32 blob in a WITHOUT ROWID table spilled into overflow pages, ~4.4 KB on
+ *   disk per vector. The database is vacuumed once afterwards to hand the space back.
  */
 export const searchMigrations: Migration[] = [
   {
@@ -126,6 +130,37 @@ export const searchMigrations: Migration[] = [
           BEGIN INSERT INTO search_item_log (item_id) VALUES (new.id); END;
         CREATE TRIGGER search_items_logged_delete AFTER DELETE ON search_items
           BEGIN INSERT INTO search_item_log (item_id) VALUES (old.id); END;
+      `);
+    },
+  },
+  {
+    domain: 'search',
+    version: 5,
+    name: 'int8 vectors in a rowid table (no overflow pages)',
+    vacuum: true,
+    up: (db) => {
+      db.function('gridcode_int8_vector', { deterministic: true }, (vec: unknown, dims: unknown) =>
+        toBlob(fromBlob(vec as Buffer, Number(dims))),
+      );
+      db.exec(`
+        CREATE TABLE search_vectors_int8 (
+          id INTEGER PRIMARY KEY,
+          item_id INTEGER NOT NULL REFERENCES search_items(id) ON DELETE CASCADE,
+          model_id TEXT NOT NULL,
+          dims INTEGER NOT NULL,
+          vec BLOB NOT NULL,
+          UNIQUE (item_id, model_id)
+        );
+        INSERT INTO search_vectors_int8 (item_id, model_id, dims, vec)
+          SELECT item_id, model_id, dims, gridcode_int8_vector(vec, dims) FROM search_vectors ORDER BY item_id, model_id;
+        DROP TABLE search_vectors;
+        ALTER TABLE search_vectors_int8 RENAME TO search_vectors;
+        CREATE TRIGGER search_vectors_logged_insert AFTER INSERT ON search_vectors
+          BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (new.item_id, new.model_id); END;
+        CREATE TRIGGER search_vectors_logged_update AFTER UPDATE ON search_vectors
+          BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (new.item_id, new.model_id); END;
+        CREATE TRIGGER search_vectors_logged_delete AFTER DELETE ON search_vectors
+          BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (old.item_id, old.model_id); END;
       `);
     },
   },

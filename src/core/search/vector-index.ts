@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Db } from '../store/db';
 import { indexDir, readIndexFile, writeIndexFile } from './index-file';
 import { KeyedCache, type ContextState } from '../common/cache';
-import { encodeRow, extendBinaryIndex, matrixFrom, rowIndex, binaryIndex, type VectorMatrix } from './vectors';
+import { decodeInto, quantize, encodeRow, extendBinaryIndex, matrixFrom, rowIndex, binaryIndex, type VectorMatrix } from './vectors';
 
 /**
  * The persisted vector index: per (corpus, model) one file in `<data-dir>/index/` holding the
@@ -20,7 +20,8 @@ import { encodeRow, extendBinaryIndex, matrixFrom, rowIndex, binaryIndex, type V
  */
 
 const MAGIC = 'gridcode-vectors';
-const FORMAT = 1;
+/** 2: int8 codes + one scale per row (as stored in search_vectors), 1: Float32 rows */
+const FORMAT = 2;
 /** rewrite the file when this share of its rows changed since it was written (and at least REWRITE_MIN rows) */
 const REWRITE_SHARE = 0.02;
 const REWRITE_MIN = 256;
@@ -91,7 +92,7 @@ export function matrixFromDb(db: Db, corpus: string, modelId: string, seq: numbe
   );
   for (const r of stmt.iterate(corpus, modelId, dims) as Iterable<{ id: number; scope: string; vec: Buffer }>) {
     if (row >= count) break;
-    new Uint8Array(data.buffer, row * dims * 4, dims * 4).set(r.vec);
+    decodeInto(r.vec, dims, data, row * dims);
     ids[row] = r.id;
     scopes[row] = r.scope;
     row++;
@@ -110,7 +111,14 @@ function readFile(file: string, db: Db, corpus: string, modelId: string): Vector
     if (h.magic !== MAGIC || h.format !== FORMAT || h.corpus !== corpus || h.model_id !== modelId || h.index_id !== indexId(db)) return null;
     const ids = new Int32Array(take(h.rows * 4));
     const scopeIdx = new Int32Array(take(h.rows * 4));
-    const data = new Float32Array(take(h.rows * h.dims * 4));
+    const scales = new Float32Array(take(h.rows * 4));
+    const codes8 = new Int8Array(take(Math.ceil((h.rows * h.dims) / 8) * 8));
+    const data = new Float32Array(h.rows * h.dims);
+    for (let row = 0; row < h.rows; row++) {
+      const sc = scales[row];
+      const off = row * h.dims;
+      for (let d = 0; d < h.dims; d++) data[off + d] = codes8[off + d] * sc;
+    }
     const mean = new Float32Array(take(h.dims * 4));
     const codes = new Uint32Array(take(h.rows * h.words * 4));
     const scopes = Array.from(scopeIdx, (i) => h.scopes[i]);
@@ -143,8 +151,18 @@ function writeFile(file: string, db: Db, m: VectorMatrix): VectorMatrix {
     scopes: scopeList,
   };
   const scopeIdx = Int32Array.from(c.scopes, (s) => scopeNo.get(s)!);
-  writeIndexFile(file, header, [c.ids, scopeIdx, c.data, idx.mean, idx.codes.subarray(0, c.ids.length * idx.words)]);
+  const { scales, codes } = quantizeRows(c.data, c.ids.length, c.dims);
+  writeIndexFile(file, header, [c.ids, scopeIdx, scales, codes, idx.mean, idx.codes.subarray(0, c.ids.length * idx.words)]);
   return c;
+}
+
+/** Rows as int8 codes with a scale each, like search_vectors holds them (toBlob): a quarter of Float32. */
+function quantizeRows(data: Float32Array, rows: number, dims: number): { scales: Float32Array; codes: Int8Array } {
+  const scales = new Float32Array(rows);
+  // padded to 8 bytes: the next array starts aligned
+  const codes = new Int8Array(Math.ceil((rows * dims) / 8) * 8);
+  for (let row = 0; row < rows; row++) scales[row] = quantize(data, row * dims, dims, codes, row * dims);
+  return { scales, codes };
 }
 
 /** A copy without holes (same binary mean: codes stay comparable). */
@@ -249,7 +267,7 @@ function applyLog(db: Db, m: VectorMatrix, bounds: { min: number; max: number })
       continue;
     }
     const vec = new Float32Array(m.dims);
-    new Uint8Array(vec.buffer).set(r.vec);
+    decodeInto(r.vec, m.dims, vec, 0);
     if (row !== undefined && m.scopes[row] === r.scope) {
       m.data.set(vec, row * m.dims);
       encodeRow(m, row);
@@ -286,9 +304,10 @@ const loadedMatrices = new KeyedCache<Loaded | { seq: number }>('search.vectors'
 /**
  * The corpus matrix for a model: from the process cache brought up to date with the change log,
  * else from the index file (plus the log since it was written), else from SQLite (and the file is
- * written for next time). Null when the corpus has no vectors for the model.
+ * written for next time). Null when the corpus has no vectors for the model. `persist: false` (an
+ * import between two files) leaves the file alone; persistMatrices writes it once at the end.
  */
-export function loadMatrix(db: Db, state: ContextState, corpus: string, modelId: string): VectorMatrix | null {
+export function loadMatrix(db: Db, state: ContextState, corpus: string, modelId: string, options: { persist?: boolean } = {}): VectorMatrix | null {
   const cache = loadedMatrices.in(state);
   const cacheKey = `${corpus}\u0000${modelId}`;
   const bounds = logBounds(db);
@@ -325,14 +344,34 @@ export function loadMatrix(db: Db, state: ContextState, corpus: string, modelId:
     }
     loaded = { m, fileSeq: -1, changed: m.live };
   }
-  if (file && (loaded.fileSeq < 0 || loaded.changed >= Math.max(REWRITE_MIN, REWRITE_SHARE * loaded.m.live))) {
-    try {
-      loaded = { m: writeFile(file, db, loaded.m), fileSeq: loaded.m.seq, changed: 0 };
-      recordFile(db, corpus, modelId, loaded.fileSeq);
-    } catch {
-      // a read-only or full disk only costs the next start its speed
-    }
-  }
   cache.set(cacheKey, loaded);
-  return loaded.m;
+  return options.persist === false ? loaded.m : persistMatrix(db, state, corpus, modelId);
+}
+
+/**
+ * Writes a loaded matrix to its index file when there is none yet or enough changed since it was
+ * written (smaller changes stay in the log, applied on top of the file by the next process);
+ * returns the matrix (compacted when written).
+ */
+function persistMatrix(db: Db, state: ContextState, corpus: string, modelId: string): VectorMatrix | null {
+  const cache = loadedMatrices.in(state);
+  const cacheKey = `${corpus}\u0000${modelId}`;
+  const loaded = cache.get(cacheKey);
+  if (!loaded || !('m' in loaded)) return null;
+  const file = indexFile(db, corpus, modelId);
+  if (!file || (loaded.fileSeq >= 0 && loaded.changed < Math.max(REWRITE_MIN, REWRITE_SHARE * loaded.m.live))) return loaded.m;
+  try {
+    const m = writeFile(file, db, loaded.m);
+    cache.set(cacheKey, { m, fileSeq: m.seq, changed: 0 });
+    recordFile(db, corpus, modelId, m.seq);
+    return m;
+  } catch {
+    // a read-only or full disk only costs the next start its speed
+    return loaded.m;
+  }
+}
+
+/** Writes the loaded matrix of the corpus when its file is missing or behind by enough (the end of an import). */
+export function persistMatrices(db: Db, state: ContextState, corpus: string, modelId: string): void {
+  persistMatrix(db, state, corpus, modelId);
 }

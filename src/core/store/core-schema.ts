@@ -21,4 +21,15 @@ export const coreMigrations: Migration[] = [
       `);
     },
   },
+  {
+    domain: 'core',
+    version: 2,
+    name: 'passage vectors only in search_vectors (embedding cache emptied)',
+    vacuum: true,
+    // passage vectors were cached here beside search_vectors (twice the space); queries were never
+    // written here. The table stays for older readers.
+    up: (db) => {
+      db.exec('DELETE FROM embedding_cache');
+    },
+  },
 ];

@@ -10,9 +10,24 @@ export interface Migration {
   version: number;
   name: string;
   up: (db: Database.Database) => void;
+  /** Hand freed pages back to the file system afterwards (VACUUM, outside the transaction): a migration that drops a big table. */
+  vacuum?: boolean;
 }
 
 export function applyMigrations(db: Database.Database, migrations: readonly Migration[]): void {
+  if (applyPending(db, migrations)) {
+    try {
+      db.exec('VACUUM');
+      // in WAL mode the compacted pages sit in the WAL until a checkpoint shrinks the file
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // another process holds the database: the space comes back at the next VACUUM, nothing is lost
+    }
+  }
+}
+
+/** Runs the pending migrations in one transaction; true when one of them asked for a VACUUM. */
+function applyPending(db: Database.Database, migrations: readonly Migration[]): boolean {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     domain TEXT NOT NULL, version INTEGER NOT NULL, name TEXT NOT NULL, applied_at TEXT NOT NULL,
     PRIMARY KEY (domain, version))`);
@@ -27,13 +42,18 @@ export function applyMigrations(db: Database.Database, migrations: readonly Migr
     [...migrations]
       .filter((m) => !applied.has(`${m.domain}:${m.version}`))
       .sort((a, b) => (a.domain === b.domain ? a.version - b.version : 0));
-  if (!pendingOf(readApplied()).length) return;
+  if (!pendingOf(readApplied()).length) return false;
   // Two processes may open a fresh data dir at once: take the write lock, then re-read what is applied.
-  writeTransaction(db, () => {
+  // A fresh database has nothing to hand back: only a database that had data is vacuumed.
+  const hadData = (db.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number }).n > 0;
+  return writeTransaction(db, () => {
+    let vacuum = false;
     for (const m of pendingOf(readApplied())) {
       m.up(db);
       record.run(m.domain, m.version, m.name, new Date().toISOString());
+      vacuum ||= Boolean(m.vacuum) && hadData;
     }
+    return vacuum;
   });
 }
 

@@ -153,6 +153,16 @@ describe('statutes and rule books as a collection (real SQLite, jieba)', () => {
     expect(low.clarify_question).not.toMatch(/原料|菜名/);
   });
 
+  it('a matter no rule book mentions (燃气管道) is not_found in regulation wording, never a lock on a rule book that shares a verb', async () => {
+    const gas = await invokeOperation(ctx, 'collections.ask', { collection: 'rules', question: '燃气管道漏气找谁报修' });
+    expect(gas).toMatchObject({ state: 'not_found', decision: 'not_found', code: 'NOT_FOUND' });
+    expect(gas.answer).toMatch(/^集合中的法规没有关于「[^」]*燃气[^」]*」的规定。/);
+    expect(gas.lock.state).not.toBe('locked');
+    // the matter it does hold is still answered
+    const held = await invokeOperation(ctx, 'collections.ask', { collection: 'rules', question: '充电桩故障找谁报修' });
+    expect(held).toMatchObject({ state: 'locked', lock: { title: '电动汽车充电桩使用办法' } });
+  });
+
   it('moves the lock when another document answers a follow-up better, without its title being named', async () => {
     const first = await invokeOperation(ctx, 'collections.ask', { collection: 'rules', question: '进入配电室巡视可以一个人去吗' });
     expect(first.lock.title).toBe('配电室安全管理规定');

@@ -209,3 +209,14 @@ describe('Home Assistant aliases', () => {
     expect(ids(await run('关掉月亮灯', home))).toEqual(['light.ceiling']);
   });
 });
+
+describe('answering a room question', () => {
+  it('the option picked, said with its room, resolves the pending command', async () => {
+    const state = emptyState();
+    const [q] = await retrieve('卧室空调调到25度', family, state);
+    expect(q.clarification?.options.length).toBeGreaterThan(1);
+    const [a] = await retrieve('次卧的次卧空调', family, state);
+    expect(a.selected.map((s) => s.id)).toEqual(['sb.ac']);
+    expect(a.ir.value?.number).toBe(25);
+  });
+});

@@ -93,9 +93,9 @@ describe('models adapt / revert', () => {
       // conservative: a library word starts from what the base made of its pieces, so every chunk
       // stays close to its base vector, and chunks with new words do move
       const both = ctx.db
-        .prepare('SELECT a.vec AS a, b.vec AS b FROM search_vectors a JOIN search_vectors b ON b.item_id = a.item_id WHERE a.model_id = ? AND b.model_id = ?')
-        .all(BAG_TEST_ID, out.model_id) as { a: Buffer; b: Buffer }[];
-      const cosines = both.map((r) => cosine(fromBlob(r.a), fromBlob(r.b)));
+        .prepare('SELECT a.vec AS a, b.vec AS b, a.dims FROM search_vectors a JOIN search_vectors b ON b.item_id = a.item_id WHERE a.model_id = ? AND b.model_id = ?')
+        .all(BAG_TEST_ID, out.model_id) as { a: Buffer; b: Buffer; dims: number }[];
+      const cosines = both.map((r) => cosine(fromBlob(r.a, r.dims), fromBlob(r.b, r.dims)));
       expect(cosines.length).toBe(items);
       expect(Math.min(...cosines)).toBeGreaterThan(0.8);
       expect(cosines.filter((c) => c < 0.999).length).toBeGreaterThan(0);

@@ -4,7 +4,7 @@
  * full result list); the hit being read is marked.
  */
 import { navigate } from '../router';
-import { groupHits, openHit, resultCount, searchSession, type SearchOutput } from '../data/search-session';
+import { groupHits, hitPages, openHit, resultCount, searchSession, type SearchOutput } from '../data/search-session';
 
 export function SearchResultsPane({ result, current, onClose }: { result: SearchOutput; current: string | null; onClose: () => void }) {
   const groups = groupHits(result.results);
@@ -34,8 +34,8 @@ export function SearchResultsPane({ result, current, onClose }: { result: Search
                   data-unit={String(h.unit_id)}
                   onClick={() => openHit(h, result.query, { replace: true })}
                 >
-                  <span className="label">{h.article ?? h.section.split('>').pop()?.trim() ?? `第 ${h.page_num} 页`}</span>
-                  <span className="muted small"> 第 {h.page_num} 页</span>
+                  <span className="label">{h.article ?? h.section.split('>').pop()?.trim() ?? hitPages(h)}</span>
+                  <span className="muted small"> {hitPages(h)}</span>
                   <span className="reader-results-snip small">{h.snippet.replace(/[|>#*\s]+/g, ' ').trim().slice(0, 60)}</span>
                 </button>
               </li>

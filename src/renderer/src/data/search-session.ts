@@ -77,7 +77,7 @@ export function openHit(hit: Hit, query: string, options: { replace?: boolean } 
     [hit.reg_id],
     {
       // a table row may be printed on a later page than its chunk starts
-      page: at?.page_num ?? hit.page_num,
+      page: hitPage(hit),
       hl: hitTerms(hit).join('|') || undefined,
       ...hitTargetParams({
         label: hit.article,
@@ -115,4 +115,16 @@ export function mergeHits(list: Hit[], more: Hit[]): Hit[] {
 /** The one count of a result list, everywhere it is shown: 共 N 条 (and how many are loaded). */
 export function resultCount(shown: number, total: number): string {
   return shown < total ? `共 ${total} 条，已显示 ${shown} 条` : `共 ${total} 条`;
+}
+
+/** The page a hit opens on: where it is printed (a table row may be on a later page than its chunk starts). */
+export function hitPage(hit: Hit): number {
+  return hit.locate?.page_num ?? hit.page_num;
+}
+
+/** 第 7 页, or 第 4–5 页 for a hit printed over two pages. */
+export function hitPages(hit: Hit): string {
+  const from = hitPage(hit);
+  const to = hit.locate?.page_end ?? from;
+  return to > from ? `第 ${from}–${to} 页` : `第 ${from} 页`;
 }

@@ -424,6 +424,19 @@ function candidateLabel(c: AskOut['candidates'][number], all: AskOut['candidates
   return `${c.title}（${file}）`;
 }
 
+/** Documents to choose from (a clarify, or the near ones of a not_found): a click sends the option id. */
+function CandidateChips({ label, candidates, disabled, onAsk }: { label: string; candidates: AskOut['candidates']; disabled: boolean; onAsk: (q: string, display?: string) => void }) {
+  return (
+    <div className="row" role="group" aria-label={label}>
+      {candidates.map((c) => (
+        <button key={c.option_id} type="button" className="chip option" disabled={disabled} onClick={() => onAsk(c.option_id, c.title)} title={c.rel_path}>
+          {c.option_id}. {candidateLabel(c, candidates)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 function Answer({ out, latest, busy, onAsk, onWhy }: { out: AskOut; latest: boolean; busy: boolean; onAsk: (q: string, display?: string) => void; onWhy: () => void }) {
   return (
     <div className={`bubble bot kind-${out.kind}`} role="article" aria-label="回答">
@@ -444,13 +457,7 @@ function Answer({ out, latest, busy, onAsk, onWhy }: { out: AskOut; latest: bool
           {out.candidates.length ? (
             <>
               <div className="muted small">{out.clarify_question}</div>
-              <div className="row" role="group" aria-label="相近的文档（不是所问的）">
-                {out.candidates.map((c) => (
-                  <button key={c.option_id} type="button" className="chip option" disabled={!latest || busy} onClick={() => onAsk(c.option_id, c.title)} title={c.rel_path}>
-                    {c.option_id}. {candidateLabel(c, out.candidates)}
-                  </button>
-                ))}
-              </div>
+              <CandidateChips label="相近的文档（不是所问的）" candidates={out.candidates} disabled={!latest || busy} onAsk={onAsk} />
             </>
           ) : (
             <div className="muted small">{(out.answer ?? '').split('\n').slice(1).join(' ').trim()}</div>
@@ -459,13 +466,7 @@ function Answer({ out, latest, busy, onAsk, onWhy }: { out: AskOut; latest: bool
       ) : out.kind === 'candidates' ? (
         <>
           <div>{out.clarify_question}</div>
-          <div className="row" role="group" aria-label="候选文档">
-            {out.candidates.map((c) => (
-              <button key={c.option_id} type="button" className="chip option" disabled={!latest || busy} onClick={() => onAsk(c.option_id, c.title)} title={c.rel_path}>
-                {c.option_id}. {candidateLabel(c, out.candidates)}
-              </button>
-            ))}
-          </div>
+          <CandidateChips label="候选文档" candidates={out.candidates} disabled={!latest || busy} onAsk={onAsk} />
         </>
       ) : out.answer ? (
         <div className="markdown">

@@ -422,7 +422,7 @@ function ReasonLegend({ codes }: { codes: string[] }) {
 }
 
 /** The command in words first: 动作 / 位置 / 设备 / 数值 / 条件 / 范围. */
-function CommandInWords({ r }: { r: RetrievalResult }) {
+function CommandInWords({ r, count }: { r: RetrievalResult; count: number }) {
   const ir = r.ir;
   const meta = r.meta;
   const check = meta.value_check?.[0];
@@ -430,16 +430,18 @@ function CommandInWords({ r }: { r: RetrievalResult }) {
   const place = [ir.scope_include.length ? ir.scope_include.join('、') : null, ir.scope_exclude.length ? `除「${ir.scope_exclude.join('、')}」以外` : null]
     .filter(Boolean)
     .join('，');
-  const scope =
-    ir.quantifier === 'all' || ir.quantifier === 'except'
-      ? ir.count
-        ? `${ir.count} 个`
-        : '全部符合的设备'
+  // the scope says what was selected, never "一个" beside three selected devices: the words follow the count
+  const scope = r.clarification
+    ? '待您选择'
+    : count === 0
+      ? '没有选中设备'
       : ir.quantifier === 'any'
         ? '任意一个'
         : ir.count
           ? `${ir.count} 个`
-          : '一个';
+          : count === 1
+            ? '一个'
+            : `${count} 个${ir.quantifier === 'all' || ir.quantifier === 'except' ? '（全部符合的设备）' : '（该范围内符合的全部设备）'}`;
   return (
     <dl className="kv compact" aria-label="命令解读">
       <dt>动作</dt>
@@ -485,7 +487,9 @@ function CommandInWords({ r }: { r: RetrievalResult }) {
                 </span>
               );
             })
-          : '无（立即执行）'}
+          : timingText(ir)
+            ? '无（按上面的时间执行）'
+            : '无（立即执行）'}
       </dd>
       <dt>范围</dt>
       <dd>{scope}</dd>
@@ -495,10 +499,21 @@ function CommandInWords({ r }: { r: RetrievalResult }) {
 
 function SelectedDevices({ list }: { list: ListedDevice[] }) {
   const [page, setPage] = useState(0);
-  const pages = Math.max(1, Math.ceil(list.length / PAGE_SIZE));
-  const current = list.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
-  const byRoom = new Map<string, ListedDevice[]>();
-  for (const d of current) byRoom.set(d.room ?? '未设置房间', [...(byRoom.get(d.room ?? '未设置房间') ?? []), d]);
+  // grouped by room, and pages made of whole rooms (a room is never split across two pages)
+  const rooms = new Map<string, ListedDevice[]>();
+  for (const d of list) rooms.set(d.room ?? '未设置房间', [...(rooms.get(d.room ?? '未设置房间') ?? []), d]);
+  const paged: [string, ListedDevice[]][][] = [[]];
+  let used = 0;
+  for (const entry of rooms) {
+    if (used && used + entry[1].length > PAGE_SIZE) {
+      paged.push([]);
+      used = 0;
+    }
+    paged[paged.length - 1].push(entry);
+    used += entry[1].length;
+  }
+  const pages = paged.length;
+  const byRoom = paged[Math.min(page, pages - 1)];
   const vias = [...new Set(list.map((d) => d.via).filter((v): v is string => !!v))];
   return (
     <section aria-label="选中的设备" className="selected-list">
@@ -506,7 +521,7 @@ function SelectedDevices({ list }: { list: ListedDevice[] }) {
         <b>选中 {list.length} 个</b>
         {vias.length ? <span className="muted">，其中 {list.filter((d) => d.via).length} 个由{vias.map((v) => `「${v}」`).join('、')}覆盖（整组执行）</span> : null}
       </div>
-      {[...byRoom].map(([room, items]) => (
+      {byRoom.map(([room, items]) => (
         <div key={room} className="small" style={{ margin: '4px 0' }}>
           <span className="muted">{room}：</span>
           {items.map((d) => (
@@ -568,7 +583,7 @@ function ResultView({
         {meta.parser ? <span className="muted small">{PARSERS[meta.parser] ?? '解析'}</span> : null}
       </div>
       {cmd.reason ? <div className="small job-error">{cmd.reason}</div> : null}
-      <CommandInWords r={r} />
+      <CommandInWords r={r} count={listed.length || r.selected.length} />
       {meta.scope_fallback ? <div className="small muted">所说的房间里没有符合的设备，已在全屋范围内查找。</div> : null}
       {r.clarification ? (
         <div className="clarify" role="group" aria-label="澄清">
@@ -580,7 +595,8 @@ function ResultView({
                 type="button"
                 className="chip option"
                 disabled={!latest || busy}
-                onClick={() => onAnswer(o.name, r.clarification!.question)}
+                // the answer names the room too (两个房间都有床头灯: the one picked, not a new question)
+                onClick={() => onAnswer(o.room && !o.name.includes(o.room) ? `${o.room}的${o.name}` : o.name, r.clarification!.question)}
               >
                 {o.label}
               </button>
@@ -597,10 +613,10 @@ function ResultView({
               <thead>
                 <tr>
                   <th />
-                  <th>候选（得分最高的 {r.candidates.length} 个）</th>
-                  <th>房间</th>
-                  <th>得分</th>
-                  <th>理由</th>
+                  <th style={{ minWidth: '9em' }}>候选（得分最高的 {r.candidates.length} 个）</th>
+                  <th style={{ whiteSpace: 'nowrap' }}>房间</th>
+                  <th style={{ whiteSpace: 'nowrap' }}>得分</th>
+                  <th style={{ minWidth: '8em' }}>理由</th>
                 </tr>
               </thead>
               <tbody>
@@ -610,7 +626,7 @@ function ResultView({
                     <td>
                       {c.name} <span className="muted small" style={{ whiteSpace: 'nowrap' }}>{ENTITY_KINDS[c.kind] ?? '设备'}</span>
                     </td>
-                    <td>{c.room ?? '—'}</td>
+                    <td style={{ whiteSpace: 'nowrap' }}>{c.room ?? '—'}</td>
                     <td className="mono">{c.score.toFixed(2)}</td>
                     <td>
                       <ReasonTags codes={c.reasons} />

@@ -11,6 +11,8 @@ import {
   hitTerms,
   mergeHits,
   openHit,
+  hitPage,
+  hitPages,
   resultCount,
   scopeKey,
   searchSession,
@@ -458,11 +460,11 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
                 <ul>
                   {g.hits.map((h) => (
                     <li key={h.unit_id}>
-                      <button type="button" className="hit-card" data-unit={String(h.unit_id)} data-page={h.page_num} onClick={() => openHit(h, result.query)}>
+                      <button type="button" className="hit-card" data-unit={String(h.unit_id)} data-page={hitPage(h)} onClick={() => openHit(h, result.query)}>
                         <div className="hit-head">
                           {h.article ? <span className="label">{h.article}</span> : null}
                           <span className="hit-section">{h.section}</span>
-                          <span className="hit-page">第 {h.page_num} 页</span>
+                          <span className="hit-page">{hitPages(h)}</span>
                         </div>
                         <div className="hit-snippet">
                           <Snippet snippet={h.snippet} highlights={h.highlights} />

@@ -63,11 +63,82 @@ export function SettingsScreen() {
           </div>
         ) : null}
       </section>
+      <StorageSection />
       <ModelsSection onChanged={refresh} toast={showToast} />
       <LlmSection />
       <ConfigSection toast={showToast} onSaved={refresh} />
       {toast}
     </div>
+  );
+}
+
+/** What each table holds, for people who do not read SQLite schemas. */
+const TABLE_LABELS: Record<string, string> = {
+  reg_units: '规程条文',
+  reg_pages: '规程页面',
+  search_items: '检索条目（分段原文）',
+  search_fts: '全文索引（分词）',
+  search_vectors: '语义向量',
+  embedding_cache: '向量缓存',
+  reg_refs: '条文引用',
+  reg_toc: '目录',
+  regulations: '规程信息',
+};
+
+function megabytes(bytes: number): string {
+  return bytes >= 1048576 ? `${(bytes / 1048576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+/** Space the library takes: per table and the index files (app.info with storage, ~1 s on a big library). */
+function StorageSection() {
+  const usage = useAsync(() => api('app.info', { storage: true }, { timeoutMs: 60_000 }), []);
+  const info = usage.data;
+  const tables = Object.entries(info?.storage ?? {}).sort((a, b) => b[1] - a[1]);
+  const shown = tables.slice(0, 6);
+  const rest = tables.slice(6).reduce((n, [, b]) => n + b, 0);
+  const indexBytes = Object.values(info?.index_files ?? {}).reduce((a, b) => a + b, 0);
+  return (
+    <section className="card" aria-labelledby="storage-title">
+      <h2 id="storage-title">占用空间</h2>
+      {info ? (
+        <>
+          <p>
+            数据目录共 <strong data-testid="data-dir-size">{megabytes(info.data_dir_bytes ?? 0)}</strong>
+          </p>
+          <table className="small">
+            <tbody>
+              {shown.map(([name, bytes]) => (
+                <tr key={name}>
+                  <td>{TABLE_LABELS[name] ?? name}</td>
+                  <td className="muted">
+                    <code>{name}</code>
+                  </td>
+                  <td className="num">{megabytes(bytes)}</td>
+                </tr>
+              ))}
+              {rest > 0 ? (
+                <tr>
+                  <td>其他表</td>
+                  <td />
+                  <td className="num">{megabytes(rest)}</td>
+                </tr>
+              ) : null}
+              <tr>
+                <td>检索索引文件</td>
+                <td className="muted">
+                  <code>index/</code>
+                </td>
+                <td className="num">{megabytes(indexBytes)}</td>
+              </tr>
+            </tbody>
+          </table>
+        </>
+      ) : usage.error ? (
+        <ErrorBox error={usage.error} onRetry={usage.reload} />
+      ) : (
+        <Spinner />
+      )}
+    </section>
   );
 }
 

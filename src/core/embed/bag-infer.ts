@@ -1,0 +1,145 @@
+/**
+ * The GridCode embedding-bag model computed directly from its ONNX initializers (the graph
+ * bag-model.ts writes): per text Σ w_t·scale_t·emb_t / (Σ w_t + 1e-6), queries (texts holding [Q])
+ * with the query weights and then · proj. The same maths as the ONNX graph, without what made a
+ * statute import 3× slower than reading it: transformers.js' general tokenizer (~2 ms per chunk)
+ * and [batch, seq, dims] float tensors in onnxruntime (~0.7 ms per chunk). Here a chunk costs
+ * tens of microseconds. `test/unit/embed/bag-infer.test.ts` checks it against onnxruntime on the
+ * shipped model. Used by the embedding worker for folders whose config.json says embedding-bag.
+ */
+import type { BagWeights } from './bag-model';
+
+/** Tokens transformers.js splits out before normalising (tokenizer.json added_tokens). */
+const SPECIAL = /\[(?:Q|PAD|UNK)\]/g;
+
+export class BagEncoder {
+  private readonly ids = new Map<string, number>();
+  private readonly pattern: RegExp;
+  /** vocabulary words as a trie over UTF-16 units: children per node, token id (or -1) per node */
+  private readonly children: Map<number, number>[] = [new Map()];
+  private readonly tokenAt: number[] = [-1];
+  private readonly unk: number;
+  private readonly specialIds: Map<string, number>;
+  readonly dims: number;
+
+  constructor(private readonly w: BagWeights) {
+    w.vocab.forEach((t, i) => {
+      if (t !== undefined) this.ids.set(t, i);
+    });
+    this.pattern = new RegExp(w.pieceRegex, 'gu');
+    w.vocab.forEach((t, id) => {
+      if (!t || /^\[(?:Q|PAD|UNK)\]$/.test(t)) return;
+      let node = 0;
+      for (let i = 0; i < t.length; i++) {
+        const c = t.charCodeAt(i);
+        let next = this.children[node].get(c);
+        if (next === undefined) {
+          next = this.children.length;
+          this.children.push(new Map());
+          this.tokenAt.push(-1);
+          this.children[node].set(c, next);
+        }
+        node = next;
+      }
+      this.tokenAt[node] = id;
+    });
+    this.unk = this.ids.get('[UNK]') ?? 1;
+    this.specialIds = new Map(['[Q]', '[PAD]', '[UNK]'].map((t) => [t, this.ids.get(t) ?? this.unk]));
+    this.dims = w.dims;
+  }
+
+  /** Token ids as tokenizer.json gives them (added tokens first, then NFKC + lowercase, pieces, greedy longest match), truncated to maxTokens. */
+  encode(text: string): number[] {
+    const out: number[] = [];
+    let at = 0;
+    SPECIAL.lastIndex = 0;
+    for (let m = SPECIAL.exec(text); m; m = SPECIAL.exec(text)) {
+      this.encodePlain(text.slice(at, m.index), out);
+      out.push(this.specialIds.get(m[0])!);
+      at = m.index + m[0].length;
+    }
+    this.encodePlain(text.slice(at), out);
+    if (out.length > this.w.maxTokens) out.length = this.w.maxTokens;
+    return out;
+  }
+
+  private encodePlain(text: string, out: number[]): void {
+    if (!text) return;
+    const norm = text.normalize('NFKC').toLowerCase();
+    const { children, tokenAt, unk } = this;
+    this.pattern.lastIndex = 0;
+    for (let m = this.pattern.exec(norm); m; m = this.pattern.exec(norm)) {
+      const piece = m[0];
+      if (piece.length > 100 && [...piece].length > 100) {
+        out.push(unk);
+        continue;
+      }
+      const start = out.length;
+      let i = 0;
+      while (i < piece.length) {
+        // greedy longest match: walk the trie as far as the piece goes, keep the last whole word
+        let found = -1;
+        let end = i;
+        let node = 0;
+        for (let j = i; j < piece.length; j++) {
+          const next = children[node].get(piece.charCodeAt(j));
+          if (next === undefined) break;
+          node = next;
+          if (tokenAt[node] >= 0) {
+            found = tokenAt[node];
+            end = j + 1;
+          }
+        }
+        if (found < 0) {
+          // WordPiece: a word with an unknown part is one [UNK]
+          out.length = start;
+          out.push(unk);
+          break;
+        }
+        out.push(found);
+        i = end;
+      }
+    }
+  }
+
+  /** Unit-length vectors of the texts, row-major (texts.length × dims). */
+  embed(texts: string[], normalize: boolean): Float32Array {
+    const { w } = this;
+    const D = w.dims;
+    const out = new Float32Array(texts.length * D);
+    const acc = new Float64Array(D);
+    const q = this.specialIds.get('[Q]')!;
+    const { embQ8: emb, embScale: scale, proj } = w;
+    texts.forEach((text, n) => {
+      const toks = this.encode(text);
+      const isQuery = toks.includes(q);
+      const weights = isQuery ? w.wQuery : w.wPassage;
+      acc.fill(0);
+      let den = 0;
+      for (const id of toks) {
+        const wt = weights[id];
+        if (wt === 0) continue;
+        den += wt;
+        const f = wt * scale[id];
+        const base = id * D;
+        for (let d = 0; d < D; d++) acc[d] += f * emb[base + d];
+      }
+      const o = n * D;
+      const inv = 1 / (den + 1e-6);
+      if (isQuery) {
+        for (let j = 0; j < D; j++) {
+          let s = 0;
+          for (let i = 0; i < D; i++) s += acc[i] * inv * proj[i * D + j];
+          out[o + j] = s;
+        }
+      } else for (let d = 0; d < D; d++) out[o + d] = acc[d] * inv;
+      if (normalize) {
+        let s = 0;
+        for (let d = 0; d < D; d++) s += out[o + d] * out[o + d];
+        const k = 1 / Math.max(Math.sqrt(s), 1e-12);
+        for (let d = 0; d < D; d++) out[o + d] *= k;
+      }
+    });
+    return out;
+  }
+}

@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createAppContext } from '../../../src/core/context';
+import { allMigrations } from '../../../src/core/schema';
+import { openDatabase, DB_FILE_NAME, tableSizes } from '../../../src/core/store/db';
+import { indexItems } from '../../../src/core/search/lexical';
+import { fromBlob, storeVectors, vectorTopK } from '../../../src/core/search/vectors';
+import { loadMatrix } from '../../../src/core/search/vector-index';
+import { invokeOperation } from '../../../src/core/api/invoke';
+import { mulberry32 } from '../../../scripts/lib/prng';
+import { tempDir } from '../../helpers';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+const DIMS = 256;
+const N = 600;
+const rand = mulberry32(29);
+const unit = () => {
+  const v = Float32Array.from({ length: DIMS }, () => rand() - 0.5);
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+};
+const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0) / Math.hypot(...a) / Math.hypot(...b);
+
+/**
+ * A data dir as the previous release wrote it: search schema v4 (Float32 blobs in a WITHOUT ROWID
+ * search_vectors) and every passage vector a second time in embedding_cache.
+ */
+function oldDataDir(): { dir: string; vectors: Map<number, Float32Array> } {
+  const dir = tempDir('gridcode-old-layout-');
+  dirs.push(dir);
+  const old = allMigrations.filter((m) => !(m.domain === 'search' && m.version >= 5) && !(m.domain === 'core' && m.version >= 2));
+  const db = openDatabase(dir, old);
+  indexItems(db, 'reg', Array.from({ length: N }, (_, i) => ({ key: `u${i}`, scope: `r${i % 7}`, text: `第${i}条 母线失压 处置 ${i}`, storeText: true })));
+  const ids = (db.prepare('SELECT id FROM search_items ORDER BY id').all() as { id: number }[]).map((r) => r.id);
+  const vectors = new Map(ids.map((id) => [id, unit()]));
+  const ins = db.prepare('INSERT INTO search_vectors (item_id, model_id, dims, vec) VALUES (?, ?, ?, ?)');
+  const cache = db.prepare('INSERT INTO embedding_cache (model_id, text_hash, dims, vector) VALUES (?, ?, ?, ?)');
+  db.transaction(() => {
+    for (const [id, v] of vectors) {
+      const blob = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+      ins.run(id, 'm1', DIMS, blob);
+      cache.run('m1@x:cls', `h${id}`, DIMS, blob);
+    }
+  })();
+  expect((db.prepare("SELECT sql FROM sqlite_master WHERE name = 'search_vectors'").get() as { sql: string }).sql).toMatch(/WITHOUT ROWID/);
+  db.close();
+  return { dir, vectors };
+}
+
+describe('an old data dir migrates to compact vector storage and keeps working', () => {
+  it('moves vectors to int8 codes in a rowid table, empties the duplicate cache, vacuums, and searches the same', async () => {
+    const { dir, vectors } = oldDataDir();
+    const before = fs.statSync(path.join(dir, DB_FILE_NAME)).size;
+    const ctx = createAppContext({ dataDir: dir, modelsDir: tempDir('gridcode-no-models-') });
+    try {
+      const db = ctx.db;
+      expect((db.prepare("SELECT sql FROM sqlite_master WHERE name = 'search_vectors'").get() as { sql: string }).sql).not.toMatch(/WITHOUT ROWID/);
+      expect((db.prepare('SELECT COUNT(*) AS n FROM embedding_cache').get() as { n: number }).n).toBe(0);
+      const rows = db.prepare('SELECT item_id, dims, vec FROM search_vectors').all() as { item_id: number; dims: number; vec: Buffer }[];
+      expect(rows).toHaveLength(N);
+      for (const r of rows) {
+        expect(r.vec.length).toBe(DIMS + 4);
+        const back = fromBlob(r.vec, r.dims);
+        expect(cosine(back, vectors.get(r.item_id)!)).toBeGreaterThan(0.9999);
+        expect(Math.hypot(...back)).toBeCloseTo(1, 5); // still unit length: scores stay cosines
+      }
+      // the space came back: the file is a fraction of what it was
+      const after = fs.statSync(path.join(dir, DB_FILE_NAME)).size;
+      expect(after).toBeLessThan(before * 0.4);
+      const sizes = tableSizes(db);
+      expect(sizes.search_vectors).toBeLessThan(N * (DIMS + 4) * 1.5);
+
+      // nearest neighbours are the same items as with the Float32 vectors
+      const m = loadMatrix(db, ctx.state, 'reg', 'm1')!;
+      for (const [id, v] of [...vectors].slice(0, 20)) expect(vectorTopK(m, v, 1)[0].id).toBe(id);
+      // the change log still follows writes (triggers recreated), so a loaded matrix sees new vectors
+      const first = [...vectors.keys()][0];
+      const moved = unit();
+      storeVectors(db, 'm1', [{ id: first, vector: moved }]);
+      expect(vectorTopK(loadMatrix(db, ctx.state, 'reg', 'm1')!, moved, 1)[0].id).toBe(first);
+      // and app.info reports the tables by size
+      const info = await invokeOperation(ctx, 'app.info', { storage: true });
+      expect(info.storage?.search_vectors).toBe(tableSizes(db).search_vectors);
+      expect(Object.keys(info.storage ?? {})).toEqual(expect.arrayContaining(['search_items', 'search_fts', 'search_vectors']));
+      expect(info.data_dir_bytes).toBeGreaterThanOrEqual(after);
+      expect(Object.keys(info.index_files ?? {}).length).toBeGreaterThan(0);
+    } finally {
+      await ctx.close();
+    }
+  }, 60_000);
+});
