@@ -159,12 +159,17 @@ interface KeyStage {
   invoke(name: string, input: unknown): Promise<{ text: string; last: { type: string; data?: any; error?: { code: string } } }>;
 }
 
+/** The browser-shell bridge on a free port over `dataDir`, with a blank page as its UI. */
+async function startBridge(dataDir: string, options: { skipStartup?: boolean } = {}): Promise<WebServer> {
+  const staticDir = mkdir('static');
+  fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+  return startWebServer({ port: 0, dataDir, staticDir, ...options });
+}
+
 async function withKeyStage<T>(fn: (s: KeyStage) => Promise<T>): Promise<T> {
   const legit = await startFakeLlmServer();
   const attacker = await startFakeLlmServer();
-  const staticDir = mkdir('static');
-  fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
-  const web = await startWebServer({ port: 0, dataDir: mkdir('web-data'), staticDir, skipStartup: true });
+  const web = await startBridge(mkdir('web-data'), { skipStartup: true });
   const invoke = async (name: string, input: unknown) => {
     const res = await fetch(new URL(`/api/invoke/${name}`, web.url), {
       method: 'POST',
@@ -585,9 +590,7 @@ const zipBombs: Attack = {
       const db = fs.statSync(path.join(data, 'gridcode.sqlite')).size;
       probes.push({ what: `CLI import ${b.name} (${(b.bytes.length / 1024).toFixed(0)} KB)`, held: row?.status === 'failed' && row.error_code === 'TOO_LARGE' && b.why.test(row.error ?? '') && db < 20 * 1024 * 1024, detail: `${row?.error_code}: ${row?.error?.slice(0, 60)} db ${(db / 1048576).toFixed(1)} MB` });
     }
-    const staticDir = mkdir('static');
-    fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
-    const web = await startWebServer({ port: 0, dataDir: mkdir('bomb-web'), staticDir, skipStartup: true });
+    const web = await startBridge(mkdir('bomb-web'), { skipStartup: true });
     const headers = { 'X-GridCode-Token': web.token };
     try {
       for (const b of hostileDocx().slice(0, 3)) {
@@ -702,10 +705,8 @@ const killedEmbedding: Attack = {
     probes.push({ what: 'models status after the kill names what is missing', held: killed && (before.vectors?.missing ?? 0) > 0 && /还没有向量/.test(before.message ?? ''), detail: `killed ${killed}, missing ${before.vectors?.missing} / ${before.vectors?.items}` });
     const saved = process.env.GRIDCODE_MODELS_DIR;
     process.env.GRIDCODE_MODELS_DIR = models;
-    const staticDir = mkdir('static');
-    fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
     try {
-      const web = await startWebServer({ port: 0, dataDir: data, staticDir });
+      const web = await startBridge(data);
       try {
         const { vectorHealOf } = await import('../src/core/app/startup');
         await vectorHealOf(web.ctx);

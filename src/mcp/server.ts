@@ -36,7 +36,9 @@ export async function createMcpServer(ctx: AppContext): Promise<McpServer> {
     {
       instructions:
         'GridCode 规程库：先用 list_regulations 查看有哪些规程（含关键词与适用范围），再用 get_toc 看目录、read_page_range 按页阅读原文。' +
-        ' / GridCode regulation library: list_regulations first, then get_toc and read_page_range to read the source text.',
+        '工具参数也接受 RegReader 的写法（如 start_page/end_page、reference_text、annotation_id），各工具说明中已注明。' +
+        ' / GridCode regulation library: list_regulations first, then get_toc and read_page_range to read the source text.' +
+        " Tools also accept RegReader's argument names (start_page/end_page, reference_text, annotation_id …), noted in each description.",
     },
   );
   const tools = await mcpOperations();

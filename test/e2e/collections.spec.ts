@@ -105,13 +105,13 @@ test('collections: upload a folder of rule books from the browser, the list swit
   }
 });
 
-test('collections: a citation opens the reader at the article page (library statute) or the collection document at the section', async ({ page, request }) => {
+test('collections: a citation opens the reader at the article page (library statute) or the collection document at the section', async ({ page, request, shell }) => {
   const fs = await import('node:fs');
-  const os = await import('node:os');
   const { FIXTURE_MD, ensureFixtureRegulation, invoke } = await import('./helpers');
   // the same statute is in the regulation library and in the collection; the second one only in the collection
   const regId = await ensureFixtureRegulation(request);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcode-e2e-cite-'));
+  // a folder typed into the browser shell must lie under its data dir (paths are confined, docs/security.md)
+  const dir = fs.mkdtempSync(path.join(shell.dataDir, 'e2e-cite-'));
   fs.copyFileSync(FIXTURE_MD, path.join(dir, path.basename(FIXTURE_MD)));
   fs.writeFileSync(path.join(dir, '充电桩使用办法.md'), '# 充电桩使用办法\n\n第一条 充电结束后应当在三十分钟内挪车。\n\n第二条 充电桩故障应当拨打物业电话报修。\n\n第三条 超时占用车位的，每小时收取占位费十元。\n');
   try {

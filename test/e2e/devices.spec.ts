@@ -138,7 +138,7 @@ test('devices: the preview says the command in words — value, condition, group
   await expect(page.getByLabel('命令与中间表示 JSON')).toHaveCount(0);
   const log = page.getByRole('log', { name: '对话记录' });
   expect(await log.innerText()).not.toMatch(CODES);
-  await all.getByRole('button', { name: /查看 JSON/ }).click();
+  await all.getByRole('button', { name: '查看解析数据' }).click();
   await expect(all.getByLabel('命令与中间表示 JSON')).toContainText('"a"');
   await screenshot(page, 'devices-preview');
 });

@@ -36,7 +36,7 @@ test('reader: a cross-page table shows its header on every page and copies whole
   await screenshot(page, 'reader-table');
 
   // copy: the whole table (every page), header once
-  await sheet.getByRole('button', { name: '复制表格（TSV）' }).click();
+  await sheet.getByRole('button', { name: '复制到表格软件' }).click();
   await expect(sheet.getByRole('status')).toContainText(`已复制 表A.1（${a1.row_count} 行`);
   const tsv = (await page.evaluate('navigator.clipboard.readText()')) as string;
   const lines = tsv.trimEnd().split('\n');
@@ -135,7 +135,7 @@ test('reader: a header printed over two lines stacks again (group cell over its 
   await figure.scrollIntoViewIfNeeded();
   await screenshot(page, 'reader-table-two-line-header');
 
-  await figure.getByRole('button', { name: '复制表格（TSV）' }).click();
+  await figure.getByRole('button', { name: '复制到表格软件' }).click();
   await expect(figure.getByRole('status')).toContainText('已复制 表2');
   const lines = ((await page.evaluate('navigator.clipboard.readText()')) as string).trimEnd().split('\n');
   expect(lines[0]).toBe(t2.columns.join('\t'));

@@ -105,7 +105,7 @@ test('search: results stay grouped by regulation; 更多来自本规程 and 加�
 test('library: generated keywords are marked apart from curated ones after 重新生成元数据', async ({ page }) => {
   await page.goto('/#/library');
   const table = page.getByRole('table', { name: '规程列表' });
-  const row = table.getByRole('row').filter({ hasText: 'angui_2024' });
+  const row = table.getByRole('row').filter({ hasText: '安全自动装置调度运行管理规定' });
   await expect(row.locator('.tag').first()).toBeVisible();
   const curated = await row.locator('.tag:not(.gen)').allInnerTexts();
   expect(curated.length).toBeGreaterThan(0);

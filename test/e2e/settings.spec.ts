@@ -5,7 +5,18 @@ test('settings: LLM toggle and thresholds persist; invalid values are refused na
   await page.goto('/');
   await openScreen(page, '设置');
   await expect(page.getByRole('region', { name: '在线大模型（DashScope）' }).getByLabel('密钥状态')).toHaveText('未配置');
-  await expect(page.getByRole('region', { name: '嵌入模型' }).getByRole('table', { name: '模型列表' })).toBeVisible();
+  const models = page.getByRole('region', { name: '嵌入模型' }).getByRole('table', { name: '模型列表' });
+  await expect(models).toBeVisible();
+  // a new user's first look: the model in use is named in words; a model not installed is neither 默认/推荐 nor an error
+  const inUse = models.getByRole('row').filter({ hasText: '使用中' });
+  await expect(inUse).toHaveCount(1);
+  await expect(inUse).toContainText('GridCode 自训练中文检索模型');
+  const missing = models.getByRole('row').filter({ hasText: '未安装' });
+  for (const row of await missing.all()) {
+    await expect(row.locator('.pill').filter({ hasText: /默认|推荐/ })).toHaveCount(0);
+    await expect(row.locator('.job-error')).toHaveCount(0);
+  }
+  await expect(page.getByRole('region', { name: '嵌入模型' })).not.toContainText('npm run');
 
   // this shell has no key: turning the LLM on says what is missing
   const toggle = page.getByRole('switch', { name: '使用大模型解析设备指令' });

@@ -119,13 +119,21 @@ export function registerRegulationCommands(program: Command): void {
     .command('toc')
     .description('显示规程目录 / show a regulation\'s table of contents')
     .argument('<reg_id>')
-    .action(async (regId: string, _opts, cmd: Command) => {
-      await runOperation(cmd, 'regulations.toc', { reg_id: regId }, (out) =>
-        [
-          `${out.title}（共 ${out.total_pages} 页）`,
-          out.toc.length ? out.toc.map((t) => `${'  '.repeat(t.level - 1)}${t.title}  …… ${t.page_num}`).join('\n') : '（无目录）',
-        ].join('\n'),
-      );
+    .option('--depth <n>', '只显示前 n 层（目录树） / show n levels of the tree')
+    .option('--expand <section>', '与 --depth 一起：完全展开这一章，如 第二章 / open this section fully')
+    .action(async (regId: string, opts: { depth?: string; expand?: string }, cmd: Command) => {
+      const depth = opts.depth === undefined ? undefined : Number(opts.depth);
+      if (depth !== undefined && !(Number.isInteger(depth) && depth >= 1)) throw new GridError('INVALID_INPUT', `层数「${opts.depth}」无效：应为正整数`);
+      await runOperation(cmd, 'regulations.toc', { reg_id: regId, max_depth: depth, expand_section: opts.expand }, (out) => {
+        if (!out.toc.length) return `${out.title}（共 ${out.total_pages} 页）\n（无目录）`;
+        if (depth === undefined && !opts.expand) return [`${out.title}（共 ${out.total_pages} 页）`, ...out.toc.map((t) => `${'  '.repeat(t.level - 1)}${t.title}  …… ${t.page_num}`)].join('\n');
+        type Node = (typeof out.tree)[number];
+        const lines = (n: Node, d: number): string[] => [
+          `${'  '.repeat(d)}${n.title}  …… ${n.page_start}${n.hidden_children ? `（另有 ${n.hidden_children} 个小节）` : ''}`,
+          ...n.children.flatMap((c) => lines(c, d + 1)),
+        ];
+        return [`${out.title}（共 ${out.total_pages} 页）`, ...out.tree.flatMap((n) => lines(n, 0))].join('\n');
+      });
     });
 
   program

@@ -1,12 +1,13 @@
 import type { AppContext } from '../context';
 import { seedDemoLibrary } from '../regulations/demo';
+import { seedDemoCollections } from '../collections/demo';
 import { REG_CORPUS } from '../regulations/search-index';
 import { warmSearchIndexes } from '../search/engine';
 import { healMissingVectors } from '../embed/library';
 
 /**
  * Work the app shells (Electron main, browser shell) do once at start, e.g. seeding the demo
- * library on first run. The CLI never calls this: its data dirs start empty.
+ * library and the demo recipe collection on first run. The CLI never calls this: its data dirs start empty.
  */
 export async function runStartupTasks(ctx: AppContext): Promise<void> {
   try {
@@ -14,6 +15,11 @@ export async function runStartupTasks(ctx: AppContext): Promise<void> {
     await seedDemoLibrary(ctx);
   } catch (e) {
     process.stderr.write(`演示规程导入失败（不影响使用）：${(e as Error).message}\n`);
+  }
+  try {
+    await seedDemoCollections(ctx);
+  } catch (e) {
+    process.stderr.write(`示例文集导入失败（不影响使用）：${(e as Error).message}\n`);
   }
   // the search indexes load from <data-dir>/index right after start, not on the first query
   setImmediate(() => {

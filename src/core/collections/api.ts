@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { parentScoreSchema } from './retrieval-contract';
 import { pathArg } from '../common/file-access';
@@ -5,6 +6,7 @@ import { defineOperation, defineOperations } from '../common/operation';
 import { deleteCollection, importCollection, importUploadedFiles } from './import';
 import { askCollection, sessionInfo } from './session';
 import { embedCollectionVectors } from './vectors';
+import { demoCollections } from './demo';
 import crypto from 'node:crypto';
 import { getDoc, requireCollection } from './store';
 import { sectionsOf } from './sections';
@@ -159,6 +161,8 @@ export const collectionOperations = defineOperations({
           sessions: z.number().int(),
           created_at: z.string(),
           updated_at: z.string(),
+          /** a shipped demo collection: the questions it offers to try (empty otherwise) */
+          example_questions: z.array(z.string()),
         }),
       ),
     }),
@@ -185,7 +189,11 @@ export const collectionOperations = defineOperations({
         created_at: string;
         updated_at: string;
       }[]
-      ).map(({ id: _id, ...c }) => ({ ...c, profile: profileOf(ctx.db, { id: _id, ...c } as never) })),
+      ).map(({ id: _id, ...c }) => ({
+        ...c,
+        profile: profileOf(ctx.db, { id: _id, ...c } as never),
+        example_questions: demoCollections(ctx).find((d) => d.name === c.name && path.resolve(ctx.resourcesDir, d.folder) === path.resolve(c.source_dir))?.questions ?? [],
+      })),
     }),
   }),
   'collections.delete': defineOperation({

@@ -146,7 +146,7 @@ export function normalizeHome(raw: unknown, source = '设备数据'): { home: Ho
     const list = unknownCategories.slice(0, 5).join('、') + (unknownCategories.length > 5 ? ` 等 ${unknownCategories.length} 个` : '');
     warnings.push(`无法识别的设备类别：${list}，已按类型、名称和命令推断。可用的类别：${acceptedKindsText()}；也可写各平台的类别名（如 homeassistant:climate、tuya:kt、homekit:HeaterCooler、mihome:air-conditioner）`);
   }
-  if (inferred) warnings.push(`${inferred} 个设备没有列出 commands，已按设备类型推断常用命令（开关、亮度、温度等）`);
+  if (inferred) warnings.push(`${inferred} 个设备没有列出可用命令，已按设备类型推断常用命令（开关、亮度、温度等）`);
   const floors = (file.floors ?? []).map((f) => ({ ...f, name: clean(f.name), rooms: f.rooms.map(clean) }));
   for (const f of floors) for (const r of f.rooms) if (!rooms.includes(r)) rooms.push(r);
   return { home: { name: file.name, rooms, ...(Object.keys(roomAliases).length ? { roomAliases } : {}), ...(floors.length ? { floors } : {}), devices, groups, scenes }, format, warnings };

@@ -335,7 +335,7 @@ export function importSmartThings(raw: unknown, warnings: string[]): unknown {
       type: `smartthings:${cats[0] ?? str(item.deviceTypeName) ?? 'device'}`,
       commands,
     };
-    if (roomId && !rooms.has(roomId)) warnings.push(`SmartThings 设备 ${id} 的房间 ${roomId} 未在 rooms 中给出，房间留空`);
+    if (roomId && !rooms.has(roomId)) warnings.push(`SmartThings 设备 ${id} 的房间 ${roomId} 在文件的房间列表中不存在，房间留空`);
     if (category) d.category = category;
     if (Object.keys(attributes).length) d.attributes = attributes;
     devices.push(d);

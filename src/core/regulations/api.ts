@@ -6,9 +6,11 @@ import { importPaths } from './importer';
 import { enrichRegulations, exportInfo, importInfo } from './metadata';
 import { loadDemoRegulations } from './demo';
 import { deleteRegulation, getRegulation, getToc, listRegulations, readPageWindow, updateInfo } from './store';
-import { pageSchema, regulationInfoSchema, tocEntrySchema } from './types';
+import { pageSchema, regulationInfoSchema, tocEntrySchema, tocNodeSchema } from './types';
 import { validateRegId } from './slug';
 import { readSource, removeSourceCopy } from './sources';
+import { tocTree } from './navigation';
+import { eitherArg } from './aliases';
 
 const regIdField = z.string().min(1).max(64).describe('规程标识 reg_id，如 angui_2024 / regulation id');
 
@@ -80,23 +82,42 @@ export const regulationOperations = defineOperations({
     handler: (ctx, input) => getRegulation(ctx.db, input.reg_id),
   }),
   'regulations.toc': defineOperation({
-    summary: '获取规程目录（章节标题与页码） / Get a regulation\'s table of contents with page numbers',
-    input: z.object({ reg_id: regIdField }).strict(),
-    output: z.object({ reg_id: z.string(), title: z.string(), total_pages: z.number().int(), toc: z.array(tocEntrySchema) }),
+    summary:
+      '获取规程目录：toc 为平铺列表（章节标题与页码），tree 为目录树（max_depth 层，expand_section 指定的章节完全展开） / Table of contents: flat `toc` and a `tree` cut at max_depth with expand_section opened (RegReader get_toc)',
+    input: z
+      .object({
+        reg_id: regIdField,
+        max_depth: z.number().int().min(1).max(10).optional().describe('目录树显示的层数（缺省 3） / tree depth (default 3)'),
+        expand_section: z.string().max(80).optional().describe('完全展开的章节，如 第二章、附录A 或目录 id / section to open fully'),
+      })
+      .strict(),
+    output: z.object({
+      reg_id: z.string(),
+      title: z.string(),
+      total_pages: z.number().int(),
+      toc: z.array(tocEntrySchema),
+      max_depth: z.number().int(),
+      expanded: z.string().nullable(),
+      tree: z.array(tocNodeSchema),
+    }),
     mcp: 'get_toc',
     handler: (ctx, input) => {
       const info = getRegulation(ctx.db, input.reg_id);
-      return { reg_id: info.reg_id, title: info.title, total_pages: info.total_pages, toc: getToc(ctx.db, input.reg_id) };
+      const maxDepth = input.max_depth ?? 3;
+      const { nodes, expanded } = tocTree(ctx.db, input.reg_id, maxDepth, input.expand_section);
+      return { reg_id: info.reg_id, title: info.title, total_pages: info.total_pages, toc: getToc(ctx.db, input.reg_id), max_depth: maxDepth, expanded, tree: nodes };
     },
   }),
   'regulations.read': defineOperation({
     summary:
-      '按页码范围阅读规程原文（一次最多 20 页、约 10 万字；超出时 truncated=true，用 next 中的 start/end/offset 继续） / Read a page range (at most 20 pages and a character budget per call; continue with `next` when truncated)',
+      '按页码范围阅读规程原文（一次最多 20 页、约 10 万字；超出时 truncated=true，用 next 中的 start/end/offset 继续）。页码参数也接受 RegReader 的写法 start_page/end_page / Read a page range (at most 20 pages and a character budget per call; continue with `next` when truncated). Also accepts RegReader\'s start_page/end_page',
     input: z
       .object({
         reg_id: regIdField,
-        start: z.number().int().min(1).describe('起始页（从 1 开始） / first page, 1-based'),
+        start: z.number().int().min(1).optional().describe('起始页（从 1 开始；与 start_page 二选一） / first page, 1-based (or start_page)'),
         end: z.number().int().min(1).optional().describe('结束页（含，缺省=起始页） / last page, inclusive (default: start)'),
+        start_page: z.number().int().min(1).optional().describe('同 start（RegReader 参数名） / alias of start (RegReader)'),
+        end_page: z.number().int().min(1).optional().describe('同 end（RegReader 参数名） / alias of end (RegReader)'),
         offset: z.number().int().min(0).optional().describe('从起始页的第几个字开始（续读超长页，取自 next.offset） / character offset into the first page (from next.offset)'),
       })
       .strict(),
@@ -115,15 +136,16 @@ export const regulationOperations = defineOperations({
     }),
     mcp: 'read_page_range',
     handler: (ctx, input) => {
-      const end = input.end ?? input.start;
+      const start = eitherArg(input.start, input.start_page, 'start / start_page', '起始页');
+      const end = input.end ?? input.end_page ?? start;
       const { maxPages, maxResponseChars } = ctx.config.reader;
-      const window = readPageWindow(ctx.db, input.reg_id, { from: input.start, to: end, offset: input.offset }, { maxPages, maxChars: maxResponseChars });
+      const window = readPageWindow(ctx.db, input.reg_id, { from: start, to: end, offset: input.offset }, { maxPages, maxChars: maxResponseChars });
       const info = getRegulation(ctx.db, input.reg_id);
       return {
         reg_id: info.reg_id,
         title: info.title,
         total_pages: info.total_pages,
-        start: input.start,
+        start,
         end: window.pages.at(-1)?.page_num ?? end,
         pages: window.pages,
         truncated: window.truncated,
@@ -195,7 +217,7 @@ export const regulationOperations = defineOperations({
     handler: (ctx, input) => importInfo(ctx, input.path),
   }),
   'regulations.demo_load': defineOperation({
-    summary: '导入内置演示规程（angui_2024、wengui_2024） / Load the bundled demo regulations',
+    summary: '导入内置演示规程（安全自动装置、特高压稳定与无功电压、变电站电气工作安全三部，均为演示材料） / Load the bundled demo regulations',
     input: z.object({}).strict(),
     output: z.array(importResultSchema),
     handler: (ctx, _input, run) => loadDemoRegulations(ctx, run),

@@ -149,8 +149,11 @@ export function searchTables(
   return out.sort((a, b) => b.score - a.score).slice(0, limit);
 }
 
-/** Notes by label (注1 / 注 / 说明), optionally only those of one table or article. */
-export function lookupNotes(db: Db, regId: string, opts: { label?: string; table_id?: string; article?: string }): NoteOut[] {
+/**
+ * Notes by label in any written form (注1 = 注一 = 注①, 方案A = 方案甲; 注 = every 注…), optionally only those
+ * of one table or article; with `page_hint` the nearest to that page come first.
+ */
+export function lookupNotes(db: Db, regId: string, opts: { label?: string; table_id?: string; article?: string; page_hint?: number }): NoteOut[] {
   getRegulation(db, regId);
   let notes = db.prepare('SELECT label, text, page_num, target_type, target, section_path FROM reg_notes WHERE reg_id = ? ORDER BY ord').all(regId) as NoteOut[];
   if (opts.label) {
@@ -166,6 +169,8 @@ export function lookupNotes(db: Db, regId: string, opts: { label?: string; table
     const art = m ? `第${chineseOrdinal(m[1])}条` : opts.article.trim();
     notes = notes.filter((n) => n.target === art);
   }
+  const hint = opts.page_hint;
+  if (hint !== undefined) notes = notes.map((n, i) => ({ n, i })).sort((a, b) => Math.abs(a.n.page_num - hint) - Math.abs(b.n.page_num - hint) || a.i - b.i).map((x) => x.n);
   return notes;
 }
 
@@ -566,7 +571,7 @@ export function readChapter(db: Db, regId: string, chapter: string | number, max
 }
 
 /** Text of a section named by article label, chapter/appendix heading or table id. */
-export function sectionText(db: Db, regId: string, section: string): { label: string; page_num: number; text: string } {
+export function sectionText(db: Db, regId: string, section: string, options: { includeTables?: boolean } = {}): { label: string; page_num: number; text: string } {
   const ref = findReferences(section)[0];
   if (ref && (ref.type === 'article' || ref.type === 'clause')) {
     const u = db.prepare('SELECT label, page_num, text FROM reg_units WHERE reg_id = ? AND label = ? ORDER BY ord LIMIT 1').get(regId, ref.target) as
@@ -579,7 +584,8 @@ export function sectionText(db: Db, regId: string, section: string): { label: st
     return { label: t.table_id, page_num: t.page_start, text: [t.title, t.columns.join(' | '), ...t.rows.map((r) => r.cells.join(' | '))].join('\n') };
   }
   const ch = readChapter(db, regId, section, 20000);
-  return { label: ch.chapter.title, page_num: ch.chapter.page_start, text: ch.blocks.map((b) => b.text).join('\n') };
+  const blocks = options.includeTables === false ? ch.blocks.filter((b) => b.type !== 'table') : ch.blocks;
+  return { label: ch.chapter.title, page_num: ch.chapter.page_start, text: blocks.map((b) => b.text).join('\n') };
 }
 
 // ---------------------------------------------------------------- search hooks (block_types, chapter_scope, table rows)

@@ -10,6 +10,7 @@ import { applyInfoFile } from './metadata';
 export const DEMO_REGULATIONS = [
   { reg_id: 'angui_2024', file: 'angui_2024.pdf' },
   { reg_id: 'wengui_2024', file: 'wengui_2024.md' },
+  { reg_id: 'biandian_2024', file: 'biandian_2024.docx' },
 ];
 
 const SEEDED_KEY = 'regulations.demo_seeded';

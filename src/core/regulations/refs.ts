@@ -9,13 +9,27 @@ import { normalizeFigureNumber } from './figures';
 
 export { NOTE_RE };
 
-/** "注1：…" -> "注1"; "注：" -> "注"; "说明：" -> "说明". */
+const STEMS = '甲乙丙丁戊己庚辛';
+
+/**
+ * A note's label in one form per family: 注1 = 注一 = 注① = 注１ -> "注1"; 方案A = 方案甲 = 方案ａ -> "方案A"
+ * (甲乙丙丁… are the Chinese way of lettering A B C D…).
+ */
+export function canonicalNoteMark(word: string, mark: string): string {
+  const m = mark.replace(/[０-９Ａ-Ｚａ-ｚ]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0));
+  if (!m) return word;
+  if (/^[①-⑳]$/.test(m)) return `${word}${m.charCodeAt(0) - 0x2460 + 1}`;
+  if (/^\d+$/.test(m)) return `${word}${Number(m)}`;
+  if (STEMS.includes(m)) return `${word}${String.fromCharCode(65 + STEMS.indexOf(m))}`;
+  if (/^[A-Za-z]$/.test(m)) return `${word}${m.toUpperCase()}`;
+  return `${word}${parseChineseNumber(m) ?? m}`;
+}
+
+/** "注1：…" -> "注1"; "注①：" -> "注1"; "方案甲：" -> "方案A"; "注：" -> "注"; "说明：" -> "说明". */
 export function noteLabel(line: string): string | null {
   const m = NOTE_RE.exec(line.replace(/\*\*/g, '').trim());
   if (!m) return null;
-  const num = m[2] ? m[2].replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)) : '';
-  const n = num && !/^\d+$/.test(num) ? parseChineseNumber(num) : num ? Number(num) : null;
-  return `${m[1]}${n ?? ''}`;
+  return canonicalNoteMark(m[1], m[2] ?? '');
 }
 
 const SUPER_PLAIN: Record<string, string> = Object.fromEntries([...'ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ¹²³⁴⁵⁶⁷⁸⁹'].map((c, i) => [c, 'abcdefghijklmnoprstuvwxyz123456789'[i]]));
@@ -36,10 +50,12 @@ export function footnoteLabel(line: string, cells: string[]): string | null {
   return cells.some((c) => (sup && c.includes(sup)) || marked.test(c.trim())) ? label : null;
 }
 
-/** A note label the user typed ("注 1", "注１", "注一") in stored form. */
+/** A note label the user typed ("注 1", "注１", "注一", "注①", "方案甲", "1") in stored form. */
 export function normalizeNoteLabel(input: string): string {
   const t = input.replace(/\s+/g, '').replace(/[:：]$/, '');
-  return noteLabel(`${t}：x`) ?? t;
+  // a bare mark ("1", "①", "一") is a 注
+  const bare = /^([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3}|[①-⑳])$/.test(t) ? `注${t}` : t;
+  return noteLabel(`${bare}：x`) ?? bare;
 }
 
 export type ReferenceType = 'article' | 'clause' | 'chapter' | 'section' | 'part' | 'appendix' | 'table' | 'figure' | 'note' | 'regulation';
@@ -76,7 +92,7 @@ const REF_RE = new RegExp(
     `(?<tword>附表|续表|表)\\s*(?<tab>(?:[A-Z]\\s*[.．\\-－—–]?\\s*)?\\d+(?:\\s*[.．\\-－—–]\\s*\\d+){0,3})`,
     // 图 as a word of its own (地图, 蓝图 are not figures), or right after 见/如/按/参/详
     `(?:(?<![\\u4e00-\\u9fff])|(?<=[见如按照依据参详]))图\\s*(?<fig>[A-Z]?\\s*\\d+(?:\\s*[.．\\-－—–]\\s*\\d+){0,2})(?![\\d.．])`,
-    `(?<=[见按照依据参详])\\s*注\\s*(?<note>\\d{1,2}|[一二三四五六七八九十]{1,3})`,
+    `(?<=[见按照依据参详])\\s*(?<noteword>注|方案)\\s*(?<note>\\d{1,2}|[一二三四五六七八九十]{1,3}|[①-⑳]|(?<=方案\\s*)[A-Z甲乙丙丁戊己庚辛](?![A-Za-z]))`,
     `(?<=[见按照依据参详第])\\s*(?<clause>\\d{1,2}(?:\\.\\d{1,3}){1,4})\\s*(?:条|款|节)?`,
   ].join('|'),
   'g',
@@ -107,8 +123,7 @@ export function findReferences(text: string, options: { skipLeadingLabel?: boole
     } else if (g.fig) {
       out.push({ text: raw, type: 'figure', target: `图${normalizeFigureNumber(g.fig)}`, regulation: null, index });
     } else if (g.note) {
-      const n = /^\d+$/.test(g.note) ? Number(g.note) : parseChineseNumber(g.note);
-      out.push({ text: raw, type: 'note', target: `注${n ?? g.note}`, regulation: null, index });
+      out.push({ text: raw, type: 'note', target: canonicalNoteMark(g.noteword, g.note), regulation: null, index });
     } else if (g.clause) {
       out.push({ text: raw, type: 'clause', target: g.clause, regulation: null, index });
     }

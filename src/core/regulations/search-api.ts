@@ -4,17 +4,41 @@ import { GridError } from '../common/errors';
 import { confirmedPairs, recordConfirmedHit } from '../search/confirmed';
 import { REG_CORPUS } from './search-index';
 import { smartSearch } from './search';
-import { smartSearchInput, smartSearchOutput } from './search-contract';
+import { smartSearchInput, smartSearchOutput, type SmartSearchInput } from './search-contract';
+import { findReferences } from './refs';
+import { inChapterScope } from './blocks';
+
+/**
+ * RegReader's names folded onto ours: limit = top_k; section_number narrows like chapter_scope (an
+ * article label or a clause number is one more part of a unit's section path).
+ */
+export function searchArgs(input: SmartSearchInput): { search: SmartSearchInput; sectionFilter: string | null } {
+  const { limit, section_number, ...rest } = input;
+  const section = section_number?.trim() ? sectionKey(section_number) : null;
+  const search: SmartSearchInput = { ...rest, top_k: rest.top_k ?? limit };
+  if (section && !search.chapter_scope) return { search: { ...search, chapter_scope: section }, sectionFilter: null };
+  return { search, sectionFilter: section };
+}
+
+function sectionKey(raw: string): string {
+  const ref = findReferences(raw.trim())[0];
+  return ref && (ref.type === 'article' || ref.type === 'clause' || ref.type === 'chapter' || ref.type === 'section' || ref.type === 'appendix') ? ref.target : raw.trim();
+}
 
 /** Regulation search operations (names kept from when they lived in the search engine; see src/core/api/table.ts). */
 export const searchOperations = defineOperations({
   'search.smart_search': defineOperation({
     summary:
-      "跨规程智能检索：reg_id 为单个/列表/null(自动选择)/'all'，返回带规程、页码、条款、片段与依据的结果 / Cross-regulation search with auto selection",
+      "跨规程智能检索：reg_id 为单个/列表/null(自动选择)/'all'，返回带规程、页码、条款、片段与依据的结果（unit_id 即 get_block_with_context 的 block_id）。也接受 RegReader 的 limit（=top_k）与 section_number / Cross-regulation search with auto selection; also accepts RegReader's limit and section_number",
     input: smartSearchInput,
     output: smartSearchOutput,
     mcp: 'smart_search',
-    handler: (ctx, input) => smartSearch(ctx, input),
+    handler: async (ctx, input) => {
+      const { search, sectionFilter } = searchArgs(input);
+      const out = await smartSearch(ctx, search);
+      // both a chapter and a section number given: the chapter scoped the search, the section narrows it
+      return sectionFilter ? { ...out, results: out.results.filter((r) => inChapterScope(r.section, sectionFilter)) } : out;
+    },
   }),
 
   'search.confirm_hit': defineOperation({

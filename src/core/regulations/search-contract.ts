@@ -63,6 +63,12 @@ export const smartSearchInput = z
       .array(blockType)
       .optional()
       .describe('只返回这些块类型：article 条款 / text 段落 / table 表格 / note 注释'),
+    limit: z.number().int().min(1).max(200).optional().describe('同 top_k（RegReader 参数名） / alias of top_k (RegReader)'),
+    section_number: z
+      .string()
+      .max(80)
+      .optional()
+      .describe('只在该章节号/条款内检索，如 2.1.4、第二十条、第三章（RegReader 参数） / only inside this section number (RegReader)'),
     edition: z
       .enum(['current', 'all'])
       .optional()

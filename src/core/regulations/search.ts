@@ -532,7 +532,8 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     offset,
     total: ordered.length,
     has_more: offset + topK < ordered.length,
-    groups: [...groups.values()].filter((g) => g.shown > 0 || offset > 0).map((g) => ({ ...g, more: g.total - g.shown })),
+    // every regulation with hits, also one none of whose hits made this page: the groups add up to `total`
+    groups: [...groups.values()].map((g) => ({ ...g, more: g.total - g.shown })),
     results,
     elapsed_ms: Math.round((performance.now() - t0) * 10) / 10,
   };

@@ -282,7 +282,11 @@ function nearestColumn(mid: number, columns: [number, number][]): number {
 }
 
 /** Notes (注 / 注1 / 说明) open with their label; refs.ts reads the label, table detection only needs to see one. */
-export const NOTE_RE = /^(注|说明|备注)\s*([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})?\s*[:：．.、]\s*\S/;
+/**
+ * A note line: 注 / 注1 / 注一 / 注① / 说明 / 备注, or a variant 方案A / 方案甲 / 方案1 (a 方案 always carries its
+ * label, so prose that merely starts with 方案 is no note).
+ */
+export const NOTE_RE = /^(注|说明|备注|方案(?=\s*[A-Za-zＡ-Ｚａ-ｚ甲乙丙丁戊己庚辛0-9０-９一二三四五六七八九十①-⑳]))\s*([0-9０-９]{1,2}|[一二三四五六七八九十]{1,3}|[①-⑳]|[A-Za-zＡ-Ｚａ-ｚ甲乙丙丁戊己庚辛](?![A-Za-z]))?\s*[:：．.、]\s*\S/;
 
 /**
  * Wrapped cell text sits closer to its row than rows sit to each other: rows are printed at >= ~1.5 line

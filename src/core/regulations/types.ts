@@ -30,6 +30,28 @@ export const tocEntrySchema = z.object({
 });
 export type TocEntry = z.infer<typeof tocEntrySchema>;
 
+/** A TOC tree node (get_toc's tree): children deeper than max_depth are counted, not listed. */
+export interface TocTreeNode {
+  id: number;
+  title: string;
+  level: number;
+  page_start: number;
+  page_end: number;
+  hidden_children: number;
+  children: TocTreeNode[];
+}
+export const tocNodeSchema: z.ZodType<TocTreeNode> = z.lazy(() =>
+  z.object({
+    id: z.number().int(),
+    title: z.string(),
+    level: z.number().int(),
+    page_start: z.number().int(),
+    page_end: z.number().int(),
+    hidden_children: z.number().int(),
+    children: z.array(tocNodeSchema),
+  }),
+);
+
 export const pageSchema = z.object({
   page_num: z.number().int(),
   text: z.string(),

@@ -26,6 +26,15 @@ import { fromBlob, toBlob } from './vectors';
  *   dims): a 1 KB Float32 blob in a WITHOUT ROWID table spilled into overflow pages, ~4.4 KB on
  *   disk per vector. The database is vacuumed once afterwards to hand the space back.
  */
+/** search_vectors -> search_vector_log (v3, and again in v5 for the rebuilt table) */
+const VECTOR_LOG_TRIGGERS = `
+  CREATE TRIGGER search_vectors_logged_insert AFTER INSERT ON search_vectors
+    BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (new.item_id, new.model_id); END;
+  CREATE TRIGGER search_vectors_logged_update AFTER UPDATE ON search_vectors
+    BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (new.item_id, new.model_id); END;
+  CREATE TRIGGER search_vectors_logged_delete AFTER DELETE ON search_vectors
+    BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (old.item_id, old.model_id); END;`;
+
 export const searchMigrations: Migration[] = [
   {
     domain: 'search',
@@ -97,12 +106,7 @@ export const searchMigrations: Migration[] = [
           item_id INTEGER NOT NULL,
           model_id TEXT NOT NULL
         );
-        CREATE TRIGGER search_vectors_logged_insert AFTER INSERT ON search_vectors
-          BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (new.item_id, new.model_id); END;
-        CREATE TRIGGER search_vectors_logged_update AFTER UPDATE ON search_vectors
-          BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (new.item_id, new.model_id); END;
-        CREATE TRIGGER search_vectors_logged_delete AFTER DELETE ON search_vectors
-          BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (old.item_id, old.model_id); END;
+        ${VECTOR_LOG_TRIGGERS}
         CREATE TABLE search_vector_files (
           corpus TEXT NOT NULL,
           model_id TEXT NOT NULL,
@@ -155,12 +159,7 @@ export const searchMigrations: Migration[] = [
           SELECT item_id, model_id, dims, gridcode_int8_vector(vec, dims) FROM search_vectors ORDER BY item_id, model_id;
         DROP TABLE search_vectors;
         ALTER TABLE search_vectors_int8 RENAME TO search_vectors;
-        CREATE TRIGGER search_vectors_logged_insert AFTER INSERT ON search_vectors
-          BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (new.item_id, new.model_id); END;
-        CREATE TRIGGER search_vectors_logged_update AFTER UPDATE ON search_vectors
-          BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (new.item_id, new.model_id); END;
-        CREATE TRIGGER search_vectors_logged_delete AFTER DELETE ON search_vectors
-          BEGIN INSERT INTO search_vector_log (item_id, model_id) VALUES (old.item_id, old.model_id); END;
+        ${VECTOR_LOG_TRIGGERS}
       `);
     },
   },

@@ -21,7 +21,7 @@ const ids = async (text: string) => [...new Set((await retrieve(text, home, empt
 
 describe('a home without command lists', () => {
   it('gives each device its kind’s usual commands and says so', () => {
-    expect(warnings.join('')).toMatch(/5 个设备没有列出 commands/);
+    expect(warnings.join('')).toMatch(/5 个设备没有列出可用命令/);
     const light = home.devices.find((d) => d.id === 'light.kitchen')!;
     expect(light.commands.map((c) => c.description)).toEqual(expect.arrayContaining(['打开设备', '关闭设备', '调亮度']));
     const ac = home.devices.find((d) => d.id === 'climate.bedroom')!;

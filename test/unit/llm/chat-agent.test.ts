@@ -418,13 +418,13 @@ describe('chat agent with the structure tools (tables, notes, references)', () =
   });
 });
 
-describe('chat agent on the demo library (angui_2024 + wengui_2024)', () => {
+describe('chat agent on the demo library (angui_2024 + wengui_2024 + biandian_2024)', () => {
   let demo: ReturnType<typeof tempContext>;
   beforeAll(async () => {
     demo = tempContext();
     configureLlm(demo, { apiKey: KEY, baseUrl: server.baseUrl });
     const loaded = await invokeOperation(demo, 'regulations.demo_load', {});
-    expect(loaded.map((r) => r.status)).toEqual(['imported', 'imported']);
+    expect(loaded.map((r) => r.status)).toEqual(['imported', 'imported', 'imported']);
   });
   afterAll(async () => {
     await demo.cleanup();
@@ -438,7 +438,7 @@ describe('chat agent on the demo library (angui_2024 + wengui_2024)', () => {
     server.setHandler(scriptedModel(searches, 1));
     const t = await invokeOperation(demo, 'llm.chat', { question: '天中直流的稳定限额和安控措施是什么？' });
     expect(t.stop_reason).toBe('answered');
-    expect(t.regulations.sort()).toEqual(['angui_2024', 'wengui_2024']);
+    expect(t.regulations.sort()).toEqual(['angui_2024', 'biandian_2024', 'wengui_2024']);
     expect(t.tool_calls.map((c) => `${c.name}:${(c.arguments as { reg_id: string }).reg_id}`)).toEqual([
       'smart_search:wengui_2024',
       'smart_search:angui_2024',

@@ -124,7 +124,7 @@ describe('llm.enrich_metadata (the one LLM-enrich operation) and enrich-metadata
       server.setHandler(() => reply.content('不是 JSON'));
       const fb = await gridcode(dataDir, ['--json', 'enrich-metadata', '--llm', '--all']);
       const out = JSON.parse(fb.stdout);
-      expect(out.results.map((r: { source: string }) => r.source)).toEqual(['offline', 'offline']);
+      expect(out.results.map((r: { source: string }) => r.source)).toEqual(['offline', 'offline', 'offline']);
       expect(out.results[0].message).toMatch(/离线/);
       expect(fb.stdout + fb.stderr).not.toContain(KEY);
     } finally {

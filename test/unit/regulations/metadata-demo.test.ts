@@ -19,10 +19,14 @@ afterAll(async () => {
 });
 
 describe('demo library', () => {
-  it('seeds both demo regulations once, each >= 30 pages with chapters, articles and tables', async () => {
+  it('seeds the three demo regulations once; the two dispatch rules >= 30 pages with chapters, articles and tables', async () => {
     const list = await invokeOperation(ctx, 'regulations.list', {});
-    expect(list.map((r) => r.reg_id).sort()).toEqual(['angui_2024', 'wengui_2024']);
+    expect(list.map((r) => r.reg_id).sort()).toEqual(['angui_2024', 'biandian_2024', 'wengui_2024']);
     for (const r of list) {
+      expect(r.is_demo).toBe(true);
+      expect(r.title).toContain('演示');
+    }
+    for (const r of list.filter((x) => x.reg_id !== 'biandian_2024')) {
       expect(r.is_demo).toBe(true);
       expect(r.title).toContain('演示');
       expect(r.total_pages).toBeGreaterThanOrEqual(30);
@@ -45,10 +49,10 @@ describe('demo library', () => {
     expect(await seedDemoLibrary(ctx)).toEqual([]);
     await invokeOperation(ctx, 'regulations.delete', { reg_id: 'wengui_2024' });
     await seedDemoLibrary(ctx);
-    expect((await invokeOperation(ctx, 'regulations.list', {})).map((r) => r.reg_id)).toEqual(['angui_2024']);
+    expect((await invokeOperation(ctx, 'regulations.list', {})).map((r) => r.reg_id).sort()).toEqual(['angui_2024', 'biandian_2024']);
     // explicit load brings it back
     const loaded = await invokeOperation(ctx, 'regulations.demo_load', {});
-    expect(loaded.map((r) => r.status).sort()).toEqual(['imported', 'unchanged']);
+    expect(loaded.map((r) => r.status).sort()).toEqual(['imported', 'unchanged', 'unchanged']);
   });
 });
 
@@ -75,7 +79,7 @@ describe('metadata', () => {
 
   it('exports and imports info.json (seed 002 §1.5 shape) through update_info', async () => {
     const { files } = await invokeOperation(ctx, 'regulations.export_info', { dir: out });
-    expect(files.map((f) => path.relative(out, f)).sort()).toEqual(['angui_2024/info.json', 'wengui_2024/info.json']);
+    expect(files.map((f) => path.relative(out, f)).sort()).toEqual(['angui_2024/info.json', 'biandian_2024/info.json', 'wengui_2024/info.json']);
     const json = JSON.parse(fs.readFileSync(path.join(out, 'angui_2024', 'info.json'), 'utf8'));
     expect(Object.keys(json).sort()).toEqual(['description', 'indexed_at', 'keywords', 'reg_id', 'scope', 'source_file', 'title', 'total_pages']);
     json.keywords = ['压板投退', '故障处理', '母线失压', '稳控系统', '安控装置'];

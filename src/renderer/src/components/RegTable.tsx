@@ -39,7 +39,7 @@ export function RegTable({
     try {
       const whole = await api('regulations.table', { reg_id: regId, table_id: table.table_id });
       await copyText(format === 'tsv' ? tableToTsv(whole) : tableToMarkdown(whole));
-      setStatus(`已复制 ${whole.table_id}（${whole.rows.length} 行，第 ${whole.page_start}–${whole.page_end} 页）为 ${format === 'tsv' ? 'TSV（可粘贴到表格软件）' : 'Markdown'}`);
+      setStatus(`已复制 ${whole.table_id}（${whole.rows.length} 行，第 ${whole.page_start}–${whole.page_end} 页）${format === 'tsv' ? '，可粘贴到 Excel、WPS 等表格软件' : '为 Markdown 表格'}`);
     } catch (e) {
       setStatus(`复制失败：${toApiError(e).message}`);
     }
@@ -56,8 +56,8 @@ export function RegTable({
           第 {table.page_start}–{table.page_end} 页 · 共 {table.row_count} 行{table.continues ? ' · 下页续' : ''}
         </span>
         <span className="reg-table-actions" role="group" aria-label={`复制表格 ${table.table_id}`}>
-          <button type="button" className="btn small" onClick={() => void copy('tsv')} title="复制整张表（所有页）为制表符分隔文本，可直接粘贴到表格软件">
-            复制表格（TSV）
+          <button type="button" className="btn small" onClick={() => void copy('tsv')} title="复制整张表（所有页），可直接粘贴到 Excel、WPS 等表格软件">
+            复制到表格软件
           </button>
           <button type="button" className="btn small" onClick={() => void copy('markdown')} title="复制整张表（所有页）为 Markdown 表格">
             复制为 Markdown

@@ -80,9 +80,16 @@ function CollectionsHome() {
   const [toast, showToast] = useToast();
   const [confirm, setConfirm] = useState<Collection | null>(null);
 
+  // a collection just imported is chosen before the list reloads with it: keep it until the list has it
+  const justImported = useRef<string | null>(null);
   useEffect(() => {
-    if (!active && list.data?.length) setActive(list.data[0].name);
-    if (active && list.data && !list.data.some((c) => c.name === active)) setActive(list.data[0]?.name ?? null);
+    if (!list.data) return;
+    if (active && list.data.some((c) => c.name === active)) {
+      justImported.current = null;
+      return;
+    }
+    if (active && active === justImported.current) return;
+    setActive(list.data[0]?.name ?? null);
   }, [list.data, active]);
 
   return (
@@ -118,6 +125,7 @@ function CollectionsHome() {
           </section>
           <ImportCollection
             onDone={(name, summary) => {
+              justImported.current = name;
               showToast(summary);
               list.reload();
               setActive(name);
@@ -126,7 +134,7 @@ function CollectionsHome() {
         </div>
         <div className="coll-main">
           {active ? (
-            <Chat key={active} collection={active} />
+            <Chat key={active} collection={active} examples={list.data?.find((c) => c.name === active)?.example_questions ?? []} />
           ) : (
             <EmptyState title="选择或导入一个文集开始提问" />
           )}
@@ -250,7 +258,7 @@ function ImportCollection({ onDone }: { onDone: (name: string, summary: string) 
         <label className="field">
           <span>文件夹路径</span>
           <div className="row">
-            <input className="input grow" aria-label="文件夹路径" placeholder="/path/to/folder" value={folder} onChange={(e) => setFolder(e.target.value)} />
+            <input className="input grow" aria-label="文件夹路径" placeholder="粘贴文件夹的完整路径" value={folder} onChange={(e) => setFolder(e.target.value)} />
             {electron ? (
               <button type="button" className="btn" onClick={() => void pick()}>
                 选择…
@@ -313,7 +321,7 @@ function ImportCollection({ onDone }: { onDone: (name: string, summary: string) 
   );
 }
 
-function Chat({ collection }: { collection: string }) {
+function Chat({ collection, examples }: { collection: string; examples: string[] }) {
   // an answer still in flight when the screen was left is dropped rather than spinning forever
   const [messages, setMessages] = useState<Message[]>(() => (chatMemory.get(collection)?.messages ?? []).filter((m) => m.out || m.error));
   const [sessionId, setSessionId] = useState<string | undefined>(() => chatMemory.get(collection)?.sessionId);
@@ -383,7 +391,22 @@ function Chat({ collection }: { collection: string }) {
       </div>
       <div className="chat-msgs" role="log" aria-label="问答记录">
         {messages.length === 0 ? (
-          <EmptyState title={`向「${collection}」提问`}>直接问想知道的事；锁定文档后可以继续追问，回答会注明出处。</EmptyState>
+          <EmptyState
+            title={`向「${collection}」提问`}
+            action={
+              examples.length ? (
+                <div className="row follow" role="group" aria-label="试试这些问题" style={{ justifyContent: 'center' }}>
+                  {examples.map((q) => (
+                    <button key={q} type="button" className="chip" disabled={busy} onClick={() => void ask(q)}>
+                      {q}
+                    </button>
+                  ))}
+                </div>
+              ) : undefined
+            }
+          >
+            直接问想知道的事；锁定文档后可以继续追问，回答会注明出处。
+          </EmptyState>
         ) : (
           messages.map((m, i) => (
             <div key={m.id} className="turn">

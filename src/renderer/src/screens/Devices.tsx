@@ -643,7 +643,7 @@ function ResultView({
       </details>
       <div>
         <button type="button" className="btn small" aria-expanded={showJson} onClick={() => setShowJson(!showJson)}>
-          {showJson ? '隐藏 JSON' : '查看 JSON（开发者）'}
+          {showJson ? '隐藏解析数据' : '查看解析数据'}
         </button>
         {showJson ? (
           <pre className="code" aria-label="命令与中间表示 JSON">

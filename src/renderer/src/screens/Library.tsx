@@ -119,7 +119,7 @@ export function LibraryScreen() {
                       {r.title}
                     </button>
                     <div className="muted small">
-                      <code>{r.reg_id}</code> · {FORMAT_LABEL[r.format] ?? r.format}
+                      {FORMAT_LABEL[r.format] ?? r.format}
                       {r.is_demo ? <span className="pill small-pill">示例</span> : null}
                       {editions.data?.get(r.reg_id) ? (
                         <span className={`pill small-pill ${editions.data.get(r.reg_id)!.in_force ? 'ok' : 'warn'}`} title={`本规程共 ${editions.data.get(r.reg_id)!.count} 个版本`}>
@@ -128,6 +128,11 @@ export function LibraryScreen() {
                       ) : null}
                       {r.description ? ` · ${r.description}` : ''}
                     </div>
+                    {/* the id is for the command line and agents (MCP), not for reading */}
+                    <details className="muted small">
+                      <summary>详细信息</summary>
+                      规程标识（命令行、MCP 使用） <code>{r.reg_id}</code>
+                    </details>
                   </td>
                   <td>{r.total_pages}</td>
                   <td>

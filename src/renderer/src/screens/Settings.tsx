@@ -7,6 +7,13 @@ import { CONFIG_FIELDS, LLM_KEY_MISSING, stripPaths } from '../i18n/messages';
 
 type Config = ApiOutput<'app.config'>['config'];
 
+/** "BAAI bge-small-zh-v1.5（ONNX int8 量化，约 24 MB），中文检索向量" -> its words before the technical parenthesis. */
+function modelName(m: { id: string; description?: string | null }): string {
+  const d = m.description?.trim();
+  if (!d) return m.id;
+  return d.replace(/（[^）]*）/g, '').replace(/\s+/g, ' ').trim() || d;
+}
+
 function modelLabel(state: 'ready' | 'missing' | 'error'): string {
   if (state === 'ready') return '嵌入模型已就绪';
   if (state === 'missing') return '未安装嵌入模型';
@@ -184,8 +191,7 @@ function ModelsSection({ onChanged, toast }: { onChanged: () => void; toast: (m:
     <section className="card" aria-labelledby="models-title">
       <h2 id="models-title">嵌入模型</h2>
       <p className="muted small" style={{ marginTop: 0 }}>
-        语义检索需要本地嵌入模型（完全离线运行）。没有模型时，检索自动退化为关键词检索。可在联网的电脑上运行
-        <code> npm run models:pull </code>下载后，把模型文件夹拷贝过来导入。
+        语义检索使用本机的嵌入模型，完全离线运行；应用已附带一个可用的模型。想换用其他模型时，把在别的电脑上下载好的模型文件夹拷贝到本机，在下方导入即可。
       </p>
       {models.loading && !models.data ? (
         <Spinner />
@@ -209,10 +215,15 @@ function ModelsSection({ onChanged, toast }: { onChanged: () => void; toast: (m:
               {models.data.models.map((m) => (
                 <tr key={`${m.location}:${m.id}`} className={m.active ? 'selected' : undefined}>
                   <td>
-                    <code>{m.id}</code>
-                    {m.default ? <span className="pill small-pill">默认</span> : null}
-                    {m.description ? <div className="muted small">{m.description}</div> : null}
-                    {m.problem ? <div className="small job-error">{stripPaths(m.problem)}</div> : null}
+                    {/* people read the description; the id (for the CLI and support) sits in the fold */}
+                    <span>{modelName(m)}</span>
+                    {m.default && m.state === 'installed' ? <span className="pill small-pill">推荐</span> : null}
+                    {m.state === 'error' && m.problem ? <div className="small job-error">{stripPaths(m.problem)}</div> : null}
+                    <details className="muted small">
+                      <summary>详细信息</summary>
+                      标识 <code>{m.id}</code>
+                      {m.state === 'missing' ? <div>本机没有这个模型的文件，需要时可从别的电脑拷贝模型文件夹后导入。</div> : null}
+                    </details>
                   </td>
                   <td>{m.dims}</td>
                   <td>
