@@ -257,7 +257,7 @@ export function importHomeAssistant(raw: unknown, warnings: string[]): unknown {
   const okGroups = groups
     .map((g) => ({ ...g, members: g.members.filter((m) => known.has(m)) }))
     .filter((g) => {
-      if (g.members.length === 0) warnings.push(`Home Assistant 分组 ${g.id} 没有可导入的成员，已跳过`);
+      if (g.members.length === 0) warnings.push(`Home Assistant 分组「${g.name}」没有可导入的成员，已跳过`);
       return g.members.length > 0;
     });
   if (devices.length === 0) warnings.push('Home Assistant 导出中没有可控制的实体');
@@ -335,7 +335,7 @@ export function importSmartThings(raw: unknown, warnings: string[]): unknown {
       type: `smartthings:${cats[0] ?? str(item.deviceTypeName) ?? 'device'}`,
       commands,
     };
-    if (roomId && !rooms.has(roomId)) warnings.push(`SmartThings 设备 ${id} 的房间 ${roomId} 在文件的房间列表中不存在，房间留空`);
+    if (roomId && !rooms.has(roomId)) warnings.push(`SmartThings 设备「${d.name}」所在的房间不在文件的房间列表中，房间留空`);
     if (category) d.category = category;
     if (Object.keys(attributes).length) d.attributes = attributes;
     devices.push(d);
