@@ -74,9 +74,15 @@ export function CollectionsScreen({ params = [], query }: { params?: string[]; q
   return <CollectionsHome />;
 }
 
+/** The collection last open on this screen: coming back from a cited article returns to it and its conversation. */
+let lastActiveCollection: string | null = null;
+
 function CollectionsHome() {
   const list = useAsync(() => api('collections.list', {}).then((r) => r.collections), []);
-  const [active, setActive] = useState<string | null>(null);
+  const [active, setActive] = useState<string | null>(() => lastActiveCollection);
+  useEffect(() => {
+    lastActiveCollection = active;
+  }, [active]);
   const [toast, showToast] = useToast();
   const [confirm, setConfirm] = useState<Collection | null>(null);
 
