@@ -335,7 +335,7 @@ export function importSmartThings(raw: unknown, warnings: string[]): unknown {
       type: `smartthings:${cats[0] ?? str(item.deviceTypeName) ?? 'device'}`,
       commands,
     };
-    if (roomId && !rooms.has(roomId)) warnings.push(`SmartThings 设备「${d.name}」所在的房间不在文件的房间列表中，房间留空`);
+    if (roomId && !rooms.has(roomId)) warnings.push(`SmartThings 设备「${d.name}」所在的房间（文件中写作 ${roomId}）不在文件的房间列表中，房间留空`);
     if (category) d.category = category;
     if (Object.keys(attributes).length) d.attributes = attributes;
     devices.push(d);

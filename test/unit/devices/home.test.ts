@@ -94,6 +94,7 @@ describe('importers', () => {
     expect(home.devices.find((d) => d.name === '客厅温湿度')!.attributes).toEqual({ temperature: 26.5, humidity: 52 });
     expect(home.devices.find((d) => d.name === '书房插座')!.room).toBeNull();
     expect(warnings.join()).toContain('r-9');
+    expect(warnings.join()).toContain('「书房插座」');
   });
 
   it('an imported home works end to end (condition read from a HA sensor)', async () => {
