@@ -85,6 +85,15 @@ export default async function main(args: string[]): Promise<void> {
   const held = [others[40], others[80]].filter(Boolean).map((f) => `行政法规/${f}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcode-eval-ocr-'));
   const ctx = createAppContext({ dataDir: path.join(dir, 'data') });
+  if (args.includes('--tables-only')) {
+    try {
+      await scannedTables(ctx, dir, verbose);
+    } finally {
+      await ctx.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    return;
+  }
   const rows: { family: string; acc: number; articles: number; search: number; holds: number; searchN: number; seconds: number; pages: number; heldOut: boolean }[] = [];
   try {
     const printedIds = new Map<string, string>();
