@@ -1,4 +1,4 @@
-import { otsuThreshold, type GreyImage } from './image';
+import type { GreyImage } from './image';
 
 /**
  * Ruling lines of a scanned page (table borders), found in the levelled page image: runs of dark pixels
@@ -27,14 +27,20 @@ interface Line {
   hi: number;
   a: number;
   b: number;
+  /** the runs it was extended by in its last row/column: a run joins the line only where it touches them */
+  last: Run[];
+  cur: Run[];
 }
 
-/** Dark runs along one axis, joined across adjacent rows/columns into lines. */
+/**
+ * Dark runs along one axis, joined across adjacent rows/columns into lines. A run joins a line only where
+ * it touches one of the line's runs in the row before (a glyph next to a long border stays apart from it).
+ */
 function axisLines(img: GreyImage, threshold: number, horizontal: boolean, minLen: number, maxGap: number): Line[] {
   const { width, height, data } = img;
   const outer = horizontal ? height : width;
   const inner = horizontal ? width : height;
-  const open: Line[] = [];
+  let open: Line[] = [];
   const done: Line[] = [];
   for (let o = 0; o < outer; o++) {
     const runs: Run[] = [];
@@ -51,35 +57,57 @@ function axisLines(img: GreyImage, threshold: number, horizontal: boolean, minLe
       }
     }
     if (start >= 0 && last - start + 1 >= minLen) runs.push({ at: o, a: start, b: last });
-    // extend the lines of the previous row/column; close the ones no run continued
+    for (const r of runs) {
+      const touching = open.filter((l) => l.last.some((p) => r.a <= p.b + maxGap && r.b >= p.a - maxGap));
+      let line: Line;
+      if (!touching.length) {
+        line = { lo: o, hi: o, a: r.a, b: r.b, last: [], cur: [] };
+        open.push(line);
+      } else {
+        // one run touching several lines joins them
+        line = touching[0];
+        for (const other of touching.slice(1)) {
+          line.lo = Math.min(line.lo, other.lo);
+          line.a = Math.min(line.a, other.a);
+          line.b = Math.max(line.b, other.b);
+          line.last.push(...other.last);
+          line.cur.push(...other.cur);
+        }
+        open = open.filter((l) => !touching.includes(l) || l === line);
+      }
+      line.cur.push(r);
+      line.hi = o;
+      line.a = Math.min(line.a, r.a);
+      line.b = Math.max(line.b, r.b);
+    }
+    // a line not continued for two rows is closed
     const still: Line[] = [];
     for (const l of open) {
-      const cont = runs.filter((r) => r.a <= l.b && r.b >= l.a);
-      if (cont.length) {
-        for (const r of cont) {
-          l.a = Math.min(l.a, r.a);
-          l.b = Math.max(l.b, r.b);
-          (r as Run & { used?: boolean }).used = true;
-        }
-        l.hi = o;
+      if (l.cur.length) {
+        l.last = l.cur;
+        l.cur = [];
         still.push(l);
       } else if (o - l.hi > 1) done.push(l);
       else still.push(l);
     }
-    for (const r of runs as (Run & { used?: boolean })[]) if (!r.used) still.push({ lo: o, hi: o, a: r.a, b: r.b });
-    open.length = 0;
-    open.push(...still);
+    open = still;
   }
   done.push(...open);
   return done;
 }
 
 /**
+ * Grey below which a pixel may belong to a ruling. Thin rules are faint after scanning (a 0.5 pt line is
+ * about one pixel at 200 dpi, lightened by blur, levelling and JPEG): paper stays above ~235.
+ */
+const RULING_INK = 215;
+
+/**
  * Rulings of a page image. `dpi` sets the scale: horizontals at least 0.4 inch long, verticals at least
  * 0.6 inch or joining two horizontals; at most 0.04 inch thick.
  */
 export function detectRulings(img: GreyImage, dpi: number): ImageRuling[] {
-  const threshold = Math.min(otsuThreshold(img), 160);
+  const threshold = RULING_INK;
   const maxThick = Math.max(3, Math.round(dpi * 0.04));
   const gap = Math.max(2, Math.round(dpi / 100));
   const hs = axisLines(img, threshold, true, Math.round(dpi * 0.4), gap).filter((l) => l.hi - l.lo + 1 <= maxThick);

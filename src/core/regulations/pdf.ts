@@ -122,7 +122,7 @@ const mayHoldTable = (lines: PdfLine[]) => lines.filter((l) => cellGroups(l) >= 
 export function cleanOcrCell(cell: string): string {
   let s = cell.trim();
   // Chinese print never ends or opens a cell with ASCII punctuation ("p.u." excepted)
-  if (!/[a-z]\.[a-z]\.$/i.test(s)) s = s.replace(/(?<=[\u4e00-\u9fff）)\w%*℃Ω])\s*[.'"`,:;·]+$/, '');
+  if (!/[a-z]\.[a-z]\.$/i.test(s)) s = s.replace(/(?<=[\u4e00-\u9fff）)\w%*℃Ω])(?:\s*[.'"`,:;·])+$/, '');
   s = s.replace(/^[.'"`,:;·]+\s*(?=[\u4e00-\u9fff\w≥≤±+-])/, '');
   return s.replace(/^K(V|A|W|VA|var|Wh)$/, 'k$1');
 }
@@ -205,11 +205,14 @@ function needsOcr(items: TextItem[], limits: { minTextChars: number; minReadable
   return chars < limits.minTextChars || readableShare(text) < limits.minReadableShare;
 }
 
+const SPECK_RE = /^[\s.,:;'"`·、，。：；]{1,3}$/;
+
 /** OCR lines (boxes in points from the top-left) -> the text items the layout code reads. */
 function ocrItems(result: OcrPageResult): TextItem[] {
   const heights = result.lines.map((l) => l.y1 - l.y0).sort((a, b) => a - b);
   const median = heights[Math.floor(heights.length / 2)] ?? 10;
-  return result.lines.map((l) => {
+  // a speck read as a dot or a colon on its own is no line of the page (it would end a table before a page break)
+  return result.lines.filter((l) => !SPECK_RE.test(l.text)).map((l) => {
     const boxH = l.y1 - l.y0;
     // box heights of one print size vary with the glyphs (brackets, descenders): body lines get one size,
     // so paragraphs join as in a text PDF; the detector's box is about 1.4 times the glyph size

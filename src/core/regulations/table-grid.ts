@@ -31,6 +31,8 @@ export interface CellGrid {
 /** Rulings closer than this (points) are one line; ends this close meet. */
 const SNAP = 2;
 const MEET = 3;
+/** Horizontal rules reaching this far (points) past the outermost vertical: the table is open at that side. */
+const OPEN_SIDE = 8;
 
 interface H {
   y: number;
@@ -133,8 +135,12 @@ export function buildGrids(rulings: Ruling[]): CellGrid[] {
   const grids: CellGrid[] = [];
   for (const { h, v } of groups.values()) {
     const ys = clusterValues(h.map((x) => x.y), SNAP).reverse();
-    const xs = clusterValues(v.map((x) => x.x), SNAP);
-    if (ys.length < 3 || xs.length < 3) continue;
+    // tables open at the sides (no outer verticals) end where their horizontal rules end
+    const vx = v.map((x) => x.x);
+    const left = Math.min(...h.map((x) => x.x0));
+    const right = Math.max(...h.map((x) => x.x1));
+    const xs = clusterValues([...vx, ...(left < Math.min(...vx) - OPEN_SIDE ? [left] : []), ...(right > Math.max(...vx) + OPEN_SIDE ? [right] : [])], SNAP);
+    if (ys.length < 3 || xs.length < 3 || v.length < 1) continue;
     const hSpans = (y: number) => h.filter((s) => Math.abs(s.y - y) <= SNAP).map((s) => [s.x0, s.x1] as [number, number]);
     const vSpans = (x: number) => v.filter((s) => Math.abs(s.x - x) <= SNAP).map((s) => [s.y0, s.y1] as [number, number]);
     const nr = ys.length - 1;
@@ -230,29 +236,53 @@ function headerRows(grid: CellGrid, text: string[]): number {
   return h;
 }
 
+/** The grid with a column of one-row cells added at the left (border at `left`) and/or right. */
+function widen(grid: CellGrid, left: number | null, right: number | null): CellGrid {
+  const nr = grid.ys.length - 1;
+  const shift = left === null ? 0 : 1;
+  const cells = grid.cells.map((c) => ({ ...c, col: c.col + shift }));
+  const owner = grid.owner.map((row) => row.map((i) => i));
+  const add = (r: number, col: number) => {
+    cells.push({ row: r, col, rowspan: 1, colspan: 1 });
+    return cells.length - 1;
+  };
+  for (let r = 0; r < nr; r++) {
+    if (left !== null) owner[r].unshift(add(r, 0));
+    if (right !== null) owner[r].push(add(r, owner[r].length));
+  }
+  return { xs: [...(left === null ? [] : [left]), ...grid.xs, ...(right === null ? [] : [right])], ys: grid.ys, cells, owner };
+}
+
 /** A grid's region on the page and its table: the lines whose text falls inside it. */
-function gridSegment(grid: CellGrid, lines: PositionedLine[], centre: FragmentCentre, cleanCell: (s: string) => string): TableSegment | null {
+function gridSegment(found: CellGrid, lines: PositionedLine[], centre: FragmentCentre, cleanCell: (s: string) => string): TableSegment | null {
+  let grid = found;
   const { xs, ys } = grid;
   const inside = ([x, y]: [number, number]) => x >= xs[0] - 1 && x <= xs[xs.length - 1] + 1 && y <= ys[0] + 1 && y >= ys[ys.length - 1] - 1;
   const members = lines.map((l, k) => (l.frags.length && l.frags.filter((f) => inside(centre(f))).length * 2 > l.frags.length ? k : -1)).filter((k) => k >= 0);
   if (!members.length) return null;
   const from = members[0];
   const to = members[members.length - 1];
+  // text of the table's lines beyond a side whose border was not found: a column of its own there
+  const outside = lines.slice(from, to + 1).flatMap((l) => l.frags.filter((f) => f.str.trim()).map(centre));
+  const leftOut = outside.filter(([x]) => x < xs[0]).map(([x]) => x);
+  const rightOut = outside.filter(([x]) => x > xs[xs.length - 1]).map(([x]) => x);
+  if (leftOut.length || rightOut.length) grid = widen(grid, leftOut.length ? Math.min(...leftOut) - 20 : null, rightOut.length ? Math.max(...rightOut) + 20 : null);
+  const { xs: gx } = grid;
   const buckets: { f: Fragment; cy: number }[][] = grid.cells.map(() => []);
   for (const line of lines.slice(from, to + 1)) {
     for (const f of line.frags) {
       if (!f.str.trim()) continue;
       const [x, y] = centre(f);
       const r = locate(ys, y, true);
-      const c = locate(xs, x, false);
+      const c = locate(gx, x, false);
       if (r >= 0 && c >= 0) buckets[grid.owner[r][c]].push({ f, cy: y });
     }
   }
   const text = buckets.map((b) => cleanCell(cellText(b)));
   const h = headerRows(grid, text);
   const nr = ys.length - 1;
-  const nc = xs.length - 1;
-  const columns = xs.slice(0, -1).map((x, c) => [x, xs[c + 1]] as [number, number]);
+  const nc = gx.length - 1;
+  const columns = gx.slice(0, -1).map((x, c) => [x, gx[c + 1]] as [number, number]);
   const rows: string[][] = [];
   const spans: GridCell[] = [];
   for (let r = h > 1 ? h : 0; r < nr; r++) {
