@@ -1,6 +1,7 @@
 import { norm } from './home';
 import { ACTIONS, DESCRIPTION_WORDS, OPPOSITES, SERVED_BY } from './lexicon';
 import type { CommandSpec, Entity } from './types';
+import { COMMON, SETTINGS } from './data';
 
 /** Similarity of an action ("打开") to one command description ("打开设备"), 0..1. */
 export type SimilarityFn = (action: string, description: string) => number;
@@ -73,7 +74,7 @@ export function actionSimilarity(action: string, description: string): number {
   if (acts.includes(a) || (ACTIONS[a] ?? []).some((p) => p.length >= 2 && d.includes(p))) sim = 1;
   else if ((OPPOSITES[a] ?? []).some((o) => acts.includes(o))) sim = 0;
   else if ((SERVED_BY[a] ?? []).some((o) => acts.includes(o))) sim = 0.8;
-  else if (a === '调节') sim = /调|设置|设定|set|adjust/i.test(description) ? 0.8 : 0;
+  else if (a === '调节') sim = SETTINGS.re.set_words.test(description) ? 0.8 : 0;
   else {
     const phrases = [a, ...(ACTIONS[a] ?? []).filter((p) => p.length >= 2)];
     sim = Math.max(...phrases.map((p) => dice(p, d)));
@@ -145,7 +146,7 @@ export function capabilityFilter<T extends Entity>(
 }
 
 /** Words of a command that runs a programme (开始洗涤, 停止清扫, cancel) rather than switching power. */
-const PROGRAMME = /开始|停止|取消|暂停|启动|start|stop|cancel|pause/i;
+const PROGRAMME = COMMON.re.programme_words;
 
 /**
  * The entity switches on/off itself (a power or light command), as opposed to starting or

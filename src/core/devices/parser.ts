@@ -11,6 +11,7 @@ import { commandActions } from './capability';
 import { splitCondition } from './conditions';
 import { DELAY, takeDelay, takeClockTime, timerCommand, OTHER_INTENTS } from './timing';
 import { commandSchema, NOT_DEVICE_ACTION, TIMER_ACTION, TIMER_OPS, UNKNOWN_ACTION, type Command, type OtherIntent, type Condition, type Home, type QueryIR, type Schedule, type ValueAttribute } from './types';
+import { CLIMATE, COMMON, CONDITIONS, INTENTS, LIGHTS, LOCKS, MEDIA, NUMBERS, QUESTIONS, TIME, VACUUM } from './data';
 
 /**
  * Offline rule grammar: utterance -> ordered command array (seed 000 protocol {a,s,n,t,q,c,v,x}).
@@ -25,56 +26,42 @@ const ACTION_PHRASES: [string, string][] = longestFirst(Object.values(ACTIONS).f
   Object.entries(ACTIONS).find(([, list]) => list.includes(p))![0],
 ]);
 
-const SEPARATORS = /然后|接着|随后|之后|再把|再(?=关|开|打开|调|拉|锁|暂停|播放|启动|执行)|并(?=关|开|打开|调|拉|锁|暂停|播放|启动|执行|回)|并且|同时|以及|顺便|[，,；;。！!？?\n]/;
+const SEPARATORS = COMMON.re.separators;
 // (同 is Cantonese 和: 开书房灯同风扇; names are masked before this split)
 // (开客厅空调、关主卧空调: 、 lists targets, or whole commands when each has its verb)
-const JOINERS = /和|跟|与|及|还有|、|同(?!时|步|样|意)/;
+const JOINERS = COMMON.re.joiners;
 // (全 before a verb the verb slot already took: 把灯全关了)
-const QUANT_ALL = /整个|整间|整层|所有的|所有|全部的|全部|全(?=打开|关|开|拉|锁|熄|\s)|全屋的|全屋|全家的|全家|一切|统统|全都|都|其他房间的|其他房间|其它房间|其他地方|其余的|其余|其他的|其他|其它|别的/;
+const QUANT_ALL = COMMON.re.all;
 // (除湿机 / 除草机 / 除螨仪: 除 starting an appliance's word is not "except")
-const EXCEPT = /除了|除去|除开|除(?![湿草尘菌螨醛味霉雾])/;
-const EXCEPT_END = /以外的|之外的|以外|之外|外的|外/;
+const EXCEPT = COMMON.re.except;
+const EXCEPT_END = COMMON.re.except_end;
 // 上一个台 / 上一个频道 are media steps, not "the previous one"
-const REFERENCE = /它们|它|那个|这个|那盏|这盏|那台|这台|那部|这部|那扇|这扇|那把|这把|那些|这些|刚才那个|刚才的|刚刚那个|上一个(?!台|频道|节目|首|曲|集|期)|那一个|这一个|那两个|那俩/;
+const REFERENCE = COMMON.re.reference;
 // 上一台 / 下一个 / 第一个 are media steps and ordinals, not counts
-const COUNT = /(?<![上下第])(\d+|[一两二三四五六七八九十俩]+)\s*(个|盏|台|只|扇|部|组|路|块)/;
+const COUNT = COMMON.re.count;
 // (看不清 / 受不了 after a complaint say why, not what: 书房太暗了看不清)
 // (明天早上七点 / 十点钟: when is not a name either; takeClockTime reads it into `at` where it leads the
 // command, these catch a time said elsewhere in the clause)
-const PARTICLES = /(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)?[零一二两三四五六七八九十\d]+点(?:钟|半|[零一二三四五六七八九十\d]+分?)|(?:今天|明天|后天|今晚|明早)?(?:早上|上午|中午|下午|晚上|凌晨|傍晚|夜里)|今天|明天|后天|今晚|明早|目标|那边|这边|(?:准备|要|去)?(?:睡觉|起床|出门|吃饭)了?|看不清楚?|看不见|刺眼|晃眼|有人来了?|客人来了|来客人了|听不清楚?|听不见|受不了|睡不着|不好意思|劳驾|劳烦您?|家里|家中|屋里|屋内|室内|房间里|房间|里面|里头|里有|几个|几盏|几台|请|帮我|帮忙|给我|麻烦|一下|一点|了|吧|呢|啊|呀|哦|嘛|我想|我要|想|要|能不能|可以|你|把|将|给|的|让|现在|马上|立刻|赶紧|稍微|都|下|再|有点|好像|一些|些/g;
+const PARTICLES = COMMON.re.particles;
 /** What is played, said instead of a player (暂停音乐, 下一首歌): not a device name. */
 // 播放下一首: the verb 播放 left over beside a media step is not a name either
-const MEDIA_WORDS = /^(?:播放|放)?(?:(?:这|呢|嗰|那)?一?首歌?|音乐|歌曲?|曲子|节目|视频|电影|这集|广播|故事)?$/;
+const MEDIA_WORDS = MEDIA.re.content_words;
 const MEDIA_ACTIONS = new Set(['播放', '继续', '暂停', '停止', '下一首', '上一首', '静音', '取消静音']);
 /** Playback steps that need no content: said with nothing named they address the players. */
 const MEDIA_STEPS = new Set(['继续', '暂停', '停止', '下一首', '上一首', '静音', '取消静音']);
 /** Kinds that are only on or off: pausing or stopping one switches it off. */
 const POWER_ONLY = new Set(['light', 'humidifier', 'dehumidifier', 'airConditioner', 'fan', 'airPurifier', 'heater', 'freshAir', 'plug', 'switch', 'waterHeater', 'bathHeater', 'rangeHood']);
 /** 能帮我把走廊灯打开吗: a request asked politely (a modal before, a command verb right before 吗), not a state question. */
-const POLITE_REQUEST = /^(.*(?:能不能|能否|可否|可不可以|可以|能|麻烦|劳烦|请).*?(?:打开|开启|启动|关掉|关闭|关上|拉开|拉上|合上|锁上|开一下|关一下|调高|调低|调大|调小|调亮|调暗|开|关))(?:吗|么|嘛)$/;
+const POLITE_REQUEST = COMMON.re.polite_request;
 
 /** What an appliance does, said instead of its name: 开始洗衣服 -> the washer. */
-const ACTIVITY_TYPES: [RegExp, string][] = [
-  [/洗衣服|洗衣裳|洗衣/, 'washer'],
-  [/烘衣服|烘干衣服|烘衣/, 'dryer'],
-  [/洗碗/, 'dishwasher'],
-  [/煮饭|蒸饭|做饭|煲饭/, 'cooker'],
-  [/浇花|浇水|浇草|灌溉/, 'valve'],
-];
+const ACTIVITY_TYPES = INTENTS.tables.activities as [RegExp, string][];
 
 /**
  * What people say instead of a scene's name (我要睡觉了, 我出门了): the event, and the words a
  * scene for it is named with. Used only when the clause names no device, room or type.
  */
-const LIFE_EVENTS: [RegExp, string[]][] = [
-  [/睡觉|要睡了|去睡了|睡了|休息了|晚安/, ['晚安', '睡眠', '睡觉', '就寝', '夜间']],
-  [/出门|离家|走了|上班去|出去了|要走/, ['离家', '出门', '外出', '离开']],
-  [/回家|到家|回来了/, ['回家', '到家', '归家']],
-  [/起床|醒了|早安|早上好/, ['起床', '早安', '起来', '早晨']],
-  [/看电影|观影|看片/, ['观影', '电影', '影院']],
-  [/吃饭|用餐|开饭|就餐/, ['用餐', '晚餐', '就餐', '吃饭', '晚饭']],
-  [/聚会|派对|开趴/, ['派对', '聚会']],
-];
+const LIFE_EVENTS = INTENTS.tables.life_events as [RegExp, string[]][];
 
 function lifeEventScene(text: string, index: HomeIndex): string | null {
   for (const [re, words] of LIFE_EVENTS) {
@@ -88,9 +75,9 @@ function lifeEventScene(text: string, index: HomeIndex): string | null {
 }
 
 /** Wake words said before a command (小爱同学，…) and courtesy said after it (…好吗 / 谢谢). */
-const WAKE = /^(?:小爱同学|小爱|天猫精灵|小度小度|小度|小艺小艺|小艺|嘿?siri|hey ?siri|ok ?google|你好)[，,、\s]*/i;
+const WAKE = COMMON.re.wake;
 // (运行吗 is a question about running, not 行吗)
-const COURTESY_END = /(?:好吗|好不好|好嘛|(?<![运执进流])行吗|(?<![运执进流])行不行|可以吗|可以不|可不可以|成吗|谢谢你?|谢谢啦|谢啦|多谢|ok吗)(?=[，,。！!？?\s]|$)/g;
+const COURTESY_END = COMMON.re.courtesy_end;
 
 /**
  * 别开着了 / 不要亮着了 / 不用开了: asking to stop something being on is turning it off;
@@ -99,21 +86,21 @@ const COURTESY_END = /(?:好吗|好不好|好嘛|(?<![运执进流])行吗|(?<![
 function negationToVerb(body: string): string {
   return body
     // 把声音关掉 is mute, 打开声音 unmute (the player stays on)
-    .replace(/(?:关掉|关闭|关上|关了|关)(?:一下)?的?声音|声音(?:关掉|关闭|关上|关了|关)/g, '静音')
+    .replace(MEDIA.re.mute_phrase, '静音')
     // 关闭电视声音 / 关掉客厅电视的声音: the player named between the verb and 声音
-    .replace(/(?:关掉|关闭|关上)(?:一下)?([^，,；;。]{1,8}?)的?声音/g, '$1静音')
-    .replace(/(?:打开|开启)(?:一下)?([^，,；;。]{1,8}?)的?声音/g, '$1取消静音')
-    .replace(/(?:打开|开启|开)(?:一下)?的?声音|声音(?:打开|开启|开一下)/g, '取消静音')
-    .replace(/(?:别|不要|不用|不必|甭)再?(?:开着|亮着|开|打开|亮)(?:了|啦|吧)?/g, '关掉')
-    .replace(/^(?:别|不要|不用)再?让?(.+?)(?:再)?(?:扫地|拖地|扫|拖|洗|吹|响|放|播|转|跑|工作)了?$/, '停止$1');
+    .replace(MEDIA.re.mute_named, '$1静音')
+    .replace(MEDIA.re.unmute_named, '$1取消静音')
+    .replace(MEDIA.re.unmute_phrase, '取消静音')
+    .replace(COMMON.re.dont_keep_on, '关掉')
+    .replace(COMMON.re.stop_doing, '停止$1');
 }
 
-const OUTDOOR = /室外|户外|外面|屋外|outdoor|outside/i;
+const OUTDOOR = INTENTS.re.outdoor;
 
-const REMINDER = /提醒我|提醒一下我|记得提醒|叫醒我|记得叫我|喊我起床|叫我起床/;
+const REMINDER = INTENTS.re.reminder;
 
 /** Greetings, thanks and questions to the assistant itself, said alone (早上好 / 晚安 may run a scene, so they are not here). */
-const CHAT = /^(?:你好|您好|嗨|哈喽|hello|hi|晚上好|下午好|中午好|谢谢你?|谢谢啦|谢啦|多谢|辛苦了|你是谁|你叫什么(?:名字)?|你几岁了?|你会(?:做|干)?什么|你能(?:做|干)什么|再见|拜拜|你(?:真|好)(?:棒|聪明|厉害))(?:呀|啊|吗|呢|哦)?[，,。！!？?]*$/i;
+const CHAT = INTENTS.re.chat;
 
 function otherIntent(body: string, index: HomeIndex): Command | null {
   const found = OTHER_INTENTS.find(([re]) => re.test(body));
@@ -122,7 +109,7 @@ function otherIntent(body: string, index: HomeIndex): Command | null {
   if (found[1] === 'other' && hasVerb(body.replace(/[\ue000-\ue0ff]/g, ''))) return null;
   // 如果天气热就开空调 is a device command with a condition; 客厅的温度 names no weather
   // a home with an outdoor sensor answers 外面多少度 itself
-  if (found[1] === 'weather' && (/就|的话|的时候/.test(body) || maskNames(body, index).masked.size > 0 || index.entities.some((e) => OUTDOOR.test(`${e.name} ${e.room ?? ''}`)))) return null;
+  if (found[1] === 'weather' && (CONDITIONS.re.said.test(body) || maskNames(body, index).masked.size > 0 || index.entities.some((e) => OUTDOOR.test(`${e.name} ${e.room ?? ''}`)))) return null;
   return commandSchema.parse({ a: NOT_DEVICE_ACTION, i: found[1], reason: '不是设备指令' });
 }
 
@@ -211,7 +198,7 @@ interface Partial {
 }
 
 /** What to play without the size words around it (放点周杰伦 / 来几首老歌). */
-const playable = (text: string) => text.replace(/^(?:一点|一些|点|些|几首|一首|首)(?=.)/, '') || text;
+const playable = (text: string) => text.replace(MEDIA.re.amount_lead, '') || text;
 
 const blankOut = (s: string, start: number, end: number) => s.slice(0, start) + ' '.repeat(end - start) + s.slice(end);
 
@@ -244,7 +231,7 @@ function categoryOf(p: Partial, index: HomeIndex): string | null {
  */
 function bareTrailingNumber(s: string, index: HomeIndex): ReturnType<typeof valueSlot> {
   if (hasVerb(s)) return null;
-  const bare = blankWords(s, index).match(/(?<=[#\s\u4e00-\u9fff])(\d{1,3}(?:\.\d)?|(?<![零一二两三四五六七八九十])[一二两三四五六七八九十][零一二两三四五六七八九十]{0,3})\s*$/);
+  const bare = blankWords(s, index).match(NUMBERS.re.bare_trailing);
   return bare ? { start: bare.index!, end: bare.index! + bare[0].length, v: bare[1], attribute: null, kind: 'absolute', unit: null } : null;
 }
 
@@ -263,21 +250,21 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     const isScene = index.byName.get(norm(name))?.every((e) => e.kind === 'scene');
     // 把空气净化器调到睡眠模式 / 加湿器开启睡眠模式: a scene's name said with a device (by name, or by a
     // kind of which this home has one with modes) is the device's own mode
-    if (isScene && /模式$/.test(name) && (named.length > 1 || kindWithModes(s.split(ch).join(' '), index))) {
-      p.v = name.replace(/模式$/, '');
+    if (isScene && COMMON.re.mode_suffix.test(name) && (named.length > 1 || kindWithModes(s.split(ch).join(' '), index))) {
+      p.v = name.replace(COMMON.re.mode_suffix, '');
       s = s.split(ch).join(' ');
       continue;
     }
     if (!p.n) p.n = name;
     // 把入户门锁上 / 入户门锁了吗: a lock's name ending in 锁 also carries the verb's first half
-    s = s.split(ch).join(/锁$/.test(name) && new RegExp(`${ch}(?:上|好|住|了|一下|下)`).test(s) ? ' 锁' : ' ');
+    s = s.split(ch).join(LOCKS.re.lock_suffix.test(name) && new RegExp(ch + LOCKS.src.lock_tail).test(s) ? ' 锁' : ' ');
   }
   const modeFromScene = p.v !== null;
   p.question = isQuestion(s.trim());
   const ref = takeAll(s, REFERENCE);
   if (ref.found.length) {
     p.ref = true;
-    if (ref.found.some((f) => /们|些|两|俩/.test(f))) p.q = 'all';
+    if (ref.found.some((f) => COMMON.re.plural_reference.test(f))) p.q = 'all';
     s = ref.rest;
   }
   const count = s.match(COUNT);
@@ -319,11 +306,11 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   const verbText = blankWords(s, index);
   // 把门锁上: the lock verb wins over the type word 门锁 it overlaps
   // (锁前门: a bare 锁 right before a name, where the name was masked, is the verb)
-  const lockVerb = s.match(/锁上|上锁|锁好|锁住|锁门|锁一下|锁下|解锁|开锁|锁了(?!吗|没|未)|(?<![门智指])锁(?=\s)|(?<=\s)锁\s*$/);
+  const lockVerb = s.match(LOCKS.re.lock_verb);
   if (lockVerb) {
     // 打开前门锁 / 开一下前门的锁: 开 before a bare 锁 opens the lock (开锁 split by the name)
-    const opener = lockVerb[0] === '锁' ? s.slice(0, lockVerb.index).match(/打开|开启|(?<![关没未])开(?:一下|下)?/) : null;
-    p.a = /解锁|开锁/.test(lockVerb[0]) || opener ? '解锁' : '锁上';
+    const opener = lockVerb[0] === '锁' ? s.slice(0, lockVerb.index).match(LOCKS.re.opener) : null;
+    p.a = LOCKS.re.unlock.test(lockVerb[0]) || opener ? '解锁' : '锁上';
     s = s.replace(lockVerb[0], lockVerb[0] === '锁门' ? ' 门 ' : ' ');
     if (opener) s = s.replace(opener[0], ' ');
   } else {
@@ -354,18 +341,18 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     }
   }
   // 客厅湿度 / 主卧温度: a room and a reading, nothing to set, is a question
-  if (!p.a && !p.v && !hadSetVerb && (attribute === 'temperature' || attribute === 'humidity') && !/[\d零一二两三四五六七八九十]/.test(s)) p.question = true;
+  if (!p.a && !p.v && !hadSetVerb && (attribute === 'temperature' || attribute === 'humidity') && !NUMBERS.re.any_digit.test(s)) p.question = true;
   if (p.question || p.a === '查询') {
     p.question = true;
     p.a = '查询';
     s = s.replace(QUESTION_WORDS, ' ');
     // 客厅温度多少: a reading question targets the sensor, not the thermostat
-    const reading = attribute ?? attributeSlot(s)?.attribute ?? (/几度|多少度|多热|多冷|热不热|冷不冷|热吗|冷吗|很热|很冷|太热|太冷/.test(raw) ? 'temperature' : /潮不潮|干不干|多潮|多干|潮吗|干燥/.test(raw) ? 'humidity' : null);
-    s = s.replace(/温度|湿度|光照|照度|亮度|光线|光强/g, ' ');
-    if (/光照|照度|光线|光强/.test(raw)) p.t = 'lightSensor';
+    const reading = attribute ?? attributeSlot(s)?.attribute ?? (QUESTIONS.re.temperature_question.test(raw) ? 'temperature' : QUESTIONS.re.humidity_question.test(raw) ? 'humidity' : null);
+    s = s.replace(QUESTIONS.re.reading_words, ' ');
+    if (QUESTIONS.re.light_reading_words.test(raw)) p.t = 'lightSensor';
     // 花园亮度多少 / 客厅亮不亮: brightness asked of a place, no lamp named, is a light sensor's reading where
     // one is (else the lights there answer)
-    else if ((reading === 'brightness' || /亮不亮|暗不暗/.test(raw)) && !named.length && !/灯/.test(raw)) {
+    else if ((reading === 'brightness' || QUESTIONS.re.brightness_question.test(raw)) && !named.length && !LIGHTS.re.lamp_word.test(raw)) {
       const rooms = findWords(s, index.roomWords).map((r) => r.word);
       const sensors = index.entities.filter((e) => e.category === 'lightSensor' && (!rooms.length || rooms.some((r) => roomMatches(e.room, r))));
       p.t = sensors.length ? 'lightSensor' : rooms.length ? 'light' : p.t;
@@ -373,8 +360,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     else if (reading === 'temperature' || reading === 'humidity') p.t = reading === 'temperature' ? 'temperatureSensor' : 'humiditySensor';
   }
   // 所有设备 / 全部电器: no type restriction at all
-  s = s.replace(/设备|电器|东西/g, ' ');
-  const any = takeAll(s, /随便|随意|任意|任何/);
+  s = s.replace(COMMON.re.any_device, ' ');
+  const any = takeAll(s, COMMON.re.any_one);
   if (any.found.length) {
     p.q = 'any';
     s = any.rest;
@@ -386,7 +373,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     s = all.rest;
   }
   // 有哪些窗户开着 / 几盏灯亮着: a question over a set asks about every member, not the best one
-  if (p.a === '查询' && p.q === 'one' && (/哪些|哪几|几个|几盏|几台|几扇|几把|多少(?:个|盏|台|扇)/.test(raw) || INVENTORY.test(raw))) p.q = 'all';
+  if (p.a === '查询' && p.q === 'one' && (QUESTIONS.re.which_many.test(raw) || INVENTORY.test(raw))) p.q = 'all';
   // after quantifiers (所有床头灯 is not 右床头灯), a misheard name (主卧吸定灯, 草平灯) is looked for before room and type words take it apart
   if (!p.n && !named.length) {
     // within one stretch of text: 卧室 + 所有的 + 灯 must not join into the name 卧室灯
@@ -409,7 +396,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     s = s.replace(sub.word, ' ');
   }
   // 我要出门了: leaving, not a door
-  s = s.replace(/出门|进门|串门|上门|出家门/g, ' ');
+  s = s.replace(LOCKS.re.not_a_door, ' ');
   const type = index.typeWords.find(([w]) => s.includes(w));
   if (type) {
     // 客厅温度传感器多少度 keeps the sensor; 空调现在多少度 / 冰箱几度: a named appliance answers for itself
@@ -432,21 +419,21 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   if (!p.a && !p.question && ACTIVITY_TYPES.some(([re]) => re.test(raw))) p.a = '打开';
   // 扫地机回家: a vacuum's home is its dock (never the 回家模式 scene)
-  if ((p.t === 'robotVacuum' || p.t === 'lawnMower' || ['robotVacuum', 'lawnMower'].includes(categoryOf(p, index) ?? '')) && /回家|回去/.test(s) && (!p.a || p.a === UNKNOWN_ACTION)) {
+  if ((p.t === 'robotVacuum' || p.t === 'lawnMower' || ['robotVacuum', 'lawnMower'].includes(categoryOf(p, index) ?? '')) && VACUUM.re.go_home.test(s) && (!p.a || p.a === UNKNOWN_ACTION)) {
     p.a = '回充';
-    s = s.replace(/回家|回去/, ' ');
+    s = s.replace(VACUUM.re.go_home, ' ');
   }
   // 门锁上了吗: the question's lock verb also says what is asked about
   if (p.question && lockVerb && !p.t && !p.n) p.t = 'lock';
   // 有没有门没锁: a door asked about by its lock
-  if (p.question && p.t === 'door' && /锁/.test(raw)) p.t = 'lock';
+  if (p.question && p.t === 'door' && LOCKS.re.lock_char.test(raw)) p.t = 'lock';
   // what is left after removing everything known may still be a name hint (小米插座2号), or, beside a
   // named player, what to play (在厨房音箱播放周杰伦)
   if (!p.n || (p.a === '播放' && p.v === null)) {
     // 在书房音箱上放: the player said around 在…上 / 在…里
-    const residual = s.replace(PARTICLES, ' ').replace(/[\s\d%％.#]+/g, ' ').trim().replace(/(^|\s)在(\S+?)(?:上|里)(?=\s|$)/g, (m, lead: string, inner: string) => (index.namesLongestFirst.some((n) => n.includes(norm(inner))) ? lead + inner : m));
+    const residual = s.replace(PARTICLES, ' ').replace(/[\s\d%％.#]+/g, ' ').trim().replace(MEDIA.re.on_player, (m, lead: string, inner: string) => (index.namesLongestFirst.some((n) => n.includes(norm(inner))) ? lead + inner : m));
     const longest = residual.split(' ').sort((a, b) => b.length - a.length)[0] ?? '';
-    if (Array.from(longest).length >= 2 && !/^[一二两三四五六七八九十百点度]+$/.test(longest) && !MEDIA_WORDS.test(longest)) {
+    if (Array.from(longest).length >= 2 && !NUMBERS.re.numeral_only.test(longest) && !MEDIA_WORDS.test(longest)) {
       if (!p.n) {
         p.n = longest;
         p.residual = true;
@@ -455,9 +442,9 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   // 大门 / 正门 / 入户门 with no name: the one door of the entrance (a lock in 玄关, or named 前门/正门/入户)
   // (开门 said plainly where 门 could be a lock or a garage door: the entrance's door too; 锁门 still locks every lock)
-  if ((p.t === 'door' || p.t === 'lock') && !p.n && !p.s.length && (/大门|正门|入户门|家门/.test(raw) || (p.t === 'door' && !p.question && p.a !== '锁上'))) {
+  if ((p.t === 'door' || p.t === 'lock') && !p.n && !p.s.length && (LOCKS.re.main_door_said.test(raw) || (p.t === 'door' && !p.question && p.a !== '锁上'))) {
     const doors = index.entities.filter((e) => e.kind === 'device' && e.category === 'lock');
-    const main = doors.filter((e) => /大门|正门|前门|入户|家门/.test(norm(e.name)) || roomMatches(e.room, '玄关'));
+    const main = doors.filter((e) => LOCKS.re.main_door_name.test(norm(e.name)) || roomMatches(e.room, '玄关'));
     if (main.length === 1) {
       p.n = main[0].name;
       p.t = 'lock';
@@ -509,10 +496,10 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '锁上' || p.a === '解锁')) p.t = 'lock';
   // 锁门 with nothing named locks every lock (the safe direction); 开锁 still asks which
   if (p.a === '锁上' && p.t === 'lock' && (!p.n || p.residual) && !p.s.length && !p.ref && p.q === 'one' && !p.c) p.q = 'all';
-  if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '开始清扫' || p.a === '回充' || (p.a && /扫地|拖地|打扫|清扫/.test(raw)))) p.t = /割草|除草/.test(raw) ? 'lawnMower' : 'robotVacuum';
+  if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '开始清扫' || p.a === '回充' || (p.a && VACUUM.re.cleaning.test(raw)))) p.t = VACUUM.re.mowing.test(raw) ? 'lawnMower' : 'robotVacuum';
   if (p.a === '开始清扫' && cat && cat !== 'robotVacuum' && cat !== 'lawnMower') p.a = '打开';
   // 打开主卧的除湿模式 / 制冷: an air conditioner's mode word, nothing named, says the air conditioner
-  if (attribute === 'mode' && !p.t && (!p.n || p.residual) && p.v && /^(?:制冷|制热|送风|暖风|除湿)$/.test(p.v) && index.entities.some((e) => e.category === 'airConditioner')) {
+  if (attribute === 'mode' && !p.t && (!p.n || p.residual) && p.v && CLIMATE.re.ac_mode_word.test(p.v) && index.entities.some((e) => e.category === 'airConditioner')) {
     p.t = 'airConditioner';
     p.n = null;
     p.residual = false;
@@ -530,7 +517,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   // (a step of playback said bare — 暂停 / 继续 / 下一首 — is about whatever plays, as a voice assistant reads it;
   // it acts on every player, or on those the home's state says are playing, see the gate)
-  if (!p.n && !p.t && !p.ref && p.a && MEDIA_ACTIONS.has(p.a) && (/播放|音乐|歌|曲/.test(raw) || MEDIA_STEPS.has(p.a)) && index.entities.some((e) => MEDIA_KINDS.includes(e.category))) {
+  if (!p.n && !p.t && !p.ref && p.a && MEDIA_ACTIONS.has(p.a) && (MEDIA.re.music_said.test(raw) || MEDIA_STEPS.has(p.a)) && index.entities.some((e) => MEDIA_KINDS.includes(e.category))) {
     p.t = 'media';
     // (播放 something starts it on one player: which one is asked)
     if (!p.s.length && p.q === 'one' && MEDIA_STEPS.has(p.a)) p.q = 'all';
@@ -539,8 +526,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   if ((cat === 'robotVacuum' || cat === 'lawnMower') && p.a === '打开') p.a = '开始清扫';
   if ((cat === 'curtain' || cat === 'garageDoor' || cat === 'window' || cat === 'clothesRack') && p.a === '暂停') p.a = '停止';
   // 激活电影场景 where the scene is 电影模式: 场景 / 情景 said after a scene's own word
-  if (p.n && p.residual && /(?:场景|情景)$/.test(p.n)) {
-    const stem = p.n.replace(/(?:场景|情景)$/, '');
+  if (p.n && p.residual && COMMON.re.scene_suffix.test(p.n)) {
+    const stem = p.n.replace(COMMON.re.scene_suffix, '');
     const scene = stem ? index.home.scenes.find((sc) => norm(sc.name).includes(stem)) : undefined;
     if (scene) {
       p.n = scene.name;
@@ -572,7 +559,7 @@ function exceptionWords(inner: string, masked: Map<string, string>, index: HomeI
   for (const [ch, name] of masked) if (inner.includes(ch)) words.push(name);
   for (const s of findWords(inner, index.subtypeWords)) words.push(s.word);
   if (!words.length) {
-    const rest = inner.replace(/[的了和跟与及、\s]/g, '');
+    const rest = inner.replace(COMMON.re.exception_filler, '');
     if (rest) words.push(rest);
   }
   return words;
@@ -582,7 +569,7 @@ function exceptionWords(inner: string, masked: Map<string, string>, index: HomeI
 function takeException(clause: Clause, index: HomeIndex): Clause {
   const text = clause.text;
   // 关掉所有灯但是保留花园灯: what the command keeps, said after it
-  const keep = text.match(/(?:但是|但|不过|只)?(?:保留|留着|留下)(.+)$/);
+  const keep = text.match(COMMON.re.keep_after);
   if (keep && keep.index && hasVerb(text.slice(0, keep.index).replace(/[\ue000-\ue0ff]/g, ''))) {
     return { ...clause, text: text.slice(0, keep.index), except: [...(clause.except ?? []), ...exceptionWords(keep[1], clause.masked, index)] };
   }
@@ -592,7 +579,7 @@ function takeException(clause: Clause, index: HomeIndex): Clause {
   let end = after.match(EXCEPT_END);
   // 除了书房其他空调都打开 / 主卧的灯除了床头灯都关了: without 以外 the exception ends where the rest
   // of the command starts (其他, 都, 所有, 把 …)
-  const rest = after.match(/其他|其它|其余|别的|全都|都|全部|所有|把|将/);
+  const rest = after.match(COMMON.re.exception_rest);
   if (rest?.index && (!end || end.index === 0 || rest.index < end.index!)) end = Object.assign([''], { index: rest.index }) as RegExpMatchArray;
   // 关掉所有灯除了卧室 / 除了柠檬灯: the except span runs to the end of the clause
   const namesAfter = [...clause.masked.keys()].some((ch) => after.includes(ch)) || findWords(after, index.subtypeWords).length > 0;
@@ -603,9 +590,9 @@ function takeException(clause: Clause, index: HomeIndex): Clause {
   return { ...clause, text: text.slice(0, ex.index) + ' ' + after.slice(end.index + end[0].length), except: [...(clause.except ?? []), ...except] };
 }
 
-const KEEP_CLAUSE = /^(.+?)(?:的)?(?:就|先|都|也)?(?:不要关|不用关|别关|不关|留着|保留|除外|不动|别动|不要动|就算了|不用管)(?:了|吧|掉|它)?$/;
+const KEEP_CLAUSE = COMMON.re.keep_clause;
 
-const hasVerb = (s: string) => ACTION_PHRASES.some(([p]) => p.length >= 1 && s.includes(p) && !/^除/.test(p));
+const hasVerb = (s: string) => ACTION_PHRASES.some(([p]) => p.length >= 1 && s.includes(p) && !COMMON.re.except_lead.test(p));
 
 /**
  * 左右床头灯 / 前后门 / 主次卧 / 一二楼: two leading characters sharing one tail stand for two names
@@ -650,12 +637,12 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   const wake = body.match(WAKE);
   if (wake && (/[，,、]$/.test(wake[0]) || !index.namesLongestFirst.some((n) => n.startsWith(norm(wake[0]).slice(0, 2))))) body = body.slice(wake[0].length);
   // trailing sentence particles (锁咗未呀 / 开了没啊) say nothing
-  body = negationToVerb(body.replace(COURTESY_END, '').replace(/(?<=.)[呀啊啦喔嘞咯]+(?=[，,。！!？?]*$)/, ''));
+  body = negationToVerb(body.replace(COURTESY_END, '').replace(COMMON.re.sentence_particles, ''));
   body = distributeSharedTail(body, index).replace(POLITE_REQUEST, '$1');
   // 十分钟后关灯带，二十分钟后关电视: each clause with its own delay is read on its own
   const delays = [...body.matchAll(new RegExp(DELAY.source, 'g'))];
   if (delays.length >= 2) {
-    const cuts = delays.slice(1).map((d) => body.slice(0, d.index).search(/[，,；;]\s*(?:然后|再|接着)?\s*$/));
+    const cuts = delays.slice(1).map((d) => body.slice(0, d.index).search(COMMON.re.clause_end));
     if (cuts.every((c) => c > 0)) {
       const pieces = [0, ...cuts, body.length].slice(0, -1).map((start, i, all) => body.slice(start, i + 1 < all.length ? all[i + 1] : body.length).replace(/^[，,；;]+/, ''));
       if (pieces.every((p) => hasVerb(p))) return pieces.flatMap((p) => parseRules(p, index));
@@ -665,7 +652,7 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   // 玄关灯打开五分钟后关掉: a delay between two commands delays only the second (it acts on the same device)
   if (delay && hasVerb(delay.before.replace(/[，,]+$/, '')) && hasVerb(delay.after)) {
     const now = parseRules(delay.before, index);
-    const all = parseRules(`${delay.before.replace(/[，,]+$/, '')}，然后${delay.after.replace(/^[，,]?(?:再|就|然后)?/, '')}`, index);
+    const all = parseRules(`${delay.before.replace(/[，,]+$/, '')}，然后${delay.after.replace(COMMON.re.then_lead, '')}`, index);
     if (all.length > now.length) return all.map((c, i) => (i >= now.length ? { ...c, d: delay.seconds } : c));
   }
   if (delay) body = delay.body;
@@ -678,7 +665,7 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   const clock = delay ? null : takeClockTime(body);
   if (clock) body = clock.body;
   // 明天早上七点的闹钟: an alarm at a time is a note for the user, like a reminder
-  if (clock && /闹钟/.test(body)) return [commandSchema.parse({ a: NOT_DEVICE_ACTION, i: 'list', reason: '不是设备指令' })];
+  if (clock && TIME.re.alarm.test(body)) return [commandSchema.parse({ a: NOT_DEVICE_ACTION, i: 'list', reason: '不是设备指令' })];
   let cond: Condition | null = null;
   const split = splitCondition(body, index);
   if (split) {
@@ -688,14 +675,14 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
   const { text: maskedText, masked } = maskNames(body, index);
   let clauses: Clause[] = maskedText
     .split(SEPARATORS)
-    .map((c) => c.replace(/^再(?!亮|暗|大|小|高|低|冷|热)/, ''))
+    .map((c) => c.replace(COMMON.re.again_lead, ''))
     .filter((c) => c.trim())
     .map((c) => ({ text: c, masked, except: null }));
   // a clause that is only an exception (…，除了床头灯 / 除了客厅，…) belongs to its neighbour
   const merged: Clause[] = [];
   for (let i = 0; i < clauses.length; i++) {
     const c = clauses[i];
-    const m = c.text.match(/^(?:除了|除去|除开|除(?![湿草尘菌螨醛味霉雾]))(.+?)(?:以外的?|之外的?|外)?(?:的|其他|其它|别的)?$/);
+    const m = c.text.match(COMMON.re.exception_clause);
     if (m && !hasVerb(m[1].replace(/[\ue000-\ue0ff]/g, ''))) {
       const words = exceptionWords(m[1], masked, index);
       const target = merged.length ? merged[merged.length - 1] : clauses[i + 1];
