@@ -1,6 +1,7 @@
 import { findValue, parseNumber } from './values';
 import type { ValueAttribute } from './types';
 import { CLIMATE, LIGHTS, MEDIA, NUMBERS, QUESTIONS, SETTINGS } from './data';
+import { A } from './actions';
 
 /**
  * Slot grammar of a command clause beyond the verb: what setting it is about (attribute),
@@ -146,19 +147,19 @@ export function attributeForCategory(category: string | null, unit: string | nul
 
 /** Attribute -> the canonical action that sets it. */
 export const SET_ACTION: Record<ValueAttribute, string> = {
-  brightness: '调亮度',
-  temperature: '调温度',
-  volume: '调音量',
-  position: '调位置',
-  fanSpeed: '调风速',
-  humidity: '调湿度',
-  colorTemp: '调色温',
-  color: '调颜色',
-  mode: '设置模式',
-  channel: '调节',
-  source: '切换信号源',
-  content: '播放',
-  generic: '调节',
+  brightness: A.set_brightness,
+  temperature: A.set_temperature,
+  volume: A.set_volume,
+  position: A.set_position,
+  fanSpeed: A.set_fan_speed,
+  humidity: A.set_humidity,
+  colorTemp: A.set_color_temp,
+  color: A.set_color,
+  mode: A.set_mode,
+  channel: A.adjust,
+  source: A.set_source,
+  content: A.play,
+  generic: A.adjust,
 };
 
 /** Verbs that only say "set it" (the value says what): removed so they never become a name. */

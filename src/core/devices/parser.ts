@@ -12,6 +12,7 @@ import { splitCondition } from './conditions';
 import { DELAY, takeDelay, takeClockTime, timerCommand, OTHER_INTENTS } from './timing';
 import { commandSchema, NOT_DEVICE_ACTION, TIMER_ACTION, TIMER_OPS, UNKNOWN_ACTION, type Command, type OtherIntent, type Condition, type Home, type QueryIR, type Schedule, type ValueAttribute } from './types';
 import { CLIMATE, COMMON, CONDITIONS, INTENTS, LIGHTS, LOCKS, MEDIA, NUMBERS, QUESTIONS, TIME, VACUUM } from './data';
+import { A } from './actions';
 
 /**
  * Offline rule grammar: utterance -> ordered command array (seed 000 protocol {a,s,n,t,q,c,v,x}).
@@ -46,9 +47,9 @@ const PARTICLES = COMMON.re.particles;
 /** What is played, said instead of a player (暂停音乐, 下一首歌): not a device name. */
 // 播放下一首: the verb 播放 left over beside a media step is not a name either
 const MEDIA_WORDS = MEDIA.re.content_words;
-const MEDIA_ACTIONS = new Set(['播放', '继续', '暂停', '停止', '下一首', '上一首', '静音', '取消静音']);
+const MEDIA_ACTIONS = new Set([A.play, A.resume, A.pause, A.stop, A.next, A.previous, A.mute, A.unmute]);
 /** Playback steps that need no content: said with nothing named they address the players. */
-const MEDIA_STEPS = new Set(['继续', '暂停', '停止', '下一首', '上一首', '静音', '取消静音']);
+const MEDIA_STEPS = new Set([A.resume, A.pause, A.stop, A.next, A.previous, A.mute, A.unmute]);
 /** Kinds that are only on or off: pausing or stopping one switches it off. */
 const POWER_ONLY = new Set(['light', 'humidifier', 'dehumidifier', 'airConditioner', 'fan', 'airPurifier', 'heater', 'freshAir', 'plug', 'switch', 'waterHeater', 'bathHeater', 'rangeHood']);
 /** 能帮我把走廊灯打开吗: a request asked politely (a modal before, a command verb right before 吗), not a state question. */
@@ -86,11 +87,11 @@ const COURTESY_END = COMMON.re.courtesy_end;
 function negationToVerb(body: string): string {
   return body
     // 把声音关掉 is mute, 打开声音 unmute (the player stays on)
-    .replace(MEDIA.re.mute_phrase, '静音')
+    .replace(MEDIA.re.mute_phrase, A.mute)
     // 关闭电视声音 / 关掉客厅电视的声音: the player named between the verb and 声音
     .replace(MEDIA.re.mute_named, '$1静音')
     .replace(MEDIA.re.unmute_named, '$1取消静音')
-    .replace(MEDIA.re.unmute_phrase, '取消静音')
+    .replace(MEDIA.re.unmute_phrase, A.unmute)
     .replace(COMMON.re.dont_keep_on, '关掉')
     .replace(COMMON.re.stop_doing, '停止$1');
 }
@@ -238,7 +239,7 @@ function bareTrailingNumber(s: string, index: HomeIndex): ReturnType<typeof valu
 /** A kind word in the text for which the home has a device with a mode command (加湿器, 净化器). */
 function kindWithModes(text: string, index: HomeIndex): boolean {
   const kinds = index.typeWords.filter(([w]) => text.includes(w)).map(([, t]) => t);
-  return kinds.length > 0 && index.entities.some((e) => e.kind === 'device' && kinds.includes(e.category) && e.commands.some((c) => commandActions(c).includes('设置模式')));
+  return kinds.length > 0 && index.entities.some((e) => e.kind === 'device' && kinds.includes(e.category) && e.commands.some((c) => commandActions(c).includes(A.set_mode)));
 }
 
 function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): Partial {
@@ -310,7 +311,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   if (lockVerb) {
     // 打开前门锁 / 开一下前门的锁: 开 before a bare 锁 opens the lock (开锁 split by the name)
     const opener = lockVerb[0] === '锁' ? s.slice(0, lockVerb.index).match(LOCKS.re.opener) : null;
-    p.a = LOCKS.re.unlock.test(lockVerb[0]) || opener ? '解锁' : '锁上';
+    p.a = LOCKS.re.unlock.test(lockVerb[0]) || opener ? A.unlock : A.lock;
     s = s.replace(lockVerb[0], lockVerb[0] === '锁门' ? ' 门 ' : ' ');
     if (opener) s = s.replace(opener[0], ' ');
   } else {
@@ -324,7 +325,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     }
   }
   // 次卧空调进入睡眠模式: entering / switching on the device's mode sets it
-  if (modeFromScene && (!p.a || ['打开', '执行', '调节'].includes(p.a))) p.a = '设置模式';
+  if (modeFromScene && (!p.a || [A.on, A.run_scene, A.adjust].includes(p.a))) p.a = A.set_mode;
   const setText = blankWords(s, index);
   const hadSetVerb = (setText.match(SET_VERBS) ?? []).length > 0;
   for (const m of setText.matchAll(SET_VERBS)) s = blankOut(s, m.index!, m.index! + m[0].length);
@@ -342,9 +343,9 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   // 客厅湿度 / 主卧温度: a room and a reading, nothing to set, is a question
   if (!p.a && !p.v && !hadSetVerb && (attribute === 'temperature' || attribute === 'humidity') && !NUMBERS.re.any_digit.test(s)) p.question = true;
-  if (p.question || p.a === '查询') {
+  if (p.question || p.a === A.query) {
     p.question = true;
-    p.a = '查询';
+    p.a = A.query;
     s = s.replace(QUESTION_WORDS, ' ');
     // 客厅温度多少: a reading question targets the sensor, not the thermostat
     const reading = attribute ?? attributeSlot(s)?.attribute ?? (QUESTIONS.re.temperature_question.test(raw) ? 'temperature' : QUESTIONS.re.humidity_question.test(raw) ? 'humidity' : null);
@@ -373,7 +374,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     s = all.rest;
   }
   // 有哪些窗户开着 / 几盏灯亮着: a question over a set asks about every member, not the best one
-  if (p.a === '查询' && p.q === 'one' && (QUESTIONS.re.which_many.test(raw) || INVENTORY.test(raw))) p.q = 'all';
+  if (p.a === A.query && p.q === 'one' && (QUESTIONS.re.which_many.test(raw) || INVENTORY.test(raw))) p.q = 'all';
   // after quantifiers (所有床头灯 is not 右床头灯), a misheard name (主卧吸定灯, 草平灯) is looked for before room and type words take it apart
   if (!p.n && !named.length) {
     // within one stretch of text: 卧室 + 所有的 + 灯 must not join into the name 卧室灯
@@ -417,10 +418,10 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     p.t = act[1];
     s = s.replace(act[0], ' ');
   }
-  if (!p.a && !p.question && ACTIVITY_TYPES.some(([re]) => re.test(raw))) p.a = '打开';
+  if (!p.a && !p.question && ACTIVITY_TYPES.some(([re]) => re.test(raw))) p.a = A.on;
   // 扫地机回家: a vacuum's home is its dock (never the 回家模式 scene)
   if ((p.t === 'robotVacuum' || p.t === 'lawnMower' || ['robotVacuum', 'lawnMower'].includes(categoryOf(p, index) ?? '')) && VACUUM.re.go_home.test(s) && (!p.a || p.a === UNKNOWN_ACTION)) {
-    p.a = '回充';
+    p.a = A.dock;
     s = s.replace(VACUUM.re.go_home, ' ');
   }
   // 门锁上了吗: the question's lock verb also says what is asked about
@@ -429,7 +430,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   if (p.question && p.t === 'door' && LOCKS.re.lock_char.test(raw)) p.t = 'lock';
   // what is left after removing everything known may still be a name hint (小米插座2号), or, beside a
   // named player, what to play (在厨房音箱播放周杰伦)
-  if (!p.n || (p.a === '播放' && p.v === null)) {
+  if (!p.n || (p.a === A.play && p.v === null)) {
     // 在书房音箱上放: the player said around 在…上 / 在…里
     const residual = s.replace(PARTICLES, ' ').replace(/[\s\d%％.#]+/g, ' ').trim().replace(MEDIA.re.on_player, (m, lead: string, inner: string) => (index.namesLongestFirst.some((n) => n.includes(norm(inner))) ? lead + inner : m));
     const longest = residual.split(' ').sort((a, b) => b.length - a.length)[0] ?? '';
@@ -442,7 +443,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   // 大门 / 正门 / 入户门 with no name: the one door of the entrance (a lock in 玄关, or named 前门/正门/入户)
   // (开门 said plainly where 门 could be a lock or a garage door: the entrance's door too; 锁门 still locks every lock)
-  if ((p.t === 'door' || p.t === 'lock') && !p.n && !p.s.length && (LOCKS.re.main_door_said.test(raw) || (p.t === 'door' && !p.question && p.a !== '锁上'))) {
+  if ((p.t === 'door' || p.t === 'lock') && !p.n && !p.s.length && (LOCKS.re.main_door_said.test(raw) || (p.t === 'door' && !p.question && p.a !== A.lock))) {
     const doors = index.entities.filter((e) => e.kind === 'device' && e.category === 'lock');
     const main = doors.filter((e) => LOCKS.re.main_door_name.test(norm(e.name)) || roomMatches(e.room, '玄关'));
     if (main.length === 1) {
@@ -462,27 +463,27 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     const cat = categoryOf(p, index);
     const unit = valueSlot(p.v)?.unit ?? null;
     const setting = attribute ?? attributeForCategory(cat, unit) ?? (unit === '%' ? 'brightness' : null);
-    const settable = !p.a || ['打开', '关闭', '设置模式', '调亮度', '调温度', '调音量', '调风速', '调位置', '调湿度', '调色温', '调颜色'].includes(p.a);
-    if (settable) p.a = setting ? SET_ACTION[setting] : '调节';
-    else if (p.a && !['打开', '关闭', '播放'].includes(p.a)) p.v = null; // 暂停两台: a count, not a value (播放 keeps what to play)
+    const settable = !p.a || [A.on, A.off, A.set_mode, A.set_brightness, A.set_temperature, A.set_volume, A.set_fan_speed, A.set_position, A.set_humidity, A.set_color_temp, A.set_color].includes(p.a);
+    if (settable) p.a = setting ? SET_ACTION[setting] : A.adjust;
+    else if (p.a && ![A.on, A.off, A.play].includes(p.a)) p.v = null; // 暂停两台: a count, not a value (播放 keeps what to play)
   } else if (!p.a && hadSetVerb && attribute) {
     p.a = SET_ACTION[attribute];
-  } else if (!p.a && hadSetVerb) p.a = '调节';
+  } else if (!p.a && hadSetVerb) p.a = A.adjust;
   // a lock is opened by unlocking it and closed by locking it
   const cat = categoryOf(p, index);
-  if (cat === 'lock' && p.a === '打开') p.a = '解锁';
-  if (cat === 'lock' && p.a === '关闭') p.a = '锁上';
+  if (cat === 'lock' && p.a === A.on) p.a = A.unlock;
+  if (cat === 'lock' && p.a === A.off) p.a = A.lock;
   // 扫地机继续扫 / 洗衣机继续: what is not a player carries on by starting again
-  if (p.a === '继续' && cat && !MEDIA_KINDS.includes(cat)) p.a = cat === 'robotVacuum' || cat === 'lawnMower' ? '开始清扫' : '打开';
+  if (p.a === A.resume && cat && !MEDIA_KINDS.includes(cat)) p.a = cat === 'robotVacuum' || cat === 'lawnMower' ? A.start_cleaning : A.on;
   // 加湿器停一下 / 风扇停下: what only runs or not (no programme, nothing playing) is stopped by switching it off
-  if ((p.a === '暂停' || p.a === '停止') && cat && POWER_ONLY.has(cat)) p.a = '关闭';
+  if ((p.a === A.pause || p.a === A.stop) && cat && POWER_ONLY.has(cat)) p.a = A.off;
   // 我要睡觉了 / 我出门了: a scene said by the event it is for, when nothing else is named
-  if (!p.t && (!p.n || p.residual) && !p.s.length && !p.ref && !p.question && (!p.a || p.a === '打开' || p.a === '执行')) {
+  if (!p.t && (!p.n || p.residual) && !p.s.length && !p.ref && !p.question && (!p.a || p.a === A.on || p.a === A.run_scene)) {
     const scene = lifeEventScene(raw, index);
     if (scene) {
       p.n = scene;
       p.residual = false;
-      p.a = '执行';
+      p.a = A.run_scene;
     }
   }
   // 好热 / 房间有点冷: a complaint about the air is for what heats or cools a room (never a water heater)
@@ -493,11 +494,11 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     p.residual = false;
   }
   // 锁上 / 开始扫地 with nothing named: the kind of device the verb belongs to
-  if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '锁上' || p.a === '解锁')) p.t = 'lock';
+  if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === A.lock || p.a === A.unlock)) p.t = 'lock';
   // 锁门 with nothing named locks every lock (the safe direction); 开锁 still asks which
-  if (p.a === '锁上' && p.t === 'lock' && (!p.n || p.residual) && !p.s.length && !p.ref && p.q === 'one' && !p.c) p.q = 'all';
-  if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === '开始清扫' || p.a === '回充' || (p.a && VACUUM.re.cleaning.test(raw)))) p.t = VACUUM.re.mowing.test(raw) ? 'lawnMower' : 'robotVacuum';
-  if (p.a === '开始清扫' && cat && cat !== 'robotVacuum' && cat !== 'lawnMower') p.a = '打开';
+  if (p.a === A.lock && p.t === 'lock' && (!p.n || p.residual) && !p.s.length && !p.ref && p.q === 'one' && !p.c) p.q = 'all';
+  if (!p.t && (!p.n || p.residual) && !p.ref && (p.a === A.start_cleaning || p.a === A.dock || (p.a && VACUUM.re.cleaning.test(raw)))) p.t = VACUUM.re.mowing.test(raw) ? 'lawnMower' : 'robotVacuum';
+  if (p.a === A.start_cleaning && cat && cat !== 'robotVacuum' && cat !== 'lawnMower') p.a = A.on;
   // 打开主卧的除湿模式 / 制冷: an air conditioner's mode word, nothing named, says the air conditioner
   if (attribute === 'mode' && !p.t && (!p.n || p.residual) && p.v && CLIMATE.re.ac_mode_word.test(p.v) && index.entities.some((e) => e.category === 'airConditioner')) {
     p.t = 'airConditioner';
@@ -505,7 +506,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     p.residual = false;
   }
   // 播放周杰伦的歌: what to play is not a player's name unless a device is called so; it is the value
-  if (p.a === '播放' && p.n && p.residual && !index.namesLongestFirst.some((n) => n.includes(norm(p.n!)))) {
+  if (p.a === A.play && p.n && p.residual && !index.namesLongestFirst.some((n) => n.includes(norm(p.n!)))) {
     p.v = playable(p.n);
     p.n = null;
     p.residual = false;
@@ -523,8 +524,8 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
     if (!p.s.length && p.q === 'one' && MEDIA_STEPS.has(p.a)) p.q = 'all';
   }
   // 启动扫地机 starts cleaning; 窗帘停一下 / 车库门暂停 stops a cover
-  if ((cat === 'robotVacuum' || cat === 'lawnMower') && p.a === '打开') p.a = '开始清扫';
-  if ((cat === 'curtain' || cat === 'garageDoor' || cat === 'window' || cat === 'clothesRack') && p.a === '暂停') p.a = '停止';
+  if ((cat === 'robotVacuum' || cat === 'lawnMower') && p.a === A.on) p.a = A.start_cleaning;
+  if ((cat === 'curtain' || cat === 'garageDoor' || cat === 'window' || cat === 'clothesRack') && p.a === A.pause) p.a = A.stop;
   // 激活电影场景 where the scene is 电影模式: 场景 / 情景 said after a scene's own word
   if (p.n && p.residual && COMMON.re.scene_suffix.test(p.n)) {
     const stem = p.n.replace(COMMON.re.scene_suffix, '');
@@ -536,7 +537,7 @@ function parsePart(raw: string, masked: Map<string, string>, index: HomeIndex): 
   }
   // 打开回家模式 / 切换到观影模式 / 晚安: a scene is run
   const sceneNamed = p.n ? index.byName.get(norm(p.n)) : undefined;
-  if (sceneNamed?.length && sceneNamed.every((e) => e.kind === 'scene' || e.category === 'scene') && (!p.a || ['打开', '设置模式', '调节', '开始清扫'].includes(p.a))) p.a = '执行';
+  if (sceneNamed?.length && sceneNamed.every((e) => e.kind === 'scene' || e.category === 'scene') && (!p.a || [A.on, A.set_mode, A.adjust, A.start_cleaning].includes(p.a))) p.a = A.run_scene;
   return p;
 }
 
@@ -830,7 +831,7 @@ export function parseRules(text: string, home: Home | HomeIndex): Command[] {
     );
   if (!commands.length) return [unknownCommand('未识别出任何设备命令')];
   // 我要出门了，开启离家模式: the same scene said twice in a row runs once (a repeated step, 调高一度 twice, stays)
-  return commands.filter((c, i) => i === 0 || c.a !== '执行' || commands[i - 1].a !== '执行' || c.n !== commands[i - 1].n);
+  return commands.filter((c, i) => i === 0 || c.a !== A.run_scene || commands[i - 1].a !== A.run_scene || c.n !== commands[i - 1].n);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { parseNumber } from './values';
 import { commandSchema, TIMER_ACTION, TIMER_OPS, type Command, type OtherIntent, type Schedule } from './types';
 import { INTENTS, TIME } from './data';
+import { A } from './actions';
 
 /**
  * Time in an utterance, read before the device grammar: delays (十分钟后…), clock times and days
@@ -86,14 +87,14 @@ export function timerCommand(body: string): Command | null {
   if (!TIME.re.timer.test(body)) return null;
   const m = body.match(DURATION);
   const seconds = m ? durationSeconds(m) : null;
-  const a: keyof typeof TIMER_OPS = TIME.re.timer_cancel.test(body)
-    ? '取消计时'
+  const a: string = TIME.re.timer_cancel.test(body)
+    ? A.timer_cancel
     : TIME.re.timer_status.test(body)
-      ? '查询计时'
+      ? A.timer_status
       : TIME.re.timer_pause.test(body)
-        ? '暂停计时'
+        ? A.timer_pause
         : TIME.re.timer_resume.test(body)
-          ? '继续计时'
+          ? A.timer_resume
           : TIMER_ACTION;
   if (a === TIMER_ACTION && !seconds) return null;
   return commandSchema.parse({ a, v: m && seconds ? m[0].replace(/\s+/g, '') : undefined, d: seconds ?? undefined });

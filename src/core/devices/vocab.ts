@@ -4,6 +4,7 @@ import actionsRaw from './vocab/actions.json' with { type: 'json' };
 import canonicalRaw from './vocab/canonical.json' with { type: 'json' };
 import categoriesRaw from './vocab/categories.json' with { type: 'json' };
 import kindsRaw from './vocab/kinds.json' with { type: 'json' };
+import protocolRaw from './vocab/protocol.json' with { type: 'json' };
 import roomsRaw from './vocab/rooms.json' with { type: 'json' };
 
 /**
@@ -131,9 +132,32 @@ const wordOrRegex = z
   });
 const words = z.array(z.string().min(1));
 
+/**
+ * The action enum: the name code uses (A.on, A.set_temperature …). Each one's wire code (the `a` of a command,
+ * Chinese by design: 打开, 调温度) and its Chinese label come from the one table, vocab/actions.json `codes`,
+ * read by the CLI, the YAML preview and the renderer alike.
+ */
+export const ACTION_KEYS = [
+  'on', 'off', 'set_brightness', 'set_temperature', 'set_fan_speed', 'set_mode', 'set_volume', 'set_position', 'set_humidity',
+  'set_color_temp', 'set_color', 'play', 'resume', 'pause', 'stop', 'next', 'previous', 'set_source', 'unmute', 'mute', 'lock',
+  'unlock', 'start_cleaning', 'dock', 'raise', 'lower', 'run_scene', 'query', 'adjust', 'timer_start', 'timer_cancel',
+  'timer_status', 'timer_pause', 'timer_resume', 'not_device', 'unknown',
+] as const;
+export const actionKeySchema = z.enum(ACTION_KEYS);
+export type ActionKey = z.output<typeof actionKeySchema>;
+const actionCode = z.object({ code: z.string().min(1), label: z.string().min(1) }).strict();
+
 const actionsSchema = z
   .object({
     $comment: z.string().optional(),
+    codes: z.record(actionKeySchema, actionCode).superRefine((codes, ctx) => {
+      const seen = new Map<string, string>();
+      for (const key of ACTION_KEYS) if (!codes[key]) ctx.addIssue({ code: 'custom', path: [key], message: `缺少动作「${key}」` });
+      for (const [key, c] of Object.entries(codes)) {
+        if (seen.has(c.code)) ctx.addIssue({ code: 'custom', path: [key, 'code'], message: `动作代码「${c.code}」与 ${seen.get(c.code)} 重复` });
+        seen.set(c.code, key);
+      }
+    }),
     phrases: z.record(z.string(), words),
     served_by: z.record(z.string(), words),
     opposites: z.record(z.string(), words),
@@ -142,11 +166,12 @@ const actionsSchema = z
   })
   .superRefine((v, ctx) => {
     // every action named anywhere must be one of the phrase table's actions
-    const known = new Set(Object.keys(v.phrases));
+    const known = new Set(Object.values(v.codes).map((c) => c.code));
     const check = (path: (string | number)[], a: string) => {
-      if (!known.has(a)) ctx.addIssue({ code: 'custom', path, message: `未知的动作「${a}」（应为 phrases 中的一个）` });
+      if (!known.has(a)) ctx.addIssue({ code: 'custom', path, message: `未知的动作「${a}」（应为 codes 中的一个）` });
     };
     for (const key of ['served_by', 'opposites'] as const) for (const [a, list] of Object.entries(v[key])) [a, ...list].forEach((x) => check([key, a], x));
+    for (const a of Object.keys(v.phrases)) check(['phrases', a], a);
     for (const a of Object.keys(v.description_words)) check(['description_words', a], a);
     v.exact.forEach((a, i) => check(['exact', i], a));
   });
@@ -273,3 +298,22 @@ export function loadGrammarFiles(raws: Record<string, unknown>): Record<string, 
   }
   return out;
 }
+
+/** The command fields (seed 000 protocol), each described once here and attached to types.ts's commandSchema. */
+export const COMMAND_FIELD_KEYS = ['a', 's', 'n', 't', 'q', 'c', 'v', 'w', 'x', 'd', 'i', 'cond', 'ref', 'at', 'reason'] as const;
+const commandFieldKey = z.enum(COMMAND_FIELD_KEYS);
+const protocolSchema = z
+  .object({
+    $comment: z.string().optional(),
+    fields: z.record(commandFieldKey, z.string().min(1)).superRefine((f, ctx) => {
+      for (const k of COMMAND_FIELD_KEYS) if (!f[k]) ctx.addIssue({ code: 'custom', path: [k], message: `缺少字段「${k}」的说明` });
+    }),
+    prompt_fields: z.array(commandFieldKey).min(1),
+    prompt_before: words,
+    prompt_after: words,
+    no_rooms: z.string(),
+  })
+  .strict();
+/** vocab/protocol.json: what each command field means and the LLM prompt around the field list. */
+export const PROTOCOL = loadVocab('protocol.json', protocolSchema, protocolRaw);
+export const COMMAND_FIELDS = PROTOCOL.fields as Record<(typeof COMMAND_FIELD_KEYS)[number], string>;
