@@ -122,8 +122,8 @@ const mayHoldTable = (lines: PdfLine[]) => lines.filter((l) => cellGroups(l) >= 
 export function cleanOcrCell(cell: string): string {
   let s = cell.trim();
   // Chinese print never ends or opens a cell with ASCII punctuation ("p.u." excepted)
-  if (!/[a-z]\.[a-z]\.$/i.test(s)) s = s.replace(/(?<=[\u4e00-\u9fff）)\w%*℃Ω])(?:\s*[.'"`,:;·])+$/, '');
-  s = s.replace(/^[.'"`,:;·]+\s*(?=[\u4e00-\u9fff\w≥≤±+-])/, '');
+  if (!/[a-z]\.[a-z]\.$/i.test(s)) s = s.replace(/(?<=[\u4e00-\u9fff）)\w%*℃Ω])(?:\s*[.'"`,:;·：；，、])+$/, '');
+  s = s.replace(/^[.'"`,:;·：；，、]+\s*(?=[\u4e00-\u9fff\w≥≤±+-])/, '');
   return s.replace(/^K(V|A|W|VA|var|Wh)$/, 'k$1');
 }
 

@@ -9,7 +9,7 @@ import { detectRulings } from '../../../src/core/ocr/rulings';
 import { estimateSkew } from '../../../src/core/ocr/deskew';
 import { resize, rotate } from '../../../src/core/ocr/image';
 import { pdfjsAssets } from '../../../src/core/ocr/raster';
-import { tempContext, tempDir } from '../../helpers';
+import { runCli, runCliJson, tempContext, tempDir } from '../../helpers';
 import { expectedRows, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
 import { degrade, rasterize } from '../../fixtures/scans';
 
@@ -114,6 +114,23 @@ describe('ruled tables from the drawing operators', () => {
       expect(listed.tables[0]).toMatchObject({ table_id: '表3', row_count: 9, page_start: 1, page_end: 2, layout: 'ruled' });
     } finally {
       await ctx.cleanup();
+    }
+  }, 60_000);
+});
+
+describe('gridcode table', () => {
+  it('prints the header lines and merged cells, and --json carries them', async () => {
+    const data = tempDir('gridcode-table-grid-cli-');
+    try {
+      const [imported] = await runCliJson<{ reg_id: string }[]>(['import', file, '--data-dir', data]);
+      const json = await runCliJson<{ header_rows: string[][]; merged_cells: unknown[]; layout: string }>(['table', imported.reg_id, '表3', '--data-dir', data]);
+      expect(json).toMatchObject({ header_rows: [['线路', '保护', '整定值', ''], ['', '', '定值 A', '时间 s']], layout: 'ruled' });
+      expect(json.merged_cells).toHaveLength(3);
+      const text = await runCli(['table', imported.reg_id, '表3', '--data-dir', data]);
+      expect(text.stdout).toContain('表头共 2 行：线路 | 保护 | 整定值 ／ 定值 A | 时间 s');
+      expect(text.stdout).toContain('合并单元格 3 处');
+    } finally {
+      fs.rmSync(data, { recursive: true, force: true });
     }
   }, 60_000);
 });
