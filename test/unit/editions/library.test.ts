@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { tempContext, tempDir } from '../../helpers';
 import { generateEditions } from '../../fixtures/edition-pair';
+import { editionsMigrations } from '../../../src/core/editions/schema';
 
 type Ctx = ReturnType<typeof tempContext>;
 let ctx: Ctx;
@@ -127,5 +128,61 @@ describe('search knows editions', () => {
     // naming the old edition searches it, marked
     const named = await invokeOperation(ctx, 'search.smart_search', { query: '巡视继电保护屏', reg_id: a.reg_id!, mode: 'lexical' });
     expect(named.results[0].edition?.status).toBe('superseded');
+  });
+});
+
+describe('editions imported before editions existed', () => {
+  it('are proposed, grouped on confirmation (then search uses the one in force), or kept apart and not proposed again', async () => {
+    const oldText = ['# 电网调度规程', '', '2015年1月1日发布', '', '第一条 为了规范调度，制定本规程。', '', '第二条 调度值班员应当每两小时巡视一次继电保护屏。', '', '第三条 本规程自发布之日起施行。'].join('\n');
+    const newText = ['# 电网调度规程', '', '2024年1月1日发布', '', '第一条 为了规范调度，制定本规程。', '', '第二条 调度值班员应当每小时巡视一次继电保护屏，并做好记录。', '', '第三条 本规程自发布之日起施行。'].join('\n');
+    const [a] = await invokeOperation(ctx, 'regulations.import', { paths: [write('old/调度规程.md', oldText)] });
+    const [b] = await invokeOperation(ctx, 'regulations.import', { paths: [write('new/调度规程.md', newText)] });
+    const [other] = await invokeOperation(ctx, 'regulations.import', { paths: [write('安规.md', g.oldText)] });
+    // the library as the editions migration leaves one that predates it: every regulation its own family
+    ctx.db.exec('DROP TABLE reg_editions');
+    editionsMigrations[0].up(ctx.db);
+    expect((await invokeOperation(ctx, 'editions.versions', { reg_id: b.reg_id! })).editions).toHaveLength(1);
+    const before = await invokeOperation(ctx, 'search.smart_search', { query: '巡视继电保护屏', reg_id: 'all', mode: 'lexical' });
+    expect(before.results.map((r) => r.reg_id)).toEqual(expect.arrayContaining([a.reg_id, b.reg_id]));
+
+    // proposed (versions says so too), nothing changed by a dry run
+    const v = await invokeOperation(ctx, 'editions.versions', { reg_id: a.reg_id! });
+    expect(v.ungrouped.map((u) => u.editions.map((e) => [e.reg_id, e.effective_date, e.status]))).toEqual([
+      [
+        [a.reg_id, '2015-01-01', 'superseded'],
+        [b.reg_id, '2024-01-01', 'current'],
+      ],
+    ]);
+    const dry = await invokeOperation(ctx, 'editions.group', {});
+    expect(dry).toMatchObject({ applied: false, groups: [{ title: '电网调度规程', reason: 'title' }] });
+    expect(dry.groups[0].editions.map((e) => e.reg_id)).not.toContain(other.reg_id);
+    expect((await invokeOperation(ctx, 'editions.versions', { reg_id: b.reg_id! })).editions).toHaveLength(1);
+
+    // confirmed: one regulation, the newer in force; search no longer presents the old article as current
+    const done = await invokeOperation(ctx, 'editions.group', { apply: true });
+    expect(done.applied).toBe(true);
+    const fam = await invokeOperation(ctx, 'editions.versions', { reg_id: b.reg_id! });
+    expect(fam.editions.map((e) => [e.reg_id, e.in_force])).toEqual([
+      [a.reg_id, false],
+      [b.reg_id, true],
+    ]);
+    expect(fam.ungrouped).toEqual([]);
+    const after = await invokeOperation(ctx, 'search.smart_search', { query: '巡视继电保护屏', reg_id: 'all', mode: 'lexical' });
+    expect(after.results.length).toBeGreaterThan(0);
+    expect(after.results.map((r) => r.reg_id)).toContain(b.reg_id);
+    expect(after.results.map((r) => r.reg_id)).not.toContain(a.reg_id);
+    expect((await invokeOperation(ctx, 'editions.group', {})).groups).toEqual([]);
+
+    // kept apart instead: not proposed again, and a later import of the title does not join them either
+    ctx.db.exec('DROP TABLE reg_editions');
+    editionsMigrations[0].up(ctx.db);
+    const apart = await invokeOperation(ctx, 'editions.group', { apply: true, keep_apart: true, reg_ids: [a.reg_id!] });
+    expect(apart.groups).toHaveLength(1);
+    expect((await invokeOperation(ctx, 'editions.group', {})).groups).toEqual([]);
+    expect((await invokeOperation(ctx, 'editions.versions', { reg_id: a.reg_id! })).editions).toHaveLength(1);
+    await expect(invokeOperation(ctx, 'editions.group', { apply: true, reg_ids: ['nope'] })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringMatching(/^未找到规程「nope」/),
+    });
   });
 });
