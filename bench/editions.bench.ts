@@ -33,7 +33,7 @@ function cpuMs(from: NodeJS.CpuUsage): number {
 function time(label: string, a: StoredUnit[], b: StoredUnit[], target: number): void {
   let t = performance.now();
   let c = process.cpuUsage();
-  const first = compareUnits(a, b);
+  const first = compareUnits(a, b, { editions: true });
   const firstMs = performance.now() - t;
   const firstCpu = cpuMs(c);
   const runs: number[] = [];
@@ -41,14 +41,14 @@ function time(label: string, a: StoredUnit[], b: StoredUnit[], target: number): 
   for (let k = 0; k < 30; k++) {
     t = performance.now();
     c = process.cpuUsage();
-    compareUnits(a, b);
+    compareUnits(a, b, { editions: true });
     runs.push(performance.now() - t);
     cpu.push(cpuMs(c));
   }
   const noWords: number[] = [];
   for (let k = 0; k < 5; k++) {
     t = performance.now();
-    compareUnits(a, b, { words: false });
+    compareUnits(a, b, { words: false, editions: true });
     noWords.push(performance.now() - t);
   }
   const s = first.summary;

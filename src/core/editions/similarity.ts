@@ -31,6 +31,8 @@ export interface SimilarityIndex {
   newInOld(i: number, j: number): number;
   /** overlaps of old i with every new unit (0: nothing shared) */
   row(i: number): Float64Array;
+  /** overlaps of new j with every old unit */
+  column(j: number): Float64Array;
 }
 
 const SEPARATORS = '，。；：、！？,.;:!?（）()《》〈〉“”"\'‘’-—…';
@@ -139,6 +141,39 @@ export function gainedFrom(a: BigramProfile, b: BigramProfile, c: BigramProfile 
 
 const MAX_CACHED_CELLS = 8_000_000;
 
+/**
+ * Overlaps of each `from` unit with every `to` unit, one dense row per `from` unit on first use, from
+ * an inverted index of the `to` units' bigrams (CSR arrays: no per-bigram objects); two very long
+ * texts keep only a bounded number of rows (about 64 MB) and recompute the others.
+ */
+function overlapRows(from: BigramProfile[], to: BigramProfile[], ids: number): (i: number) => Float64Array {
+  const starts = new Int32Array(ids + 1);
+  for (const p of to) for (const id of p.ids) starts[id + 1]++;
+  for (let k = 0; k < ids; k++) starts[k + 1] += starts[k];
+  const postings = new Int32Array(starts[ids]);
+  const fill = starts.slice(0, ids);
+  to.forEach((p, j) => {
+    for (const id of p.ids) postings[fill[id]++] = j;
+  });
+  const rows = new Map<number, Float64Array>();
+  const m = to.length;
+  const maxRows = Math.max(16, Math.floor(MAX_CACHED_CELLS / Math.max(1, m)));
+  return (i: number): Float64Array => {
+    let row = rows.get(i);
+    if (row) return row;
+    if (rows.size >= maxRows) rows.delete(rows.keys().next().value!);
+    row = new Float64Array(m);
+    const p = from[i];
+    for (let k = 0; k < p.ids.length; k++) {
+      const id = p.ids[k];
+      const w = p.weight[k];
+      for (let q = starts[id]; q < starts[id + 1]; q++) row[postings[q]] += w;
+    }
+    rows.set(i, row);
+    return row;
+  };
+}
+
 export function buildSimilarity(oldUnits: EditionUnit[], newUnits: EditionUnit[]): SimilarityIndex {
   const {
     ids: [oldIds, newIds],
@@ -158,40 +193,16 @@ export function buildSimilarity(oldUnits: EditionUnit[], newUnits: EditionUnit[]
   };
   const oldP = oldIds.map(profile);
   const newP = newIds.map(profile);
-  // postings of the new edition: bigram id -> new unit indexes (CSR arrays: no per-bigram objects)
-  const starts = new Int32Array(df.length + 1);
-  for (const p of newP) for (const id of p.ids) starts[id + 1]++;
-  for (let k = 0; k < df.length; k++) starts[k + 1] += starts[k];
-  const postings = new Int32Array(starts[df.length]);
-  const fill = starts.slice(0, df.length);
-  newP.forEach((p, j) => {
-    for (const id of p.ids) postings[fill[id]++] = j;
-  });
-  // one dense row of overlaps per old unit, computed on first use; two very long texts keep only
-  // a bounded number of rows (about 64 MB) and recompute the others
-  const rows = new Map<number, Float64Array>();
-  const m = newP.length;
-  const maxRows = Math.max(16, Math.floor(MAX_CACHED_CELLS / Math.max(1, m)));
-  const rowOf = (i: number): Float64Array => {
-    let row = rows.get(i);
-    if (row) return row;
-    if (rows.size >= maxRows) rows.delete(rows.keys().next().value!);
-    row = new Float64Array(m);
-    const p = oldP[i];
-    for (let k = 0; k < p.ids.length; k++) {
-      const id = p.ids[k];
-      const w = p.weight[k];
-      for (let q = starts[id]; q < starts[id + 1]; q++) row[postings[q]] += w;
-    }
-    rows.set(i, row);
-    return row;
-  };
+  const rowOf = overlapRows(oldP, newP, df.length);
+  // the other way (one new unit against every old one), built only when asked for
+  let colOf: ((j: number) => Float64Array) | undefined;
   const overlap = (i: number, j: number) => rowOf(i)[j];
   return {
     old: oldP,
     new: newP,
     overlap,
     row: rowOf,
+    column: (j) => (colOf ??= overlapRows(newP, oldP, df.length))(j),
     dice: (i, j) => {
       const t = oldP[i].total + newP[j].total;
       return t > 0 ? (2 * rowOf(i)[j]) / t : 0;

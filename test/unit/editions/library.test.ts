@@ -108,6 +108,22 @@ describe('editions in the library', () => {
   });
 });
 
+describe('diff of editions in the library', () => {
+  it('two editions of one regulation pair a text rewritten throughout; the same texts kept apart are judged on their own', async () => {
+    const topics = ['调度值班人员交接班', '继电保护定值管理', '倒闸操作票填写', '设备缺陷处理流程', '事故应急预案演练', '新能源并网技术条件'];
+    const oldText = ['# 调度规程', ...topics.map((t, k) => `第${k + 1}条 ${t}应当执行本规程的规定，由调度机构负责监督检查，具体办法另行制定。`)].join('\n\n');
+    const newText = ['# 调度规程', ...topics.map((t, k) => `第${k + 1}条 各单位开展${t}工作，须遵守国家和行业标准并建立台账，每年向电网企业书面报告执行情况。`)].join('\n\n');
+    const [a] = await invokeOperation(ctx, 'regulations.import', { paths: [write('调度规程(2015-01-01).md', oldText)] });
+    const [b] = await invokeOperation(ctx, 'regulations.import', { paths: [write('调度规程(2024-01-01).md', newText)] });
+    expect(b.edition?.edition_of).toBe(a.reg_id);
+    const family = await invokeOperation(ctx, 'editions.diff', { old_reg_id: a.reg_id!, new_reg_id: b.reg_id!, words: false });
+    expect(family.summary).toMatchObject({ modified: topics.length, added: 0, deleted: 0 });
+    await invokeOperation(ctx, 'editions.set', { reg_id: b.reg_id!, edition_of: null });
+    const apart = await invokeOperation(ctx, 'editions.diff', { old_reg_id: a.reg_id!, new_reg_id: b.reg_id!, words: false });
+    expect(apart.summary.modified).toBeLessThan(topics.length / 2);
+  });
+});
+
 describe('search knows editions', () => {
   it('returns the edition in force by default; with edition all, old hits are marked and point to the current article', async () => {
     const oldText = ['# 电网调度规程', '', '2015年1月1日发布', '', '## 第一章 总则', '', '第一条 为了规范调度，制定本规程。', '', '第二条 调度值班员应当每两小时巡视一次继电保护屏。', '', '第三条 本规程自发布之日起施行。'].join('\n');
