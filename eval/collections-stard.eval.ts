@@ -33,6 +33,14 @@ import { normLawTitle, splitArticleRef } from '../src/core/regulations/known-que
 import { readStardQuestions, stardSplitOf, tuneSliceOf } from './stard.eval';
 import { setKnownQuestions, titleForms } from '../src/core/collections/known-answers';
 import { loadShippedKnownQuestions } from '../src/core/regulations/known-questions';
+import { setLayVocabulary } from '../src/core/collections/lay-terms';
+import { learnLayVocabulary, type LayTable } from '../src/core/collections/lay-vocabulary';
+import { lawArticlePairs } from '../scripts/lib/law-pairs';
+
+/** The everyday vocabulary fitted exactly like the shipped one (npm run learn:lay), on the learn part only. */
+export function learnPartLayVocabulary(laws: string, all: { id: number; question: string; relevant: string[] }[]): LayTable {
+  return learnLayVocabulary(lawArticlePairs(laws, all.filter((q) => stardPartOf(q.id) === 'learn')));
+}
 
 export type StardPart = 'learn' | 'tune' | 'heldout';
 
@@ -277,6 +285,9 @@ export default async function run(args: string[]): Promise<void> {
     if (minSimArg >= 0) ctx.config.collections.knownMinSim = Number(args[minSimArg + 1]);
     if (args.includes('--no-known')) setKnownQuestions(ctx, []);
     else setKnownQuestions(ctx, learnKnown);
+    const lay = args.includes('--no-lay') ? {} : learnPartLayVocabulary(laws, all);
+    setLayVocabulary(ctx, lay);
+    console.log(`everyday vocabulary: ${Object.keys(lay).length} words learned on the learn part`);
     console.log(`known questions: ${args.includes('--no-known') ? 'off' : `${learnKnown.length} of ${shipped.length} shipped (learn part only)`}`);
     console.log(`questions: ${all.length} (learn ${all.filter((q) => stardPartOf(q.id) === 'learn').length}, tuning ${all.filter((q) => stardPartOf(q.id) === 'tune').length}, held-out ${all.filter((q) => stardPartOf(q.id) === 'heldout').length})`);
     // every domain is imported before any question is asked: term statistics (idf, BM25) are taken
@@ -291,6 +302,7 @@ export default async function run(args: string[]): Promise<void> {
         c = createAppContext({ dataDir: path.join(cache, 'separate', domain) });
         if (args.includes('--no-known')) setKnownQuestions(c, []);
         else setKnownQuestions(c, learnKnown);
+        setLayVocabulary(c, lay);
         contexts.set(domain, c);
       }
       return c;

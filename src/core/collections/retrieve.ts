@@ -292,7 +292,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
   const cosines = new Map<string, number>();
   const knownSims = new Map<string, number>();
   // recipes name dishes in everyday words already; statutes and other documents get the lay-term bridge
-  const lay = profileOf(ctx.db, coll) === 'recipes' ? { extra: [], equivalents: [] } : layExpansion(ctx, question);
+  const lay = profileOf(ctx.db, coll) === 'recipes' ? { extra: [], equivalents: [] } : layExpansion(ctx, coll, question);
   let focus: FocusScores | null = null;
   const result = await runPipeline(
     question,
