@@ -36,6 +36,8 @@ import { loadShippedKnownQuestions } from '../src/core/regulations/known-questio
 import { setLayVocabulary } from '../src/core/collections/lay-terms';
 import { learnLayVocabulary, type LayTable } from '../src/core/collections/lay-vocabulary';
 import { lawArticlePairs } from '../scripts/lib/law-pairs';
+import { retrieveState } from '../src/core/collections/retrieve';
+import { fitLockModel, lockProbability, LOCK_FEATURES, type LockFeatures, type LockModel } from '../src/core/collections/lock-model';
 
 /** The everyday vocabulary fitted exactly like the shipped one (npm run learn:lay), on the learn part only. */
 export function learnPartLayVocabulary(laws: string, all: { id: number; question: string; relevant: string[] }[]): LayTable {
@@ -312,6 +314,7 @@ export default async function run(args: string[]): Promise<void> {
       const src = stageDomain(laws, path.join(cache, 'statutes', d.name), d.statutes);
       imports.set(d.name, await invokeOperation(contextOf(d.name), 'collections.import', { folder: src, name: `stard-${d.name}` }));
     }
+    if (args.includes('--fit-lock')) return await fitLock(contextOf, scored, args);
     for (const d of STARD_DOMAINS) {
       const name = `stard-${d.name}`;
       const imp = imports.get(d.name)!;
@@ -338,4 +341,75 @@ export default async function run(args: string[]): Promise<void> {
     await ctx.close();
     for (const c of contexts.values()) await c.close();
   }
+}
+
+interface LockRow {
+  part: StardPart;
+  domain: string;
+  /** the decision before the calibrated model: locked right / locked wrong / other */
+  base: 'right' | 'wrong' | 'other';
+  /** the focus rule's best document is a cited one (null: no focus decision, the base decision stands) */
+  topRight: boolean | null;
+  f: LockFeatures | null;
+}
+
+function curve(rows: LockRow[], model: LockModel, threshold: number): { right: number; wrong: number } {
+  let right = 0;
+  let wrong = 0;
+  for (const r of rows) {
+    if (r.f && r.topRight !== null) {
+      if (lockProbability(model, r.f) >= threshold) r.topRight ? right++ : wrong++;
+    } else if (r.base === 'right') right++;
+    else if (r.base === 'wrong') wrong++;
+  }
+  return { right: right / rows.length, wrong: wrong / rows.length };
+}
+
+/**
+ * `--fit-lock`: the calibrated lock decision (src/core/collections/lock-model.ts) fitted on the
+ * tuning part only: features of every scored question with the model off, a logistic fit on the
+ * tuning questions the focus rule decided, then the threshold giving the most right locks with wrong
+ * locks <= 5 % of the tuning questions. Prints the curve (right / wrong locks per threshold) for the
+ * tuning and the held-out part and the config values.
+ */
+async function fitLock(contextOf: (domain: string) => AppContext, scored: { id: number; question: string; relevant: string[] }[], args: string[]): Promise<void> {
+  const rows: LockRow[] = [];
+  for (const d of STARD_DOMAINS) {
+    const ctx = contextOf(d.name);
+    ctx.config.collections.lockModel.enabled = false;
+    const name = `stard-${d.name}`;
+    const coll = requireCollection(ctx.db, name);
+    for (const q of questionsOf(ctx, name, scored)) {
+      if (q.part === 'learn') continue;
+      const r = await retrieveState(ctx, coll, q.question);
+      const locked = r.decision === 'locked' && r.locked ? q.gold.has(r.locked.doc_id) : null;
+      rows.push({
+        part: q.part,
+        domain: d.name,
+        base: locked === null ? 'other' : locked ? 'right' : 'wrong',
+        topRight: r.lockCheck && r.focus ? q.gold.has(Number(r.focus.bestParent)) : null,
+        f: r.lockCheck?.features ?? null,
+      });
+    }
+  }
+  const tune = rows.filter((r) => r.part === 'tune');
+  const held = rows.filter((r) => r.part === 'heldout');
+  const l2 = Number(args[args.indexOf('--l2') + 1]) || 1;
+  const model = fitLockModel(tune.filter((r) => r.f && r.topRight !== null).map((r) => ({ f: r.f!, right: r.topRight! })), l2);
+  const off = { bias: 0, weights: Object.fromEntries(LOCK_FEATURES.map((k) => [k, 0])) } as LockModel;
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(6);
+  console.log(`\nfocus-decided questions: tuning ${tune.filter((r) => r.f).length}/${tune.length}, held-out ${held.filter((r) => r.f).length}/${held.length}`);
+  const base = (rs: LockRow[]) => ({ right: rs.filter((r) => r.base === 'right').length / rs.length, wrong: rs.filter((r) => r.base === 'wrong').length / rs.length });
+  console.log(`before (ratio rules): tuning right ${pct(base(tune).right)} wrong ${pct(base(tune).wrong)} | held-out right ${pct(base(held).right)} wrong ${pct(base(held).wrong)}`);
+  console.log(`always lock the best: tuning right ${pct(curve(tune, off, 0).right)} wrong ${pct(curve(tune, off, 0).wrong)} | held-out right ${pct(curve(held, off, 0).right)} wrong ${pct(curve(held, off, 0).wrong)}`);
+  console.log('threshold  tuning right / wrong   held-out right / wrong');
+  let chosen = { t: 1, right: -1 };
+  for (let t = 0.3; t <= 0.951; t += 0.025) {
+    const a = curve(tune, model, t);
+    const b = curve(held, model, t);
+    console.log(`  ${t.toFixed(3)}    ${pct(a.right)} / ${pct(a.wrong)}       ${pct(b.right)} / ${pct(b.wrong)}`);
+    if (a.wrong <= 0.05 && a.right > chosen.right) chosen = { t, right: a.right };
+  }
+  console.log(`chosen threshold (most tuning right locks with tuning wrong <= 5 %): ${chosen.t.toFixed(3)}`);
+  console.log(`config collections.lockModel: ${JSON.stringify({ threshold: Math.round(chosen.t * 1000) / 1000, ...model })}`);
 }

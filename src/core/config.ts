@@ -230,6 +230,34 @@ export const configSchema = z.object({
        */
       subjectMinHeld: z.number().min(0).max(1).default(0.6),
       subjectMinShare: z.number().min(0).max(1).default(0.3),
+      /**
+       * The calibrated lock decision of statute collections (collections/lock-model.ts): p(right
+       * document) from the focus rule's features; lock at p >= threshold, else ask back with the two
+       * closest documents. Fitted by `npm run eval -- collections-stard --fit-lock` on the tuning part
+       * only (criterion: the most right locks with wrong locks <= 5 % of the tuning questions; L2 1).
+       * STARD right / wrong locks, tuning: ratio rules 72.9 / 5.4 % -> 76.7 / 4.7 %; held-out (never
+       * fitted on) 65.9 / 12.2 % -> 65.0 / 12.2 %. Held-out curve (threshold: right / wrong): 0.5: 74.0 /
+       * 17.1, 0.6: 71.5 / 15.4, 0.7: 65.0 / 12.2, 0.8: 61.0 / 10.6, 0.85: 58.5 / 8.1, 0.95: 47.2 / 5.7.
+       */
+      lockModel: z
+        .object({
+          enabled: z.boolean().default(true),
+          threshold: z.number().min(0).max(1).default(0.7),
+          bias: z.number().default(-3.53),
+          weights: z
+            .object({
+              margin: z.number().default(1.421),
+              familyMargin: z.number().default(2.501),
+              evidence: z.number().default(2.555),
+              known: z.number().default(0.661),
+              subject: z.number().default(1.013),
+              coverage: z.number().default(-0.3),
+              agree: z.number().default(2.159),
+              concentration: z.number().default(1.364),
+            })
+            .prefault({}),
+        })
+        .prefault({}),
       /** not_found: near documents offered as alternatives (labelled as not what was asked). */
       nearAlternatives: z.number().int().min(0).max(10).default(3),
       /** Longer answers (a huge document's sections) are cut here, pointing to the source file. */
