@@ -4,6 +4,7 @@ import { norm } from '../home';
 import type { HomeIndex } from '../index';
 import { DOOR_KINDS, MEDIA_KINDS, SUBTYPES, TYPES } from '../lexicon';
 import type { Entity, Scored } from '../types';
+import { CONDITIONS } from '../data';
 
 /**
  * Stage 3 — recall: which entities in the scoped pool the command can mean, by name (exact,
@@ -81,11 +82,7 @@ export function nameEvidence(index: HomeIndex, e: Entity, h: HintKeys): { score:
   return { score: best, reason };
 }
 
-const READS: Record<string, RegExp> = {
-  temperatureSensor: /温度|temperature/i,
-  humiditySensor: /湿度|humidity/i,
-  lightSensor: /光照|照度|illuminance|lux/i,
-};
+const READS = Object.fromEntries(CONDITIONS.tables.sensor_reads.map(([re, kind]) => [kind, re])) as Record<string, RegExp>;
 const READ_ATTRIBUTE: Record<string, string> = { temperatureSensor: 'temperature', humiditySensor: 'humidity', lightSensor: 'illuminance' };
 
 /** The entity is of the asked kind; a sensor kind also matches any sensor that reads it (温湿度计 for 湿度). */
