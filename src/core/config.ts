@@ -232,17 +232,20 @@ export const configSchema = z.object({
       subjectMinShare: z.number().min(0).max(1).default(0.3),
       /**
        * The calibrated lock decision of statute collections (collections/lock-model.ts): p(right
-       * document) from the focus rule's features; lock at p >= threshold, else ask back with the two
-       * closest documents. Fitted by `npm run eval -- collections-stard --fit-lock` on the tuning part
-       * only (criterion: the most right locks with wrong locks <= 5 % of the tuning questions; L2 1).
-       * STARD right / wrong locks, tuning: ratio rules 72.9 / 5.4 % -> 76.7 / 4.7 %; held-out (never
-       * fitted on) 65.9 / 12.2 % -> 65.0 / 12.2 %. Held-out curve (threshold: right / wrong): 0.5: 74.0 /
-       * 17.1, 0.6: 71.5 / 15.4, 0.7: 65.0 / 12.2, 0.8: 61.0 / 10.6, 0.85: 58.5 / 8.1, 0.95: 47.2 / 5.7.
+       * document) from the focus rule's features; a lock with p < threshold is asked back with the two
+       * closest documents (a near tie the focus rule asks about stays a question). Weights: logistic fit
+       * by `npm run eval -- collections-stard --fit-lock` on the tuning part only (L2 1). Threshold: not
+       * tuned but the decision rule for a calibrated p: lock when the expected cost of a wrong lock,
+       * (1 − p) · 2, is below that of asking back, 1 (a wrong lock costs two turns: noticing, undoing),
+       * i.e. p ≥ 0.5. STARD right / wrong locks: tuning 72.9 / 5.4 % (ratio rules alone) → 71.3 / 3.9 %;
+       * held-out (never fitted on) 65.9 / 12.2 % → 65.0 / 10.6 %. Held-out curve (threshold: right /
+       * wrong): 0.3: 65.9 / 12.2, 0.55: 65.0 / 9.8, 0.7: 59.3 / 8.9, 0.775: 57.7 / 8.1, 0.85: 56.1 /
+       * 7.3, 0.95: 45.5 / 4.9 (the 5 % wrong target costs 20 points of right locks with these features).
        */
       lockModel: z
         .object({
           enabled: z.boolean().default(true),
-          threshold: z.number().min(0).max(1).default(0.7),
+          threshold: z.number().min(0).max(1).default(0.5),
           bias: z.number().default(-3.53),
           weights: z
             .object({

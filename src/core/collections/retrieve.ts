@@ -366,12 +366,13 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
     const model = cfg.lockModel;
     const p = lockProbability(model, features);
     lockCheck = { features, p: round(p), applied: model.enabled };
-    if (model.enabled) {
-      const top = focused.bestParent;
-      const second = decision.state === 'ambiguous' ? decision.parents.find((x) => x !== top) : (focused.rivalParent ?? focused.otherParent);
-      if (p >= model.threshold) decision = { state: 'locked', parents: [top], reason: `锁定把握 ${p.toFixed(2)} ≥ ${model.threshold}（${decision.reason}）`, rule: 'focus' };
-      else if (second && byParent.has(second)) decision = { state: 'ambiguous', parents: [top, second], reason: `锁定把握 ${p.toFixed(2)} < ${model.threshold}，请用户在两篇中选择（${decision.reason}）`, rule: 'focus' };
-      else decision = { state: 'low_evidence', parents: [top], reason: `锁定把握 ${p.toFixed(2)} < ${model.threshold}（${decision.reason}）`, rule: 'focus' };
+    // the model only holds a lock back: a near tie the focus rule asks about stays a question
+    if (model.enabled && decision.state === 'locked' && p < model.threshold) {
+      const top = decision.parents[0];
+      const second = [focused.rivalParent, focused.otherParent].find((x) => x && x !== top && byParent.has(x));
+      decision = second
+        ? { state: 'ambiguous', parents: [top, second], reason: `锁定把握 ${p.toFixed(2)} 低于 ${model.threshold}，请在两篇中选择（${decision.reason}）`, rule: 'focus' }
+        : { state: 'low_evidence', parents: [top], reason: `锁定把握 ${p.toFixed(2)} 低于 ${model.threshold}（${decision.reason}）`, rule: 'focus' };
     }
   }
   const parents = result.parents.slice(0, Math.max(topParents, 10)).map(toScore);
