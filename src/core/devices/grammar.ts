@@ -129,6 +129,7 @@ export function attributeForCategory(category: string | null, unit: string | nul
     case 'dehumidifier':
       return 'humidity';
     case 'speaker':
+    case 'storyPlayer':
     case 'tv':
       return 'volume';
     case 'fan':

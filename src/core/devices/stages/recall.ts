@@ -2,7 +2,7 @@ import type { AppConfig } from '../../config';
 import { homophoneKey } from '../../text/pinyin';
 import { norm } from '../home';
 import type { HomeIndex } from '../index';
-import { DOOR_KINDS, MEDIA_KINDS, SUBTYPES, TYPES } from '../lexicon';
+import { DOOR_KINDS, MEDIA_KINDS, SUBTYPES, TYPES, TYPE_LABELS } from '../lexicon';
 import type { Entity, Scored } from '../types';
 import { CONDITIONS } from '../data';
 
@@ -88,7 +88,8 @@ const READ_ATTRIBUTE: Record<string, string> = { temperatureSensor: 'temperature
 /** The entity is of the asked kind; a sensor kind also matches any sensor that reads it (温湿度计 for 湿度). */
 /** Pseudo-types a command can ask for: media = whatever plays (停止播放 with nothing named). */
 // (climate: what heats or cools a room, for a complaint about the air)
-const TYPE_FAMILIES: Record<string, string[]> = { media: MEDIA_KINDS, door: DOOR_KINDS, climate: ['airConditioner', 'heater'] };
+// (sensor: 传感器 said alone, every kind that reads something)
+const TYPE_FAMILIES: Record<string, string[]> = { media: MEDIA_KINDS, door: DOOR_KINDS, climate: ['airConditioner', 'heater'], sensor: Object.keys(TYPE_LABELS).filter((k) => k.endsWith('Sensor')) };
 
 export function typeMatches(e: Entity, type: string): boolean {
   if (e.category === type) return true;
