@@ -10,6 +10,7 @@ import { invoke, shellToken } from './helpers';
  * page's figure with its caption and how often the text cites it, and shows the picture cut from the page.
  * Own data dir (the shell fixture).
  */
+type Picture = { complete: boolean; naturalWidth: number; naturalHeight: number };
 const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'scans', 'figure-page.pdf');
 
 test('reader: the page lists its figure with caption and citations and shows the cropped picture', async ({ page, request }) => {
@@ -36,8 +37,8 @@ test('reader: the page lists its figure with caption and citations and shows the
   const picture = item.getByRole('img', { name: '图3-1 配电室主接线示意图' });
   await expect(picture).toBeVisible();
   // a real picture arrived (the crop of the drawing, wider than tall), not a broken image
-  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBeGreaterThan(300);
-  const size = await picture.evaluate((img: HTMLImageElement) => ({ w: img.naturalWidth, h: img.naturalHeight }));
+  await expect.poll(() => picture.evaluate((img) => ((img as unknown as Picture).complete ? (img as unknown as Picture).naturalWidth : 0))).toBeGreaterThan(300);
+  const size = await picture.evaluate((img) => ({ w: (img as unknown as Picture).naturalWidth, h: (img as unknown as Picture).naturalHeight }));
   expect(size.w).toBeGreaterThan(size.h);
   await expect(item.getByRole('button', { name: '收起图片' })).toHaveAttribute('aria-expanded', 'true');
   await item.getByRole('button', { name: '收起图片' }).click();

@@ -315,6 +315,7 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
                 page_num: n,
                 text: l.text,
                 confidence: Math.round(l.confidence * 1000) / 1000,
+                min_confidence: Math.round(l.min_confidence * 1000) / 1000,
                 x0: l.x0 / result.widthPt,
                 y0: l.y0 / result.heightPt,
                 x1: l.x1 / result.widthPt,
