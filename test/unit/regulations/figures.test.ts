@@ -20,6 +20,16 @@ let ctx: AppContext;
 const cli = <T = any>(...args: string[]) => runCliJson<T>([...args, '--data-dir', data]);
 const op = (name: string, input: unknown) => invokeOperation(ctx, name as never, input as never) as Promise<any>;
 
+/** Pixels of a picture darker than mid grey (ink). */
+function darkPixels(pic: Awaited<ReturnType<typeof loadImage>>): number {
+  const c = createCanvas(pic.width, pic.height);
+  c.getContext('2d').drawImage(pic, 0, 0);
+  const px = c.getContext('2d').getImageData(0, 0, pic.width, pic.height).data;
+  let dark = 0;
+  for (let i = 0; i < px.length; i += 4) if (px[i] < 100) dark++;
+  return dark;
+}
+
 beforeAll(() => {
   data = tempDir('gridcode-figures-');
   ctx = createAppContext({ dataDir: data });
@@ -61,14 +71,10 @@ describe('figures', { timeout: 120_000 }, () => {
     const pic = await loadImage(png);
     // 150 dpi crop of the box
     expect(Math.abs(pic.width - ((x1 - x0) * 150) / 72)).toBeLessThan(4);
-    const c = createCanvas(pic.width, pic.height);
-    c.getContext('2d').drawImage(pic, 0, 0);
-    const px = c.getContext('2d').getImageData(0, 0, pic.width, pic.height).data;
-    let dark = 0;
-    for (let i = 0; i < px.length; i += 4) if (px[i] < 100) dark++;
+    const dark = darkPixels(pic);
     // the bus bar and feeders are drawn in it: ink, but mostly paper
     expect(dark).toBeGreaterThan(1000);
-    expect(dark / (px.length / 4)).toBeLessThan(0.2);
+    expect(dark / (pic.width * pic.height)).toBeLessThan(0.2);
 
     await expect(op('regulations.figure', { reg_id: 'peidian', figure_id: '图9' })).rejects.toThrow(/没有图9（有：图3-1）/);
   });
@@ -97,12 +103,6 @@ describe('figures', { timeout: 120_000 }, () => {
     expect(inter / (area(a) + area(b) - inter)).toBeGreaterThan(0.8);
     // the crop of the scanned page holds the drawing
     const img = await op('regulations.figure', { reg_id: 'peidian-scan', figure_id: '图3-1' });
-    const pic = await loadImage(Buffer.from(img.image_png_base64, 'base64'));
-    const c = createCanvas(pic.width, pic.height);
-    c.getContext('2d').drawImage(pic, 0, 0);
-    const px = c.getContext('2d').getImageData(0, 0, pic.width, pic.height).data;
-    let dark = 0;
-    for (let i = 0; i < px.length; i += 4) if (px[i] < 100) dark++;
-    expect(dark).toBeGreaterThan(1000);
+    expect(darkPixels(await loadImage(Buffer.from(img.image_png_base64, 'base64')))).toBeGreaterThan(1000);
   });
 });
