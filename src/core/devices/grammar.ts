@@ -35,10 +35,8 @@ function attributeOfWord(word: string): ValueAttribute | null {
 // 太亮了 / 好吵 / 有点冷 / 热死了: a complaint about the current setting (any degree adverb) asks for the opposite change
 export const COMPLAINT_LEAD = SETTINGS.re.complaint_lead;
 // (太大声 / 太小声: the loudness, not a bare 太大)
-const REL_UP =
-  SETTINGS.re.relative_up;
-const REL_DOWN =
-  SETTINGS.re.relative_down;
+const REL_UP = SETTINGS.re.relative_up;
+const REL_DOWN = SETTINGS.re.relative_down;
 const EXTREME = SETTINGS.re.extreme;
 // 制热26度: an air conditioner's mode said bare right before its temperature
 const MODE = CLIMATE.re.mode;

@@ -323,7 +323,11 @@ export function parsePart(raw: string, masked: Map<string, string>, index: HomeI
   if (!p.n || (p.a === A.play && p.v === null)) {
     // 在书房音箱上放: the player said around 在…上 / 在…里
     const residual = s.replace(PARTICLES, ' ').replace(/[\s\d%％.#]+/g, ' ').trim().replace(MEDIA.re.on_player, (m, lead: string, inner: string) => (index.namesLongestFirst.some((n) => n.includes(norm(inner))) ? lead + inner : m));
-    const longest = residual.split(' ').sort((a, b) => b.length - a.length)[0] ?? '';
+    let longest = residual.split(' ').sort((a, b) => b.length - a.length)[0] ?? '';
+    // play music on the Sonos -> 播放歌sonos: what is played, glued to a part of a device's name, leaves the name
+    const part = longest.replace(MEDIA.re.content_edge, '');
+    const inName = (w: string) => index.namesLongestFirst.some((n) => n.includes(norm(w)));
+    if (part !== longest && Array.from(part).length >= 2 && !inName(longest) && inName(part)) longest = part;
     if (Array.from(longest).length >= 2 && !NUMBERS.re.numeral_only.test(longest) && !MEDIA_WORDS.test(longest)) {
       if (!p.n) {
         p.n = longest;
