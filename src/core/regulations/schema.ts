@@ -131,6 +131,15 @@ export const regulationsMigrations: Migration[] = [
     },
   },
   {
+    domain: 'regulations-ocr',
+    version: 2,
+    name: 'OCR lines: probability of the least sure character (the low-confidence mark)',
+    up: (db) => {
+      // NULL for lines stored before: their mean stands in
+      db.exec('ALTER TABLE reg_ocr_lines ADD COLUMN min_confidence REAL');
+    },
+  },
+  {
     // own domain: how a table was laid out (printed header lines, merged cells, ruled or aligned)
     domain: 'regulations-table-layout',
     version: 1,
