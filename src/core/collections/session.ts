@@ -440,11 +440,9 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
       const elsewhere = ownQuestion ? await retrieve(question) : null;
       let better: { doc: StoredDoc; evidence: number } | null = null;
       // the collection does not hold what the question names, or the calibrated lock decision held the
-      // lock back: no switch on section evidence alone (the retrieval's own answer is given below); the
-      // lock moves only to a document the retrieval itself locked or offered
+      // lock back: no switch on section evidence alone (the retrieval's own answer is given below)
       const mayMove = !!elsewhere && elsewhere.decision !== 'not_found' && !(elsewhere.lockCheck?.applied && elsewhere.lockCheck.p < ctx.config.collections.lockModel.threshold);
-      const offered = new Set([...(elsewhere?.locked ? [elsewhere.locked.doc_id] : []), ...(elsewhere?.decision === 'ambiguous' ? elsewhere.candidates.map((c) => c.doc_id) : [])]);
-      for (const p of mayMove ? (elsewhere?.parents.slice(0, ctx.config.collections.topParents) ?? []).filter((x) => offered.has(x.doc_id)) : []) {
+      for (const p of mayMove ? (elsewhere?.parents.slice(0, ctx.config.collections.topParents) ?? []) : []) {
         if (p.doc_id === current.id) continue;
         const doc = getDoc(ctx.db, p.doc_id);
         const ev = doc ? await bestSectionEvidence(ctx, coll, doc, question) : 0;
