@@ -12,25 +12,23 @@ import type { KnownPriors } from './known-questions';
  * Regulation features of the rerank stage (search/rerank.ts), after the engine's: whether the hit
  * is a local regulation whose place the query does not name (lay questions are answered by
  * national law), whether it is an article (第N条), how much of the query the regulation's title
- * holds, the unit's length, and how often known questions (regulations/known-questions.ts) cite
+ * holds, and how often known questions (regulations/known-questions.ts) cite
  * the unit and its regulation (0 on a library they do not apply to).
  */
-export const REG_FEATURES = [...ENGINE_FEATURES, 'local', 'article', 'title_match', 'length', 'cited_unit', 'cited_reg'] as const;
+export const REG_FEATURES = [...ENGINE_FEATURES, 'local', 'article', 'title_match', 'cited_unit', 'cited_reg'] as const;
 
 export interface FeatureUnit {
   reg_id: string;
   kind: string;
   label: string | null;
   title: string;
-  /** characters of the unit's text */
-  length: number;
 }
 
 /** What the features need of many units, in one query (no texts read). */
 export function featureUnits(ctx: AppContext, parents: string[]): (parent: string) => FeatureUnit | undefined {
   const rows = ctx.db
     .prepare(
-      `SELECT u.id, u.reg_id, u.kind, u.label, length(u.text) AS length, r.title
+      `SELECT u.id, u.reg_id, u.kind, u.label, r.title
          FROM reg_units u JOIN regulations r ON r.reg_id = u.reg_id WHERE u.id IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify(parents.map(Number))) as (FeatureUnit & { id: number })[];
@@ -67,7 +65,6 @@ export function regulationFeatures(
         place && !query.includes(place) ? 1 : 0,
         u?.kind === 'article' && /^第.+条/.test(u.label ?? '') ? 1 : 0,
         tm,
-        Math.log1p(u?.length ?? 0) / 8,
         citedUnit,
         citedReg,
       ],

@@ -393,8 +393,11 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     return u ? `${u.title} ${u.label ?? u.section_path}`.trim() : parent;
   };
   // a table unit is a set of rows: a hit in one of its chunks covers it (its other chunks hold other rows)
-  const recordParent = (parent: string) => unit(parent)?.kind === 'table';
-  const engine = await searchEngine(ctx, { corpus: REG_CORPUS, scopes, query, tokens, mode: input.mode ?? 'hybrid', expansion, lexical: reuse, label, parentLists: extraLists, recordParent, candidates: depth });
+  const recordParents = (parents: string[]) =>
+    new Set(
+      (ctx.db.prepare("SELECT id FROM reg_units WHERE kind = 'table' AND id IN (SELECT value FROM json_each(?))").all(JSON.stringify(parents.map(Number))) as { id: number }[]).map((r) => String(r.id)),
+    );
+  const engine = await searchEngine(ctx, { corpus: REG_CORPUS, scopes, query, tokens, mode: input.mode ?? 'hybrid', expansion, lexical: reuse, label, parentLists: extraLists, recordParents, candidates: depth });
 
   const refLabels = new Set(refs.map((r) => r.label));
   const toResult = (u: UnitRow, p: (typeof engine.parents)[number] | null, articleRef: boolean): ResultCore & { shape: UnitShape } => {

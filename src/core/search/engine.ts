@@ -32,10 +32,11 @@ export interface EngineQuery {
   /** Optional label for clarify questions. */
   label?: (parent: string) => string;
   /**
-   * Parents whose chunks are independent records (the rows of a table cut into chunks): one matching
-   * chunk covers such a parent fully, where a long text matched in one of its chunks is only partly covered.
+   * Of the given parents, those whose chunks are independent records (the rows of a table cut into
+   * chunks): one matching chunk covers such a parent fully, where a long text matched in one of its
+   * chunks is only partly covered. Called once per search with every candidate's parent.
    */
-  recordParent?: (parent: string) => boolean;
+  recordParents?: (parents: string[]) => Set<string>;
   /** chunk candidates per ranked list (default config.search.candidates; a reranker may look deeper) */
   candidates?: number;
 }
@@ -202,7 +203,9 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
   }
 
   // chunks per parent (coverage) for every candidate's parent, one query
-  const counts = chunkCounts(ctx.db, q.corpus, [...new Set([...info.values()].map((c) => c.parent))]);
+  const candidateParents = [...new Set([...info.values()].map((c) => c.parent))];
+  const counts = chunkCounts(ctx.db, q.corpus, candidateParents);
+  const records = q.recordParents?.(candidateParents) ?? new Set<string>();
   const ranked = rankLists(
     lists,
     (keys) =>
@@ -223,7 +226,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
       minEvidence: cfg.minEvidence,
       maxClose: 3,
       normalise: { kind: 'ideal', lists: Math.max(1, Object.keys(lists).reduce((s, name) => s + (cfg.listWeights[name] ?? 1), 0)), coverageCap: cfg.coverageCap },
-      totalChunks: (p) => (q.recordParent?.(p) ? 1 : (counts.get(p) ?? 1)),
+      totalChunks: (p) => (records.has(p) ? 1 : (counts.get(p) ?? 1)),
       label: q.label,
     },
   );
