@@ -38,9 +38,14 @@ export interface AlignThresholds {
   related: number;
   /** the lower similarity for such mutual best matches */
   mutualInGap: number;
+  /**
+   * a rewritten part of a split / merge next to its source's counterpart: this share of the source
+   * (split) / of the merged article (merge) is found in the part and not in the counterpart
+   */
+  neighbourPart: number;
 }
 
-export const DEFAULT_THRESHOLDS: AlignThresholds = { inOrder: 0.3, samePlace: 0.18, anywhere: 0.45, contained: 0.6, sameNumber: 0.05, gained: 0.35, related: 0.2, mutualInGap: 0.2 };
+export const DEFAULT_THRESHOLDS: AlignThresholds = { inOrder: 0.3, samePlace: 0.18, anywhere: 0.45, contained: 0.6, sameNumber: 0.05, gained: 0.35, related: 0.2, mutualInGap: 0.2, neighbourPart: 0.15 };
 
 export interface Alignment {
   /** old index -> new index */
@@ -163,6 +168,8 @@ export function alignUnits(
   newUnits: EditionUnit[],
   sim: SimilarityIndex,
   t: AlignThresholds = DEFAULT_THRESHOLDS,
+  /** known editions of one regulation (true), known apart (false), or judged from the texts (undefined) */
+  editions?: boolean,
 ): Alignment {
   const exact = exactMatches(oldUnits, newUnits);
   const oldPaired = new Map<number, number>(); // old -> new
@@ -204,8 +211,10 @@ export function alignUnits(
 
   // related texts (editions of one regulation) hold many exact or clearly similar pairs; between two
   // unrelated regulations only boilerplate (施行 dates, 第一条 为了…) is alike: there weak pairs are dropped
+  // a statute rewritten from end to end keeps few clearly similar articles: when the library knows the two
+  // are editions of one regulation (same title or document number, or the user said so), that is enough
   const strong = pairs.filter((p) => p.exact || p.similarity >= t.anywhere).length;
-  const related = strong >= t.related * Math.min(oldUnits.length, newUnits.length);
+  const related = editions ?? strong >= t.related * Math.min(oldUnits.length, newUnits.length);
   if (!related) {
     for (let k = pairs.length - 1; k >= 0; k--) {
       const p = pairs[k];
@@ -307,6 +316,41 @@ export function alignUnits(
       // merged only when the new unit holds text of it that the new unit's own old counterpart lacks
       const o = sim.old[i];
       if (o.total > 0 && gainedFrom(o, sim.new[best], sim.old[newPaired.get(best)!]) / o.total >= t.gained) mergedInto.set(i, best);
+    }
+  }
+  // a rewritten split / merge: the part that was rewritten is not contained in its source, but it sits
+  // right next to the source's own counterpart, the source is its closest unit, and it took a share of
+  // the source that the counterpart does not have (old 第三十二条 → new 第四十五条 + 第四十六条)
+  if (related) {
+    // the closest unit of the other edition to new j (side old) / old j (side new), by dice
+    const closest = (j: number, side: 'old' | 'new'): number => {
+      const shared = side === 'old' ? sim.column(j) : sim.row(j);
+      const mine = (side === 'old' ? sim.new : sim.old)[j].total;
+      const theirs = side === 'old' ? sim.old : sim.new;
+      let best = -1;
+      let top = 0;
+      for (let k = 0; k < shared.length; k++) {
+        if (shared[k] === 0) continue;
+        const d = (2 * shared[k]) / (mine + theirs[k].total);
+        if (d > top) [best, top] = [k, d];
+      }
+      return top >= t.mutualInGap ? best : -1;
+    };
+    for (let j = 0; j < newUnits.length; j++) {
+      if (newPaired.has(j) || splitFrom.has(j)) continue;
+      const i = closest(j, 'old');
+      const partner = i < 0 ? undefined : oldPaired.get(i);
+      if (partner === undefined || Math.abs(partner - j) !== 1 || exactOld.has(i)) continue;
+      const o = sim.old[i];
+      if (o.total > 0 && gainedFrom(o, sim.new[j], sim.new[partner]) / o.total >= t.neighbourPart) splitFrom.set(j, i);
+    }
+    for (let i = 0; i < oldUnits.length; i++) {
+      if (oldPaired.has(i) || mergedInto.has(i)) continue;
+      const j = closest(i, 'new');
+      const partner = j < 0 ? undefined : newPaired.get(j);
+      if (partner === undefined || Math.abs(partner - i) !== 1 || exactNew.has(j)) continue;
+      const n = sim.new[j];
+      if (n.total > 0 && gainedFrom(n, sim.old[i], sim.old[partner]) / n.total >= t.neighbourPart) mergedInto.set(i, j);
     }
   }
   return { pairs, splitFrom, mergedInto };
