@@ -3,6 +3,7 @@ import { INVENTORY, QUESTION_WORDS, SET_ACTION, SET_VERBS, attributeForCategory,
 import { norm } from './home';
 import { findWords, roomMatches, type HomeIndex } from './index';
 import { DOOR_KINDS, MEDIA_KINDS, SUBTYPES } from './lexicon';
+import { KIND_VOCAB } from './vocab';
 import { commandActions } from './capability';
 import { takeClockTime } from './timing';
 import { UNKNOWN_ACTION, type Command, type ValueAttribute } from './types';
@@ -35,7 +36,7 @@ const MEDIA_ACTIONS = new Set([A.play, A.resume, A.pause, A.stop, A.next, A.prev
 /** Playback steps that need no content: said with nothing named they address the players. */
 const MEDIA_STEPS = new Set([A.resume, A.pause, A.stop, A.next, A.previous, A.mute, A.unmute]);
 /** Kinds that are only on or off: pausing or stopping one switches it off. */
-const POWER_ONLY = new Set(['light', 'humidifier', 'dehumidifier', 'airConditioner', 'fan', 'airPurifier', 'heater', 'freshAir', 'plug', 'switch', 'waterHeater', 'bathHeater', 'rangeHood']);
+const POWER_ONLY = new Set(KIND_VOCAB.power_only);
 
 /** What an appliance does, said instead of its name: 开始洗衣服 -> the washer. */
 const ACTIVITY_TYPES = INTENTS.tables.activities as [RegExp, string][];

@@ -322,35 +322,30 @@ export function alignUnits(
   // right next to the source's own counterpart, the source is its closest unit, and it took a share of
   // the source that the counterpart does not have (old 第三十二条 → new 第四十五条 + 第四十六条)
   if (related) {
-    // the closest unit of the other edition to new j (side old) / old j (side new), by dice
-    const closest = (j: number, side: 'old' | 'new'): number => {
-      const shared = side === 'old' ? sim.column(j) : sim.row(j);
-      const mine = (side === 'old' ? sim.new : sim.old)[j].total;
-      const theirs = side === 'old' ? sim.old : sim.new;
-      let best = -1;
-      let top = 0;
-      for (let k = 0; k < shared.length; k++) {
-        if (shared[k] === 0) continue;
-        const d = (2 * shared[k]) / (mine + theirs[k].total);
-        if (d > top) [best, top] = [k, d];
-      }
-      return top >= t.mutualInGap ? best : -1;
+    const sides = {
+      // a split part: an unpaired new unit (here), its source an old unit (there)
+      split: { here: sim.new, there: sim.old, paired: newPaired, partnerOf: oldPaired, kept: exactOld, found: splitFrom, shared: (j: number) => sim.column(j) },
+      // a merged article: an unpaired old unit (here), merged into a new unit (there)
+      merged: { here: sim.old, there: sim.new, paired: oldPaired, partnerOf: newPaired, kept: exactNew, found: mergedInto, shared: (i: number) => sim.row(i) },
     };
-    for (let j = 0; j < newUnits.length; j++) {
-      if (newPaired.has(j) || splitFrom.has(j)) continue;
-      const i = closest(j, 'old');
-      const partner = i < 0 ? undefined : oldPaired.get(i);
-      if (partner === undefined || Math.abs(partner - j) !== 1 || exactOld.has(i)) continue;
-      const o = sim.old[i];
-      if (o.total > 0 && gainedFrom(o, sim.new[j], sim.new[partner]) / o.total >= t.neighbourPart) splitFrom.set(j, i);
-    }
-    for (let i = 0; i < oldUnits.length; i++) {
-      if (oldPaired.has(i) || mergedInto.has(i)) continue;
-      const j = closest(i, 'new');
-      const partner = j < 0 ? undefined : newPaired.get(j);
-      if (partner === undefined || Math.abs(partner - i) !== 1 || exactNew.has(j)) continue;
-      const n = sim.new[j];
-      if (n.total > 0 && gainedFrom(n, sim.old[i], sim.old[partner]) / n.total >= t.neighbourPart) mergedInto.set(i, j);
+    for (const s of Object.values(sides)) {
+      for (let u = 0; u < s.here.length; u++) {
+        if (s.paired.has(u) || s.found.has(u)) continue;
+        // its closest unit over there, by dice
+        const shared = s.shared(u);
+        let source = -1;
+        let top = 0;
+        for (let k = 0; k < shared.length; k++) {
+          if (shared[k] === 0) continue;
+          const d = (2 * shared[k]) / (s.here[u].total + s.there[k].total);
+          if (d > top) [source, top] = [k, d];
+        }
+        if (source < 0 || top < t.mutualInGap || s.kept.has(source)) continue;
+        const partner = s.partnerOf.get(source);
+        if (partner === undefined || Math.abs(partner - u) !== 1) continue;
+        const from = s.there[source];
+        if (from.total > 0 && gainedFrom(from, s.here[u], s.here[partner]) / from.total >= t.neighbourPart) s.found.set(u, source);
+      }
     }
   }
   return { pairs, splitFrom, mergedInto };

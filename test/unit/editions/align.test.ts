@@ -136,6 +136,17 @@ describe('article alignment', () => {
     expect(cmp.level).not.toBe('article');
     expect(cmp.summary).toMatchObject({ modified: 1, added: 1, deleted: 0 });
     expect(cmp.pairs.find((p) => p.change === 'added')!.new!.text).toContain('严禁约时停送电');
+    // a standard numbered by clause (4.1, 4.2): clauses are aligned, a renumbered one found where it moved
+    const stdOld = '# 变电运维规范\n\n## 4 巡视\n\n4.1 运维人员应当每日巡视主变压器一次。\n\n4.2 雷雨天气后应当对避雷器进行特殊巡视。\n\n## 5 操作\n\n5.1 倒闸操作应当由两人进行，一人操作一人监护。';
+    const stdNew = '# 变电运维规范\n\n## 4 巡视\n\n4.1 运维人员应当每日巡视主变压器两次。\n\n4.2 大风天气后应当检查设备区有无飘挂物。\n\n4.3 雷雨天气后应当对避雷器进行特殊巡视。\n\n## 5 操作\n\n5.1 倒闸操作应当由两人进行，一人操作一人监护。';
+    const std = compareUnits(units(stdOld), units(stdNew));
+    expect(std.level).toBe('clause');
+    expect(std.pairs.map((p) => [p.change, p.old?.article ?? null, p.new?.article ?? null])).toEqual([
+      ['modified', '4.1', '4.1'],
+      ['added', null, '4.2'],
+      ['moved', '4.2', '4.3'],
+      ['same', '5.1', '5.1'],
+    ]);
   });
 
   it('word-level diff marks what changed and keeps the rest', () => {

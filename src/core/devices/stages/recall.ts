@@ -6,6 +6,7 @@ import { DOOR_KINDS, MEDIA_KINDS, SUBTYPES, TYPES, TYPE_LABELS } from '../lexico
 import { capabilityScore, confidentAction, type SimilarityFn } from '../capability';
 import type { Entity, QueryIR, RetrievalMeta, Scored } from '../types';
 import { CONDITIONS } from '../data';
+import { KIND_VOCAB } from '../vocab';
 
 /**
  * Stage 3 — recall: which entities in the scoped pool the command can mean, by name (exact,
@@ -88,9 +89,9 @@ const READ_ATTRIBUTE: Record<string, string> = { temperatureSensor: 'temperature
 
 /** The entity is of the asked kind; a sensor kind also matches any sensor that reads it (温湿度计 for 湿度). */
 /** Pseudo-types a command can ask for: media = whatever plays (停止播放 with nothing named). */
-// (climate: what heats or cools a room, for a complaint about the air)
+// (kinds.json families — climate: what heats or cools a room, for a complaint about the air)
 // (sensor: 传感器 said alone, every kind that reads something)
-const TYPE_FAMILIES: Record<string, string[]> = { media: MEDIA_KINDS, door: DOOR_KINDS, climate: ['airConditioner', 'heater'], sensor: Object.keys(TYPE_LABELS).filter((k) => k.endsWith('Sensor')) };
+const TYPE_FAMILIES: Record<string, string[]> = { ...KIND_VOCAB.families, media: MEDIA_KINDS, door: DOOR_KINDS, sensor: Object.keys(TYPE_LABELS).filter((k) => k.endsWith('Sensor')) };
 
 export function typeMatches(e: Entity, type: string): boolean {
   if (e.category === type) return true;
