@@ -2,18 +2,23 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Db } from '../store/db';
 import { indexDir, readIndexFile, writeIndexFile } from './index-file';
+import { freshTokensOf, itemTokens } from './tokens';
 import { TopHeap } from './vectors';
 
 /**
- * In-memory postings over search_fts, so BM25 top-k costs a walk over the query words' postings
+ * In-memory postings over search_items, so BM25 top-k costs a walk over the query words' postings
  * (microseconds per thousand rows) instead of FTS5 calling its bm25() on every matching row
  * (~4 µs each: 30–110 ms for a question with common words over 164k chunks).
  *
  * Scores are FTS5's own bm25 with the table's weights (tags 0, title 0.5, body 1): per query word
  * idf = ln((N − n + 0.5)/(n + 0.5)) (1e-6 when ≤ 0), f = 0.5·tf_title + tf_body, D = tokens of the
  * row in all columns, avgdl over all rows, k1 = 1.2, b = 0.75 — N, n and avgdl over the whole table
- * like FTS5, whatever corpus or scope is searched. Tokens are the space-separated jieba tokens the
- * FTS rows hold (lexical.ts writes them already normalised), so words match exactly as in FTS5.
+ * like FTS5, whatever corpus or scope is searched. Tokens are the space-separated jieba tokens of
+ * the item's title and text (lexical.ts itemTokens, already normalised); every row also counts
+ * its two corpus/scope tags in D, as the FTS5 table of schema v1–v5 did (so scores are unchanged).
+ * Until schema v6 the tokens were also stored in an FTS5 table that nothing queried any more
+ * (~160 MB for the statute corpus); they are now computed once while indexing and, when the
+ * postings must be rebuilt (no index file yet, or one that does not match), from the stored text.
  *
  * Persisted like the vector index: `<data-dir>/index/lexical-<id>.bin` holds the postings; a
  * trigger-fed log of search_items inserts/deletes (schema v4) brings a loaded index up to date row
@@ -27,8 +32,11 @@ const B = 0.75;
 const REWRITE_SHARE = 0.02;
 const REWRITE_MIN = 256;
 const RELOAD_SHARE = 0.3;
-/** synthetic corpus/scope tags every row carries in the tags column (counted in D like FTS5 does) */
 const FILE_KEY = 'lexical';
+/** synthetic corpus + scope tags every row carried in the FTS5 tags column, counted in D */
+const TAGS = 'corpus scope';
+/** rows segmented together when the postings are rebuilt from the stored text */
+const REBUILD_BATCH = 2000;
 
 interface Term {
   /** doc numbers (growable) */
@@ -93,7 +101,7 @@ export class LexicalIndex {
     return n;
   }
 
-  /** Adds one row (title and body as stored in search_fts). */
+  /** Adds one row (space-joined tokens: the tags counted in D only, title at half weight, body). */
   add(id: number, corpus: string, scope: string, tags: string, title: string, body: string): void {
     const doc = this.size;
     this.grow(doc + 1);
@@ -372,14 +380,27 @@ function logBounds(db: Db): { min: number; max: number } {
   return { min: r.min ?? 0, max: r.max ?? 0 };
 }
 
-const ROWS_SQL = `SELECT f.rowid AS id, i.corpus, i.scope, f.tags, f.title, f.body FROM search_fts f JOIN search_items i ON i.id = f.rowid`;
+type ItemRow = { id: number; corpus: string; scope: string; title: string | null; text: string | null };
+const ROWS_SQL = 'SELECT id, corpus, scope, title, text FROM search_items';
 
-/** Postings of every row, read from search_fts (first start, or a file that does not match). */
+function addRows(db: Db, x: LexicalIndex, rows: ItemRow[]): void {
+  const tokens = itemTokens(db, rows);
+  rows.forEach((r, i) => x.add(r.id, r.corpus, r.scope, TAGS, tokens[i].title, tokens[i].body));
+  freshTokensOf(db).release(rows.map((r) => r.id));
+}
+
+/** Postings of every row, segmented from search_items (first start, or a file that does not match). */
 export function buildLexicalIndex(db: Db, seq: number): LexicalIndex {
   const x = new LexicalIndex();
-  for (const r of db.prepare(ROWS_SQL).iterate() as Iterable<{ id: number; corpus: string; scope: string; tags: string; title: string; body: string }>) {
-    x.add(r.id, r.corpus, r.scope, r.tags ?? '', r.title ?? '', r.body ?? '');
+  let batch: ItemRow[] = [];
+  for (const r of db.prepare(`${ROWS_SQL} ORDER BY id`).iterate() as Iterable<ItemRow>) {
+    batch.push(r);
+    if (batch.length >= REBUILD_BATCH) {
+      addRows(db, x, batch);
+      batch = [];
+    }
   }
+  addRows(db, x, batch);
   x.seq = seq;
   x.source = 'db';
   return x;
@@ -391,12 +412,9 @@ function applyLog(db: Db, x: LexicalIndex, bounds: { min: number; max: number })
   if (bounds.max < x.seq || (bounds.min > x.seq + 1 && bounds.min > 0)) return null;
   const changed = (db.prepare('SELECT DISTINCT item_id AS id FROM search_item_log WHERE seq > ?').all(x.seq) as { id: number }[]).map((r) => r.id);
   if (changed.length > REWRITE_MIN && changed.length > RELOAD_SHARE * Math.max(x.live, 1)) return null;
-  const row = db.prepare(`${ROWS_SQL} WHERE f.rowid = ?`);
-  for (const id of changed) {
-    x.remove(id);
-    const r = row.get(id) as { id: number; corpus: string; scope: string; tags: string; title: string; body: string } | undefined;
-    if (r) x.add(r.id, r.corpus, r.scope, r.tags ?? '', r.title ?? '', r.body ?? '');
-  }
+  const rows = db.prepare(`${ROWS_SQL} WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`).all(JSON.stringify(changed)) as ItemRow[];
+  for (const id of changed) x.remove(id);
+  addRows(db, x, rows);
   x.seq = bounds.max;
   return changed.length;
 }
@@ -411,7 +429,7 @@ const loadedIndexes = new WeakMap<Db, Loaded>();
 
 /**
  * The postings of this database, up to date with every committed change: from memory, else the
- * index file plus the log, else built from search_fts (and written for the next start).
+ * index file plus the log, else built from search_items (and written for the next start).
  * `persist: false` (an import between two files) keeps the file as it is; persistLexicalIndex
  * writes it once at the end.
  */

@@ -25,6 +25,11 @@ import { fromBlob, toBlob } from './vectors';
  * - v5: search_vectors becomes a rowid table of int8 codes (vectors.ts toBlob, 260 bytes for 256
  *   dims): a 1 KB Float32 blob in a WITHOUT ROWID table spilled into overflow pages, ~4.4 KB on
  *   disk per vector. The database is vacuumed once afterwards to hand the space back.
+ * - v6: search_fts (and its fts5vocab view) dropped: ranking runs on the in-memory postings
+ *   (lexical-index.ts) and nothing queried FTS5 any more, yet it held a segmented copy of every
+ *   chunk plus an inverted index (~160 MB of 600 for the statute corpus). Tokens are computed from
+ *   search_items' title and text (tokens.ts), so every item keeps its text: rows indexed without
+ *   one (regulation profiles) take the segmented text the FTS row held. Vacuumed afterwards.
  */
 /** search_vectors -> search_vector_log (v3, and again in v5 for the rebuilt table) */
 const VECTOR_LOG_TRIGGERS = `
@@ -160,6 +165,19 @@ export const searchMigrations: Migration[] = [
         DROP TABLE search_vectors;
         ALTER TABLE search_vectors_int8 RENAME TO search_vectors;
         ${VECTOR_LOG_TRIGGERS}
+      `);
+    },
+  },
+  {
+    domain: 'search',
+    version: 6,
+    name: 'no FTS5 copy of the tokens (postings from search_items text)',
+    vacuum: true,
+    up: (db) => {
+      db.exec(`
+        UPDATE search_items SET text = (SELECT f.body FROM search_fts f WHERE f.rowid = search_items.id) WHERE text IS NULL;
+        DROP TABLE IF EXISTS search_vocab;
+        DROP TABLE IF EXISTS search_fts;
       `);
     },
   },
