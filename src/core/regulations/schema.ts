@@ -152,3 +152,29 @@ export const regulationsMigrations: Migration[] = [
     },
   },
 ];
+
+/**
+ * Regulation units in the search index without a second copy of their text (after the search
+ * migrations: search v7 creates search_text_sources). A unit indexed as one chunk has exactly the
+ * unit's text, so its item stores none and the search engine reads it from reg_units by parent
+ * (search/texts.ts); long units cut into several chunks keep each chunk's text. Existing items are
+ * emptied where the texts are equal, without logging them as changed (the postings hold the same
+ * tokens), and the database is vacuumed: the statute corpus holds ~57 MB of chunk text.
+ */
+export const regulationsTextMigrations: Migration[] = [
+  {
+    domain: 'regulations-text',
+    version: 1,
+    name: 'one-chunk units keep their text only in reg_units',
+    vacuum: true,
+    up: (db) => {
+      const seq = (db.prepare('SELECT MAX(seq) AS s FROM search_item_log').get() as { s: number | null }).s ?? 0;
+      db.exec(`
+        INSERT OR REPLACE INTO search_text_sources (corpus, sql) VALUES ('reg', 'SELECT text FROM reg_units WHERE id = CAST(? AS INTEGER)');
+        UPDATE search_items SET text = NULL
+          WHERE corpus = 'reg' AND key = parent AND text = (SELECT u.text FROM reg_units u WHERE u.id = CAST(search_items.parent AS INTEGER));
+      `);
+      db.prepare('DELETE FROM search_item_log WHERE seq > ?').run(seq);
+    },
+  },
+];

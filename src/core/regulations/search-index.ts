@@ -4,12 +4,14 @@ import type { ProgressSink } from '../common/operation';
 import { indexItems, removeItems, type IndexItem } from '../search/lexical';
 import { itemsMissingVectors, keepVectors, storeVectors } from '../search/vectors';
 import { chunkKey, chunkText } from '../search/chunk';
+import { resolveTexts, type TextRow } from '../search/texts';
 
 /**
  * How regulations live in the generic search index (src/core/search):
  * - corpus `reg`: one item per chunk of a unit (article, clause, table row…), key `<unitId>` or
- *   `<unitId>#<n>`, parent = unit id, scope = reg_id; the chunk text is stored with the item, so
- *   the vectors embed exactly what the lexical index holds;
+ *   `<unitId>#<n>`, parent = unit id, scope = reg_id; a long unit's chunk texts are stored with
+ *   their items, a one-chunk unit's text only in reg_units (the search engine reads it there through
+ *   the corpus' text source), so the vectors embed exactly what the lexical index holds;
  * - corpus `regmeta`: one item per regulation, its profile (title, description, keywords, scope,
  *   TOC headings) used by smart selection.
  */
@@ -41,7 +43,8 @@ function indexUnits(db: Db, regId: string, chunkChars: number): void {
   for (const u of units) {
     const chunks = chunkText(u.text, chunkChars);
     chunks.forEach((text, n) => {
-      items.push({ key: chunkKey(u.id, n, chunks.length), parent: String(u.id), scope: regId, title: u.section_path, text, ord: u.ord, storeText: true });
+      // a one-chunk unit's text is the unit's: reg_units holds it (search_text_sources, schema.ts)
+      items.push({ key: chunkKey(u.id, n, chunks.length), parent: String(u.id), scope: regId, title: u.section_path, text, ord: u.ord, ownerText: chunks.length === 1 });
     });
   }
   indexItems(db, REG_CORPUS, items);
@@ -92,7 +95,8 @@ export async function indexRegulationVectors(ctx: AppContext, regId: string, pro
   const modelId = embedder.status().model_id ?? 'default';
   const missing = itemsMissingVectors(ctx.db, REG_CORPUS, modelId, regId);
   if (!missing.length) return;
-  const textOf = ctx.db.prepare('SELECT text FROM search_items WHERE id = ?');
+  const itemOf = ctx.db.prepare('SELECT corpus, parent, text FROM search_items WHERE id = ?');
+  const textOf = (id: number) => resolveTexts(ctx.db, [itemOf.get(id) as TextRow])[0];
   // indexes written before chunk text was stored with the item: re-cut the unit as it was indexed
   const unitText = ctx.db.prepare('SELECT text FROM reg_units WHERE id = ?');
   const legacyChunk = (key: string): string => {
@@ -105,7 +109,7 @@ export async function indexRegulationVectors(ctx: AppContext, regId: string, pro
   for (let i = 0; i < missing.length; i += batch) {
     const slice = missing.slice(i, i + batch);
     const texts = slice.map((m) => {
-      const chunk = (textOf.get(m.id) as { text: string | null } | undefined)?.text ?? legacyChunk(m.key);
+      const chunk = textOf(m.id)?.text ?? legacyChunk(m.key);
       return m.title ? `${m.title}\n${chunk}` : chunk;
     });
     const vectors = await embedder.embed(texts, 'passage');

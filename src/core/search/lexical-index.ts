@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Db } from '../store/db';
 import { indexDir, readIndexFile, writeIndexFile } from './index-file';
 import { freshTokensOf, itemTokens } from './tokens';
+import { resolveTexts } from './texts';
 import { TopHeap } from './vectors';
 
 /**
@@ -380,11 +381,11 @@ function logBounds(db: Db): { min: number; max: number } {
   return { min: r.min ?? 0, max: r.max ?? 0 };
 }
 
-type ItemRow = { id: number; corpus: string; scope: string; title: string | null; text: string | null };
-const ROWS_SQL = 'SELECT id, corpus, scope, title, text FROM search_items';
+type ItemRow = { id: number; corpus: string; scope: string; parent: string; title: string | null; text: string | null };
+const ROWS_SQL = 'SELECT id, corpus, scope, parent, title, text FROM search_items';
 
 function addRows(db: Db, x: LexicalIndex, rows: ItemRow[]): void {
-  const tokens = itemTokens(db, rows);
+  const tokens = itemTokens(db, resolveTexts(db, rows));
   rows.forEach((r, i) => x.add(r.id, r.corpus, r.scope, TAGS, tokens[i].title, tokens[i].body));
   freshTokensOf(db).release(rows.map((r) => r.id));
 }

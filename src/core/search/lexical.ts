@@ -30,10 +30,15 @@ export interface IndexItem {
   text: string;
   ord?: number;
   /**
-   * Kept for callers written when the text was optional: the text is always stored now (it is the
-   * one copy the postings and the vectors are computed from).
+   * Kept for callers written when the text was optional: the text is always kept now (it is what
+   * the postings and the vectors are computed from).
    */
   storeText?: boolean;
+  /**
+   * The owner holds this very text (the corpus' text source, texts.ts, gives it back by parent):
+   * it is not stored a second time in search_items.
+   */
+  ownerText?: boolean;
 }
 
 export interface LexicalHit {
@@ -138,7 +143,7 @@ export function indexItems(db: Db, corpus: string, items: IndexItem[]): number {
         item.parent ?? item.key,
         item.ord ?? i,
         item.title ?? null,
-        item.text,
+        item.ownerText ? null : item.text,
         body ? body.split(' ').length : 0,
       );
       written.set(Number(info.lastInsertRowid), { ...tokens[i], from: { title: item.title ?? null, text: item.text } });

@@ -30,6 +30,10 @@ import { fromBlob, toBlob } from './vectors';
  *   chunk plus an inverted index (~160 MB of 600 for the statute corpus). Tokens are computed from
  *   search_items' title and text (tokens.ts), so every item keeps its text: rows indexed without
  *   one (regulation profiles) take the segmented text the FTS row held. Vacuumed afterwards.
+ * - v7: search_text_sources — per corpus, a SELECT (one parameter: the item's parent) that gives
+ *   the text of items stored without one because their owner holds it already (a regulation unit
+ *   that is one chunk: the text would otherwise be in reg_units and again here). texts.ts resolves
+ *   them; the owning engine registers its source in a migration of its own.
  */
 /** search_vectors -> search_vector_log (v3, and again in v5 for the rebuilt table) */
 const VECTOR_LOG_TRIGGERS = `
@@ -179,6 +183,14 @@ export const searchMigrations: Migration[] = [
         DROP TABLE IF EXISTS search_vocab;
         DROP TABLE IF EXISTS search_fts;
       `);
+    },
+  },
+  {
+    domain: 'search',
+    version: 7,
+    name: 'text sources: items whose text their owner holds',
+    up: (db) => {
+      db.exec('CREATE TABLE search_text_sources (corpus TEXT PRIMARY KEY, sql TEXT NOT NULL)');
     },
   },
 ];

@@ -1,5 +1,6 @@
 import type { Db } from '../store/db';
 import { writeTransaction } from '../store/transaction';
+import { resolveTexts } from './texts';
 
 /**
  * Generic vector store: unit-length vectors as int8 BLOBs in search_vectors per (item, model)
@@ -177,28 +178,38 @@ export function storeVectors(db: Db, modelId: string, rows: { id: number; vector
  * changed document embeds only the chunks that changed. Call inside the write transaction.
  */
 export function keepVectors<T>(db: Db, corpus: string, scope: string, reindex: () => T): T {
-  const before = db
-    .prepare(
-      `SELECT i.title, i.text, v.model_id, v.dims, v.vec FROM search_items i JOIN search_vectors v ON v.item_id = i.id
-       WHERE i.corpus = ? AND i.scope = ? AND i.text IS NOT NULL`,
-    )
-    .all(corpus, scope) as { title: string | null; text: string; model_id: string; dims: number; vec: Buffer }[];
+  const before = resolveTexts(
+    db,
+    db
+      .prepare(
+        `SELECT i.corpus, i.parent, i.title, i.text, v.model_id, v.dims, v.vec FROM search_items i JOIN search_vectors v ON v.item_id = i.id
+         WHERE i.corpus = ? AND i.scope = ?`,
+      )
+      .all(corpus, scope) as { corpus: string; parent: string; title: string | null; text: string | null; model_id: string; dims: number; vec: Buffer }[],
+  );
   const result = reindex();
   if (!before.length) return result;
   const byText = new Map<string, typeof before>();
   for (const r of before) {
+    if (r.text === null) continue;
     const key = `${r.title ?? ''}\u0000${r.text}`;
     let list = byText.get(key);
     if (!list) byText.set(key, (list = []));
     list.push(r);
   }
   const ins = db.prepare('INSERT OR IGNORE INTO search_vectors (item_id, model_id, dims, vec) VALUES (?, ?, ?, ?)');
-  const after = db.prepare('SELECT id, title, text FROM search_items WHERE corpus = ? AND scope = ? AND text IS NOT NULL').all(corpus, scope) as {
-    id: number;
-    title: string | null;
-    text: string;
-  }[];
+  const after = resolveTexts(
+    db,
+    db.prepare('SELECT id, corpus, parent, title, text FROM search_items WHERE corpus = ? AND scope = ?').all(corpus, scope) as {
+      id: number;
+      corpus: string;
+      parent: string;
+      title: string | null;
+      text: string | null;
+    }[],
+  );
   for (const item of after) {
+    if (item.text === null) continue;
     for (const v of byText.get(`${item.title ?? ''}\u0000${item.text}`) ?? []) ins.run(item.id, v.model_id, v.dims, v.vec);
   }
   return result;

@@ -5,6 +5,7 @@ import { createAppContext } from '../../../src/core/context';
 import { buildMatch, corpusTag, indexItems, lexicalSearch, quoteTerm, removeItems, scopeTag } from '../../../src/core/search/lexical';
 import { lexicalIndex } from '../../../src/core/search/lexical-index';
 import { segmentItems } from '../../../src/core/search/tokens';
+import { resolveTexts } from '../../../src/core/search/texts';
 import { queryTokens } from '../../../src/core/text/segment';
 import { tempContext } from '../../helpers';
 import { ANGUI, DIAODU, WENGUI, insertRegulation } from './fixtures';
@@ -19,13 +20,17 @@ function referenceFts(): void {
     CREATE VIRTUAL TABLE ref_fts USING fts5(tags, title, body, tokenize = "unicode61 remove_diacritics 0 tokenchars '-._+'");
     INSERT INTO ref_fts(ref_fts, rank) VALUES ('rank', 'bm25(0.0, 0.5, 1.0)');
     CREATE VIRTUAL TABLE ref_vocab USING fts5vocab(ref_fts, 'row');`);
-  const rows = ctx.db.prepare('SELECT id, corpus, scope, title, text FROM search_items ORDER BY id').all() as {
-    id: number;
-    corpus: string;
-    scope: string;
-    title: string | null;
-    text: string | null;
-  }[];
+  const rows = resolveTexts(
+    ctx.db,
+    ctx.db.prepare('SELECT id, corpus, scope, parent, title, text FROM search_items ORDER BY id').all() as {
+      id: number;
+      corpus: string;
+      scope: string;
+      parent: string;
+      title: string | null;
+      text: string | null;
+    }[],
+  );
   const tokens = segmentItems(rows);
   const ins = ctx.db.prepare('INSERT INTO ref_fts (rowid, tags, title, body) VALUES (?, ?, ?, ?)');
   rows.forEach((r, i) => ins.run(r.id, `${corpusTag(r.corpus)} ${scopeTag(r.corpus, r.scope)}`, tokens[i].title, tokens[i].body));

@@ -7,6 +7,8 @@ import { openDatabase, DB_FILE_NAME, tableSizes } from '../../../src/core/store/
 import { corpusTag, indexItems, lexicalSearch, scopeTag } from '../../../src/core/search/lexical';
 import { lexicalIndex } from '../../../src/core/search/lexical-index';
 import { segmentItems } from '../../../src/core/search/tokens';
+import { resolveTexts } from '../../../src/core/search/texts';
+import { ANGUI, WENGUI, insertRegulation } from './fixtures';
 import { fromBlob, storeVectors, vectorTopK } from '../../../src/core/search/vectors';
 import { loadMatrix } from '../../../src/core/search/vector-index';
 import { invokeOperation } from '../../../src/core/api/invoke';
@@ -35,7 +37,7 @@ const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x
 function oldDataDir(): { dir: string; vectors: Map<number, Float32Array> } {
   const dir = tempDir('gridcode-old-layout-');
   dirs.push(dir);
-  const old = allMigrations.filter((m) => !(m.domain === 'search' && m.version >= 5) && !(m.domain === 'core' && m.version >= 2));
+  const old = allMigrations.filter((m) => !(m.domain === 'search' && m.version >= 5) && !(m.domain === 'core' && m.version >= 2) && m.domain !== 'regulations-text');
   const db = openDatabase(dir, old);
   indexItems(db, 'reg', Array.from({ length: N }, (_, i) => ({ key: `u${i}`, scope: `r${i % 7}`, text: `第${i}条 母线失压 处置 ${i}`, storeText: true })));
   const ids = (db.prepare('SELECT id FROM search_items ORDER BY id').all() as { id: number }[]).map((r) => r.id);
@@ -105,7 +107,7 @@ describe('an old data dir migrates to compact vector storage and keeps working',
 function v5DataDir(): { dir: string; profileTokens: string } {
   const dir = tempDir('gridcode-fts-layout-');
   dirs.push(dir);
-  const db = openDatabase(dir, allMigrations.filter((m) => !(m.domain === 'search' && m.version >= 6)));
+  const db = openDatabase(dir, allMigrations.filter((m) => !(m.domain === 'search' && m.version >= 6) && m.domain !== 'regulations-text'));
   indexItems(db, 'reg', Array.from({ length: N }, (_, i) => ({ key: `u${i}`, scope: `r${i % 7}`, title: `第${i % 9}章`, text: `第${i}条 母线失压 处置 ${i}，调度员应立即检查安控装置` })));
   indexItems(db, 'regmeta', [{ key: 'r1', scope: 'r1', title: '电网调度规程', text: '调度 规程 安控装置 稳定限额' }]);
   // v5 wrote no text for profiles and the segmented tokens of every item into search_fts
@@ -136,6 +138,36 @@ describe('a data dir with the FTS5 copy of the tokens migrates to postings over 
       expect(hit.key).toBe('u10');
       expect(lexicalSearch(db, { corpus: 'regmeta', query: '稳定限额', k: 3 }).hits.map((h) => h.key)).toEqual(['r1']);
       expect(lexicalIndex(db).live).toBe(N + 1);
+    } finally {
+      await ctx.close();
+    }
+  }, 60_000);
+});
+
+describe('a data dir whose unit chunks carry a second copy of the unit text migrates to one copy', () => {
+  it('empties the copies, logs no change (the postings are not rebuilt), and the texts and searches stay', async () => {
+    const dir = tempDir('gridcode-text-copy-');
+    dirs.push(dir);
+    const db = openDatabase(dir, allMigrations.filter((m) => m.domain !== 'regulations-text'));
+    for (const r of [ANGUI, WENGUI]) insertRegulation(db, r);
+    // as the previous release wrote them: every chunk with its text
+    db.prepare("UPDATE search_items SET text = (SELECT u.text FROM reg_units u WHERE u.id = CAST(search_items.parent AS INTEGER)) WHERE corpus = 'reg' AND text IS NULL").run();
+    const texts = new Map((db.prepare("SELECT id, text FROM search_items WHERE corpus = 'reg'").all() as { id: number; text: string }[]).map((r) => [r.id, r.text]));
+    expect([...texts.values()].every((t) => t.length > 0)).toBe(true);
+    const logBefore = (db.prepare('SELECT MAX(seq) AS s FROM search_item_log').get() as { s: number }).s;
+    db.close();
+    const ctx = createAppContext({ dataDir: dir, modelsDir: tempDir('gridcode-no-models-') });
+    try {
+      // the migration logged nothing: an index file written before it stays current
+      expect((ctx.db.prepare('SELECT MAX(seq) AS s FROM search_item_log').get() as { s: number }).s).toBe(logBefore);
+      const x = lexicalIndex(ctx.db);
+      const logMax = logBefore;
+      const rows = ctx.db.prepare("SELECT id, corpus, parent, text FROM search_items WHERE corpus = 'reg'").all() as { id: number; corpus: string; parent: string; text: string | null }[];
+      expect(rows.every((r) => r.text === null)).toBe(true);
+      for (const r of resolveTexts(ctx.db, rows)) expect(r.text).toBe(texts.get(r.id));
+      expect(lexicalSearch(ctx.db, { corpus: 'reg', query: '母线失压', k: 5 }).hits.length).toBeGreaterThan(0);
+      expect(lexicalIndex(ctx.db)).toBe(x);
+      expect(x.seq).toBe(logMax);
     } finally {
       await ctx.close();
     }
