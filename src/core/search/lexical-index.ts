@@ -377,8 +377,10 @@ function fileOf(db: Db): string | null {
 }
 
 function logBounds(db: Db): { min: number; max: number } {
-  const r = db.prepare('SELECT MIN(seq) AS min, MAX(seq) AS max FROM search_item_log').get() as { min: number | null; max: number | null };
-  return { min: r.min ?? 0, max: r.max ?? 0 };
+  // two statements: SQLite answers a lone MIN or MAX from the primary key, both together scan the log
+  const min = db.prepare('SELECT MIN(seq) FROM search_item_log').pluck().get() as number | null;
+  const max = db.prepare('SELECT MAX(seq) FROM search_item_log').pluck().get() as number | null;
+  return { min: min ?? 0, max: max ?? 0 };
 }
 
 type ItemRow = { id: number; corpus: string; scope: string; parent: string; title: string | null; text: string | null };

@@ -63,8 +63,10 @@ function indexId(db: Db): string {
 }
 
 function logBounds(db: Db): { min: number; max: number } {
-  const r = db.prepare('SELECT MIN(seq) AS min, MAX(seq) AS max FROM search_vector_log').get() as { min: number | null; max: number | null };
-  return { min: r.min ?? 0, max: r.max ?? 0 };
+  // two statements: SQLite answers a lone MIN or MAX from the primary key, both together scan the log
+  const min = db.prepare('SELECT MIN(seq) FROM search_vector_log').pluck().get() as number | null;
+  const max = db.prepare('SELECT MAX(seq) FROM search_vector_log').pluck().get() as number | null;
+  return { min: min ?? 0, max: max ?? 0 };
 }
 
 function storedCount(db: Db, corpus: string, modelId: string): number {
