@@ -43,7 +43,7 @@ describe('regulation chunking', () => {
     expect(items.some((i) => i.key.includes('#'))).toBe(true);
     expect(items.every((i) => (i.text ?? '').length <= 40)).toBe(true);
     // the lexical index finds the one-chunk unit by its words
-    const hits = lexicalSearch(ctx.db, { corpus: REG_CORPUS, scopes: [res.reg_id], query: '母线失压', k: 3 }).hits;
+    const hits = lexicalSearch(ctx.db, { corpus: REG_CORPUS, scopes: [res.reg_id!], query: '母线失压', k: 3 }).hits;
     expect(hits[0].parent).toBe(String(units[1].id));
   });
 });

@@ -91,6 +91,7 @@ describe('in-memory BM25 postings', () => {
     try {
       const other = lexicalIndex(next.db);
       expect(other).not.toBe(before);
+      expect(other.source).toBe('file'); // the postings read back from the varint file
       for (const q of QUERIES) {
         const words = queryTokens(q);
         expect(other.search(words, 100, ['reg'])).toEqual(lexicalIndex(ctx.db).search(words, 100, ['reg']));
