@@ -144,7 +144,7 @@ describe('a data dir with the FTS5 copy of the tokens migrates to postings over 
   }, 60_000);
 });
 
-describe('a data dir whose unit chunks carry a second copy of the unit text migrates to one copy', () => {
+describe('a data dir whose unit chunks carry a second copy of the unit text migrates to one copy, pages to a rowid table', () => {
   it('empties the copies, logs no change (the postings are not rebuilt), and the texts and searches stay', async () => {
     const dir = tempDir('gridcode-text-copy-');
     dirs.push(dir);
@@ -155,6 +155,8 @@ describe('a data dir whose unit chunks carry a second copy of the unit text migr
     const texts = new Map((db.prepare("SELECT id, text FROM search_items WHERE corpus = 'reg'").all() as { id: number; text: string }[]).map((r) => [r.id, r.text]));
     expect([...texts.values()].every((t) => t.length > 0)).toBe(true);
     const logBefore = (db.prepare('SELECT MAX(seq) AS s FROM search_item_log').get() as { s: number }).s;
+    const pages = db.prepare('SELECT reg_id, page_num, text FROM reg_pages ORDER BY reg_id, page_num').all();
+    expect((db.prepare("SELECT sql FROM sqlite_master WHERE name = 'reg_pages'").get() as { sql: string }).sql).toMatch(/WITHOUT ROWID/);
     db.close();
     const ctx = createAppContext({ dataDir: dir, modelsDir: tempDir('gridcode-no-models-') });
     try {
@@ -167,6 +169,10 @@ describe('a data dir whose unit chunks carry a second copy of the unit text migr
       for (const r of resolveTexts(ctx.db, rows)) expect(r.text).toBe(texts.get(r.id));
       expect(lexicalSearch(ctx.db, { corpus: 'reg', query: '母线失压', k: 5 }).hits.length).toBeGreaterThan(0);
       expect(lexicalIndex(ctx.db)).toBe(x);
+      // pages moved to a rowid table, the same rows
+      expect((ctx.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'reg_pages'").get() as { sql: string }).sql).not.toMatch(/WITHOUT ROWID/);
+      expect(ctx.db.prepare('SELECT reg_id, page_num, text FROM reg_pages ORDER BY reg_id, page_num').all()).toEqual(pages);
+      expect(pages.length).toBeGreaterThan(0);
       expect(x.seq).toBe(logMax);
     } finally {
       await ctx.close();
