@@ -8,8 +8,9 @@ import { blobInto, quantize, encodeRow, extendBinaryIndex, matrixFromInt8, rowIn
 
 /**
  * The persisted vector index: per (corpus, model) one file in `<data-dir>/index/` holding the
- * matrix (ids, scopes, unit vectors) and its binary codes, so a process starts searching with
- * one file read instead of decoding every search_vectors row. SQLite stays the source of truth:
+ * matrix's row order (ids, scopes) and its binary codes, so a process starts searching with one
+ * file read plus one pass over search_vectors for the int8 rows (kept once, in SQLite; a matrix
+ * stays int8 in memory). SQLite stays the source of truth:
  * triggers on search_vectors append every insert / replace / delete to search_vector_log
  * (schema.ts, v2), and a loaded matrix applies the log entries after its own sequence number row
  * by row (new rows appended, replaced vectors overwritten, deleted rows left as holes), so
@@ -20,8 +21,12 @@ import { blobInto, quantize, encodeRow, extendBinaryIndex, matrixFromInt8, rowIn
  */
 
 const MAGIC = 'gridcode-vectors';
-/** 2: int8 codes + one scale per row (as stored in search_vectors), 1: Float32 rows */
-const FORMAT = 2;
+/**
+ * 3: ids, scopes and binary codes only — the int8 rows are read from search_vectors in one pass
+ * (~0.35 s CPU for 160k rows) instead of being kept a second time in the file (42 MB for the
+ * statute corpus); 2 (still read): int8 codes + one scale per row in the file; 1: Float32 rows.
+ */
+const FORMAT = 3;
 /** rewrite the file when this share of its rows changed since it was written (and at least REWRITE_MIN rows) */
 const REWRITE_SHARE = 0.02;
 const REWRITE_MIN = 256;
@@ -110,16 +115,23 @@ function readFile(file: string, db: Db, corpus: string, modelId: string): Vector
     const f = readIndexFile<Header>(file);
     if (!f) return null;
     const { header: h, take } = f;
-    if (h.magic !== MAGIC || h.format !== FORMAT || h.corpus !== corpus || h.model_id !== modelId || h.index_id !== indexId(db)) return null;
+    if (h.magic !== MAGIC || (h.format !== FORMAT && h.format !== 2) || h.corpus !== corpus || h.model_id !== modelId || h.index_id !== indexId(db)) return null;
     const ids = new Int32Array(take(h.rows * 4));
     const scopeIdx = new Int32Array(take(h.rows * 4));
-    const scales = new Float32Array(take(h.rows * 4));
-    // the codes stay int8 in memory (vectors.ts dotAt): a quarter of the Float32 matrix
-    const codes8 = new Int8Array(take(Math.ceil((h.rows * h.dims) / 8) * 8)).subarray(0, h.rows * h.dims);
+    let q8: Int8Rows;
+    if (h.format === 2) {
+      const scales = new Float32Array(take(h.rows * 4));
+      q8 = { codes: new Int8Array(take(Math.ceil((h.rows * h.dims) / 8) * 8)).subarray(0, h.rows * h.dims), scales };
+    } else {
+      const rows = rowsFromDb(db, modelId, h.dims, ids);
+      if (!rows) return null;
+      q8 = rows;
+    }
     const mean = new Float32Array(take(h.dims * 4));
     const codes = new Uint32Array(take(h.rows * h.words * 4));
     const scopes = Array.from(scopeIdx, (i) => h.scopes[i]);
-    const m = matrixFromInt8(corpus, modelId, h.dims, ids, scopes, { codes: codes8, scales });
+    // the codes stay int8 in memory (vectors.ts dotAt): a quarter of the Float32 matrix
+    const m = matrixFromInt8(corpus, modelId, h.dims, ids, scopes, q8);
     m.seq = h.seq;
     m.binary = { words: h.words, mean, codes };
     m.source = 'file';
@@ -127,6 +139,25 @@ function readFile(file: string, db: Db, corpus: string, modelId: string): Vector
   } catch {
     return null; // a damaged file is a cache miss
   }
+}
+
+/**
+ * The stored int8 rows of the file's items, in the file's row order (one pass over search_vectors
+ * of the model); null when one is missing (deleted since the file was written: rebuilt from SQLite).
+ */
+function rowsFromDb(db: Db, modelId: string, dims: number, ids: Int32Array): Int8Rows | null {
+  const rowOf = new Map<number, number>();
+  ids.forEach((id, row) => rowOf.set(id, row));
+  const q8: Int8Rows = { codes: new Int8Array(ids.length * dims), scales: new Float32Array(ids.length) };
+  let filled = 0;
+  const stmt = db.prepare('SELECT item_id, vec FROM search_vectors WHERE model_id = ? AND dims = ?').raw();
+  for (const [id, vec] of stmt.iterate(modelId, dims) as Iterable<[number, Buffer]>) {
+    const row = rowOf.get(id);
+    if (row === undefined) continue;
+    blobInto(vec, dims, q8, row);
+    filled++;
+  }
+  return filled === ids.length ? q8 : null;
 }
 
 /** Writes the live rows (holes dropped) atomically; returns the compacted matrix. */
@@ -148,18 +179,8 @@ function writeFile(file: string, db: Db, m: VectorMatrix): VectorMatrix {
     scopes: scopeList,
   };
   const scopeIdx = Int32Array.from(c.scopes, (s) => scopeNo.get(s)!);
-  const { scales, codes } = c.q8 ? padded(c.q8, c.ids.length * c.dims) : quantizeRows(c.data, c.ids.length, c.dims);
-  writeIndexFile(file, header, [c.ids, scopeIdx, scales, codes, idx.mean, idx.codes.subarray(0, c.ids.length * idx.words)]);
+  writeIndexFile(file, header, [c.ids, scopeIdx, idx.mean, idx.codes.subarray(0, c.ids.length * idx.words)]);
   return c;
-}
-
-/** The int8 rows with the codes padded to 8 bytes (the next array of the file starts aligned). */
-function padded(q8: Int8Rows, n: number): Int8Rows {
-  const len = Math.ceil(n / 8) * 8;
-  if (q8.codes.length === len) return q8;
-  const codes = new Int8Array(len);
-  codes.set(q8.codes.subarray(0, n));
-  return { codes, scales: q8.scales };
 }
 
 /** Rows as int8 codes with a scale each, like search_vectors holds them (toBlob): a quarter of Float32. */
