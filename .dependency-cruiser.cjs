@@ -65,7 +65,7 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/renderer/' },
       // vocabulary data files (JSON, no code) are shared so labels come from one table
-      to: { path: '^src/(core|cli|mcp|web|main)/', pathNot: '^src/core/devices/vocab/[^/]+[.]json$', dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/(core|cli|mcp|web|main)/', pathNot: '^src/core/[^/]+/vocab/[^/]+[.]json$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'preload-imports-core-types-only',

@@ -51,6 +51,9 @@ export const EVAL_SETS = [
   // batch 6 (issue 26): capability-true selection, device mode vs scene, similar rooms, counting/listing, English,
   // stray fragments, wake words — over a home of its own (family.json), committed before running; every 3rd held out
   { name: 'batch6', label: 'batch 6 (issue 26: capability, device mode, similar rooms, counting, English, fragments, wake words)', dir: path.join(here, 'fixtures', 'devices-batch6') },
+  // batch 7 (issue 26, second stop): English names/units/word order, counting and listing in everyday words, wake words —
+  // over family.json (batch 6's home), committed before running; every 3rd held out
+  { name: 'batch7', label: 'batch 7 (issue 26 second stop: English names and units, counting/listing, wake words)', dir: path.join(here, 'fixtures', 'devices-batch7') },
 ];
 
 /** Which case files of a folder a set reads. */

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,4 +30,24 @@ export function hasShared(...parts: string[]): boolean {
   const ok = fs.existsSync(sharedPath(...parts));
   if (!ok) console.warn(`[skip] shared data not found: ${sharedPath(...parts)} (set GRIDCODE_SHARED_DIR)`);
   return ok;
+}
+
+const repoRoot = path.resolve(__dirname, '..');
+const cliBin = path.join(repoRoot, 'bin', 'gridcode.mjs');
+
+/** Runs the built CLI binary in its own process, as agents and scripts do; never throws (exit code + both streams). */
+export function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [cliBin, ...args], { cwd: repoRoot, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? Number((error as { code?: number }).code ?? 1) : 0;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+/** `runCli(args + --json)`, parsed; a failing exit throws with the CLI's stderr so the test shows why. */
+export async function runCliJson<T = any>(args: string[]): Promise<T> {
+  const r = await runCli([...args, '--json']);
+  if (r.code !== 0) throw new Error(`gridcode ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
 }

@@ -31,6 +31,13 @@ export const configSchema = z.object({
       maxCompressionRatio: z.number().positive().default(100),
       /** One Word paragraph's XML (characters): the longest statute article is about 2,500 characters of text. */
       maxParagraphChars: z.number().int().positive().default(1024 * 1024),
+      /**
+       * PDF streams are decoded with hard limits before pdf.js parses the file (common/pdf-guard.ts): one
+       * stream that is not an image (a page's content, a font, an object stream) at most this many bytes
+       * (a dense vector drawing page is a few MB), all of them together at most `maxInflatedBytes`; an
+       * image at most the size it declares. The bomb of issue 28 (2 MB) inflated one page to 2 GB.
+       */
+      maxPdfStreamBytes: z.number().int().positive().default(64 * 1024 * 1024),
     })
     .prefault({}),
   ocr: z

@@ -15,13 +15,15 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Command, InvalidArgumentError } from 'commander';
 import { Hono, type Context } from 'hono';
 import { createAppContext, type AppContext } from '../core/context';
-import { invokeOperation } from '../core/api/invoke';
+import { invokeOperation, parseInput } from '../core/api/invoke';
 import { findOperation } from '../core/api/table';
 import { GridError, toErrorPayload, type ErrorPayload } from '../core/common/errors';
+import type { ProgressEvent } from '../core/common/operation';
 import { projectRoot } from '../core/common/paths';
-import { fileAccessFor } from '../core/common/file-access';
+import { confineInput, fileAccessFor } from '../core/common/file-access';
 import { runStartupTasks } from '../core/app/startup';
 import { createUploadStore, type UploadStore } from './uploads';
+import { createOffLoopRunner, type OffLoopOptions, type OffLoopRunner } from './off-loop';
 
 export const DEFAULT_PORT = 5317;
 const MAX_JSON_BODY = 10 * 1024 * 1024;
@@ -34,6 +36,8 @@ export interface WebServerOptions {
   token?: string;
   /** Skip demo seeding etc. (tests that want an empty library). */
   skipStartup?: boolean;
+  /** false: run imports on this loop too (benchmarks compare); default: in the operation thread, with these options. */
+  offLoop?: false | OffLoopOptions;
 }
 
 export interface WebServer {
@@ -42,6 +46,8 @@ export interface WebServer {
   token: string;
   ctx: AppContext;
   uploads: UploadStore;
+  /** The thread running imports (null when the shell runs them on its loop). */
+  offLoop: OffLoopRunner | null;
   close(): Promise<void>;
 }
 
@@ -97,6 +103,11 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<We
   // the page (or anything holding its token) reads device/case files only under the data dir
   // (uploads land there), the bundled resources and folders granted by GRIDCODE_ALLOW_PATHS
   ctx.fileAccess = fileAccessFor([ctx.dataDir, ctx.resourcesDir]);
+  // imports run in a thread of their own: a heavy one never blocks the other requests (off-loop.ts)
+  const offLoop =
+    options.offLoop === false
+      ? null
+      : createOffLoopRunner({ dataDir: ctx.dataDir, modelsDir: ctx.modelsDir, resourcesDir: ctx.resourcesDir, roots: ctx.fileAccess.roots }, options.offLoop);
   if (!options.skipStartup) await runStartupTasks(ctx);
   const indexHtml = fs
     .readFileSync(indexFile, 'utf8')
@@ -165,7 +176,12 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<We
           }
         };
         try {
-          const data = await invokeOperation(ctx, name, input, { signal: abort.signal, progress: (ev) => write({ type: 'progress', ...ev }) });
+          const progress = (ev: ProgressEvent) => write({ type: 'progress', ...ev });
+          const data =
+            op.offLoop && offLoop
+              ? // validated and confined here first: bad input fails at once, the thread gets only allowed paths
+                await offLoop.run(name, confineInput(ctx.fileAccess, op.input, parseInput(op, input)), { config: ctx.config, progress, signal: abort.signal })
+              : await invokeOperation(ctx, name, input, { signal: abort.signal, progress });
           write({ type: 'result', data });
         } catch (e) {
           write({ type: 'error', error: toErrorPayload(e) });
@@ -202,9 +218,11 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<We
     token,
     ctx,
     uploads,
+    offLoop,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
+      await offLoop?.close();
       uploads.close();
       await ctx.close();
     },

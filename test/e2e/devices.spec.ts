@@ -142,3 +142,24 @@ test('devices: the preview says the command in words — value, condition, group
   await expect(all.getByLabel('命令与中间表示 JSON')).toContainText('"a"');
   await screenshot(page, 'devices-preview');
 });
+
+test('devices: after each command the summary stays in view at 1024×700 — the latest reply from its head, the YAML summary beside it', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.goto('/');
+  await openScreen(page, '设备上下文');
+  const input = page.getByRole('textbox', { name: '指令' });
+  const yamlSummary = page.getByRole('region', { name: '注入的 YAML' }).getByLabel('注入内容摘要');
+  // long replies (every light of the demo home, then every device but the bedroom's) and a short one after them
+  for (const said of ['打开所有的灯', '关闭除卧室以外的所有设备', '打开书房台灯']) {
+    await input.fill(said);
+    await input.press('Enter');
+    const reply = page.getByRole('group', { name: `「${said}」的检索结果` });
+    const head = reply.locator('.result-head').first();
+    await expect(head).toBeVisible();
+    await expect(head).toBeInViewport();
+    await expect(yamlSummary).toBeInViewport();
+    // the page itself never scrolls away from the screen's top
+    expect(await page.evaluate('document.scrollingElement ? document.scrollingElement.scrollTop : 0')).toBe(0);
+  }
+  await screenshot(page, 'devices-summary-in-view');
+});

@@ -5,26 +5,13 @@ import { reportError, runOperation, withContext } from '../runtime';
 import { invokeOperation } from '../../core/api/invoke';
 import type { AppContext } from '../../core/context';
 import { PROFILE_ZH } from '../../core/collections/profile';
+import labels from '../../core/collections/vocab/labels.json' with { type: 'json' };
 import { renderTable } from '../format';
 import type { ApiInput, ApiOutput } from '../../core/api/table';
 
 type AskOut = ApiOutput<'collections.ask'>;
 
 const LOCK_ZH: Record<string, string> = { locked: '已锁定', pending: '待选择', none: '未锁定' };
-const INTENT_ZH: Record<string, string> = {
-  ingredients: '原料',
-  steps: '步骤',
-  time: '时间',
-  tools: '工具',
-  general: '一般',
-  article: '条款',
-  next: '下一条',
-  previous: '上一条',
-  penalty: '罚则',
-  scope: '适用范围',
-  definition: '定义',
-  outline: '章节',
-};
 
 function renderAsk(out: AskOut, inSession = false): string {
   const lines: string[] = [];
@@ -32,7 +19,7 @@ function renderAsk(out: AskOut, inSession = false): string {
   const meta = [
     `会话 ${out.session_id} · 第 ${out.turn} 轮`,
     `锁定: ${LOCK_ZH[out.lock.state]}${out.lock.title ? `「${out.lock.title}」` : ''}`,
-    out.route ? `追问: ${INTENT_ZH[out.route.intent]} → ${out.route.layer}${out.route.escalated ? '（已升级到全部证据）' : ''}` : '',
+    out.route ? `追问: ${(labels.intents as Record<string, string>)[out.route.intent] ?? out.route.intent} → ${out.route.layer}${out.route.escalated ? '（已升级到全部证据）' : ''}` : '',
     out.switched ? '已切换文档' : '',
     out.session_expired ? '原会话已过期，已重新开始' : '',
   ].filter(Boolean);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { actionLabel } from '../../core/devices/actions';
 import { KIND_LABELS, OP_LABELS, SENSOR_LABELS, VALUE_CHECK_LABELS, reasonLabels, timingLabel } from '../../core/devices/labels';
 import { TYPE_LABELS } from '../../core/devices/lexicon';
 import path from 'node:path';
@@ -68,7 +69,7 @@ export function registerDeviceCommands(program: Command): void {
       if (first?.parser && first.parser !== 'rules') lines.push(`解析器: ${first.parser === 'llm' ? '大模型' : first.parser === 'rules-fallback' ? `规则（大模型不可用：${first.parser_error ?? ''}）` : '直接给出的命令'}`);
       out.results.forEach((r, i) => {
         const c = r.command;
-        const action = c.a === 'UNKNOWN' ? '未识别的动作' : c.a;
+        const action = actionLabel(c.a);
         lines.push(`命令 ${i + 1}: ${action}  房间=${c.s ?? '-'} 名称=${c.n ?? '-'} 类型=${c.t ? (TYPE_LABELS[c.t] ?? c.t) : '-'} 范围=${Q_WORDS[c.q] ?? c.q}${c.c ? ` 数量=${c.c}` : ''}${c.ref ? ' 指代=上一轮提到的设备' : ''}${c.x ? ` 除外=${c.x}` : ''}`);
         if (r.ir.value) {
           const v = r.ir.value;

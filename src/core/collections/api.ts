@@ -122,6 +122,7 @@ export const collectionOperations = defineOperations({
     summary: '导入文件夹为文档集合（递归 .md/.txt，幂等，单事务） / Import a folder as a document collection',
     input: z.object({ folder: pathArg(z.string().min(1, '文件夹路径不能为空'), '集合文件夹'), name: collectionName }).strict(),
     output: importOutput,
+    offLoop: true,
     handler: async (ctx, input, run) => {
       const result = importCollection(ctx, input, run.progress, run.signal);
       // vectors after the commit (slow, off the main thread); without a model this is a no-op
@@ -140,6 +141,7 @@ export const collectionOperations = defineOperations({
       .strict(),
     output: importOutput,
     consumesFiles: true,
+    offLoop: true,
     handler: async (ctx, input, run) => {
       const result = importUploadedFiles(ctx, input, run.progress, run.signal);
       const vectors = await embedCollectionVectors(ctx, result.collection, run.progress);

@@ -1,4 +1,5 @@
 import { GridError } from '../common/errors';
+import labels from './vocab/labels.json' with { type: 'json' };
 import type { Db } from '../store/db';
 import type { CollectionRow } from './store';
 
@@ -14,7 +15,8 @@ export type CollectionProfile = 'recipes' | 'regulations' | 'generic';
 
 export const PROFILES: CollectionProfile[] = ['recipes', 'regulations', 'generic'];
 
-export const PROFILE_ZH: Record<CollectionProfile, string> = { recipes: '菜谱', regulations: '法规条款', generic: '通用文档' };
+/** Chinese names of the profiles, one table shared with the CLI and the renderer. */
+export const PROFILE_ZH: Record<CollectionProfile, string> = labels.profiles;
 
 export interface ProfileWording {
   /** What one document is called: 菜谱 / 法规 / 文档. */

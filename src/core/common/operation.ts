@@ -53,6 +53,12 @@ export interface OperationSpec<I extends z.ZodType = z.ZodType, O extends z.ZodT
    * for the caller (the browser shell's uploads) removes them when the operation ends, however it ends.
    */
   consumesFiles?: boolean;
+  /**
+   * Seconds of synchronous work (imports: parsing, one transaction per file). An adapter serving
+   * several callers at once (the browser-shell bridge) runs it off its event loop, so one heavy
+   * request never blocks the others (src/web/off-loop.ts).
+   */
+  offLoop?: boolean;
   handler: (ctx: AppContext, input: z.output<I>, run: OperationRun) => Promise<z.input<O>> | z.input<O>;
 }
 

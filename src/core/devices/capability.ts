@@ -1,6 +1,8 @@
 import { norm } from './home';
 import { ACTIONS, DESCRIPTION_WORDS, OPPOSITES, SERVED_BY } from './lexicon';
 import type { CommandSpec, Entity } from './types';
+import { COMMON, SETTINGS } from './data';
+import { A } from './actions';
 
 /** Similarity of an action ("打开") to one command description ("打开设备"), 0..1. */
 export type SimilarityFn = (action: string, description: string) => number;
@@ -40,11 +42,11 @@ export function descriptionActions(description: string): string[] {
     .filter(([, words]) => words.some((w) => (typeof w === 'string' ? d.includes(w) : w.test(spaced))))
     .map(([a]) => a);
   // "Unlock" also reads as lock+open, "Turn off" as off; the more specific word wins
-  if (hit.includes('解锁')) hit = hit.filter((a) => a !== '锁上' && a !== '打开');
-  if (hit.includes('下一首') || hit.includes('上一首')) hit = hit.filter((a) => a !== '打开');
+  if (hit.includes(A.unlock)) hit = hit.filter((a) => a !== A.lock && a !== A.on);
+  if (hit.includes(A.next) || hit.includes(A.previous)) hit = hit.filter((a) => a !== A.on);
   // 暂停播放 / 停止播放 pause or stop; 读取温度 reads and sets nothing
-  if (hit.includes('暂停') || hit.includes('停止')) hit = hit.filter((a) => a !== '播放');
-  if (hit.includes('查询')) hit = ['查询'];
+  if (hit.includes(A.pause) || hit.includes(A.stop)) hit = hit.filter((a) => a !== A.play);
+  if (hit.includes(A.query)) hit = [A.query];
   if (actsCache.size > 20_000) actsCache.clear();
   actsCache.set(description, hit);
   return hit;
@@ -73,7 +75,7 @@ export function actionSimilarity(action: string, description: string): number {
   if (acts.includes(a) || (ACTIONS[a] ?? []).some((p) => p.length >= 2 && d.includes(p))) sim = 1;
   else if ((OPPOSITES[a] ?? []).some((o) => acts.includes(o))) sim = 0;
   else if ((SERVED_BY[a] ?? []).some((o) => acts.includes(o))) sim = 0.8;
-  else if (a === '调节') sim = /调|设置|设定|set|adjust/i.test(description) ? 0.8 : 0;
+  else if (a === A.adjust) sim = SETTINGS.re.set_words.test(description) ? 0.8 : 0;
   else {
     const phrases = [a, ...(ACTIONS[a] ?? []).filter((p) => p.length >= 2)];
     sim = Math.max(...phrases.map((p) => dice(p, d)));
@@ -84,7 +86,7 @@ export function actionSimilarity(action: string, description: string): number {
 }
 
 /** Actions a scene accepts: 打开/执行/切换到 观影模式 all mean "run it". */
-const SCENE_ACTIONS = new Set(['打开', '执行', '设置模式', '调节']);
+const SCENE_ACTIONS = new Set([A.on, A.run_scene, A.set_mode, A.adjust]);
 
 /** Neutral score for an entity whose commands our vocabulary cannot read at all: neither kept nor killed by them. */
 const UNREADABLE = 0.6;
@@ -105,7 +107,7 @@ const capMemo = new WeakMap<Entity, Map<string, number>>();
 function capabilityOf(entity: Entity, action: string, similarity: SimilarityFn): number {
   if (entity.kind === 'scene' || entity.category === 'scene') return SCENE_ACTIONS.has(action) ? 1 : 0;
   // a state question can be asked of anything
-  if (action === '查询') return 1;
+  if (action === A.query) return 1;
   let best = 0;
   let readable = false;
   for (const c of entity.commands) {
@@ -125,7 +127,7 @@ function capabilityOf(entity: Entity, action: string, similarity: SimilarityFn):
 
 /** True when the action is one we know well enough to filter on (seed 004: hard filter only when confident). */
 export function confidentAction(action: string): boolean {
-  return (action in ACTIONS && action !== '查询') || action === '调节';
+  return (action in ACTIONS && action !== A.query) || action === A.adjust;
 }
 
 /**
@@ -145,13 +147,13 @@ export function capabilityFilter<T extends Entity>(
 }
 
 /** Words of a command that runs a programme (开始洗涤, 停止清扫, cancel) rather than switching power. */
-const PROGRAMME = /开始|停止|取消|暂停|启动|start|stop|cancel|pause/i;
+const PROGRAMME = COMMON.re.programme_words;
 
 /**
  * The entity switches on/off itself (a power or light command), as opposed to starting or
  * stopping a programme (a washer's 开始洗衣) or opening a cover: what 关掉厨房 reaches.
  */
-export function hasPowerCommand(entity: Entity, action: '打开' | '关闭'): boolean {
+export function hasPowerCommand(entity: Entity, action: string): boolean {
   if (/^(?:curtain|window|garageDoor|valve|lock|scene)$/.test(entity.category)) return false;
   return entity.commands.some((c) => commandActions(c).includes(action) && !PROGRAMME.test(`${c.description} ${c.id}`));
 }

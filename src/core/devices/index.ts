@@ -2,6 +2,7 @@ import { homophoneKey } from '../text/pinyin';
 import { allEntities, entityNames, norm } from './home';
 import { ACTIONS, ROOM_ALIASES, ROOM_WORDS, SUBTYPES, TYPES, UNKNOWN_ROOM, longestFirst } from './lexicon';
 import type { Entity, Home } from './types';
+import { NAMING } from './data';
 
 /** Why a room field cannot be trusted; only then does the room word inside the name count (seed 000). */
 export type RoomTrust = 'ok' | 'missing' | 'unknown' | 'conflict';
@@ -124,7 +125,7 @@ export function nameAliases(key: string, kindWords: string[], roomWords: string[
     if (t.kind === 'type') head = i;
   });
   if (head < 0) return [];
-  const distinct = toks.slice(0, head).filter((t) => t.kind === 'word' && Array.from(t.text).length >= 2 && !/^(?:智能|电动|无线)$/.test(t.text));
+  const distinct = toks.slice(0, head).filter((t) => t.kind === 'word' && Array.from(t.text).length >= 2 && !NAMING.re.product_prefix.test(t.text));
   const model = toks.slice(head + 1).every((t) => t.kind === 'model') ? toks.slice(head + 1).map((t) => t.text).join('') : '';
   const out = new Set<string>();
   for (let mask = 0; mask < 1 << distinct.length; mask++) {
@@ -142,13 +143,13 @@ const CN_DIGITS = ['零', '一', '二', '三', '四', '五', '六', '七', '八'
 /** The level a floor's name says: 二楼 / 2F / 三层 -> 2 / 2 / 3, 首层 -> 1, 地下室 / 负一楼 -> -1. */
 export function floorLevel(name: string): number | null {
   const n = norm(name);
-  if (/首层|底层|地面层/.test(n)) return 1;
-  const m = n.match(/^(负|地下)?([一二两三四五六七八九十]|\d+)(?:楼|层|f)$/i);
+  if (NAMING.re.ground_floor.test(n)) return 1;
+  const m = n.match(NAMING.re.floor_number);
   if (m) {
     const v = /\d/.test(m[2]) ? Number(m[2]) : m[2] === '两' ? 2 : CN_DIGITS.indexOf(m[2]);
     return m[1] ? -v : v;
   }
-  if (/地下室|地库/.test(n)) return -1;
+  if (NAMING.re.basement.test(n)) return -1;
   return null;
 }
 

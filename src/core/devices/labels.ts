@@ -1,36 +1,26 @@
+import { z } from 'zod';
+import { actionLabel, TIMER_OPS } from './actions';
+import { loadVocab } from './vocab';
+import labelsRaw from './vocab/labels.json' with { type: 'json' };
+
+const table = z.record(z.string(), z.string().min(1));
+const labelsSchema = z
+  .object({ $comment: z.string().optional(), reasons: table, kinds: table, value_checks: table, sensors: table, comparisons: table, intents: table })
+  .strict();
 /**
- * Chinese words for the engine's codes, for the CLI's human output (the renderer has its own
- * catalogue in i18n/messages.ts; JSON keeps the codes).
+ * Chinese words for the engine's codes, for the CLI's human output and the YAML preview, from
+ * vocab/labels.json (the renderer has its own catalogue in i18n/messages.ts; JSON keeps the codes).
  */
-export const REASON_LABELS: Record<string, string> = {
-  name_hit: '名称',
-  name_partial: '名称部分',
-  name_alias: '名称简称',
-  pinyin_hit: '读音',
-  type_hit: '种类',
-  room_hit: '房间',
-  room_from_name: '名称含房间',
-  vector_hit: '语义相近',
-  command_match: '支持该操作',
-  group_covers: '分组覆盖',
-  reference: '指代',
-  clarification_answer: '澄清回答',
-};
+const labels = loadVocab('labels.json', labelsSchema, labelsRaw);
 
-export const KIND_LABELS: Record<string, string> = { device: '设备', group: '分组', scene: '场景' };
-
-export const VALUE_CHECK_LABELS: Record<string, string> = {
-  in_range: '在范围内',
-  out_of_range: '超出范围',
-  no_range: '未声明范围',
-  no_command: '设备没有对应命令',
-};
-
-export const SENSOR_LABELS: Record<string, string> = { temperature: '温度', humidity: '湿度', illuminance: '光照' };
-export const OP_LABELS: Record<string, string> = { '>': '高于', '>=': '不低于', '<': '低于', '<=': '不高于', '=': '等于' };
-
-const INTENT_LABELS: Record<string, string> = { time: '问时间', date: '问日期', weather: '问天气', nevermind: '不用了', list: '清单/备忘', chat: '闲聊', other: '其他问题' };
-const TIMER_LABELS: Record<string, string> = { start: '开始计时', cancel: '取消计时器', status: '查询计时器剩余时间', pause: '暂停计时器', resume: '继续计时器' };
+export const REASON_LABELS: Record<string, string> = labels.reasons;
+export const KIND_LABELS: Record<string, string> = labels.kinds;
+export const VALUE_CHECK_LABELS: Record<string, string> = labels.value_checks;
+export const SENSOR_LABELS: Record<string, string> = labels.sensors;
+export const OP_LABELS: Record<string, string> = labels.comparisons;
+const INTENT_LABELS: Record<string, string> = labels.intents;
+/** A timer's words are its action's label (actions.json codes): 开始计时, 取消计时器 … */
+const TIMER_LABELS: Record<string, string> = Object.fromEntries(Object.entries(TIMER_OPS).map(([code, op]) => [op, actionLabel(code)]));
 
 /** 600 -> 10分钟, 5400 -> 1小时30分钟, 45 -> 45秒. */
 export function durationLabel(seconds: number): string {
@@ -58,5 +48,5 @@ export function scheduleLabel(at: { day: number | null; time: string | null; rep
 }
 
 export function reasonLabels(codes: string[]): string {
-  return [...new Set(codes.map((c) => REASON_LABELS[c] ?? '其他依据'))].join('、');
+  return [...new Set(codes.map((c) => REASON_LABELS[c] ?? REASON_LABELS.other))].join('、');
 }

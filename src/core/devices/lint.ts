@@ -5,6 +5,7 @@ import { findWords, indexHome, roomMatches } from './index';
 import { BARE_TYPE_WORDS, ROOM_ALIASES, SUBTYPES, TYPE_LABELS } from './lexicon';
 import type { Entity, Home } from './types';
 import type { DevicesConfig } from './retrieve';
+import { NAMING } from './data';
 
 export type LintRule =
   | 'same_pinyin'
@@ -27,7 +28,7 @@ export interface LintIssue {
   suggestion: string;
 }
 
-const INSTRUCTION = /忽略|无视|之前的指令|以上指令|系统提示|提示词|你现在是|执行以下|打开所有|关闭所有|ignore|instruction|system\s*prompt|assistant|<\/?\w+>|```|\{\{|\}\}/i;
+const INSTRUCTION = NAMING.re.instruction_like;
 
 function editDistance(a: string[], b: string[]): number {
   if (Math.abs(a.length - b.length) > 1) return 2;
@@ -213,7 +214,7 @@ export async function lintHome(
         const diff = a.chars.length === b.chars.length ? a.chars.findIndex((c, k) => c !== b.chars[k]) : -1;
         // (客厅灯1/客厅灯10/客厅灯21 too: one stem, different numbers at the end)
         const numbered =
-          (diff >= 0 && /[\d一二三四五六七八九十左右上下东西南北前后甲乙]/.test(a.chars[diff]) && /[\d一二三四五六七八九十左右上下东西南北前后甲乙]/.test(b.chars[diff])) ||
+          (diff >= 0 && NAMING.re.series_marks.test(a.chars[diff]) && NAMING.re.series_marks.test(b.chars[diff])) ||
           (numberStem(a.key) !== undefined && numberStem(a.key) === numberStem(b.key));
         // 客厅空调/餐厅空调 and 吊灯/壁灯 differ by a room or kind word: deliberate, not confusable
         const distinctWords = !numbered && kindWords(a.key) !== kindWords(b.key);

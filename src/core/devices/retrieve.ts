@@ -12,6 +12,7 @@ import { parseStage } from './stages/parse';
 import { isSubtype, preferKin, recallStage, type DevicesConfig } from './stages/recall';
 import { roomAliasPool, scopeStage, unexcluded } from './stages/scope';
 import { scoreStage } from './stages/score';
+import { COMMON } from './data';
 import {
   NOT_DEVICE_ACTION,
   TIMER_OPS,
@@ -82,7 +83,7 @@ function roomAndKind(index: HomeIndex, name: string): { room: string; kind: stri
   const key = norm(name);
   const room = [...index.homeRooms].find((r) => key.startsWith(r));
   if (!room) return null;
-  const rest = key.slice(room.length).replace(/^的/, '');
+  const rest = key.slice(room.length).replace(COMMON.re.de_lead, '');
   const kind = index.typeWords.find(([w]) => w === rest);
   return kind ? { room, kind: kind[1] } : null;
 }

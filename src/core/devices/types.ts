@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COMMAND_FIELDS } from './vocab';
 
 /** Seed 004 data contract: one executable command of a device. */
 export const commandSpecSchema = z.object({
@@ -157,41 +158,46 @@ export type Schedule = z.output<typeof scheduleSchema>;
 /** What an utterance is when it is not a device command. */
 export const otherIntentSchema = z.enum(['time', 'date', 'weather', 'nevermind', 'list', 'chat', 'other']);
 
+/**
+ * The command fields, declared once: each field's meaning is its description (vocab/protocol.json, the
+ * same words the LLM prompt lists), its type is this schema's; Command is inferred from it.
+ */
+const F = COMMAND_FIELDS;
 export const commandSchema = z.object({
-  a: z.string(),
-  s: z.string().nullable().default(null),
-  n: z.string().nullable().default(null),
-  t: z.string().nullable().default(null),
-  q: z.enum(['one', 'all', 'any', 'except']).default('one'),
-  c: z.number().int().positive().nullable().default(null),
-  cond: conditionSchema.nullable().optional(),
-  ref: z.literal('last-mentioned').nullable().optional(),
+  /** the action code (A.on … in actions.ts; Chinese on the wire: 打开, 调温度) */
+  a: z.string().describe(F.a),
+  /** rooms said (、-joined); with x the include scope */
+  s: z.string().nullable().default(null).describe(F.s),
+  /** a device, group or scene name as said */
+  n: z.string().nullable().default(null).describe(F.n),
+  /** the kind asked for (light, airConditioner …) */
+  t: z.string().nullable().default(null).describe(F.t),
+  /** quantifier */
+  q: z.enum(['one', 'all', 'any', 'except']).default('one').describe(F.q),
+  /** how many (两盏 -> 2) */
+  c: z.number().int().positive().nullable().default(null).describe(F.c),
+  cond: conditionSchema.nullable().optional().describe(F.cond),
+  ref: z.literal('last-mentioned').nullable().optional().describe(F.ref),
   /** The value as said: 26度, 50%, 一半, 最亮, +10%, 红色, 睡眠模式 (a bare number is read as said). */
-  v: z.union([z.string(), z.number()]).nullable().optional(),
+  v: z.union([z.string(), z.number()]).nullable().optional().describe(F.v),
   /** Further settings said in the same clause (制热 beside 26度): each its own action and value as said. */
-  w: z.array(z.object({ a: z.string(), v: z.union([z.string(), z.number()]) })).optional(),
+  w: z.array(z.object({ a: z.string(), v: z.union([z.string(), z.number()]) })).optional().describe(F.w),
   /** Exceptions (除了床头灯 / 除卧室以外): rooms or names excluded; with x, s is the include scope. */
-  x: z.string().nullable().optional(),
+  x: z.string().nullable().optional().describe(F.x),
   /** Delay in seconds (十分钟后关掉空调); with a = 计时 the length of a timer (设一个十分钟的定时器). */
-  d: z.number().positive().nullable().optional(),
+  d: z.number().positive().nullable().optional().describe(F.d),
   /** A clock time (明天早上七点打开窗帘): day 0 today / 1 tomorrow / 2 the day after (null: the next such time), HH:MM, daily when 每天. */
-  at: scheduleSchema.optional(),
+  at: scheduleSchema.optional().describe(F.at),
   /** With a = 非设备指令: what the utterance is instead (time, date, weather, nevermind, list). */
-  i: otherIntentSchema.optional(),
+  i: otherIntentSchema.optional().describe(F.i),
   /** Why a command is UNKNOWN (malformed LLM reply, nothing understood). */
-  reason: z.string().optional(),
+  reason: z.string().optional().describe(F.reason),
 });
 export type Command = z.output<typeof commandSchema>;
 export const commandArraySchema = z.array(commandSchema);
 
-export const UNKNOWN_ACTION = 'UNKNOWN';
-/** A timer request (设一个十分钟的定时器): no device acts; the IR carries `timer`. */
-export const TIMER_ACTION = '计时';
-/** The other timer requests: cancel, how long is left, pause, resume. */
-export const TIMER_OPS = { 计时: 'start', 取消计时: 'cancel', 查询计时: 'status', 暂停计时: 'pause', 继续计时: 'resume' } as const;
-export type TimerOp = (typeof TIMER_OPS)[keyof typeof TIMER_OPS];
-/** Not a device command at all (现在几点, 天气怎么样, 算了): nothing is selected and nothing asked. */
-export const NOT_DEVICE_ACTION = '非设备指令';
+export { UNKNOWN_ACTION, TIMER_ACTION, TIMER_OPS, NOT_DEVICE_ACTION, type TimerOp } from './actions';
+import type { TimerOp } from './actions';
 export type OtherIntent = z.output<typeof otherIntentSchema>;
 
 /** What a value is about; decides the default unit and the relative step. */

@@ -1,5 +1,6 @@
 import { parseChineseNumber } from '../text/chinese-numbers';
 import type { CommandSpec, IRValue, ValueAttribute } from './types';
+import { COVERS, LIGHTS, NUMBERS, SETTINGS } from './data';
 
 /**
  * Values as people say them (26度, 百分之五十, 一半, 七成, 最亮, 调高两度, 红色, 制冷模式) ->
@@ -61,7 +62,6 @@ export const DEFAULT_STEP: Record<ValueAttribute, number> = {
 /** Extremes without a value_range: percent-like attributes go 0..100. */
 const PERCENT_LIKE = new Set<ValueAttribute>(['brightness', 'volume', 'position', 'humidity']);
 
-const NUM = '(?:\\d+(?:\\.\\d+)?|[零〇一二两三四五六七八九十百千]+(?:点[零〇一二三四五六七八九]+)?)';
 
 /** 二十六点五 -> 26.5; 26 -> 26; null when not a number. */
 export function parseNumber(text: string): number | null {
@@ -69,7 +69,7 @@ export function parseNumber(text: string): number | null {
   if (/^-?\d+(?:\.\d+)?$/.test(t)) return Number(t);
   const [int, frac] = t.split('点');
   // 两千七 = 2700, 一百五 = 150: a digit after the last unit counts one place lower (两千零七 stays 2007)
-  const elided = int.match(/^(.*[一二两三四五六七八九])([千百])([一二三四五六七八九])$/);
+  const elided = int.match(NUMBERS.re.elided);
   if (elided && frac === undefined) {
     const head = parseChineseNumber(elided[1] + elided[2]);
     const tail = parseChineseNumber(elided[3]);
@@ -83,13 +83,7 @@ export function parseNumber(text: string): number | null {
   return Number(`${i}.${digits.join('')}`);
 }
 
-const UNIT_ALIASES: [RegExp, string][] = [
-  [/^(?:摄氏度|度|℃|°c|°|c)$/i, '℃'],
-  [/^(?:%|％|percent)$/i, '%'],
-  [/^(?:档|挡|级|段)$/, '档'],
-  [/^(?:k|开尔文)$/i, 'K'],
-  [/^(?:格)$/, '格'],
-];
+const UNIT_ALIASES = NUMBERS.tables.units as [RegExp, string][];
 
 function canonicalUnit(u: string | undefined | null): string | null {
   if (!u) return null;
@@ -109,14 +103,14 @@ export interface FoundValue {
   extreme?: 'max' | 'min';
 }
 
-const PERCENT_WORD = new RegExp(`百分之(${NUM})`);
-const TENTHS = new RegExp(`(${NUM})成(?!员)`);
+const PERCENT_WORD = NUMBERS.re.percent_word;
+const TENTHS = NUMBERS.re.tenths;
 // 三分之一 / 四分之三: a fraction of the way (a percent, rounded)
-const FRACTION = new RegExp(`(${NUM})分之(${NUM})`);
-const HALF = /一半|半开|开一半|一半的?位置/;
-const NUM_UNIT = new RegExp(`(-?${NUM})\\s*(摄氏度|度|℃|°c|°|%|％|档|挡|级|格|k(?![a-z]))(半)?`, 'i');
-const BARE_NUM = new RegExp(`(?:到|成|为|至|是|在|调|设)\\s*(-?${NUM})(?![个盏台只扇部组路块号楼层点])`);
-const TRAILING_NUM = new RegExp(`(?:音量|亮度|温度|湿度|风速|风量|声音|位置|开合度?|色温)\\s*(-?${NUM})(?![个盏台只扇部组路块号楼层])`);
+const FRACTION = NUMBERS.re.fraction;
+const HALF = COVERS.re.half;
+const NUM_UNIT = NUMBERS.re.number_unit;
+const BARE_NUM = NUMBERS.re.bare_number;
+const TRAILING_NUM = NUMBERS.re.trailing_number;
 
 /** Finds the first value phrase in `s` (already simplified Chinese, no spaces). */
 export function findValue(s: string): FoundValue | null {
@@ -162,9 +156,9 @@ export function valueFromCommand(v: string | number | null | undefined, action: 
   const text = String(v).trim();
   const unitOr = (u: string | null) => u ?? DEFAULT_UNIT[attribute];
   if (typeof v === 'number') return { text, number: v, unit: unitOr(null), attribute };
-  if (/^(?:最|max|全开|开到最大)/i.test(text) || /^最/.test(text)) {
+  if (NUMBERS.re.extreme_text.test(text) || NUMBERS.re.extreme_lead.test(text)) {
     // a white tone runs the other way: the coldest light is the highest Kelvin, the warmest the lowest
-    const extreme: 'max' | 'min' = attribute === 'colorTemp' ? (/暖|黄|低|小|min/i.test(text) ? 'min' : 'max') : /暗|小|低|弱|冷|慢|min|轻|静/i.test(text) ? 'min' : 'max';
+    const extreme: 'max' | 'min' = attribute === 'colorTemp' ? (LIGHTS.re.warm_end.test(text) ? 'min' : 'max') : NUMBERS.re.low_end.test(text) ? 'min' : 'max';
     return { text, number: null, unit: unitOr(null), attribute, extreme };
   }
   const rel = text.match(/^([+-])(.*)$/);
@@ -183,21 +177,7 @@ export function valueFromCommand(v: string | number | null | undefined, action: 
   return { text, number: null, unit: null, attribute };
 }
 
-const ATTRIBUTE_WORDS: Record<ValueAttribute, RegExp> = {
-  brightness: /亮度|调光|brightness|level|dim/i,
-  temperature: /温度|水温|temperature|thermostat|制冷|制热|setpoint/i,
-  volume: /音量|volume/i,
-  position: /位置|开合|开度|百分比|position|percent/i,
-  fanSpeed: /风速|风量|档位|speed|fan/i,
-  humidity: /湿度|humidity/i,
-  colorTemp: /色温|color.?temp|kelvin/i,
-  color: /颜色|色彩|colou?r|rgb|hue/i,
-  mode: /模式|mode/i,
-  channel: /频道|channel/i,
-  source: /信号源|输入源|source|input/i,
-  content: /play_?media|播放指定|播放内容|search/i,
-  generic: /设置|调节|set/i,
-};
+const ATTRIBUTE_WORDS = Object.fromEntries(SETTINGS.tables.command_words.map(([re, attribute]) => [attribute, re])) as Record<ValueAttribute, RegExp>;
 
 /** The device command a value is for: the one whose words name the attribute (亮度 for brightness). */
 export function commandForValue(commands: CommandSpec[], value: IRValue): CommandSpec | null {

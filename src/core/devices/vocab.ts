@@ -4,6 +4,7 @@ import actionsRaw from './vocab/actions.json' with { type: 'json' };
 import canonicalRaw from './vocab/canonical.json' with { type: 'json' };
 import categoriesRaw from './vocab/categories.json' with { type: 'json' };
 import kindsRaw from './vocab/kinds.json' with { type: 'json' };
+import protocolRaw from './vocab/protocol.json' with { type: 'json' };
 import roomsRaw from './vocab/rooms.json' with { type: 'json' };
 
 /**
@@ -131,9 +132,32 @@ const wordOrRegex = z
   });
 const words = z.array(z.string().min(1));
 
+/**
+ * The action enum: the name code uses (A.on, A.set_temperature …). Each one's wire code (the `a` of a command,
+ * Chinese by design: 打开, 调温度) and its Chinese label come from the one table, vocab/actions.json `codes`,
+ * read by the CLI, the YAML preview and the renderer alike.
+ */
+export const ACTION_KEYS = [
+  'on', 'off', 'set_brightness', 'set_temperature', 'set_fan_speed', 'set_mode', 'set_volume', 'set_position', 'set_humidity',
+  'set_color_temp', 'set_color', 'play', 'resume', 'pause', 'stop', 'next', 'previous', 'set_source', 'unmute', 'mute', 'lock',
+  'unlock', 'start_cleaning', 'dock', 'raise', 'lower', 'run_scene', 'query', 'adjust', 'timer_start', 'timer_cancel',
+  'timer_status', 'timer_pause', 'timer_resume', 'not_device', 'unknown',
+] as const;
+export const actionKeySchema = z.enum(ACTION_KEYS);
+export type ActionKey = z.output<typeof actionKeySchema>;
+const actionCode = z.object({ code: z.string().min(1), label: z.string().min(1) }).strict();
+
 const actionsSchema = z
   .object({
     $comment: z.string().optional(),
+    codes: z.record(actionKeySchema, actionCode).superRefine((codes, ctx) => {
+      const seen = new Map<string, string>();
+      for (const key of ACTION_KEYS) if (!codes[key]) ctx.addIssue({ code: 'custom', path: [key], message: `缺少动作「${key}」` });
+      for (const [key, c] of Object.entries(codes)) {
+        if (seen.has(c.code)) ctx.addIssue({ code: 'custom', path: [key, 'code'], message: `动作代码「${c.code}」与 ${seen.get(c.code)} 重复` });
+        seen.set(c.code, key);
+      }
+    }),
     phrases: z.record(z.string(), words),
     served_by: z.record(z.string(), words),
     opposites: z.record(z.string(), words),
@@ -142,11 +166,12 @@ const actionsSchema = z
   })
   .superRefine((v, ctx) => {
     // every action named anywhere must be one of the phrase table's actions
-    const known = new Set(Object.keys(v.phrases));
+    const known = new Set(Object.values(v.codes).map((c) => c.code));
     const check = (path: (string | number)[], a: string) => {
-      if (!known.has(a)) ctx.addIssue({ code: 'custom', path, message: `未知的动作「${a}」（应为 phrases 中的一个）` });
+      if (!known.has(a)) ctx.addIssue({ code: 'custom', path, message: `未知的动作「${a}」（应为 codes 中的一个）` });
     };
     for (const key of ['served_by', 'opposites'] as const) for (const [a, list] of Object.entries(v[key])) [a, ...list].forEach((x) => check([key, a], x));
+    for (const a of Object.keys(v.phrases)) check(['phrases', a], a);
     for (const a of Object.keys(v.description_words)) check(['description_words', a], a);
     v.exact.forEach((a, i) => check(['exact', i], a));
   });
@@ -188,3 +213,107 @@ const SCHEMAS: Record<string, z.ZodTypeAny> = { 'actions.json': actionsSchema, '
 export function checkVocabFile(file: keyof typeof SCHEMAS, raw: unknown): void {
   loadVocab(file, SCHEMAS[file], raw);
 }
+
+/**
+ * The grammar's word files (vocab/common.json, lights.json, climate.json …): named regular expressions
+ * (`patterns`, written as the source or as /source/flags), ordered pattern → value tables (`tables`), word
+ * lists (`words`) and maps (`maps`). A pattern may use `{name}` for a fragment (`fragments` of its own file,
+ * else of any grammar file) or a word list (as an alternation). The files are checked when they load: an
+ * unknown reference or a pattern that does not compile stops with the file and the field named, and a name
+ * the code asks for that the file lacks is a Chinese error naming both, never an undefined pattern.
+ */
+const tableRow = z.object({ re: z.string().min(1), to: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]) }).strict();
+export const grammarFileSchema = z
+  .object({
+    $comment: z.string().optional(),
+    fragments: z.record(z.string(), z.string().min(1)).default({}),
+    patterns: z.record(z.string(), z.string().min(1)).default({}),
+    tables: z.record(z.string(), z.array(tableRow).min(1)).default({}),
+    words: z.record(z.string(), words).default({}),
+    maps: z.record(z.string(), z.record(z.string(), z.union([z.string(), z.number()]))).default({}),
+  })
+  .strict();
+type GrammarFile = z.output<typeof grammarFileSchema>;
+
+export interface GrammarVocab {
+  /** named patterns */
+  re: Record<string, RegExp>;
+  /** fragments expanded to regular-expression source (for patterns built at run time) */
+  src: Record<string, string>;
+  /** ordered [pattern, value] rows: the first that matches wins */
+  tables: Record<string, [RegExp, string | string[]][]>;
+  words: Record<string, string[]>;
+  maps: Record<string, Record<string, string | number>>;
+}
+
+const escapeRe = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Reads every grammar file at once (fragments may be shared between files); errors name file and field. */
+export function loadGrammarFiles(raws: Record<string, unknown>): Record<string, GrammarVocab> {
+  const files: Record<string, GrammarFile> = {};
+  for (const [file, raw] of Object.entries(raws)) files[file] = loadVocab(file, grammarFileSchema, raw);
+  const shared = new Map<string, string>();
+  for (const [file, f] of Object.entries(files))
+    for (const name of Object.keys(f.fragments)) {
+      if (shared.has(name)) throw new GridError('BAD_FILE', `词表 ${file} 无效 — fragments.${name}: 片段名与 ${shared.get(name)} 中的重复`);
+      shared.set(name, file);
+    }
+  const expanded = new Map<string, string>();
+  const expand = (file: string, field: string, source: string, seen: string[] = []): string =>
+    source.replace(/(?<!\\[pPk])\{([a-z][a-z0-9_]*)\}/g, (_, name: string) => {
+      const own = files[file];
+      if (own.words[name]) return `(?:${own.words[name].map(escapeRe).join('|')})`;
+      const home = own.fragments[name] !== undefined ? file : shared.get(name);
+      if (!home) throw new GridError('BAD_FILE', `词表 ${file} 无效 — ${field}: 引用了未定义的片段「${name}」`);
+      const key = `${home}:${name}`;
+      if (seen.includes(key)) throw new GridError('BAD_FILE', `词表 ${file} 无效 — ${field}: 片段「${name}」循环引用`);
+      if (!expanded.has(key)) expanded.set(key, expand(home, `fragments.${name}`, files[home].fragments[name], [...seen, key]));
+      return expanded.get(key)!;
+    });
+  const compileIn = (file: string, field: string, written: string): RegExp => {
+    const m = written.match(/^\/(.*)\/([gimsuy]*)$/s);
+    const source = expand(file, field, m ? m[1] : written);
+    try {
+      return new RegExp(source, m ? m[2] : '');
+    } catch {
+      throw new GridError('BAD_FILE', `词表 ${file} 无效 — ${field}: 不是有效的正则表达式：${written}`);
+    }
+  };
+  const strict = <T>(file: string, section: string, table: Record<string, T>): Record<string, T> =>
+    new Proxy(table, {
+      get(target, key) {
+        if (typeof key !== 'string' || key in target) return target[key as string];
+        throw new GridError('BAD_FILE', `词表 ${file} 缺少 ${section}.${key}`);
+      },
+    });
+  const out: Record<string, GrammarVocab> = {};
+  for (const [file, f] of Object.entries(files)) {
+    out[file] = {
+      re: strict(file, 'patterns', Object.fromEntries(Object.entries(f.patterns).map(([k, v]) => [k, compileIn(file, `patterns.${k}`, v)]))),
+      src: strict(file, 'fragments', Object.fromEntries(Object.keys(f.fragments).map((k) => [k, expand(file, `fragments.${k}`, `{${k}}`)]))),
+      tables: strict(file, 'tables', Object.fromEntries(Object.entries(f.tables).map(([k, rows]) => [k, rows.map((r, i): [RegExp, string | string[]] => [compileIn(file, `tables.${k}.${i}.re`, r.re), r.to])]))),
+      words: strict(file, 'words', f.words),
+      maps: strict(file, 'maps', f.maps),
+    };
+  }
+  return out;
+}
+
+/** The command fields (seed 000 protocol), each described once here and attached to types.ts's commandSchema. */
+export const COMMAND_FIELD_KEYS = ['a', 's', 'n', 't', 'q', 'c', 'v', 'w', 'x', 'd', 'i', 'cond', 'ref', 'at', 'reason'] as const;
+const commandFieldKey = z.enum(COMMAND_FIELD_KEYS);
+const protocolSchema = z
+  .object({
+    $comment: z.string().optional(),
+    fields: z.record(commandFieldKey, z.string().min(1)).superRefine((f, ctx) => {
+      for (const k of COMMAND_FIELD_KEYS) if (!f[k]) ctx.addIssue({ code: 'custom', path: [k], message: `缺少字段「${k}」的说明` });
+    }),
+    prompt_fields: z.array(commandFieldKey).min(1),
+    prompt_before: words,
+    prompt_after: words,
+    no_rooms: z.string(),
+  })
+  .strict();
+/** vocab/protocol.json: what each command field means and the LLM prompt around the field list. */
+export const PROTOCOL = loadVocab('protocol.json', protocolSchema, protocolRaw);
+export const COMMAND_FIELDS = PROTOCOL.fields as Record<(typeof COMMAND_FIELD_KEYS)[number], string>;

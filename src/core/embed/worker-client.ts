@@ -19,6 +19,27 @@ export function workerEntry(): URL {
   throw new GridError('INTERNAL', `找不到嵌入 worker：${compiled} 或 ${bootstrap} 都不存在（构建缺少 embed-worker 入口）`);
 }
 
+/** OCR requests the shared worker answers (open a document, read a page, close it). */
+export type OcrRequest = { type: 'ocr-open'; doc: number; data: Uint8Array; limits: OcrLimits } | { type: 'ocr-page'; doc: number; page: number } | { type: 'ocr-close'; doc: number };
+
+/**
+ * What embedders and OCR documents use of the process's one ONNX thread: the thread itself
+ * (EmbedHost, on the main thread), or a relay to it from another thread (relay.ts), so a worker
+ * thread of this process never loads onnxruntime a second time.
+ */
+export interface SharedHost {
+  dead: Error | null;
+  /** Milliseconds the ONNX thread spent embedding, summed. */
+  workMs: number;
+  load(key: string, spec: ModelSpec): Promise<number>;
+  embed(key: string, texts: string[]): Promise<Float32Array[]>;
+  ocr(msg: OcrRequest): Promise<unknown>;
+  /** Drops one client's use of a model. */
+  release(key: string): void;
+  /** An OCR document is done with the host. */
+  ocrClosed(): void;
+}
+
 interface Pending {
   resolve: (v: Float32Array[]) => void;
   reject: (e: Error) => void;
@@ -42,7 +63,7 @@ interface Load {
  * one fails with "Module did not self-register". So closing an embedder unloads its model and
  * the idle thread stays parked, unref'd, so it never keeps a process alive.
  */
-class EmbedHost {
+class EmbedHost implements SharedHost {
   private worker: Worker;
   private pending = new Map<number, Pending>();
   private ocrPending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -93,7 +114,7 @@ class EmbedHost {
   }
 
   /** One OCR request (open a document, read a page, close it), answered in order with the embeds. */
-  ocr(msg: { type: 'ocr-open'; doc: number; data: Uint8Array; limits: OcrLimits } | { type: 'ocr-page'; doc: number; page: number } | { type: 'ocr-close'; doc: number }): Promise<unknown> {
+  ocr(msg: OcrRequest): Promise<unknown> {
     if (this.dead) return Promise.reject(this.dead);
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
@@ -111,6 +132,10 @@ class EmbedHost {
     }
     this.clients--;
     this.settle();
+  }
+
+  ocrClosed(): void {
+    this.clients--;
   }
 
   /** Models loaded right now (tests and status). */
@@ -180,6 +205,13 @@ class EmbedHost {
 }
 
 let host: EmbedHost | null = null;
+/** Set in a worker thread that reaches the ONNX thread through its parent (relay.ts). */
+let relay: SharedHost | null = null;
+
+/** Makes this thread's embedders and OCR documents use `shared` (a relay to the main thread's ONNX thread). */
+export function useSharedHost(shared: SharedHost): void {
+  relay = shared;
+}
 
 /** Ends the shared worker (process shutdown). A process cannot start another one afterwards. */
 export async function shutdownEmbedWorker(): Promise<void> {
@@ -193,7 +225,9 @@ export function loadedModelCount(): number {
   return host && !host.dead ? host.loadedModels() : 0;
 }
 
-function acquireHost(): EmbedHost {
+/** The ONNX thread for one more client (started on first use), or this thread's relay to it. */
+export function acquireHost(): SharedHost {
+  if (relay) return relay;
   if (!host || host.dead) host = new EmbedHost();
   host.acquire();
   return host;
@@ -201,7 +235,7 @@ function acquireHost(): EmbedHost {
 
 /** One embedder's handle on a model loaded in the shared worker. */
 export class WorkerClient {
-  private readonly host: EmbedHost;
+  private readonly host: SharedHost;
   private readonly key: string;
   private dead: Error | null = null;
   private closed = false;
@@ -250,11 +284,11 @@ let nextDoc = 1;
  * cancelled import stops after the page in flight. Holds the worker (referenced) until closed.
  */
 export class OcrDocument {
-  private readonly host: EmbedHost;
+  private readonly host: SharedHost;
   private readonly doc = nextDoc++;
   private closed = false;
 
-  private constructor(host: EmbedHost) {
+  private constructor(host: SharedHost) {
     this.host = host;
   }
 
@@ -279,6 +313,6 @@ export class OcrDocument {
     if (this.closed) return;
     this.closed = true;
     await this.host.ocr({ type: 'ocr-close', doc: this.doc }).catch(() => {});
-    this.host.clients--;
+    this.host.ocrClosed();
   }
 }

@@ -61,6 +61,7 @@ export const regulationOperations = defineOperations({
       .strict(),
     output: z.array(importResultSchema),
     consumesFiles: true,
+    offLoop: true,
     handler: (ctx, input, run) => {
       if (input.edition_of && input.separate) throw new GridError('INVALID_INPUT', '--as-edition-of 与 --separate 不能同时使用');
       const edition = input.edition_of ? { mode: 'of' as const, reg_id: input.edition_of } : input.separate ? { mode: 'separate' as const } : { mode: 'auto' as const };

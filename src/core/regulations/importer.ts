@@ -16,6 +16,7 @@ import { saveSourceCopy, sourceCopyPath } from './sources';
 import { parseFlowText } from './structure';
 import type { ParsedDocument } from './types';
 import { listFilesRecursive } from '../common/files';
+import { checkPdfStreams } from '../common/pdf-guard';
 import { writeTransaction } from '../store/transaction';
 
 export const SUPPORTED_EXTENSIONS = ['.pdf', '.md', '.markdown', '.txt', '.docx'];
@@ -108,7 +109,11 @@ export async function parseFile(
   const pageChars = ctx.config.import.virtualPageChars;
   const maxPageChars = Math.max(pageChars, ctx.config.import.maxPageChars);
   let doc: ParsedDocument;
-  if (ext === '.pdf') doc = await parsePdf(bytes, label, { fallbackTitle, onPage, signal, ocr: ctx.config.ocr });
+  if (ext === '.pdf') {
+    const c = ctx.config.import;
+    checkPdfStreams(bytes, label, { maxStreamBytes: c.maxPdfStreamBytes, maxTotalBytes: c.maxInflatedBytes, maxImagePixels: ctx.config.ocr.maxImagePixels });
+    doc = await parsePdf(bytes, label, { fallbackTitle, onPage, signal, ocr: ctx.config.ocr });
+  }
   else if (ext === '.docx') {
     const c = ctx.config.import;
     const md = await docxToMarkdown(bytes, label, {

@@ -252,6 +252,8 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
       disableFontFace: true,
       useSystemFonts: false,
       verbosity: 0,
+      // images above this are never decoded (common/pdf-guard.ts leaves them unchecked for that reason)
+      maxImageSize: options.ocr?.maxImagePixels ?? 40_000_000,
     });
     pdf = (await task.promise) as unknown as PdfDoc;
   } catch (e) {

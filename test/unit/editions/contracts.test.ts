@@ -1,27 +1,16 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../helpers';
+import { runCli, tempDir } from '../../helpers';
 import { generateEditions } from '../../fixtures/edition-pair';
 
 /** The issue-25 contracts as agents and scripts see them: the real CLI binary and the stdio MCP server. */
-const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');
 const bin = path.join(root, 'bin', 'gridcode.mjs');
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('node', [bin, ...args, '--data-dir', data], { cwd: root, maxBuffer: 32 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const cli = (args: string[]) => runCli([...args, '--data-dir', data]);
 
 let data: string;
 let docs: string;

@@ -1,24 +1,13 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../helpers';
+import { runCli, tempDir } from '../../helpers';
 import { lawMarkdown, writeFile } from './fixtures';
 
-const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');
 const bin = path.join(root, 'bin', 'gridcode.mjs');
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('node', [bin, ...args], { cwd: root, maxBuffer: 32 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const cli = runCli;
 
 let data: string;
 let docs: string;

@@ -1,28 +1,22 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { createAppContext, type AppContext } from '../../../src/core/context';
-import { tempDir } from '../../helpers';
+import { runCliJson, tempDir } from '../../helpers';
 
 /**
  * Figures as objects (issue 24) on a printed page whose figure is a vector drawing with short labels
  * (QF1, 母联), captioned "图3-1 …" under it and cited by two articles (test/fixtures/scans/figure-page.pdf,
  * written by scripts/make-ocr-fixtures.ts). Its metadata title is "untitled": the printed title wins.
  */
-const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');
 const bin = path.join(root, 'bin', 'gridcode.mjs');
 const file = path.join(root, 'test/fixtures/scans/figure-page.pdf');
 let data: string;
 let ctx: AppContext;
-async function cli<T = any>(...args: string[]): Promise<T> {
-  const { stdout } = await run('node', [bin, ...args, '--data-dir', data, '--json'], { cwd: root, maxBuffer: 32 * 1024 * 1024 });
-  return JSON.parse(stdout) as T;
-}
+const cli = <T = any>(...args: string[]) => runCliJson<T>([...args, '--data-dir', data]);
 const op = (name: string, input: unknown) => invokeOperation(ctx, name as never, input as never) as Promise<any>;
 
 beforeAll(() => {

@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { sharedDir } from '../../../src/core/common/paths';
 import { createAppContext, type AppContext } from '../../../src/core/context';
-import { tempDir } from '../../helpers';
+import { runCliJson, tempDir } from '../../helpers';
 import { ACTION_ROWS, DEVICE_ROWS, GRID_TABLES, LIMIT_ROWS, SETTINGS_ROWS, STRAP_ROWS, deviceLedgerHtml, makeGridTablePdf } from './table-pdfs';
 
 /**
@@ -14,7 +12,6 @@ import { ACTION_ROWS, DEVICE_ROWS, GRID_TABLES, LIMIT_ROWS, SETTINGS_ROWS, STRAP
  * cells; Chromium printing HTML) with cross-page tables in every continuation style, and on power statutes
  * from ../shared imported as users import them.
  */
-const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');
 const bin = path.join(root, 'bin', 'gridcode.mjs');
 const CHROMIUM = '/usr/bin/chromium';
@@ -22,10 +19,7 @@ const CHROMIUM = '/usr/bin/chromium';
 let data: string;
 let docs: string;
 /** The contract path (one process per call); most checks then read the same data dir in-process (`op`). */
-async function cli<T = any>(...args: string[]): Promise<T> {
-  const { stdout } = await run('node', [bin, ...args, '--data-dir', data, '--json'], { cwd: root, maxBuffer: 32 * 1024 * 1024 });
-  return JSON.parse(stdout) as T;
-}
+const cli = <T = any>(...args: string[]) => runCliJson<T>([...args, '--data-dir', data]);
 let ctx: AppContext | null = null;
 const op = ((name: string, input: unknown) => invokeOperation((ctx ??= createAppContext({ dataDir: data })), name as never, input as never)) as (name: string, input: unknown) => Promise<any>;
 const table = (reg_id: string, table_id: string): Promise<TableOut> => op('regulations.table', { reg_id, table_id });

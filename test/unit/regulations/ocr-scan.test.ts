@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { createAppContext, type AppContext } from '../../../src/core/context';
-import { tempDir } from '../../helpers';
+import { runCliJson, tempDir } from '../../helpers';
 import { jpegPage, rawImagePdf } from '../../fixtures/scans';
 import { charAccuracy } from '../../../eval/ocr-metrics';
 
@@ -15,7 +13,6 @@ import { charAccuracy } from '../../../eval/ocr-metrics';
  * PP-OCRv4 models read it, the importer builds articles, TOC and search from the text. The page image is
  * a committed fixture (scripts/make-ocr-fixtures.ts: printed, 150 dpi, 0.8° skew, speckle, JPEG).
  */
-const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');
 const bin = path.join(root, 'bin', 'gridcode.mjs');
 const fixtures = path.join(root, 'test/fixtures/scans');
@@ -25,10 +22,7 @@ const truth = fs.readFileSync(path.join(fixtures, 'regulation-page.txt'), 'utf8'
 let data: string;
 let docs: string;
 let ctx: AppContext;
-async function cli<T = any>(...args: string[]): Promise<T> {
-  const { stdout } = await run('node', [bin, ...args, '--data-dir', data, '--json'], { cwd: root, maxBuffer: 32 * 1024 * 1024 });
-  return JSON.parse(stdout) as T;
-}
+const cli = <T = any>(...args: string[]) => runCliJson<T>([...args, '--data-dir', data]);
 const op = (name: string, input: unknown, r?: Parameters<typeof invokeOperation>[3]) => invokeOperation(ctx, name as never, input as never, r) as Promise<any>;
 
 beforeAll(() => {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../helpers';
+import { runCli, tempDir } from '../../helpers';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');
@@ -16,15 +16,7 @@ const bin = path.join(root, 'bin', 'gridcode.mjs');
 const doc = path.join(root, 'resources', 'regulations', 'biandian_2024', 'biandian_2024.docx');
 let data: string;
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('node', [bin, ...args, '--data-dir', data], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const cli = (args: string[]) => runCli([...args, '--data-dir', data]);
 const json = async (args: string[]) => {
   const r = await cli([...args, '--json']);
   expect(r.code, r.stderr).toBe(0);

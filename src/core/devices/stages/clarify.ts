@@ -3,6 +3,7 @@ import { norm } from '../home';
 import { roomMatches, type HomeIndex } from '../index';
 import { TYPE_LABELS } from '../lexicon';
 import { UNKNOWN_ACTION, type Clarification, type Command, type ConversationState, type Entity, type QueryIR, type Scored } from '../types';
+import { QUESTIONS, SETTINGS } from '../data';
 
 /**
  * Stage 6 — clarify: the question (with real options) when the engine must ask, and reading the
@@ -22,7 +23,7 @@ export function clarifyAmong(cmd: Command, ir: QueryIR, list: Scored[], max: num
   const label = ir.name_hint ?? (ir.type_hint ? (TYPE_LABELS[ir.type_hint] ?? '设备') : '设备');
   const rooms = new Set(list.map((s) => s.entity.room).filter(Boolean));
   // 您要调哪个房间的空调？ (a setting is asked with its plain verb, not 调温度哪个)
-  const action = /^(?:调|设置)/.test(cmd.a) ? '调' : actionWord(cmd.a);
+  const action = SETTINGS.re.set_lead.test(cmd.a) ? '调' : actionWord(cmd.a);
   const ask = rooms.size > 1 ? `您要${action}哪个房间的${label}？` : `您要${action}哪一个${label}？`;
   const question = outsideScope && ir.scope_include.length ? `${ir.scope_include.join('、')}没有找到${label}。${ask}` : ask;
   // one option per room first, so 打开灯 offers 客厅/卧室/书房… rather than six lamps of one room
@@ -62,7 +63,7 @@ export function clarifyNothingFound(ir: QueryIR, action: string, offer: Scored[]
 /** 第二个 / 最后一个: an ordinal answer to the open clarification -> the option's entity. */
 export function ordinalAnswer(index: HomeIndex, state: ConversationState, text: string): Entity | null {
   if (!state.pending) return null;
-  const m = text.match(/^\s*(?:就|要)?(?:第\s*([一二两三四五六七八九十\d]+)\s*[个盏台只项]?|(最后)一?[个盏台只项]?)/);
+  const m = text.match(QUESTIONS.re.ordinal_answer);
   if (!m) return null;
   const k = m[2] ? state.pending.options.length : (parseChineseNumber(m[1]) ?? 0);
   const id = state.pending.options[k - 1];

@@ -3,6 +3,7 @@ import type { HomeIndex } from '../index';
 import { MEDIA_KINDS } from '../lexicon';
 import { UNKNOWN_ACTION, type QueryIR, type RetrievalMeta, type Scored } from '../types';
 import { isSubtype, type DevicesConfig } from './recall';
+import { A } from '../actions';
 
 /**
  * Stage 5 — gate: decide between selecting (one, every match, a count) and asking. The rules:
@@ -35,7 +36,7 @@ export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: D
   const select = (chosen: Scored[], mode: RetrievalMeta['mode'], collapse: boolean): GateDecision => ({
     kind: 'select',
     // a question (哪些灯开着, 几盏灯亮着) is answered from the members' states; a group's one state hides them
-    chosen: collapse && ir.action !== '查询' ? collapseGroups(index, chosen, ir.action, meta) : chosen,
+    chosen: collapse && ir.action !== A.query ? collapseGroups(index, chosen, ir.action, meta) : chosen,
     mode,
   });
   const hint = ir.name_hint;
@@ -49,10 +50,10 @@ export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: D
     // 所有筒灯 means every 筒灯 even when one device is literally named 筒灯
     let chosen = exact.length && !isSubtype(hint) ? exact : cands;
     // 书房有哪些设备: an inventory of a place lists its devices (not the groups and scenes over them)
-    if (ir.action === '查询' && !hint && !ir.type_hint) chosen = chosen.filter((c) => c.entity.kind === 'device');
+    if (ir.action === A.query && !hint && !ir.type_hint) chosen = chosen.filter((c) => c.entity.kind === 'device');
     // 暂停 / 下一首 said to no player: the players the home's state says are playing (paused ones for 继续)
     if (ir.type_hint === 'media') {
-      const want = ir.action === '继续' || ir.action === '播放' ? /^paused$/i : /^(?:playing|buffering|on)$/i;
+      const want = ir.action === A.resume || ir.action === A.play ? /^paused$/i : /^(?:playing|buffering|on)$/i;
       const active = chosen.filter((c) => typeof c.entity.attributes?.state === 'string' && want.test(c.entity.attributes.state));
       if (active.length) chosen = active;
     }
@@ -61,14 +62,14 @@ export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: D
   if (ir.count) return select(cands.slice(0, ir.count), 'count', false);
   // 关掉厨房 / 打开书房: a room alone means everything in it that switches on/off (not a washer's
   // programme, not the curtains); only when the room holds such devices
-  if (!hint && !ir.type_hint && ir.scope_include.length && meta.scope_fallback === null && (ir.action === '打开' || ir.action === '关闭')) {
+  if (!hint && !ir.type_hint && ir.scope_include.length && meta.scope_fallback === null && (ir.action === A.on || ir.action === A.off)) {
     // (a garage's own door opens and closes with it: 把车库关了)
-    const powered = cands.filter((c) => c.entity.kind === 'device' && (hasPowerCommand(c.entity, ir.action as '打开' | '关闭') || (c.entity.category === 'garageDoor' && c.cap >= cfg.capabilityMin)));
+    const powered = cands.filter((c) => c.entity.kind === 'device' && (hasPowerCommand(c.entity, ir.action) || (c.entity.category === 'garageDoor' && c.cap >= cfg.capabilityMin)));
     if (powered.length) return select(powered, 'room_type_all', true);
   }
   // 现在几度 / 空调开着吗: a state question changes nothing, so every match of the asked kind answers it
   // (but not from other rooms: 书房的温度多少 with no thermometer in the study asks)
-  if (ir.action === '查询' && (!hint || isSubtype(hint)) && ir.type_hint && cands.length > 1 && !scopeMissed) return select(cands, 'all', true);
+  if (ir.action === A.query && (!hint || isSubtype(hint)) && ir.type_hint && cands.length > 1 && !scopeMissed) return select(cands, 'all', true);
   if (exact.length === 1) return select(exact, 'exact_name', false);
   if (exact.length > 1) return { kind: 'clarify', among: exact };
   const typeOnly = !hint || isSubtype(hint);

@@ -5,6 +5,7 @@ import { timingLabel } from '../labels';
 import { SENSOR_FOR } from '../lexicon';
 import { commandForValue, describeValue, resolveExtreme } from '../values';
 import type { ConditionResult, Entity, Home, QueryIR, RetrievalResult, Scored, ValueCheck } from '../types';
+import { actionLabel } from '../actions';
 
 /**
  * Stage 7 — inject: what goes to the agent with the chosen entities: condition readings, the
@@ -72,7 +73,7 @@ const CHECK_LABEL: Record<ValueCheck['status'], string> = {
 /** One comment line per command: 命令 1：调温度 → 客厅空调；数值 26℃（在范围内 16–30）；条件 温度高于28℃. */
 export function commandSummaryLines(results: RetrievalResult[]): string[] {
   return results.map((r, i) => {
-    const parts = [`# 命令 ${i + 1}：${r.ir.action === 'UNKNOWN' ? '未识别的动作' : r.ir.action}`];
+    const parts = [`# 命令 ${i + 1}：${actionLabel(r.ir.action)}`];
     const who = r.selected.map((s) => s.name).join('、');
     parts[0] += who ? ` → ${who}` : '';
     if (r.ir.value) {

@@ -2,8 +2,9 @@ import type { AppConfig } from '../../config';
 import { homophoneKey } from '../../text/pinyin';
 import { norm } from '../home';
 import type { HomeIndex } from '../index';
-import { DOOR_KINDS, MEDIA_KINDS, SUBTYPES, TYPES } from '../lexicon';
+import { DOOR_KINDS, MEDIA_KINDS, SUBTYPES, TYPES, TYPE_LABELS } from '../lexicon';
 import type { Entity, Scored } from '../types';
+import { CONDITIONS } from '../data';
 
 /**
  * Stage 3 — recall: which entities in the scoped pool the command can mean, by name (exact,
@@ -81,17 +82,14 @@ export function nameEvidence(index: HomeIndex, e: Entity, h: HintKeys): { score:
   return { score: best, reason };
 }
 
-const READS: Record<string, RegExp> = {
-  temperatureSensor: /温度|temperature/i,
-  humiditySensor: /湿度|humidity/i,
-  lightSensor: /光照|照度|illuminance|lux/i,
-};
+const READS = Object.fromEntries(CONDITIONS.tables.sensor_reads.map(([re, kind]) => [kind, re])) as Record<string, RegExp>;
 const READ_ATTRIBUTE: Record<string, string> = { temperatureSensor: 'temperature', humiditySensor: 'humidity', lightSensor: 'illuminance' };
 
 /** The entity is of the asked kind; a sensor kind also matches any sensor that reads it (温湿度计 for 湿度). */
 /** Pseudo-types a command can ask for: media = whatever plays (停止播放 with nothing named). */
 // (climate: what heats or cools a room, for a complaint about the air)
-const TYPE_FAMILIES: Record<string, string[]> = { media: MEDIA_KINDS, door: DOOR_KINDS, climate: ['airConditioner', 'heater'] };
+// (sensor: 传感器 said alone, every kind that reads something)
+const TYPE_FAMILIES: Record<string, string[]> = { media: MEDIA_KINDS, door: DOOR_KINDS, climate: ['airConditioner', 'heater'], sensor: Object.keys(TYPE_LABELS).filter((k) => k.endsWith('Sensor')) };
 
 export function typeMatches(e: Entity, type: string): boolean {
   if (e.category === type) return true;

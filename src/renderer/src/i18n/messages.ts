@@ -6,6 +6,7 @@
  */
 import type { OtherIntent, ValueAttribute } from '../../../core/devices/types';
 import type { HomeFormat } from '../../../core/devices/home';
+import actionTable from '../../../core/devices/vocab/actions.json' with { type: 'json' };
 import categoryTable from '../../../core/devices/vocab/categories.json' with { type: 'json' };
 
 /** Why a device was picked (retrieve.ts reason codes) -> short label + a sentence for the legend. */
@@ -62,10 +63,12 @@ export function deviceTypeLabel(type: string | null | undefined): string {
 
 export const ENTITY_KINDS: Record<string, string> = { device: '设备', group: '分组', scene: '场景' };
 
-/** Command actions are Chinese already (打开, 关闭…); only the "not understood" code needs words. */
+/** Command actions by their label in the one action table (src/core/devices/vocab/actions.json `codes`, data the
+ * renderer may read, as the CLI and the YAML preview do): 计时 -> 开始计时, UNKNOWN -> 未识别的动作. */
+const ACTION_LABELS = new Map(Object.values(actionTable.codes).map((c) => [c.code, c.label]));
 export function actionLabel(action: string | null | undefined): string {
-  if (!action || action === 'UNKNOWN') return '未识别的动作';
-  return action;
+  if (!action) return ACTION_LABELS.get('UNKNOWN') ?? '未识别的动作';
+  return ACTION_LABELS.get(action) ?? action;
 }
 
 // typed by the engine's intents: a new intent without words here fails the typecheck

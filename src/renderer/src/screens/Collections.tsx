@@ -4,6 +4,7 @@ import { api, fileToServerPath, getBridge, type ApiOutput } from '../api/client'
 import { isCancelled, toApiError } from '../api/errors';
 import { navigate } from '../router';
 import { CollectionDocument } from './CollectionDocument';
+import labels from '../../../core/collections/vocab/labels.json' with { type: 'json' };
 import { ConfirmDialog, EmptyState, ErrorBox, ProgressBar, ScreenHeader, Spinner, formatDate, useAsync, useToast } from '../components/common';
 
 type Collection = ApiOutput<'collections.list'>['collections'][number];
@@ -18,21 +19,8 @@ interface Message {
   display?: string;
 }
 
-const INTENT_LABEL: Record<string, string> = {
-  ingredients: '原料',
-  steps: '步骤',
-  time: '时间',
-  tools: '工具',
-  general: '综合',
-  article: '条款',
-  next: '下一条',
-  previous: '上一条',
-  penalty: '罚则',
-  scope: '适用范围',
-  definition: '定义',
-  outline: '章节',
-};
-const PROFILE_LABEL: Record<string, string> = { recipes: '菜谱', regulations: '法规条款', generic: '通用文档' };
+const INTENT_LABEL: Record<string, string> = labels.intents;
+const PROFILE_LABEL: Record<string, string> = labels.profiles;
 const DOC_EXT = /\.(md|markdown|txt)$/i;
 const KIND_LABEL: Record<AskOut['kind'], string> = { answer: '已锁定文档', candidates: '需要选择', low_evidence: '证据不足', follow_up: '追问', not_found: '集合中没有' };
 

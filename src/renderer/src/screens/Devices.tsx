@@ -166,8 +166,16 @@ export function DevicesScreen() {
     }
   };
 
+  // After each command the latest reply shows from its summary (the result head) down: when it is taller than
+  // the log, the log scrolls to its start, else to the end. Only the log scrolls (scrollIntoView would also
+  // move the page and push the conversation state and the YAML summary beside it out of view).
   useEffect(() => {
-    logEnd.current?.scrollIntoView({ block: 'end' });
+    const log = logEnd.current?.parentElement;
+    const turnEls = log?.querySelectorAll<HTMLElement>(':scope > .turn');
+    const latest = turnEls?.[turnEls.length - 1];
+    if (!log || !latest) return;
+    const top = log.scrollTop + latest.getBoundingClientRect().top - log.getBoundingClientRect().top;
+    log.scrollTop = latest.offsetHeight > log.clientHeight ? top : log.scrollHeight;
   }, [turns]);
 
   const runLint = useCallback(async () => {
