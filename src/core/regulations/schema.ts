@@ -1,4 +1,5 @@
 import type { Migration } from '../store/migrations';
+import { regulationProfile } from './profile';
 
 /**
  * Regulation library tables. The search engine indexes reg_units (citable units:
@@ -175,6 +176,13 @@ export const regulationsTextMigrations: Migration[] = [
         UPDATE search_items SET text = NULL
           WHERE corpus = 'reg' AND key = parent AND text = (SELECT u.text FROM reg_units u WHERE u.id = CAST(search_items.parent AS INTEGER));
       `);
+      // profiles (regmeta) were indexed without their text: write it back as they were built (the
+      // postings keep the tokens computed from it; a rebuild segments the same text again)
+      const setText = db.prepare("UPDATE search_items SET text = ? WHERE corpus = 'regmeta' AND key = ?");
+      for (const { reg_id } of db.prepare('SELECT reg_id FROM regulations').all() as { reg_id: string }[]) {
+        const profile = regulationProfile(db, reg_id);
+        if (profile) setText.run(profile.text, reg_id);
+      }
       db.prepare('DELETE FROM search_item_log WHERE seq > ?').run(seq);
     },
   },

@@ -29,7 +29,9 @@ import { fromBlob, toBlob } from './vectors';
  *   (lexical-index.ts) and nothing queried FTS5 any more, yet it held a segmented copy of every
  *   chunk plus an inverted index (~160 MB of 600 for the statute corpus). Tokens are computed from
  *   search_items' title and text (tokens.ts), so every item keeps its text: rows indexed without
- *   one (regulation profiles) take the segmented text the FTS row held. Vacuumed afterwards.
+ *   one take the segmented text the FTS row held (the owner may write the real text back, as
+ *   regulations-text v1 does for profiles), not logged as a change: the postings keep the exact
+ *   tokens. Vacuumed afterwards.
  * - v7: search_text_sources — per corpus, a SELECT (one parameter: the item's parent) that gives
  *   the text of items stored without one because their owner holds it already (a regulation unit
  *   that is one chunk: the text would otherwise be in reg_units and again here). texts.ts resolves
@@ -178,11 +180,14 @@ export const searchMigrations: Migration[] = [
     name: 'no FTS5 copy of the tokens (postings from search_items text)',
     vacuum: true,
     up: (db) => {
+      // not logged as changes: the postings (index file) hold these very tokens already
+      const seq = (db.prepare('SELECT MAX(seq) AS s FROM search_item_log').get() as { s: number | null }).s ?? 0;
       db.exec(`
         UPDATE search_items SET text = (SELECT f.body FROM search_fts f WHERE f.rowid = search_items.id) WHERE text IS NULL;
         DROP TABLE IF EXISTS search_vocab;
         DROP TABLE IF EXISTS search_fts;
       `);
+      db.prepare('DELETE FROM search_item_log WHERE seq > ?').run(seq);
     },
   },
   {

@@ -292,14 +292,22 @@ function applyLog(db: Db, m: VectorMatrix, bounds: { min: number; max: number })
     (r) => r.id,
   );
   if (changed.length > RELOAD_SHARE * Math.max(m.live, 1) && changed.length > REWRITE_MIN) return null;
-  const current = db.prepare(
-    'SELECT i.corpus, i.scope, v.dims, v.vec FROM search_vectors v JOIN search_items i ON i.id = v.item_id WHERE v.item_id = ? AND v.model_id = ?',
+  // the changed rows' current state in one statement (absent = deleted)
+  const current = new Map(
+    (
+      db
+        .prepare(
+          `SELECT v.item_id AS id, i.corpus, i.scope, v.dims, v.vec FROM search_vectors v JOIN search_items i ON i.id = v.item_id
+           WHERE v.item_id IN (SELECT value FROM json_each(?)) AND v.model_id = ?`,
+        )
+        .all(JSON.stringify(changed), m.modelId) as { id: number; corpus: string; scope: string; dims: number; vec: Buffer }[]
+    ).map((r) => [r.id, r]),
   );
   const rowOf = rowIndex(m);
   const appended: { id: number; scope: string; vec: Buffer }[] = [];
   let n = 0;
   for (const id of changed) {
-    const r = current.get(id, m.modelId) as { corpus: string; scope: string; dims: number; vec: Buffer } | undefined;
+    const r = current.get(id);
     const row = rowOf.get(id);
     const here = r && r.corpus === m.corpus && r.dims === m.dims;
     if (!here) {
