@@ -153,6 +153,10 @@ describe('a data dir whose unit chunks carry a second copy of the unit text migr
     // as the previous release wrote them: every chunk with its text
     db.prepare("UPDATE search_items SET text = (SELECT u.text FROM reg_units u WHERE u.id = CAST(search_items.parent AS INTEGER)) WHERE corpus = 'reg' AND text IS NULL").run();
     const texts = new Map((db.prepare("SELECT id, text FROM search_items WHERE corpus = 'reg'").all() as { id: number; text: string }[]).map((r) => [r.id, r.text]));
+    // profiles were indexed without their text
+    const profiles = new Map((db.prepare("SELECT key, text FROM search_items WHERE corpus = 'regmeta'").all() as { key: string; text: string }[]).map((r) => [r.key, r.text]));
+    expect(profiles.size).toBe(2);
+    db.prepare("UPDATE search_items SET text = NULL WHERE corpus = 'regmeta'").run();
     expect([...texts.values()].every((t) => t.length > 0)).toBe(true);
     const logBefore = (db.prepare('SELECT MAX(seq) AS s FROM search_item_log').get() as { s: number }).s;
     const pages = db.prepare('SELECT reg_id, page_num, text FROM reg_pages ORDER BY reg_id, page_num').all();
@@ -167,6 +171,10 @@ describe('a data dir whose unit chunks carry a second copy of the unit text migr
       const rows = ctx.db.prepare("SELECT id, corpus, parent, text FROM search_items WHERE corpus = 'reg'").all() as { id: number; corpus: string; parent: string; text: string | null }[];
       expect(rows.every((r) => r.text === null)).toBe(true);
       for (const r of resolveTexts(ctx.db, rows)) expect(r.text).toBe(texts.get(r.id));
+      // the profiles have their text back, as indexing writes it
+      for (const r of ctx.db.prepare("SELECT key, text FROM search_items WHERE corpus = 'regmeta'").all() as { key: string; text: string }[]) {
+        expect(r.text).toBe(profiles.get(r.key));
+      }
       expect(lexicalSearch(ctx.db, { corpus: 'reg', query: '母线失压', k: 5 }).hits.length).toBeGreaterThan(0);
       expect(lexicalIndex(ctx.db)).toBe(x);
       // pages moved to a rowid table, the same rows
