@@ -429,26 +429,10 @@ export class TopHeap {
 
 /** Cosine of row `row` with the unit query, in either representation. */
 export function dotAt(m: VectorMatrix, row: number, q: Float32Array): number {
-  return m.q8 ? dotInt8(m.q8.codes, row * m.dims, q, m.dims) * m.q8.scales[row] : dotRow(m.data, row * m.dims, q, m.dims);
+  return m.q8 ? dotRow(m.q8.codes, row * m.dims, q, m.dims) * m.q8.scales[row] : dotRow(m.data, row * m.dims, q, m.dims);
 }
 
-function dotInt8(codes: Int8Array, off: number, q: Float32Array, dims: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let d = 0;
-  for (; d + 3 < dims; d += 4) {
-    s0 += codes[off + d] * q[d];
-    s1 += codes[off + d + 1] * q[d + 1];
-    s2 += codes[off + d + 2] * q[d + 2];
-    s3 += codes[off + d + 3] * q[d + 3];
-  }
-  for (; d < dims; d++) s0 += codes[off + d] * q[d];
-  return s0 + s1 + s2 + s3;
-}
-
-function dotRow(data: Float32Array, off: number, q: Float32Array, dims: number): number {
+function dotRow(data: Float32Array | Int8Array, off: number, q: Float32Array, dims: number): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
