@@ -20,7 +20,8 @@ import { createAppContext, type AppContext } from '../src/core/context';
 import { invokeOperation } from '../src/core/api/invoke';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
 import { importSet } from './collections-laws.eval';
-import { STARD_DOMAINS, questionsOf, stageDomain, stardPartOf } from './collections-stard.eval';
+import { STARD_DOMAINS, learnPartLayVocabulary, questionsOf, stageDomain, stardPartOf } from './collections-stard.eval';
+import { setLayVocabulary } from '../src/core/collections/lay-terms';
 import { readStardQuestions } from './stard.eval';
 import { setKnownQuestions } from '../src/core/collections/known-answers';
 import { loadShippedKnownQuestions } from '../src/core/regulations/known-questions';
@@ -134,6 +135,7 @@ async function stardCross(pairs: [string, string][], verbose: boolean): Promise<
     const scored = all.filter((q) => stardPartOf(q.id) !== 'learn');
     const scoredTexts = new Set(scored.map((q) => q.question));
     setKnownQuestions(ctx, (loadShippedKnownQuestions(ctx) ?? []).filter((k) => !scoredTexts.has(k.question)));
+    setLayVocabulary(ctx, learnPartLayVocabulary(laws, all));
     const wanted = new Set(pairs.flat());
     for (const d of STARD_DOMAINS.filter((x) => wanted.has(x.name))) {
       await invokeOperation(ctx, 'collections.import', { folder: stageDomain(laws, path.join(cache, 'statutes', d.name), d.statutes), name: `stard-${d.name}` });

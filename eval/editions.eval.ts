@@ -40,6 +40,16 @@ function readGold(file: string): GoldRow[] {
     });
 }
 
+/** Dice over character bigrams (plain, unweighted): how much of the text two versions share. */
+function wordSimilarity(a: string, b: string): number {
+  const grams = (t: string) => new Set(Array.from({ length: Math.max(0, t.length - 1) }, (_, k) => t.slice(k, k + 2)));
+  const x = grams(a);
+  const y = grams(b);
+  let both = 0;
+  for (const g of x) if (y.has(g)) both++;
+  return x.size + y.size ? (2 * both) / (x.size + y.size) : 1;
+}
+
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} %` : '—');
 
 interface SliceStats {
@@ -47,7 +57,8 @@ interface SliceStats {
   articles: number;
   reappearing: number;
   reappearingPaired: number;
-  modified: { right: number; total: number; predicted: number; predictedRight: number };
+  modified: { right: number; total: number; predicted: number; predictedRight: number; strictRight: number };
+  byKind: Map<Kind, { right: number; total: number }>;
   deleted: { tp: number; gold: number; predicted: number };
   added: { tp: number; gold: number; predicted: number };
   misses: string[];
@@ -60,7 +71,8 @@ function emptyStats(): SliceStats {
     articles: 0,
     reappearing: 0,
     reappearingPaired: 0,
-    modified: { right: 0, total: 0, predicted: 0, predictedRight: 0 },
+    modified: { right: 0, total: 0, predicted: 0, predictedRight: 0, strictRight: 0 },
+    byKind: new Map(KINDS.map((k) => [k, { right: 0, total: 0 }])),
     deleted: { tp: 0, gold: 0, predicted: 0 },
     added: { tp: 0, gold: 0, predicted: 0 },
     misses: [],
@@ -68,16 +80,33 @@ function emptyStats(): SliceStats {
   };
 }
 
+/**
+ * The article the comparison gives as `article`'s counterpart: its pair's other side; a split part
+ * (new, 拆分自) or a merged article (old, 并入) without a pair of its own counts with the article it is
+ * marked split from / merged into — that is what the user is shown.
+ */
 function counterpartOf(cmp: EditionComparison, side: 'old' | 'new', article: string): string | null | undefined {
   const other = side === 'old' ? 'new' : 'old';
   const pair = cmp.pairs.find((p) => p[side]?.article === article);
   if (!pair) return undefined;
+  if (!pair[other] && pair.relation && pair.related?.length === 1) return pair.related[0];
   return pair[other]?.article ?? null;
 }
 
+/** The same, strictly: the pair's other side only (split parts and merged articles count as unpaired). */
+function pairedWith(cmp: EditionComparison, side: 'old' | 'new', article: string): string | null {
+  const other = side === 'old' ? 'new' : 'old';
+  return cmp.pairs.find((p) => p[side]?.article === article)?.[other]?.article ?? null;
+}
+
+/** Kinds of a hand-checked modified article, from the texts alone (not from the aligner's answer). */
+const KINDS = ['renumbered', 'same number', 'light edit (similarity ≥ 0.5)', 'heavy rewrite (< 0.5)'] as const;
+type Kind = (typeof KINDS)[number];
+
 function scorePair(p: StatutePair, oldRows: StoredUnit[], newRows: StoredUnit[], gold: GoldRow[], s: SliceStats): EditionComparison {
   const t0 = performance.now();
-  const cmp = compareUnits(oldRows, newRows);
+  // consecutive editions of one statute: the library knows them as one regulation's editions (same title)
+  const cmp = compareUnits(oldRows, newRows, { editions: true });
   s.ms.push(performance.now() - t0);
   s.pairs++;
   const oldUnits = editionUnits(oldRows, cmp.level);
@@ -109,8 +138,22 @@ function scorePair(p: StatutePair, oldRows: StoredUnit[], newRows: StoredUnit[],
     const none = g.side === 'old' ? s.deleted : s.added;
     if (g.answers.length) {
       s.modified.total++;
-      if (got !== null && g.answers.includes(got)) s.modified.right++;
-      else s.misses.push(`[modified] ${p.key} ${g.side} ${g.article}: 应为 ${g.answers.join('/')}，实为 ${got ?? (g.side === 'old' ? '删除' : '新增')}`);
+      const right = got !== null && g.answers.includes(got);
+      if (right) s.modified.right++;
+      const strict = pairedWith(cmp, g.side, g.article);
+      if (strict !== null && g.answers.includes(strict)) s.modified.strictRight++;
+      // kinds by the reference pair's own texts
+      const mine = (g.side === 'old' ? oldUnits : newUnits).find((u) => u.label === g.article);
+      const theirs = (g.side === 'old' ? newUnits : oldUnits).find((u) => u.label === g.answers![0]);
+      if (mine && theirs) {
+        const sim = wordSimilarity(mine.body, theirs.body);
+        for (const k of [mine.number !== theirs.number ? 'renumbered' : 'same number', sim >= 0.5 ? 'light edit (similarity ≥ 0.5)' : 'heavy rewrite (< 0.5)'] as Kind[]) {
+          const b = s.byKind.get(k)!;
+          b.total++;
+          if (right) b.right++;
+        }
+      }
+      if (!right) s.misses.push(`[modified] ${p.key} ${g.side} ${g.article}: 应为 ${g.answers.join('/')}，实为 ${got ?? (g.side === 'old' ? '删除' : '新增')}`);
     } else {
       none.gold++;
       if (got === null) none.tp++;
@@ -132,6 +175,8 @@ function report(name: string, s: SliceStats): void {
   console.log(`  原文重现的条文被配对：${s.reappearingPaired}/${s.reappearing} = ${pct(s.reappearingPaired, s.reappearing)}（目标 ≥ 99 %）`);
   const m = s.modified;
   console.log(`  人工核对样本 · 修改（有对应条）：配对正确 ${m.right}/${m.total} = ${pct(m.right, m.total)}（召回；目标 ≥ 95 %），配对精确率 ${m.predictedRight}/${m.predicted} = ${pct(m.predictedRight, m.predicted)}`);
+  console.log(`    不计拆分/合并关系（只看配对）：${m.strictRight}/${m.total} = ${pct(m.strictRight, m.total)}`);
+  console.log(`    按类型：${[...s.byKind].map(([k, b]) => `${k} ${b.right}/${b.total}`).join('，')}`);
   console.log(`  人工核对样本 · 删除：召回 ${s.deleted.tp}/${s.deleted.gold} = ${pct(s.deleted.tp, s.deleted.gold)}，精确率 ${s.deleted.tp}/${s.deleted.predicted} = ${pct(s.deleted.tp, s.deleted.predicted)}`);
   console.log(`  人工核对样本 · 新增：召回 ${s.added.tp}/${s.added.gold} = ${pct(s.added.tp, s.added.gold)}，精确率 ${s.added.tp}/${s.added.predicted} = ${pct(s.added.tp, s.added.predicted)}`);
   console.log(`  对比耗时（每对，词级差异在内）：中位 ${q(0.5)} ms，p95 ${q(0.95)} ms，最长 ${q(1)} ms`);

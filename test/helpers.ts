@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createAppContext, type AppContext } from '../src/core/context';
-import { sharedDir } from '../src/core/common/paths';
+import { projectRoot, sharedDir } from '../src/core/common/paths';
 
 /** A fresh data dir (real SQLite file) per test; removed by cleanup(). */
 export function tempDir(prefix = 'gridcode-test-'): string {
@@ -32,7 +32,8 @@ export function hasShared(...parts: string[]): boolean {
   return ok;
 }
 
-const repoRoot = path.resolve(__dirname, '..');
+// not __dirname: the evaluations load this file as an ES module through tsx, where it is undefined
+const repoRoot = projectRoot();
 const cliBin = path.join(repoRoot, 'bin', 'gridcode.mjs');
 
 /** Runs the built CLI binary in its own process, as agents and scripts do; never throws (exit code + both streams). */

@@ -82,7 +82,10 @@ export function registerEditionCommands(program: Command): void {
     .argument('[reg_id]')
     .action(async (regId: string | undefined, _opts, cmd: Command) => {
       await runOperation(cmd, 'editions.versions', { reg_id: regId }, (out) => {
-        if (!out.editions.length) return '没有多版本的规程（导入同名规程的另一版本时会自动合为版本）';
+        const hint = out.ungrouped.length
+          ? `\n\n另有 ${out.ungrouped.length} 组同名规程尚未归为版本（${out.ungrouped.map((g) => `${g.title} ${g.editions.length} 部`).join('、')}）：运行 gridcode editions group 查看并归并`
+          : '';
+        if (!out.editions.length) return `没有多版本的规程（导入同名规程的另一版本时会自动合为版本）${hint}`;
         const families = out.families ?? [out.editions];
         return families
           .map((f) =>
@@ -96,7 +99,34 @@ export function registerEditionCommands(program: Command): void {
               ]),
             ].join('\n'),
           )
+          .join('\n\n') + hint;
+      });
+    });
+
+  const editions = program.command('editions').description('多版本规程的维护 / editions maintenance');
+  editions
+    .command('group')
+    .description(
+      '把同名（或同一标准号）、施行日期不同却尚未归为版本的规程（如版本功能之前导入的）归为版本；不加 --yes 只列出建议 / group already-imported editions',
+    )
+    .argument('[reg_id...]', '只处理含这些规程的建议 / only the groups holding these')
+    .option('--yes', '确认归并 / do it')
+    .option('--keep-apart', '与 --yes 同用：保持分开，不再建议 / with --yes: keep them apart')
+    .action(async (regIds: string[], opts: { yes?: boolean; keepApart?: boolean }, cmd: Command) => {
+      if (opts.keepApart && !opts.yes) throw new GridError('INVALID_INPUT', '--keep-apart 需与 --yes 一起使用');
+      await runOperation(cmd, 'editions.group', { apply: !!opts.yes, reg_ids: regIds.length ? regIds : undefined, keep_apart: opts.keepApart }, (out) => {
+        if (!out.groups.length) return regIds.length ? '这些规程没有待归并的其他版本' : '没有待归并的版本：同名规程都已归为版本（或已设为分开保存）';
+        const body = out.groups
+          .map((g) =>
+            [
+              `${g.title}（${g.editions.length} 个版本，${g.reason === 'title' ? '同名' : '同一标准号'}）`,
+              ...[...g.editions].reverse().map((e) => `  ${e.label}  ${e.reg_id}  ${truncateDisplay(e.source_file, 40)}`),
+            ].join('\n'),
+          )
           .join('\n\n');
+        const n = out.groups.length;
+        if (!out.applied) return `${body}\n\n以上 ${n} 组可归为版本：运行 gridcode editions group --yes 归并（旧版保留，检索默认只用现行版），或 --yes --keep-apart 保持分开`;
+        return `${body}\n\n${out.kept_apart ? `已将 ${n} 组设为分开保存，不再建议` : `已归并 ${n} 组：现行版如上，旧版保留`}`;
       });
     });
 

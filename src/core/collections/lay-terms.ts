@@ -3,58 +3,132 @@ import path from 'node:path';
 import type { AppContext } from '../context';
 import { normalizeText } from '../text/normalize';
 import { queryTokens } from '../text/segment';
-import { ContextValue } from '../common/cache';
+import { ContextValue, KeyedCache } from '../common/cache';
+import type { CollectionRow } from './store';
+import { collectionTerms } from './subject';
+import type { LayExpansion, LayTable } from './lay-vocabulary';
+
+export type { LayExpansion } from './lay-vocabulary';
+import { isQuestionWord } from './question-words';
 
 /**
- * Everyday words → statute words (resources/collections/lay-terms.json, written by hand): `偷电`
- * is 窃电 / 盗窃电能 in a statute, `社保` 社会保险, `高压线` 架空电力线路. A question is searched
- * with both (`extra` tokens for BM25), and a chunk holding a statute word counts as holding the
- * everyday word for evidence (`equivalents`), so an article is not penalised for the law's wording.
- * The table only knows the words somebody wrote down; known-answers.ts backs it with learned
- * lay questions (a learned word table from STARD train was tried and left out: it covers too few
- * everyday words — 公司, 加班, 社保 have no confident pair — and cost the labour set 2 points).
+ * Everyday words → the collection's own words, learned (lay-vocabulary.ts), never written by hand:
+ * - rows learned from training questions (resources/collections/lay-vocabulary.json, built by
+ *   `npm run learn:lay` from STARD train.jsonl), kept for this collection when its text holds the
+ *   statute word and uses the everyday word less than it (`员工` → 劳动者 / 用人单位 in labour
+ *   statutes; `公司` stays itself in company law, which says 公司 everywhere);
+ * - contractions read from the collection's text: a question word of 2–3 characters the collection
+ *   never uses, whose characters the collection writes in order within one phrase, first and last
+ *   alike and at most two characters apart (`年假` → 年休假, `停电` → 停止供电, `社保` → 社会保险,
+ *   `医保` → 医疗保险), when the phrase occurs at least twice.
+ * A question is searched with both (`extra` tokens for BM25), and a chunk holding a statute word
+ * counts as holding the everyday word for evidence (`equivalents`), so an article is not penalised
+ * for the law's wording. Per collection, rebuilt when its corpus changes (import, re-import).
  */
-
-export interface LayExpansion {
-  /** Statute-word tokens added to the lexical query. */
-  extra: string[];
-  /** [everyday-word tokens, statute-word tokens]: a chunk with any statute token has the everyday tokens. */
-  equivalents: [string[], string[]][];
-}
 
 const EMPTY: LayExpansion = { extra: [], equivalents: [] };
 
-/** The table, loaded once per context. */
-const layTable = new ContextValue<[string, string[]][]>('collections.lay-terms');
+/** Learned rows used per everyday word (best first). */
+const LEARNED_PER_WORD = 2;
+/** A contraction's phrase must occur this often in the collection. */
+const MIN_CONTRACTION_COUNT = 2;
 
-function table(ctx: AppContext): [string, string[]][] {
-  let t = layTable.get(ctx.state);
-  if (!t) {
-    t = [];
-    try {
-      const file = path.join(ctx.resourcesDir, 'collections', 'lay-terms.json');
-      const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { terms: Record<string, string[]> };
-      t = Object.entries(data.terms).map(([k, v]) => [normalizeText(k), v]);
-    } catch {
-      t = []; // a missing or broken resource must not break answering
-    }
-    layTable.set(ctx.state, t);
+/** The shipped learned table (or an evaluation's own fit), loaded once per context. */
+const learned = new ContextValue<{ generation: number; table: LayTable }>('collections.lay-vocabulary');
+const perCollection = new KeyedCache<{ version: number; generation: number; words: Map<string, string[]> }>('collections.lay-words');
+
+/** Replaces the shipped table in this context (evaluations fit it on their learn part only); null: back to the file. */
+export function setLayVocabulary(ctx: AppContext, table: LayTable | null): void {
+  const cur = learned.get(ctx.state);
+  const generation = (cur?.generation ?? 0) + 1;
+  learned.set(ctx.state, { generation, table: table ?? readShipped(ctx) });
+}
+
+function readShipped(ctx: AppContext): LayTable {
+  try {
+    const file = path.join(ctx.resourcesDir, 'collections', 'lay-vocabulary.json');
+    return (JSON.parse(fs.readFileSync(file, 'utf8')) as { table: LayTable }).table ?? {};
+  } catch {
+    return {}; // a missing or broken resource must not break answering
   }
+}
+
+function learnedTable(ctx: AppContext): { generation: number; table: LayTable } {
+  let t = learned.get(ctx.state);
+  if (!t) learned.set(ctx.state, (t = { generation: 0, table: readShipped(ctx) }));
   return t;
 }
 
-export function layExpansion(ctx: AppContext, question: string): LayExpansion {
-  const q = normalizeText(question);
-  const hits = table(ctx).filter(([lay]) => q.includes(lay));
-  if (!hits.length) return EMPTY;
+/** The everyday word's statute words in this collection ([] when none), cached per collection and word. */
+function statuteWords(ctx: AppContext, coll: CollectionRow, word: string): string[] {
+  const terms = collectionTerms(ctx, coll);
+  const { generation, table } = learnedTable(ctx);
+  const cache = perCollection.in(ctx.state);
+  let entry = cache.get(coll.name);
+  if (!entry || entry.version !== terms.version || entry.generation !== generation) {
+    entry = { version: terms.version, generation, words: new Map() };
+    cache.set(coll.name, entry);
+  }
+  const hit = entry.words.get(word);
+  if (hit) return hit;
+  const df = (w: string) => terms.df.get(w) ?? 0;
+  const out: string[] = [];
+  // the word's strongest associations only: when this collection lacks them, a weaker one is about another matter
+  for (const [v] of (table[word] ?? []).slice(0, LEARNED_PER_WORD)) if (df(v) > 0 && df(word) < df(v)) out.push(v);
+  if (df(word) === 0) for (const p of contractions(terms, word)) if (!out.includes(p)) out.push(p);
+  entry.words.set(word, out);
+  return out;
+}
+
+/**
+ * What `word` (2–3 characters, unused by the collection) contracts in the collection's text, most
+ * frequent first (at most two), each seen at least MIN_CONTRACTION_COUNT times: its characters in
+ * order, the first in place and at most two characters between two of them, either one word of the
+ * collection whose last two characters hold the word's last one (`社保` → 社会保险, `年假` → 年休假)
+ * or, when no word does, a phrase of the text ending with it (`停电` → 停止供电).
+ */
+export function contractions(terms: { df: Map<string, number>; text: string }, word: string): string[] {
+  const chars = [...word];
+  if (chars.length < 2 || chars.length > 3 || /[^\p{Script=Han}]/u.test(word)) return [];
+  const esc = (c: string) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const gap = '[\\p{Script=Han}]{0,2}';
+  const inWord = new RegExp(`^${chars.map(esc).join(gap)}[\\p{Script=Han}]?$`, 'u');
+  const best = (counts: Map<string, number>) =>
+    [...counts]
+      .filter(([p, n]) => p !== word && n >= MIN_CONTRACTION_COUNT)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 2)
+      .map(([p]) => p);
+  const words = new Map<string, number>();
+  for (const [t, n] of terms.df) if (t.startsWith(chars[0]) && [...t].length > chars.length && inWord.test(t)) words.set(t, n);
+  const fromWords = best(words);
+  if (fromWords.length) return fromWords;
+  const phrases = new Map<string, number>();
+  for (const m of terms.text.matchAll(new RegExp(chars.map(esc).join(gap), 'gu'))) phrases.set(m[0], (phrases.get(m[0]) ?? 0) + 1);
+  return best(phrases);
+}
+
+export function layExpansion(ctx: AppContext, coll: CollectionRow, question: string): LayExpansion {
+  const all = queryTokens(normalizeText(question));
+  // single characters jieba left apart (`年` `假` of 几天年假) may be one everyday word together
+  const joined: string[] = [];
+  for (let i = 0; i + 1 < all.length; i++) if ([...all[i]].length === 1 && [...all[i + 1]].length === 1) joined.push(all[i] + all[i + 1]);
+  const tokens = [...new Set([...all.filter((t) => [...t].length >= 2), ...joined])];
+  // search-mode sub-words (压线 of 高压线) are not words of their own
+  const own = tokens.filter((t) => !tokens.some((o) => o !== t && o.includes(t)) && !isQuestionWord(t));
   const extra = new Set<string>();
   const equivalents: [string[], string[]][] = [];
-  for (const [lay, words] of hits) {
-    const statute = words.flatMap((w) => queryTokens(w));
+  const { df } = collectionTerms(ctx, coll);
+  for (const w of own) {
+    const words = statuteWords(ctx, coll, w);
+    if (!words.length) continue;
+    // a statute word the index holds as one token stands for itself (社会保险, not 社会 + 保险)
+    const statute = [...new Set(words.flatMap((v) => ((df.get(v) ?? 0) > 0 ? [v] : queryTokens(v))))].filter((t) => !own.includes(t));
+    if (!statute.length) continue;
     for (const t of statute) extra.add(t);
-    equivalents.push([queryTokens(lay), statute]);
+    equivalents.push([[w], statute]);
   }
-  return { extra: [...extra], equivalents };
+  return equivalents.length ? { extra: [...extra], equivalents } : EMPTY;
 }
 
 /** Adds the everyday tokens to a chunk's token set when it holds one of their statute words. */

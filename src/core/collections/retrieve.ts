@@ -16,7 +16,8 @@ import { articleScore, chunkEvidence, formBonus, questionForm } from './article-
 import { layExpansion, type LayExpansion } from './lay-terms';
 import { profileOf } from './profile';
 import { knownAnswers } from './known-answers';
-import { subjectVerdict } from './subject';
+import { docHoldsSubject, nounSubject, subjectVerdict, subjectWords } from './subject';
+import { lockProbability, type LockFeatures } from './lock-model';
 
 /**
  * Retrieval state of seed 003 for a collection, on the shared pipeline (search/pipeline.ts):
@@ -49,6 +50,8 @@ export interface RetrievalState {
   subject: string | null;
   /** The focus rule's article scores when it decided (null otherwise). */
   focus: FocusScores | null;
+  /** The calibrated lock decision's features and probability when the focus rule decided (lock-model.ts), else null. */
+  lockCheck: { features: LockFeatures; p: number; applied: boolean } | null;
   parents: ParentScore[];
 }
 
@@ -292,7 +295,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
   const cosines = new Map<string, number>();
   const knownSims = new Map<string, number>();
   // recipes name dishes in everyday words already; statutes and other documents get the lay-term bridge
-  const lay = profileOf(ctx.db, coll) === 'recipes' ? { extra: [], equivalents: [] } : layExpansion(ctx, question);
+  const lay = profileOf(ctx.db, coll) === 'recipes' ? { extra: [], equivalents: [] } : layExpansion(ctx, coll, question);
   let focus: FocusScores | null = null;
   const result = await runPipeline(
     question,
@@ -354,7 +357,24 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
     };
   };
   const byParent = new Map(result.parents.map((p) => [p.parent, p]));
-  const decision = result.decision;
+  let decision = result.decision;
+  // statutes: the calibrated lock decision (lock-model.ts) on top of the focus rule's ranking
+  const focused = focus as FocusScores | null;
+  let lockCheck: RetrievalState['lockCheck'] = null;
+  if (profileOf(ctx.db, coll) !== 'recipes' && decision.rule === 'focus' && focused && byParent.has(focused.bestParent)) {
+    const features = lockFeatures(ctx, coll, { focus: focused, core: core || question, lists: result.lists, knownSims, chunks: result.chunks, lay });
+    const model = cfg.lockModel;
+    const p = lockProbability(model, features);
+    lockCheck = { features, p: round(p), applied: model.enabled };
+    // the model only holds a lock back: a near tie the focus rule asks about stays a question
+    if (model.enabled && decision.state === 'locked' && p < model.threshold) {
+      const top = decision.parents[0];
+      const second = [focused.rivalParent, focused.otherParent].find((x) => x && x !== top && byParent.has(x));
+      decision = second
+        ? { state: 'ambiguous', parents: [top, second], reason: `锁定把握 ${p.toFixed(2)} 低于 ${model.threshold}，请在两篇中选择（${decision.reason}）`, rule: 'focus' }
+        : { state: 'low_evidence', parents: [top], reason: `锁定把握 ${p.toFixed(2)} 低于 ${model.threshold}（${decision.reason}）`, rule: 'focus' };
+    }
+  }
   const parents = result.parents.slice(0, Math.max(topParents, 10)).map(toScore);
   // the subject decision: a lock (or a clarify) on documents that do not hold what the question names
   const verdict = subjectVerdict(ctx, coll, {
@@ -380,6 +400,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
       candidates: verdict.near.slice(0, cfg.nearAlternatives).map((p) => toScore(byParent.get(p)!)),
       subject: verdict.subject,
       focus,
+      lockCheck,
       parents,
       chunks: result.chunks.map((c) => ({ key: c.key, parent: c.parent, rrf: round(c.rrf), score: round(c.score), ranks: c.ranks })),
     };
@@ -401,8 +422,36 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
     candidates,
     subject: null,
     focus,
+    lockCheck,
     parents,
     chunks: result.chunks.map((c) => ({ key: c.key, parent: c.parent, rrf: round(c.rrf), score: round(c.score), ranks: c.ranks })),
+  };
+}
+
+/** The calibrated lock decision's features for the focus rule's best document (lock-model.ts). */
+function lockFeatures(
+  ctx: AppContext,
+  coll: CollectionRow,
+  o: { focus: FocusScores; core: string; lists: PipelineResult['lists']; knownSims: Map<string, number>; chunks: PipelineResult['chunks']; lay: LayExpansion },
+): LockFeatures {
+  const f = o.focus;
+  const top = f.bestParent;
+  const docId = Number(top);
+  let known = 0;
+  for (const c of o.chunks) if (c.parent === top) known = Math.max(known, o.knownSims.get(c.key) ?? 0);
+  const ten = [...o.chunks].sort((a, b) => b.rrf - a.rrf).slice(0, 10);
+  const nouns = nounSubject(ctx, coll, o.core);
+  const words = subjectWords(ctx, coll, o.core);
+  const lists = ['lexical', 'vector', 'known'].map((n) => o.lists[n]).filter((l) => l && l.length);
+  return {
+    margin: f.best > 0 ? 1 - f.rival / f.best : 0,
+    familyMargin: f.best > 0 ? 1 - f.other / f.best : 0,
+    evidence: f.evidence,
+    known,
+    subject: nouns.length ? docHoldsSubject(ctx, coll, nouns, docId, o.lay.equivalents).held : 1,
+    coverage: words.length ? docHoldsSubject(ctx, coll, words, docId, o.lay.equivalents).held : 1,
+    agree: lists.length ? lists.filter((l) => l[0].parent === top).length / lists.length : 0,
+    concentration: ten.length ? ten.filter((c) => c.parent === top).length / ten.length : 0,
   };
 }
 
@@ -456,6 +505,10 @@ export interface FocusScores {
   other: number;
   otherFamily: boolean;
   rival: number;
+  /** the documents of the best article, of the best other document's and of the best rival's (another statute family) */
+  bestParent: string;
+  otherParent: string | null;
+  rivalParent: string | null;
 }
 
 /**
@@ -536,7 +589,16 @@ export function collectionEvidenceRule(r: Omit<PipelineResult, 'decision'>, o: R
     const rival = ranked.find((c) => c.parent !== best.parent && !sameFamily(c.parent, best.parent));
     const bestScore = scores.get(best.key)?.score ?? 0;
     const other = ranked.find((c) => c.parent !== best.parent);
-    o.diag?.({ best: bestScore, evidence: scores.get(best.key)?.evidence ?? 0, other: other ? (scores.get(other.key)?.score ?? 0) : 0, otherFamily: !!other && sameFamily(other.parent, best.parent), rival: rival ? (scores.get(rival.key)?.score ?? 0) : 0 });
+    o.diag?.({
+      best: bestScore,
+      evidence: scores.get(best.key)?.evidence ?? 0,
+      other: other ? (scores.get(other.key)?.score ?? 0) : 0,
+      otherFamily: !!other && sameFamily(other.parent, best.parent),
+      rival: rival ? (scores.get(rival.key)?.score ?? 0) : 0,
+      bestParent: top.parent,
+      otherParent: other?.parent ?? null,
+      rivalParent: rival?.parent ?? null,
+    });
     // another document's best article scores about as high: ask which one is meant. The ratio stays
     // seed 003's 0.92: on the tuning part of eval/collections-stard.eval.ts a looser clarify (0.95 /
     // 0.97 / never) locks more right statutes (76.0 / 77.5 / 84.5 % vs 74.4 %) but wrong locks grow

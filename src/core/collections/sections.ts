@@ -95,7 +95,7 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
   const toSection = sectionOfChunk(ctx, doc);
   const core = questionCore(question) || question;
   const tokens = [...new Set([...queryTokens(core), ...extraTokens])];
-  const lay = doc.kind === 'recipe' ? null : layExpansion(ctx, question);
+  const lay = doc.kind === 'recipe' ? null : layExpansion(ctx, coll, question);
   const lists: Record<string, RankedHit[]> = {};
   const evidence = new Map<string, number>();
   if (tokens.length) {

@@ -5,7 +5,8 @@ import { corpusVersion } from '../search/lexical';
 import { itemTokens } from '../search/tokens';
 import { KeyedCache } from '../common/cache';
 import { corpusOf, type CollectionRow } from './store';
-import type { LayExpansion } from './lay-terms';
+import type { LayExpansion } from './lay-vocabulary';
+import { isQuestionWord } from './question-words';
 
 /**
  * Does the collection hold what the question is about? The subject of a question is the thing it
@@ -40,6 +41,8 @@ interface SubjectIndex {
   /** normalised titles and their search tokens (what documents are named with) */
   titles: Map<string, string>;
   titleVocab: Set<string>;
+  /** the chunks' plain text, one line each (contractions are read from it: lay-terms.ts) */
+  text: string;
 }
 
 const indexes = new KeyedCache<SubjectIndex>('collections.subject');
@@ -73,9 +76,16 @@ function subjectIndex(ctx: AppContext, coll: CollectionRow): SubjectIndex {
     titles.set(String(r.id), normalizeText(r.title));
     for (const t of segmentForSearch(r.title)) titleVocab.add(t);
   }
-  const fresh = { version, units, docs, df, n: Math.max(1, rows.length), titles, titleVocab };
+  const text = rows.map((r) => (r.text ?? '').replace(/\s+/g, ' ')).join('\n');
+  const fresh = { version, units, docs, df, n: Math.max(1, rows.length), titles, titleVocab, text };
   cache.set(coll.name, fresh);
   return fresh;
+}
+
+/** The collection's word statistics (chunk frequencies, chunk count) and plain text, cached with the subject index. */
+export function collectionTerms(ctx: AppContext, coll: CollectionRow): { version: number; df: Map<string, number>; n: number; text: string } {
+  const idx = subjectIndex(ctx, coll);
+  return { version: idx.version, df: idx.df, n: idx.n, text: idx.text };
 }
 
 /** Forgets a collection's subject index (re-import, delete). */
@@ -99,8 +109,8 @@ export interface SubjectCheck {
   missing: string[];
 }
 
-/** Single characters and question words are no subject (`鱼` alone is, when it is the whole core). */
-const NOT_SUBJECT = /^(?:怎么|怎样|如何|什么|哪些|哪个|多少|多久|几个|可以|能否|能不能|需要|应该|是否|有没有|请问|一下|还是|就是|这个|那个|这样|那样|以后|之后|时候|的话)$/;
+/** Question words (data/question-words.json) are no subject; single characters neither (`鱼` alone is, when it is the whole core). */
+const NOT_SUBJECT = { test: isQuestionWord };
 
 /** The subject words of a question core with their collection idf. */
 export function subjectWords(ctx: AppContext, coll: CollectionRow, core: string): SubjectWord[] {

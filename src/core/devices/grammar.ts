@@ -1,5 +1,6 @@
 import { findValue, parseNumber } from './values';
 import type { ValueAttribute } from './types';
+import { KIND_VOCAB } from './vocab';
 import { CLIMATE, LIGHTS, MEDIA, NUMBERS, QUESTIONS, SETTINGS } from './data';
 import { A } from './actions';
 
@@ -35,10 +36,8 @@ function attributeOfWord(word: string): ValueAttribute | null {
 // 太亮了 / 好吵 / 有点冷 / 热死了: a complaint about the current setting (any degree adverb) asks for the opposite change
 export const COMPLAINT_LEAD = SETTINGS.re.complaint_lead;
 // (太大声 / 太小声: the loudness, not a bare 太大)
-const REL_UP =
-  SETTINGS.re.relative_up;
-const REL_DOWN =
-  SETTINGS.re.relative_down;
+const REL_UP = SETTINGS.re.relative_up;
+const REL_DOWN = SETTINGS.re.relative_down;
 const EXTREME = SETTINGS.re.extreme;
 // 制热26度: an air conditioner's mode said bare right before its temperature
 const MODE = CLIMATE.re.mode;
@@ -117,33 +116,9 @@ export function attributeSlot(s: string): (Span & { attribute: ValueAttribute })
 
 /** The setting a percentage or bare number means for a kind of device. */
 export function attributeForCategory(category: string | null, unit: string | null): ValueAttribute | null {
-  switch (category) {
-    case 'light':
-      return 'brightness';
-    case 'curtain':
-    case 'window':
-    case 'garageDoor':
-    case 'valve':
-      return 'position';
-    case 'humidifier':
-    case 'dehumidifier':
-      return 'humidity';
-    case 'speaker':
-    case 'storyPlayer':
-    case 'tv':
-      return 'volume';
-    case 'fan':
-    case 'airPurifier':
-    case 'freshAir':
-    case 'rangeHood':
-      return unit === '%' ? 'fanSpeed' : 'fanSpeed';
-    case 'airConditioner':
-    case 'heater':
-    case 'waterHeater':
-      return unit === '%' ? null : 'temperature';
-    default:
-      return null;
-  }
+  // (kinds.json main_setting: 客厅灯 30 is a brightness; a percentage says nothing about an air conditioner's setting)
+  if (!category || (unit === '%' && KIND_VOCAB.no_percent.includes(category))) return null;
+  return KIND_VOCAB.main_setting[category] ?? null;
 }
 
 /** Attribute -> the canonical action that sets it. */

@@ -3,6 +3,7 @@ import { INVENTORY, QUESTION_WORDS, SET_ACTION, SET_VERBS, attributeForCategory,
 import { norm } from './home';
 import { findWords, roomMatches, type HomeIndex } from './index';
 import { DOOR_KINDS, MEDIA_KINDS, SUBTYPES } from './lexicon';
+import { KIND_VOCAB } from './vocab';
 import { commandActions } from './capability';
 import { takeClockTime } from './timing';
 import { UNKNOWN_ACTION, type Command, type ValueAttribute } from './types';
@@ -35,7 +36,7 @@ const MEDIA_ACTIONS = new Set([A.play, A.resume, A.pause, A.stop, A.next, A.prev
 /** Playback steps that need no content: said with nothing named they address the players. */
 const MEDIA_STEPS = new Set([A.resume, A.pause, A.stop, A.next, A.previous, A.mute, A.unmute]);
 /** Kinds that are only on or off: pausing or stopping one switches it off. */
-const POWER_ONLY = new Set(['light', 'humidifier', 'dehumidifier', 'airConditioner', 'fan', 'airPurifier', 'heater', 'freshAir', 'plug', 'switch', 'waterHeater', 'bathHeater', 'rangeHood']);
+const POWER_ONLY = new Set(KIND_VOCAB.power_only);
 
 /** What an appliance does, said instead of its name: 开始洗衣服 -> the washer. */
 const ACTIVITY_TYPES = INTENTS.tables.activities as [RegExp, string][];
@@ -323,7 +324,11 @@ export function parsePart(raw: string, masked: Map<string, string>, index: HomeI
   if (!p.n || (p.a === A.play && p.v === null)) {
     // 在书房音箱上放: the player said around 在…上 / 在…里
     const residual = s.replace(PARTICLES, ' ').replace(/[\s\d%％.#]+/g, ' ').trim().replace(MEDIA.re.on_player, (m, lead: string, inner: string) => (index.namesLongestFirst.some((n) => n.includes(norm(inner))) ? lead + inner : m));
-    const longest = residual.split(' ').sort((a, b) => b.length - a.length)[0] ?? '';
+    let longest = residual.split(' ').sort((a, b) => b.length - a.length)[0] ?? '';
+    // play music on the Sonos -> 播放歌sonos: what is played, glued to a part of a device's name, leaves the name
+    const part = longest.replace(MEDIA.re.content_edge, '');
+    const inName = (w: string) => index.namesLongestFirst.some((n) => n.includes(norm(w)));
+    if (part !== longest && Array.from(part).length >= 2 && !inName(longest) && inName(part)) longest = part;
     if (Array.from(longest).length >= 2 && !NUMBERS.re.numeral_only.test(longest) && !MEDIA_WORDS.test(longest)) {
       if (!p.n) {
         p.n = longest;

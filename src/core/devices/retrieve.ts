@@ -1,18 +1,14 @@
 import { defaultConfig } from '../config';
-import type { SimilarityFn } from './capability';
-import { capabilityScore, confidentAction } from './capability';
-import { norm } from './home';
 import { indexHome, type HomeIndex } from './index';
-import { TYPE_LABELS } from './lexicon';
 import { commandToIR } from './parser';
 import { clarifyAmong, clarifyNothingFound, clarifyNothingUnderstood, clarifyReference, ordinalAnswer, pendingAnswer } from './stages/clarify';
-import { gateStage } from './stages/gate';
+import { gateStage, roomAndKind } from './stages/gate';
 import { checkValue, evaluateConditions } from './stages/inject';
 import { parseStage } from './stages/parse';
-import { isSubtype, preferKin, recallStage, type DevicesConfig } from './stages/recall';
-import { roomAliasPool, scopeStage, unexcluded } from './stages/scope';
+import { groupForMembers, recallStage, recallWithFallbacks, type DevicesConfig } from './stages/recall';
+import { exceptedIds, referenceScope, roomAliasPool, scopeStage, unexcluded, withoutExcepted } from './stages/scope';
 import { scoreStage } from './stages/score';
-import { COMMON } from './data';
+import { vectorSignals, type Embed, type VectorSignals } from './vector-signals';
 import {
   NOT_DEVICE_ACTION,
   TIMER_OPS,
@@ -32,7 +28,8 @@ import {
  * The device-context pipeline, read in order (seeds 000/001/004):
  *   parse (stages/parse) -> scope (stages/scope) -> recall (stages/recall) -> score (stages/score)
  *   -> gate (stages/gate) -> clarify (stages/clarify) -> inject (stages/inject).
- * This file only sequences the stages; each stage imports the shared types, never another stage.
+ * This file only sequences the stages (and keeps the conversation state: what was last mentioned, an open
+ * question); stages import the shared modules and types, never this orchestrator.
  */
 
 export type { DevicesConfig } from './stages/recall';
@@ -45,15 +42,10 @@ export interface RetrieveOptions {
   /** An LLM-backed parser (see llm-commands.ts); on failure the rule grammar is used. */
   parseCommands?: (text: string, home: Home) => Promise<Command[]>;
   /** Embedding function (ctx.embedder().embed) — enables vector recall and embedding capability match. */
-  embed?: (texts: string[], kind: 'query' | 'passage') => Promise<Float32Array[]>;
+  embed?: Embed;
 }
 
-/** Per-command signals computed asynchronously (embeddings) before the synchronous core runs. */
-export interface VectorSignals {
-  /** entity id -> cosine(query, entity text) */
-  entity: Map<string, number>;
-  similarity?: SimilarityFn;
-}
+export type { VectorSignals } from './vector-signals';
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
@@ -63,29 +55,6 @@ function toSelected(s: Scored): Selected {
 
 function newMeta(parser: RetrievalMeta['parser'], vector: boolean): RetrievalMeta {
   return { parser, scope_fallback: null, name_room_fallback: [], uncertain_room_names: [], capability_filtered: [], mode: 'none', conditions: [], groups_collapsed: [], vector };
-}
-
-/** 关掉所有的灯，除了床头灯: names that the command excludes (exception by name or kind). */
-function exceptNames(index: HomeIndex, exclude: string[]): Set<string> {
-  const ids = new Set<string>();
-  for (const word of exclude) {
-    const key = norm(word);
-    for (const e of index.entities) {
-      const info = index.info.get(e.id)!;
-      if (info.keys.some((k) => k === key || (Array.from(key).length >= 2 && k.includes(key)))) ids.add(e.id);
-    }
-  }
-  return ids;
-}
-
-/** 阳台灯 -> 阳台 + light: a name made of one of the home's rooms and a kind word, nothing else. */
-function roomAndKind(index: HomeIndex, name: string): { room: string; kind: string } | null {
-  const key = norm(name);
-  const room = [...index.homeRooms].find((r) => key.startsWith(r));
-  if (!room) return null;
-  const rest = key.slice(room.length).replace(COMMON.re.de_lead, '');
-  const kind = index.typeWords.find(([w]) => w === rest);
-  return kind ? { room, kind: kind[1] } : null;
 }
 
 /**
@@ -117,28 +86,11 @@ export function retrieveCommand(
   }
 
   // references resolve through the conversation state (seed 004)
-  let last = ir.references.length ? state.last_mentioned.map((m) => index.byId.get(m.id)).filter((e): e is Entity => !!e) : [];
-  if (last.length && (ir.name_hint || ir.type_hint)) {
-    // 关掉那个台灯: the reference narrows to what fits; if nothing fits it is a fresh request
-    const nk = ir.name_hint ? norm(ir.name_hint) : null;
-    last = last.filter((e) => (!ir.type_hint || e.category === ir.type_hint) && (!nk || index.info.get(e.id)!.keys.some((k) => k.includes(nk))));
-    if (!last.length) ir.references = [];
-  }
-  if (ir.references.length) {
-    if (!last.length && (action === UNKNOWN_ACTION || !confidentAction(action))) {
-      meta.mode = 'clarify';
-      return result([], [], clarifyReference(action));
-    }
-    // 关掉 / 停止播放 with nothing said before: read as a fresh request for whatever can do it
-    // (the gate asks with real options, seed 000) instead of a question with none
-    if (!last.length) ir.references = [];
-  }
-  if (ir.references.length) {
-    const scored = last.map((e) => ({ entity: e, score: 1, nameScore: 0, cap: action === UNKNOWN_ACTION ? 1 : capabilityScore(e, action, sim), reasons: ['reference'] }));
-    const kept = scored.filter((s) => !confidentAction(action) || s.cap >= cfg.capabilityMin);
-    meta.capability_filtered = scored.filter((s) => !kept.includes(s)).map((s) => s.entity.id);
-    meta.mode = 'reference';
-    return result(kept, scored, null);
+  const reference = referenceScope(index, ir, state, action, cfg, sim);
+  if (reference) {
+    meta.mode = reference.mode;
+    meta.capability_filtered = reference.filtered;
+    return result(reference.kept, reference.scored, reference.mode === 'clarify' ? clarifyReference(action) : null);
   }
 
   if (action === UNKNOWN_ACTION && !ir.name_hint && !ir.type_hint && !ir.scope_include.length && !ir.scope_exclude.length && ir.quantifier === 'one') {
@@ -149,55 +101,20 @@ export function retrieveCommand(
   // scope
   const scope = scopeStage(index, ir, meta);
   // an exception naming devices (除了床头灯) removes them from this same command
-  const exceptIds = ir.quantifier === 'except' ? exceptNames(index, ir.scope_exclude) : new Set<string>();
-  if (exceptIds.size) meta.excluded_ids = [...exceptIds];
-  const withoutExcept = (list: Entity[]) => (exceptIds.size ? list.filter((e) => !exceptIds.has(e.id) && !(e.members ?? []).some((m) => exceptIds.has(m))) : list);
+  const except = exceptedIds(index, ir);
+  if (except.size) meta.excluded_ids = [...except];
 
-  // recall, with its fallbacks (each retry passes its own hint: nothing reads a stale copy)
+  // recall, with its fallbacks: the kind when the name matches nothing, the broader room, the whole home
+  const wholeHome = () => unexcluded(index, ir);
   const vector = options.vector?.entity;
-  const recall = (pool: Entity[], hint: string | null, roomHit = scope.roomHit) => recallStage(index, withoutExcept(pool), { hint, type: ir.type_hint, roomHit, vector }, cfg);
-  let cands = recall(scope.pool, ir.name_hint);
-  if (!cands.length && ir.name_hint && ir.type_hint) {
-    // a name that matches nothing (小米灯) still says the type; a subtype (台灯) its kin first
-    cands = recall(scope.pool, null);
-    if (isSubtype(ir.name_hint)) cands = preferKin(index, ir.name_hint, cands);
-  }
-  if (!cands.length && scope.askedUnknown && !meta.room_alias) {
-    // 次卧 matched a name (次卧台灯) but not what was asked (空调): try the room 次卧 is a kind of
-    const alias = roomAliasPool(unexcluded(index, ir), ir.scope_include);
-    if (alias.length) {
-      const again = recall(alias, ir.name_hint, new Map(alias.map((e) => [e.id, false])));
-      if (again.length) {
-        cands = again;
-        meta.room_alias = true;
-        meta.name_room_fallback = [];
-      }
-    }
-  }
-  if (!cands.length && ir.scope_include.length && meta.scope_fallback === null) {
-    // the room exists but nothing in it fits: never return empty because of include alone
-    cands = recall(unexcluded(index, ir), ir.name_hint, new Map());
-    if (!cands.length && ir.name_hint && ir.type_hint) cands = recall(unexcluded(index, ir), null, new Map());
-    if (cands.length) meta.scope_fallback = 'no_match_in_scope';
-  }
-
-  // 客厅灯光调到50%: a group named outright whose shared commands cannot do the action stands for
-  // its members that can (the dimmable lights of 客厅灯光), all of them
-  const named = cands.filter((c) => c.nameScore === 1);
-  const group = named.length === 1 && named[0].entity.kind === 'group' && confidentAction(action) ? named[0] : null;
-  if (group && capabilityScore(group.entity, action, sim) < cfg.capabilityMin) {
-    const able = (group.entity.members ?? [])
-      .map((id) => index.byId.get(id))
-      .filter((e): e is Entity => !!e && !exceptIds.has(e.id) && capabilityScore(e, action, sim) >= cfg.capabilityMin);
-    if (able.length) {
-      cands = able.map((e) => ({ entity: e, score: group.score, nameScore: 1, cap: 0, reasons: [...group.reasons, 'group_covers'] }));
-      ir.quantifier = 'all';
-    }
-  }
+  let cands = recallWithFallbacks(index, ir, { ...scope, aliasPool: () => roomAliasPool(wholeHome(), ir.scope_include), wholeHome }, except, meta, cfg, vector);
+  // 客厅灯光调到50%: a group named outright that cannot do the action stands for its members that can
+  cands = groupForMembers(index, cands, ir, except, cfg, sim);
 
   // score
   cands = scoreStage(cands, action, cfg, meta, sim);
 
+  // gate
   // 阳台灯光调成蓝色: a name that is only a room and a kind (阳台灯) whose device cannot do the action
   // is read as the room and the kind (the 阳台 light that can)
   if (!cands.length && ir.name_hint && !ir.type_hint && !ir.scope_include.length) {
@@ -205,12 +122,11 @@ export function retrieveCommand(
     if (split) return retrieveCommand({ ...cmd, s: split.room, n: null, t: split.kind }, index, state, options);
   }
 
-  // gate
   if (!cands.length) {
     meta.mode = 'none';
     // seed 000: when the engine must ask, the question lists real options (what can do the action)
     const offerOf = (type: string | null) =>
-      scoreStage(recallStage(index, withoutExcept(unexcluded(index, ir)), { hint: null, type, roomHit: new Map() }, cfg), action, cfg, newMeta(meta.parser, false), sim);
+      scoreStage(recallStage(index, withoutExcepted(wholeHome(), except), { hint: null, type, roomHit: new Map() }, cfg), action, cfg, newMeta(meta.parser, false), sim);
     // a kind this home has none of (卷帘门 in a flat): whatever can do the action is offered instead
     let offer = offerOf(ir.type_hint);
     if (!offer.length && ir.type_hint) offer = offerOf(null);
@@ -245,44 +161,6 @@ function answered(command: Command, e: Entity, parser: RetrievalMeta['parser']):
   const checks = checkValue(ir, [s]);
   if (checks) meta.value_check = checks;
   return { command, ir, selected: [toSelected(s)], candidates: [toSelected(s)], clarification: null, meta };
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
-}
-
-const vectorCache = new WeakMap<HomeIndex, Map<string, Float32Array[]>>();
-
-async function vectorSignals(index: HomeIndex, cmd: Command, text: string, embed: NonNullable<RetrieveOptions['embed']>): Promise<VectorSignals> {
-  const store = vectorCache.get(index) ?? new Map<string, Float32Array[]>();
-  vectorCache.set(index, store);
-  let passages = store.get('vectors');
-  if (!passages) {
-    passages = await embed(index.entities.map((e) => `${e.name} ${e.room ?? ''} ${TYPE_LABELS[e.category] ?? ''}`.trim()), 'passage');
-    store.set('vectors', passages);
-  }
-  const query = [cmd.n, cmd.s, cmd.t ? TYPE_LABELS[cmd.t] : null].filter(Boolean).join(' ') || text;
-  const [q] = await embed([query], 'query');
-  const entity = new Map<string, number>();
-  index.entities.forEach((e, i) => entity.set(e.id, cosine(q, passages![i])));
-  // embedding capability similarity: action vs each distinct description
-  const descs = [...new Set(index.entities.flatMap((e) => e.commands.map((c) => c.description)))];
-  let descVecs = store.get('descs');
-  if (!descVecs) {
-    descVecs = await embed(descs, 'passage');
-    store.set('descs', descVecs);
-  }
-  const [av] = await embed([cmd.a], 'query');
-  const bySim = new Map(descs.map((d, i) => [d, cosine(av, descVecs![i])]));
-  return { entity, similarity: (_a, d) => bySim.get(d) ?? 0 };
 }
 
 /**

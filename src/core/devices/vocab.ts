@@ -190,6 +190,10 @@ const kindsSchema = z.object({
   command_hints: z.array(kindPair),
   refines: z.record(z.string(), words),
   umbrella_labels: z.record(z.string(), z.string().min(1)),
+  main_setting: z.record(z.string(), z.enum(['brightness', 'temperature', 'volume', 'position', 'fanSpeed', 'humidity', 'colorTemp', 'color', 'mode', 'channel', 'source', 'content', 'generic'])),
+  no_percent: words,
+  power_only: words,
+  families: z.record(z.string(), words),
 });
 
 const roomsSchema = z.object({

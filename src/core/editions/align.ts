@@ -38,9 +38,14 @@ export interface AlignThresholds {
   related: number;
   /** the lower similarity for such mutual best matches */
   mutualInGap: number;
+  /**
+   * a rewritten part of a split / merge next to its source's counterpart: this share of the source
+   * (split) / of the merged article (merge) is found in the part and not in the counterpart
+   */
+  neighbourPart: number;
 }
 
-export const DEFAULT_THRESHOLDS: AlignThresholds = { inOrder: 0.3, samePlace: 0.18, anywhere: 0.45, contained: 0.6, sameNumber: 0.05, gained: 0.35, related: 0.2, mutualInGap: 0.2 };
+export const DEFAULT_THRESHOLDS: AlignThresholds = { inOrder: 0.3, samePlace: 0.18, anywhere: 0.45, contained: 0.6, sameNumber: 0.05, gained: 0.35, related: 0.2, mutualInGap: 0.2, neighbourPart: 0.15 };
 
 export interface Alignment {
   /** old index -> new index */
@@ -163,6 +168,8 @@ export function alignUnits(
   newUnits: EditionUnit[],
   sim: SimilarityIndex,
   t: AlignThresholds = DEFAULT_THRESHOLDS,
+  /** known editions of one regulation (true), known apart (false), or judged from the texts (undefined) */
+  editions?: boolean,
 ): Alignment {
   const exact = exactMatches(oldUnits, newUnits);
   const oldPaired = new Map<number, number>(); // old -> new
@@ -204,8 +211,10 @@ export function alignUnits(
 
   // related texts (editions of one regulation) hold many exact or clearly similar pairs; between two
   // unrelated regulations only boilerplate (施行 dates, 第一条 为了…) is alike: there weak pairs are dropped
+  // a statute rewritten from end to end keeps few clearly similar articles: when the library knows the two
+  // are editions of one regulation (same title or document number, or the user said so), that is enough
   const strong = pairs.filter((p) => p.exact || p.similarity >= t.anywhere).length;
-  const related = strong >= t.related * Math.min(oldUnits.length, newUnits.length);
+  const related = editions ?? strong >= t.related * Math.min(oldUnits.length, newUnits.length);
   if (!related) {
     for (let k = pairs.length - 1; k >= 0; k--) {
       const p = pairs[k];
@@ -307,6 +316,36 @@ export function alignUnits(
       // merged only when the new unit holds text of it that the new unit's own old counterpart lacks
       const o = sim.old[i];
       if (o.total > 0 && gainedFrom(o, sim.new[best], sim.old[newPaired.get(best)!]) / o.total >= t.gained) mergedInto.set(i, best);
+    }
+  }
+  // a rewritten split / merge: the part that was rewritten is not contained in its source, but it sits
+  // right next to the source's own counterpart, the source is its closest unit, and it took a share of
+  // the source that the counterpart does not have (old 第三十二条 → new 第四十五条 + 第四十六条)
+  if (related) {
+    const sides = {
+      // a split part: an unpaired new unit (here), its source an old unit (there)
+      split: { here: sim.new, there: sim.old, paired: newPaired, partnerOf: oldPaired, kept: exactOld, found: splitFrom, shared: (j: number) => sim.column(j) },
+      // a merged article: an unpaired old unit (here), merged into a new unit (there)
+      merged: { here: sim.old, there: sim.new, paired: oldPaired, partnerOf: newPaired, kept: exactNew, found: mergedInto, shared: (i: number) => sim.row(i) },
+    };
+    for (const s of Object.values(sides)) {
+      for (let u = 0; u < s.here.length; u++) {
+        if (s.paired.has(u) || s.found.has(u)) continue;
+        // its closest unit over there, by dice
+        const shared = s.shared(u);
+        let source = -1;
+        let top = 0;
+        for (let k = 0; k < shared.length; k++) {
+          if (shared[k] === 0) continue;
+          const d = (2 * shared[k]) / (s.here[u].total + s.there[k].total);
+          if (d > top) [source, top] = [k, d];
+        }
+        if (source < 0 || top < t.mutualInGap || s.kept.has(source)) continue;
+        const partner = s.partnerOf.get(source);
+        if (partner === undefined || Math.abs(partner - u) !== 1) continue;
+        const from = s.there[source];
+        if (from.total > 0 && gainedFrom(from, s.here[u], s.here[partner]) / from.total >= t.neighbourPart) s.found.set(u, source);
+      }
     }
   }
   return { pairs, splitFrom, mergedInto };

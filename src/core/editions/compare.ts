@@ -15,6 +15,11 @@ export interface CompareOptions {
   thresholds?: AlignThresholds;
   /** word-level diffs of modified pairs (default true) */
   words?: boolean;
+  /**
+   * the two are known editions of one regulation (same family in the library): a text rewritten from
+   * end to end still pairs its articles in order; unset, relatedness is judged from the texts
+   */
+  editions?: boolean;
 }
 
 const LEVEL_RANK: Record<UnitLevel, number> = { article: 0, clause: 1, section: 2, paragraph: 3 };
@@ -46,7 +51,7 @@ export function compareUnits(oldRows: StoredUnit[], newRows: StoredUnit[], optio
 
 export function compareEditionUnits(oldUnits: EditionUnit[], newUnits: EditionUnit[], level: UnitLevel, options: CompareOptions = {}): EditionComparison {
   const sim = buildSimilarity(oldUnits, newUnits);
-  const alignment = alignUnits(oldUnits, newUnits, sim, options.thresholds ?? DEFAULT_THRESHOLDS);
+  const alignment = alignUnits(oldUnits, newUnits, sim, options.thresholds ?? DEFAULT_THRESHOLDS, options.editions);
   const withWords = options.words !== false;
 
   const oldOf = new Map<number, { i: number; exact: boolean; similarity: number }>();

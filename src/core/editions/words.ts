@@ -16,36 +16,62 @@ export function words(text: string): string[] {
   return out;
 }
 
+/** where no word can continue: punctuation and whitespace, as a lookup table over UTF-16 units */
+const STOP = new Uint8Array(65536);
+for (const ch of ' \t\r\n\u3000，。；：、！？,.;:!?（）()《》“”') STOP[ch.charCodeAt(0)] = 1;
+
+/** The text cut after each punctuation mark or space; joined back it is the text. */
+function clauses(text: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let k = 0; k < text.length; k++) {
+    if (STOP[text.charCodeAt(k)]) {
+      out.push(text.slice(from, k + 1));
+      from = k + 1;
+    }
+  }
+  if (from < text.length) out.push(text.slice(from));
+  return out;
+}
+
+function push(runs: WordRun[], op: WordRun['op'], text: string): void {
+  if (!text) return;
+  const last = runs.at(-1);
+  if (last && last.op === op) last.text += text;
+  else runs.push({ op, text });
+}
+
+/** Word-level diff of two stretches that differ: segmented into words and diffed. */
+function diffWords(runs: WordRun[], a: string, b: string): void {
+  if (!a || !b) {
+    push(runs, '-', a);
+    push(runs, '+', b);
+    return;
+  }
+  for (const part of diffArrays(words(a), words(b))) push(runs, part.added ? '+' : part.removed ? '-' : '=', part.value.join(''));
+}
+
 /**
- * Most edits touch a few places of a long article: the common head and tail are cut off first (back
- * to a word boundary, so a word is never split), and only the middle is segmented and diffed.
+ * Most edits touch a few places of a long article: the texts are first compared clause by clause
+ * (cut after punctuation and spaces, where no word can continue), clauses kept as they were stay
+ * whole, and only the stretches between them are segmented into words and diffed — a renumbered
+ * article's new label touches its first clause only.
  */
 export function wordDiff(oldText: string, newText: string): WordRun[] {
-  let head = 0;
-  const max = Math.min(oldText.length, newText.length);
-  while (head < max && oldText.charCodeAt(head) === newText.charCodeAt(head)) head++;
-  let tail = 0;
-  while (tail < max - head && oldText.charCodeAt(oldText.length - 1 - tail) === newText.charCodeAt(newText.length - 1 - tail)) tail++;
-  // back off to punctuation or whitespace, where no word can continue
-  const stop = /[\s，。；：、！？,.;:!?（）()《》“”]/;
-  while (head > 0 && !stop.test(oldText[head - 1])) head--;
-  while (tail > 0 && !stop.test(oldText[oldText.length - tail])) tail--;
   const runs: WordRun[] = [];
-  if (head) runs.push({ op: '=', text: oldText.slice(0, head) });
-  for (const part of diffArrays(words(oldText.slice(head, oldText.length - tail)), words(newText.slice(head, newText.length - tail)))) {
-    const op: WordRun['op'] = part.added ? '+' : part.removed ? '-' : '=';
+  let removed = '';
+  let added = '';
+  for (const part of diffArrays(clauses(oldText), clauses(newText))) {
     const text = part.value.join('');
-    if (!text) continue;
-    const last = runs.at(-1);
-    if (last && last.op === op) last.text += text;
-    else runs.push({ op, text });
+    if (part.removed) removed += text;
+    else if (part.added) added += text;
+    else {
+      diffWords(runs, removed, added);
+      removed = added = '';
+      push(runs, '=', text);
+    }
   }
-  if (tail) {
-    const text = oldText.slice(oldText.length - tail);
-    const last = runs.at(-1);
-    if (last && last.op === '=') last.text += text;
-    else runs.push({ op: '=', text });
-  }
+  diffWords(runs, removed, added);
   return runs;
 }
 

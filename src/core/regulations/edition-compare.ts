@@ -20,11 +20,13 @@ function storedUnits(ctx: AppContext, regId: string): StoredUnit[] {
 export function compareRegulations(ctx: AppContext, oldId: string, newId: string): EditionComparison {
   const a = getRegulation(ctx.db, oldId);
   const b = getRegulation(ctx.db, newId);
-  const key = `${oldId}\u0000${a.indexed_at}\u0000${newId}\u0000${b.indexed_at}`;
+  // editions of one regulation (one family) are known to be related, however much was rewritten
+  const sameFamily = editionsOf(ctx.db, oldId).some((e) => e.reg_id === newId);
+  const key = `${oldId}\u0000${a.indexed_at}\u0000${newId}\u0000${b.indexed_at}\u0000${sameFamily}`;
   const cache = comparisons.in(ctx.state);
   const hit = cache.get(key);
   if (hit) return hit;
-  const result = compareUnits(storedUnits(ctx, oldId), storedUnits(ctx, newId));
+  const result = compareUnits(storedUnits(ctx, oldId), storedUnits(ctx, newId), sameFamily ? { editions: true } : {});
   if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
   cache.set(key, result);
   return result;

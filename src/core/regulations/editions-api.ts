@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation, defineOperations } from '../common/operation';
 import { GridError } from '../common/errors';
 import { writeTransaction } from '../store/transaction';
-import { allFamilies, editionLabel, editionsOf, setEditionOf, type EditionInfo } from './editions';
+import { allFamilies, editionLabel, editionsOf, groupEditions, setEditionOf, ungroupedEditions, type EditionInfo, type UngroupedEditions } from './editions';
 import { articleHistory, compareRegulations, sameArticle } from './edition-compare';
 import { getRegulation } from './store';
 import type { EditionPair } from '../editions/types';
@@ -61,6 +61,16 @@ function editionOut(e: EditionInfo) {
     indexed_at: e.indexed_at,
     doc_number: e.doc_number,
   };
+}
+
+const ungroupedSchema = z.object({
+  title: z.string(),
+  reason: z.enum(['title', 'doc_number']).describe('同名 / 同一标准号'),
+  editions: z.array(editionSchema).describe('各版本，旧→新；状态为归并后的状态 / members, oldest first, status once grouped'),
+});
+
+function ungroupedOut(g: UngroupedEditions) {
+  return { title: g.title, reason: g.reason, editions: g.editions.map(editionOut) };
 }
 
 const stepSchema = z.object({
@@ -149,12 +159,18 @@ export const editionOperations = defineOperations({
     output: z.object({
       editions: z.array(editionSchema),
       families: z.array(z.array(editionSchema)).optional().describe('不给 reg_id 时：每部多版本规程的版本 / every regulation with several editions'),
+      ungrouped: z
+        .array(ungroupedSchema)
+        .describe('同名（或同一标准号）、施行日期不同却尚未归为版本的规程（如版本功能之前导入的），可用 editions.group 归并 / same-titled regulations not yet grouped as editions'),
     }),
     mcp: 'list_editions',
     handler: (ctx, input) => {
-      if (input.reg_id) return { editions: editionsOf(ctx.db, input.reg_id).map(editionOut) };
+      if (input.reg_id) {
+        const editions = editionsOf(ctx.db, input.reg_id).map(editionOut);
+        return { editions, ungrouped: ungroupedEditions(ctx.db, input.reg_id).map(ungroupedOut) };
+      }
       const families = allFamilies(ctx.db).map((f) => f.map(editionOut));
-      return { editions: families.flat(), families };
+      return { editions: families.flat(), families, ungrouped: ungroupedEditions(ctx.db).map(ungroupedOut) };
     },
   }),
   'editions.set': defineOperation({
@@ -162,6 +178,26 @@ export const editionOperations = defineOperations({
     input: z.object({ reg_id: regIdField, edition_of: regIdField.nullable() }).strict(),
     output: z.object({ editions: z.array(editionSchema) }),
     handler: (ctx, input) => ({ editions: writeTransaction(ctx.db, () => setEditionOf(ctx.db, input.reg_id, input.edition_of)).map(editionOut) }),
+  }),
+  'editions.group': defineOperation({
+    summary:
+      '把同名（或同一标准号）、施行日期不同却尚未归为版本的规程（如版本功能之前导入的）归为一部规程的各个版本；apply 为 false 时只列出建议；keep_apart 则标记为分开保存、不再建议 / Group already-imported editions (dry run unless apply)',
+    input: z
+      .object({
+        apply: z.boolean().optional().describe('执行归并（默认只列出建议） / do it (default: only list)'),
+        reg_ids: z.array(regIdField).max(200).optional().describe('只处理含这些规程的建议 / only the groups holding these'),
+        keep_apart: z.boolean().optional().describe('与 apply 同用：保持分开，不再建议 / with apply: keep them apart'),
+      })
+      .strict(),
+    output: z.object({ applied: z.boolean(), kept_apart: z.boolean(), groups: z.array(ungroupedSchema) }),
+    handler: (ctx, input) => {
+      if (!input.apply) {
+        const groups = ungroupedEditions(ctx.db).filter((g) => !input.reg_ids?.length || g.editions.some((e) => input.reg_ids!.includes(e.reg_id)));
+        return { applied: false, kept_apart: false, groups: groups.map(ungroupedOut) };
+      }
+      const groups = writeTransaction(ctx.db, () => groupEditions(ctx.db, { regIds: input.reg_ids, keepApart: input.keep_apart }));
+      return { applied: true, kept_apart: !!input.keep_apart, groups: groups.map(ungroupedOut) };
+    },
   }),
   'editions.article': defineOperation({
     summary: '一条条款在各版本中的样子与变化（查看旧版/新版、修改历史） / One article across the editions of its regulation',

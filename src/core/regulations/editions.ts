@@ -197,3 +197,102 @@ export function editionLabel(e: Pick<EditionInfo, 'effective_date' | 'status'>):
   const status = e.status === 'current' ? '现行' : e.status === 'upcoming' ? '即将施行' : '旧版';
   return `${status}（${e.effective_date ? `${e.effective_date} 施行` : '施行日期不详'}）`;
 }
+
+export interface UngroupedEditions {
+  /** the newest member's title */
+  title: string;
+  /** what the members share: the title (edition marks aside) or the document number (year aside) */
+  reason: 'title' | 'doc_number';
+  /** every member, oldest first, with the status it would have once joined */
+  editions: EditionInfo[];
+}
+
+/**
+ * Regulations that are editions of one another by the import rule (same title key or document
+ * number, another effective date) but sit in different families: imported before editions existed
+ * (the migration gave each its own family). Regulations the user kept apart are never proposed;
+ * a same-titled copy with the same date is not an edition.
+ */
+export function ungroupedEditions(db: Db, regId?: string): UngroupedEditions[] {
+  const rows = (db.prepare(`${ROW_SQL} WHERE e.separate = 0`).all() as EditionRow[]).sort((a, b) => a.indexed_at.localeCompare(b.indexed_at));
+  // union of families joined by a shared key between two rows that are editions (not copies)
+  const parent = new Map<string, string>();
+  const find = (f: string): string => {
+    let r = f;
+    while (parent.has(r) && parent.get(r) !== r) r = parent.get(r)!;
+    return r;
+  };
+  const touched = new Set<string>();
+  const link = (rowsByKey: Map<string, EditionRow[]>) => {
+    for (const members of rowsByKey.values()) {
+      for (let a = 0; a < members.length; a++) {
+        for (let b = a + 1; b < members.length; b++) {
+          const x = members[a];
+          const y = members[b];
+          const edition = x.effective_date !== y.effective_date || (x.doc_number !== null && y.doc_number !== null && x.doc_number !== y.doc_number);
+          if (!edition) continue;
+          const fx = find(x.family);
+          const fy = find(y.family);
+          if (fx === fy) continue;
+          parent.set(fy, fx);
+          touched.add(x.family).add(y.family);
+        }
+      }
+    }
+  };
+  const group = (key: (r: EditionRow) => string | null) => {
+    const m = new Map<string, EditionRow[]>();
+    for (const r of rows) {
+      const k = key(r);
+      if (k) m.set(k, [...(m.get(k) ?? []), r]);
+    }
+    return m;
+  };
+  link(group((r) => r.title_key || null));
+  link(group((r) => r.doc_key));
+  // every row of every family in a joined set (kept-apart rows included when their family is)
+  const all = db.prepare(ROW_SQL).all() as EditionRow[];
+  const sets = new Map<string, EditionRow[]>();
+  for (const r of all) {
+    if (!touched.has(r.family)) continue;
+    const root = find(r.family);
+    sets.set(root, [...(sets.get(root) ?? []), r]);
+  }
+  const out: UngroupedEditions[] = [];
+  for (const members of sets.values()) {
+    if (new Set(members.map((m) => m.family)).size < 2) continue;
+    if (regId && !members.some((m) => m.reg_id === regId)) continue;
+    const editions = toInfos(members);
+    const sharedTitle = members.some((a) => a.title_key && members.some((b) => b.family !== a.family && b.title_key === a.title_key));
+    out.push({ title: editions.at(-1)!.title, reason: sharedTitle ? 'title' : 'doc_number', editions });
+  }
+  return out.sort((a, b) => a.title.localeCompare(b.title, 'zh'));
+}
+
+/**
+ * Joins proposed groups into one family each (the family of the member imported first), or with
+ * `keepApart` marks their members as kept apart so they are not proposed again. `regIds` limits it
+ * to the groups holding one of them. Returns the groups acted on, members as they now stand.
+ */
+export function groupEditions(db: Db, opts: { regIds?: string[]; keepApart?: boolean } = {}): UngroupedEditions[] {
+  for (const id of opts.regIds ?? []) {
+    if (!db.prepare('SELECT 1 FROM regulations WHERE reg_id = ?').get(id)) throw new GridError('NOT_FOUND', `未找到规程「${id}」（可用 gridcode list 查看已导入的规程）`);
+  }
+  const groups = ungroupedEditions(db).filter((g) => !opts.regIds?.length || g.editions.some((e) => opts.regIds!.includes(e.reg_id)));
+  const out: UngroupedEditions[] = [];
+  for (const g of groups) {
+    const ids = g.editions.map((e) => e.reg_id);
+    if (opts.keepApart) {
+      const mark = db.prepare('UPDATE reg_editions SET separate = 1 WHERE reg_id = ?');
+      for (const id of ids) mark.run(id);
+      out.push(g);
+      continue;
+    }
+    const first = [...g.editions].sort((a, b) => a.indexed_at.localeCompare(b.indexed_at))[0];
+    const families = [...new Set(g.editions.map((e) => e.family))];
+    const move = db.prepare('UPDATE reg_editions SET family = ? WHERE family = ?');
+    for (const f of families) if (f !== first.family) move.run(first.family, f);
+    out.push({ ...g, editions: editionsOf(db, first.reg_id) });
+  }
+  return out;
+}

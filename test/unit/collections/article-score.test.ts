@@ -26,22 +26,3 @@ describe('article score: what the form of a question asks for', () => {
     expect(articleScore(0.5, 1, 0.1, 0.6)).toBeCloseTo(0.3 + 0.4 + 0.1);
   });
 });
-
-describe('lay terms: everyday words bridge to statute words', () => {
-  it('searches 偷电 with 窃电 and counts an article saying 窃电 as holding 偷电', async () => {
-    const { tempContext } = await import('../../helpers');
-    const { layExpansion, withLayEquivalents } = await import('../../../src/core/collections/lay-terms');
-    const ctx = tempContext();
-    try {
-      const lay = layExpansion(ctx, '私自接线偷电要罚多少钱');
-      expect(lay.extra).toEqual(expect.arrayContaining(['窃电']));
-      const present = withLayEquivalents(new Set(['盗窃', '电能', '窃电', '罚款']), lay.equivalents);
-      expect(present.has('偷电')).toBe(true);
-      // an article without any of the statute words gains nothing
-      expect(withLayEquivalents(new Set(['电价']), lay.equivalents).has('偷电')).toBe(false);
-      expect(layExpansion(ctx, '电价是指什么')).toEqual({ extra: [], equivalents: [] });
-    } finally {
-      await ctx.cleanup();
-    }
-  });
-});

@@ -19,6 +19,11 @@ describe('English words as app screens write them; counting in everyday words (i
     expect(strip.selected.map((s) => s.id)).toEqual(['lr.strip']);
     expect(strip.ir.value?.text).toContain('蓝');
     expect(await ids('有哪些传感器')).toEqual(['st.sensor']);
+    // what is played glued to a part of a name (播放歌sonos) leaves the name: the Sonos plays, nothing is asked
+    const [play] = await run('play music on the Sonos');
+    expect(play.selected.map((s) => s.id)).toEqual(['lr.sonos']);
+    expect(play.command.a).toBe('播放');
+    expect(play.clarification).toBeNull();
   });
 
   it('一共几盏 / 装了几个 are counting questions; a story player typed 故事机 is not counted as a 音箱 but still plays', async () => {

@@ -93,6 +93,42 @@ describe('article alignment', () => {
     expect(merged).toMatchObject({ change: 'deleted', relation: 'merged', related: ['第四条'] });
   });
 
+  it('editions known to be one regulation pair a text rewritten from end to end in order; unknown, it is judged unrelated', () => {
+    // every article rewritten: its matter kept (the nouns), its wording new — no clearly similar pair
+    const topics = ['调度值班人员交接班', '继电保护定值管理', '倒闸操作票填写', '设备缺陷处理流程', '事故应急预案演练', '新能源并网技术条件', '负荷预测与发电计划', '检修计划申报审批'];
+    const oldText = ['# 调度规程', ...topics.map((t, k) => `第${toChineseNumber(k + 1)}条 ${t}应当执行本规程的规定，由调度机构负责监督检查，具体办法另行制定。`)].join('\n\n');
+    const newText = ['# 调度规程', ...topics.map((t, k) => `第${toChineseNumber(k + 1)}条 各单位开展${t}工作，须遵守国家和行业标准并建立台账，每年向电网企业书面报告执行情况。`)].join('\n\n');
+    const judged = compareUnits(units(oldText), units(newText), { words: false });
+    expect(judged.pairs.filter((p) => p.old && p.new).length).toBeLessThan(topics.length / 2);
+    const known = compareUnits(units(oldText), units(newText), { words: false, editions: true });
+    for (let k = 1; k <= topics.length; k++) {
+      const label = `第${toChineseNumber(k)}条`;
+      expect(known.pairs.find((p) => p.old?.article === label), label).toMatchObject({ change: 'modified', new: { article: label } });
+    }
+    // known apart: never more than the texts themselves say
+    const apart = compareUnits(units(oldText), units(newText), { words: false, editions: false });
+    expect(apart.pairs.filter((p) => p.old && p.new).length).toBeLessThanOrEqual(judged.pairs.filter((p) => p.old && p.new).length);
+  });
+
+  it('a split whose part was rewritten: the part sits next to the source\'s counterpart and takes text it lacks', () => {
+    const oldText = [
+      '# 应急规程',
+      '第一条 为了规范电网突发事件应对工作，制定本规程。',
+      '第二条 电网企业建立健全应急物资储备保障制度，完善应急物资的采购、储备和调拨体系。地市供电公司应当建立抢修物资、发电车和应急照明装备的储备制度，并与有关企业签订供货协议，保障抢修物资的供给。',
+      '第三条 本规程自发布之日起施行。',
+    ].join('\n\n');
+    const newText = [
+      '# 应急规程',
+      '第一条 为了规范电网突发事件应对工作，制定本规程。',
+      '第二条 电网企业按照集中管理、统一调拨、平时服务、灾时应急的原则，建立健全应急物资储备保障制度，动态更新储备品种目录，优化仓储布局。',
+      '第三条 地市供电公司应当建立抢修物资、发电车和应急照明装备的储备制度，并与有关企业签订供货协议，保障抢修物资的供给和及时配送。',
+      '第四条 本规程自发布之日起施行。',
+    ].join('\n\n');
+    const cmp = compareUnits(units(oldText), units(newText), { words: false, editions: true });
+    expect(cmp.pairs.find((p) => p.old?.article === '第二条')).toMatchObject({ change: 'modified', new: { article: '第三条' }, relation: 'split', related: ['第二条'] });
+    expect(cmp.pairs.find((p) => p.new?.article === '第二条')).toMatchObject({ change: 'added', relation: 'split', related: ['第二条'] });
+  });
+
   it('aligns paragraphs when a document has no articles', () => {
     const oldText = '# 操作须知\n\n## 一般要求\n\n倒闸操作前应当核对设备名称和编号。\n\n操作中发生疑问时应当立即停止操作。\n\n## 记录\n\n操作完毕后应当记录操作时间。';
     const newText = '# 操作须知\n\n## 一般要求\n\n倒闸操作前应当核对设备名称、编号和位置。\n\n操作中发生疑问时应当立即停止操作。\n\n严禁约时停送电。\n\n## 记录\n\n操作完毕后应当记录操作时间。';
@@ -100,6 +136,17 @@ describe('article alignment', () => {
     expect(cmp.level).not.toBe('article');
     expect(cmp.summary).toMatchObject({ modified: 1, added: 1, deleted: 0 });
     expect(cmp.pairs.find((p) => p.change === 'added')!.new!.text).toContain('严禁约时停送电');
+    // a standard numbered by clause (4.1, 4.2): clauses are aligned, a renumbered one found where it moved
+    const stdOld = '# 变电运维规范\n\n## 4 巡视\n\n4.1 运维人员应当每日巡视主变压器一次。\n\n4.2 雷雨天气后应当对避雷器进行特殊巡视。\n\n## 5 操作\n\n5.1 倒闸操作应当由两人进行，一人操作一人监护。';
+    const stdNew = '# 变电运维规范\n\n## 4 巡视\n\n4.1 运维人员应当每日巡视主变压器两次。\n\n4.2 大风天气后应当检查设备区有无飘挂物。\n\n4.3 雷雨天气后应当对避雷器进行特殊巡视。\n\n## 5 操作\n\n5.1 倒闸操作应当由两人进行，一人操作一人监护。';
+    const std = compareUnits(units(stdOld), units(stdNew));
+    expect(std.level).toBe('clause');
+    expect(std.pairs.map((p) => [p.change, p.old?.article ?? null, p.new?.article ?? null])).toEqual([
+      ['modified', '4.1', '4.1'],
+      ['added', null, '4.2'],
+      ['moved', '4.2', '4.3'],
+      ['same', '5.1', '5.1'],
+    ]);
   });
 
   it('word-level diff marks what changed and keeps the rest', () => {

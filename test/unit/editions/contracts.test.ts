@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { editionsMigrations } from '../../../src/core/editions/schema';
+import { DB_FILE_NAME } from '../../../src/core/store/db';
 import { runCli, tempDir } from '../../helpers';
 import { generateEditions } from '../../fixtures/edition-pair';
 
@@ -87,5 +90,33 @@ describe('editions contracts', () => {
     } finally {
       await client.close();
     }
+  }, 120_000);
+
+  it('gridcode editions group: lists editions imported before editions existed, joins them with --yes', async () => {
+    // the data dir as the editions migration leaves a library that predates it
+    const db = new Database(path.join(data, DB_FILE_NAME));
+    try {
+      db.exec('DROP TABLE reg_editions');
+      editionsMigrations[0].up(db);
+    } finally {
+      db.close();
+    }
+    const versions = await cli(['versions']);
+    expect(versions.stdout).toContain('另有 1 组同名规程尚未归为版本');
+    const dry = await cli(['editions', 'group']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('电网调度运行规程（生成）（2 个版本，同名）');
+    expect(dry.stdout).toContain('gridcode editions group --yes');
+    const done = await cli(['editions', 'group', '--yes', '--json']);
+    const out = JSON.parse(done.stdout) as { applied: boolean; groups: { editions: { effective_date: string; in_force: boolean }[] }[] };
+    expect(out.applied).toBe(true);
+    expect(out.groups[0].editions.map((e) => [e.effective_date, e.in_force])).toEqual([
+      ['2018-05-01', false],
+      ['2023-05-01', true],
+    ]);
+    expect((await cli(['editions', 'group'])).stdout).toContain('没有待归并的版本');
+    const bad = await cli(['editions', 'group', '--keep-apart']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--keep-apart 需与 --yes 一起使用');
   }, 120_000);
 });

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { tempContext, tempDir } from '../../helpers';
 import { generateEditions } from '../../fixtures/edition-pair';
+import { editionsMigrations } from '../../../src/core/editions/schema';
 
 type Ctx = ReturnType<typeof tempContext>;
 let ctx: Ctx;
@@ -107,6 +108,22 @@ describe('editions in the library', () => {
   });
 });
 
+describe('diff of editions in the library', () => {
+  it('two editions of one regulation pair a text rewritten throughout; the same texts kept apart are judged on their own', async () => {
+    const topics = ['调度值班人员交接班', '继电保护定值管理', '倒闸操作票填写', '设备缺陷处理流程', '事故应急预案演练', '新能源并网技术条件'];
+    const oldText = ['# 调度规程', ...topics.map((t, k) => `第${k + 1}条 ${t}应当执行本规程的规定，由调度机构负责监督检查，具体办法另行制定。`)].join('\n\n');
+    const newText = ['# 调度规程', ...topics.map((t, k) => `第${k + 1}条 各单位开展${t}工作，须遵守国家和行业标准并建立台账，每年向电网企业书面报告执行情况。`)].join('\n\n');
+    const [a] = await invokeOperation(ctx, 'regulations.import', { paths: [write('调度规程(2015-01-01).md', oldText)] });
+    const [b] = await invokeOperation(ctx, 'regulations.import', { paths: [write('调度规程(2024-01-01).md', newText)] });
+    expect(b.edition?.edition_of).toBe(a.reg_id);
+    const family = await invokeOperation(ctx, 'editions.diff', { old_reg_id: a.reg_id!, new_reg_id: b.reg_id!, words: false });
+    expect(family.summary).toMatchObject({ modified: topics.length, added: 0, deleted: 0 });
+    await invokeOperation(ctx, 'editions.set', { reg_id: b.reg_id!, edition_of: null });
+    const apart = await invokeOperation(ctx, 'editions.diff', { old_reg_id: a.reg_id!, new_reg_id: b.reg_id!, words: false });
+    expect(apart.summary.modified).toBeLessThan(topics.length / 2);
+  });
+});
+
 describe('search knows editions', () => {
   it('returns the edition in force by default; with edition all, old hits are marked and point to the current article', async () => {
     const oldText = ['# 电网调度规程', '', '2015年1月1日发布', '', '## 第一章 总则', '', '第一条 为了规范调度，制定本规程。', '', '第二条 调度值班员应当每两小时巡视一次继电保护屏。', '', '第三条 本规程自发布之日起施行。'].join('\n');
@@ -127,5 +144,61 @@ describe('search knows editions', () => {
     // naming the old edition searches it, marked
     const named = await invokeOperation(ctx, 'search.smart_search', { query: '巡视继电保护屏', reg_id: a.reg_id!, mode: 'lexical' });
     expect(named.results[0].edition?.status).toBe('superseded');
+  });
+});
+
+describe('editions imported before editions existed', () => {
+  it('are proposed, grouped on confirmation (then search uses the one in force), or kept apart and not proposed again', async () => {
+    const oldText = ['# 电网调度规程', '', '2015年1月1日发布', '', '第一条 为了规范调度，制定本规程。', '', '第二条 调度值班员应当每两小时巡视一次继电保护屏。', '', '第三条 本规程自发布之日起施行。'].join('\n');
+    const newText = ['# 电网调度规程', '', '2024年1月1日发布', '', '第一条 为了规范调度，制定本规程。', '', '第二条 调度值班员应当每小时巡视一次继电保护屏，并做好记录。', '', '第三条 本规程自发布之日起施行。'].join('\n');
+    const [a] = await invokeOperation(ctx, 'regulations.import', { paths: [write('old/调度规程.md', oldText)] });
+    const [b] = await invokeOperation(ctx, 'regulations.import', { paths: [write('new/调度规程.md', newText)] });
+    const [other] = await invokeOperation(ctx, 'regulations.import', { paths: [write('安规.md', g.oldText)] });
+    // the library as the editions migration leaves one that predates it: every regulation its own family
+    ctx.db.exec('DROP TABLE reg_editions');
+    editionsMigrations[0].up(ctx.db);
+    expect((await invokeOperation(ctx, 'editions.versions', { reg_id: b.reg_id! })).editions).toHaveLength(1);
+    const before = await invokeOperation(ctx, 'search.smart_search', { query: '巡视继电保护屏', reg_id: 'all', mode: 'lexical' });
+    expect(before.results.map((r) => r.reg_id)).toEqual(expect.arrayContaining([a.reg_id, b.reg_id]));
+
+    // proposed (versions says so too), nothing changed by a dry run
+    const v = await invokeOperation(ctx, 'editions.versions', { reg_id: a.reg_id! });
+    expect(v.ungrouped.map((u) => u.editions.map((e) => [e.reg_id, e.effective_date, e.status]))).toEqual([
+      [
+        [a.reg_id, '2015-01-01', 'superseded'],
+        [b.reg_id, '2024-01-01', 'current'],
+      ],
+    ]);
+    const dry = await invokeOperation(ctx, 'editions.group', {});
+    expect(dry).toMatchObject({ applied: false, groups: [{ title: '电网调度规程', reason: 'title' }] });
+    expect(dry.groups[0].editions.map((e) => e.reg_id)).not.toContain(other.reg_id);
+    expect((await invokeOperation(ctx, 'editions.versions', { reg_id: b.reg_id! })).editions).toHaveLength(1);
+
+    // confirmed: one regulation, the newer in force; search no longer presents the old article as current
+    const done = await invokeOperation(ctx, 'editions.group', { apply: true });
+    expect(done.applied).toBe(true);
+    const fam = await invokeOperation(ctx, 'editions.versions', { reg_id: b.reg_id! });
+    expect(fam.editions.map((e) => [e.reg_id, e.in_force])).toEqual([
+      [a.reg_id, false],
+      [b.reg_id, true],
+    ]);
+    expect(fam.ungrouped).toEqual([]);
+    const after = await invokeOperation(ctx, 'search.smart_search', { query: '巡视继电保护屏', reg_id: 'all', mode: 'lexical' });
+    expect(after.results.length).toBeGreaterThan(0);
+    expect(after.results.map((r) => r.reg_id)).toContain(b.reg_id);
+    expect(after.results.map((r) => r.reg_id)).not.toContain(a.reg_id);
+    expect((await invokeOperation(ctx, 'editions.group', {})).groups).toEqual([]);
+
+    // kept apart instead: not proposed again, and a later import of the title does not join them either
+    ctx.db.exec('DROP TABLE reg_editions');
+    editionsMigrations[0].up(ctx.db);
+    const apart = await invokeOperation(ctx, 'editions.group', { apply: true, keep_apart: true, reg_ids: [a.reg_id!] });
+    expect(apart.groups).toHaveLength(1);
+    expect((await invokeOperation(ctx, 'editions.group', {})).groups).toEqual([]);
+    expect((await invokeOperation(ctx, 'editions.versions', { reg_id: a.reg_id! })).editions).toHaveLength(1);
+    await expect(invokeOperation(ctx, 'editions.group', { apply: true, reg_ids: ['nope'] })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringMatching(/^未找到规程「nope」/),
+    });
   });
 });

@@ -1,4 +1,6 @@
 import { capabilityScore, hasPowerCommand } from '../capability';
+import { COMMON } from '../data';
+import { norm } from '../home';
 import type { HomeIndex } from '../index';
 import { MEDIA_KINDS } from '../lexicon';
 import { UNKNOWN_ACTION, type QueryIR, type RetrievalMeta, type Scored } from '../types';
@@ -99,4 +101,14 @@ export function gateStage(index: HomeIndex, cands: Scored[], ir: QueryIR, cfg: D
     return select(close, 'room_type_all', true);
   }
   return { kind: 'clarify', among: close };
+}
+
+/** 阳台灯 -> 阳台 + light: a name made of one of the home's rooms and a kind word, nothing else. */
+export function roomAndKind(index: HomeIndex, name: string): { room: string; kind: string } | null {
+  const key = norm(name);
+  const room = [...index.homeRooms].find((r) => key.startsWith(r));
+  if (!room) return null;
+  const rest = key.slice(room.length).replace(COMMON.re.de_lead, '');
+  const kind = index.typeWords.find(([w]) => w === rest);
+  return kind ? { room, kind: kind[1] } : null;
 }

@@ -3,8 +3,10 @@ import { homophoneKey } from '../../text/pinyin';
 import { norm } from '../home';
 import type { HomeIndex } from '../index';
 import { DOOR_KINDS, MEDIA_KINDS, SUBTYPES, TYPES, TYPE_LABELS } from '../lexicon';
-import type { Entity, Scored } from '../types';
+import { capabilityScore, confidentAction, type SimilarityFn } from '../capability';
+import type { Entity, QueryIR, RetrievalMeta, Scored } from '../types';
 import { CONDITIONS } from '../data';
+import { KIND_VOCAB } from '../vocab';
 
 /**
  * Stage 3 — recall: which entities in the scoped pool the command can mean, by name (exact,
@@ -87,9 +89,9 @@ const READ_ATTRIBUTE: Record<string, string> = { temperatureSensor: 'temperature
 
 /** The entity is of the asked kind; a sensor kind also matches any sensor that reads it (温湿度计 for 湿度). */
 /** Pseudo-types a command can ask for: media = whatever plays (停止播放 with nothing named). */
-// (climate: what heats or cools a room, for a complaint about the air)
+// (kinds.json families — climate: what heats or cools a room, for a complaint about the air)
 // (sensor: 传感器 said alone, every kind that reads something)
-const TYPE_FAMILIES: Record<string, string[]> = { media: MEDIA_KINDS, door: DOOR_KINDS, climate: ['airConditioner', 'heater'], sensor: Object.keys(TYPE_LABELS).filter((k) => k.endsWith('Sensor')) };
+const TYPE_FAMILIES: Record<string, string[]> = { ...KIND_VOCAB.families, media: MEDIA_KINDS, door: DOOR_KINDS, sensor: Object.keys(TYPE_LABELS).filter((k) => k.endsWith('Sensor')) };
 
 export function typeMatches(e: Entity, type: string): boolean {
   if (e.category === type) return true;
@@ -163,4 +165,67 @@ export function preferKin(index: HomeIndex, hint: string, cands: Scored[]): Scor
   if (kindred.length) return kindred;
   const plain = cands.filter((c) => !says(c, sameKind));
   return plain.length ? plain : cands;
+}
+
+/** The scope recall reads, with the wider pools its fallbacks may try (computed only when needed). */
+export interface RecallScope {
+  pool: Entity[];
+  roomHit: Map<string, boolean>;
+  askedUnknown: boolean;
+  /** the broader room an unknown room word belongs to (次卧 -> 卧室) */
+  aliasPool: () => Entity[];
+  /** the whole home less what the command excludes */
+  wholeHome: () => Entity[];
+}
+
+/**
+ * Recall with its fallbacks, each retry passing its own hint (nothing reads a stale copy): a name that
+ * matches nothing still says the kind (a subtype its kin first); a room word the home lacks is read as
+ * the broader room; a room that holds nothing that fits widens to the whole home (the gate then asks).
+ */
+export function recallWithFallbacks(index: HomeIndex, ir: QueryIR, scope: RecallScope, except: Set<string>, meta: RetrievalMeta, cfg: DevicesConfig, vector?: Map<string, number>): Scored[] {
+  const without = (list: Entity[]) => (except.size ? list.filter((e) => !except.has(e.id) && !(e.members ?? []).some((m) => except.has(m))) : list);
+  const recall = (pool: Entity[], hint: string | null, roomHit = scope.roomHit) => recallStage(index, without(pool), { hint, type: ir.type_hint, roomHit, vector }, cfg);
+  let cands = recall(scope.pool, ir.name_hint);
+  if (!cands.length && ir.name_hint && ir.type_hint) {
+    // a name that matches nothing (小米灯) still says the type; a subtype (台灯) its kin first
+    cands = recall(scope.pool, null);
+    if (isSubtype(ir.name_hint)) cands = preferKin(index, ir.name_hint, cands);
+  }
+  if (!cands.length && scope.askedUnknown && !meta.room_alias) {
+    // 次卧 matched a name (次卧台灯) but not what was asked (空调): try the room 次卧 is a kind of
+    const alias = scope.aliasPool();
+    if (alias.length) {
+      const again = recall(alias, ir.name_hint, new Map(alias.map((e) => [e.id, false])));
+      if (again.length) {
+        cands = again;
+        meta.room_alias = true;
+        meta.name_room_fallback = [];
+      }
+    }
+  }
+  if (!cands.length && ir.scope_include.length && meta.scope_fallback === null) {
+    // the room exists but nothing in it fits: never return empty because of include alone
+    cands = recall(scope.wholeHome(), ir.name_hint, new Map());
+    if (!cands.length && ir.name_hint && ir.type_hint) cands = recall(scope.wholeHome(), null, new Map());
+    if (cands.length) meta.scope_fallback = 'no_match_in_scope';
+  }
+  return cands;
+}
+
+/**
+ * 客厅灯光调到50%: a group named outright whose shared commands cannot do the action stands for its
+ * members that can (the dimmable lights of 客厅灯光), all of them (the quantifier becomes all).
+ */
+export function groupForMembers(index: HomeIndex, cands: Scored[], ir: QueryIR, except: Set<string>, cfg: DevicesConfig, sim?: SimilarityFn): Scored[] {
+  const action = ir.action;
+  const named = cands.filter((c) => c.nameScore === 1);
+  const group = named.length === 1 && named[0].entity.kind === 'group' && confidentAction(action) ? named[0] : null;
+  if (!group || capabilityScore(group.entity, action, sim) >= cfg.capabilityMin) return cands;
+  const able = (group.entity.members ?? [])
+    .map((id) => index.byId.get(id))
+    .filter((e): e is Entity => !!e && !except.has(e.id) && capabilityScore(e, action, sim) >= cfg.capabilityMin);
+  if (!able.length) return cands;
+  ir.quantifier = 'all';
+  return able.map((e) => ({ entity: e, score: group.score, nameScore: 1, cap: 0, reasons: [...group.reasons, 'group_covers'] }));
 }

@@ -1,7 +1,9 @@
 import { norm } from '../home';
 import { roomMatches, type HomeIndex } from '../index';
 import { ROOM_ALIASES, SIMILAR_ROOMS } from '../lexicon';
-import type { Entity, QueryIR, RetrievalMeta } from '../types';
+import { capabilityScore, confidentAction, type SimilarityFn } from '../capability';
+import type { DevicesConfig } from './recall';
+import { UNKNOWN_ACTION, type ConversationState, type Entity, type QueryIR, type RetrievalMeta, type Scored } from '../types';
 
 /**
  * Stage 2 — scope (seed 000): exclude is always a hard filter; include is a hard filter that
@@ -107,4 +109,64 @@ export function scopeStage(index: HomeIndex, ir: QueryIR, meta: RetrievalMeta): 
     } else meta.scope_fallback = 'include_empty';
   }
   return { pool, roomHit, askedUnknown };
+}
+
+/** 关掉所有的灯，除了床头灯: names that the command excludes (exception by name or kind). */
+export function exceptNames(index: HomeIndex, exclude: string[]): Set<string> {
+  const ids = new Set<string>();
+  for (const word of exclude) {
+    const key = norm(word);
+    for (const e of index.entities) {
+      const info = index.info.get(e.id)!;
+      if (info.keys.some((k) => k === key || (Array.from(key).length >= 2 && k.includes(key)))) ids.add(e.id);
+    }
+  }
+  return ids;
+}
+
+/** The ids an exception of this command names (除了床头灯); empty unless the quantifier is except. */
+export function exceptedIds(index: HomeIndex, ir: QueryIR): Set<string> {
+  return ir.quantifier === 'except' ? exceptNames(index, ir.scope_exclude) : new Set<string>();
+}
+
+/** A pool without the excepted devices (and groups with an excepted member). */
+export function withoutExcepted(list: Entity[], except: Set<string>): Entity[] {
+  return except.size ? list.filter((e) => !except.has(e.id) && !(e.members ?? []).some((m) => except.has(m))) : list;
+}
+
+export interface ReferenceScope {
+  mode: 'reference' | 'clarify';
+  kept: Scored[];
+  scored: Scored[];
+  filtered: string[];
+}
+
+/**
+ * 把它关了 / 关掉那个台灯: a reference scopes the command to the last-mentioned entities (seed 004),
+ * narrowed to what fits the name or kind said; null when the command is a fresh request (no reference,
+ * nothing fits, or nothing was said before and the action is one the home can answer with options).
+ * Mutates ir.references when the reference falls away.
+ */
+export function referenceScope(index: HomeIndex, ir: QueryIR, state: ConversationState, action: string, cfg: DevicesConfig, sim?: SimilarityFn): ReferenceScope | null {
+  if (!ir.references.length) return null;
+  let last = state.last_mentioned.map((m) => index.byId.get(m.id)).filter((e): e is Entity => !!e);
+  if (last.length && (ir.name_hint || ir.type_hint)) {
+    // 关掉那个台灯: the reference narrows to what fits; if nothing fits it is a fresh request
+    const nk = ir.name_hint ? norm(ir.name_hint) : null;
+    last = last.filter((e) => (!ir.type_hint || e.category === ir.type_hint) && (!nk || index.info.get(e.id)!.keys.some((k) => k.includes(nk))));
+    if (!last.length) {
+      ir.references = [];
+      return null;
+    }
+  }
+  if (!last.length) {
+    if (action === UNKNOWN_ACTION || !confidentAction(action)) return { mode: 'clarify', kept: [], scored: [], filtered: [] };
+    // 关掉 / 停止播放 with nothing said before: read as a fresh request for whatever can do it
+    // (the gate asks with real options, seed 000) instead of a question with none
+    ir.references = [];
+    return null;
+  }
+  const scored = last.map((e) => ({ entity: e, score: 1, nameScore: 0, cap: action === UNKNOWN_ACTION ? 1 : capabilityScore(e, action, sim), reasons: ['reference'] }));
+  const kept = scored.filter((s) => !confidentAction(action) || s.cap >= cfg.capabilityMin);
+  return { mode: 'reference', kept, scored, filtered: scored.filter((s) => !kept.includes(s)).map((s) => s.entity.id) };
 }

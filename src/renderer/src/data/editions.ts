@@ -9,6 +9,7 @@ export type DiffPair = Diff['pairs'][number];
 export type ChangeKind = DiffPair['change'];
 export type Edition = ApiOutput<'editions.versions'>['editions'][number];
 export type ArticleHistory = ApiOutput<'editions.article'>;
+export type UngroupedGroup = ApiOutput<'editions.versions'>['ungrouped'][number];
 
 export const CHANGE_LABEL: Record<ChangeKind, string> = { same: '相同', moved: '移动', modified: '修改', added: '新增', deleted: '删除' };
 
@@ -16,12 +17,12 @@ export async function editionsOf(regId: string): Promise<Edition[]> {
   return (await api('editions.versions', { reg_id: regId })).editions;
 }
 
-/** reg_id -> its edition, for every regulation that has more than one. */
-export async function editionIndex(): Promise<Map<string, Edition & { count: number }>> {
+/** reg_id -> its edition, for every regulation that has more than one; and the groups not yet joined. */
+export async function editionIndex(): Promise<{ index: Map<string, Edition & { count: number }>; ungrouped: UngroupedGroup[] }> {
   const out = await api('editions.versions', {});
-  const map = new Map<string, Edition & { count: number }>();
-  for (const family of out.families ?? []) for (const e of family) map.set(e.reg_id, { ...e, count: family.length });
-  return map;
+  const index = new Map<string, Edition & { count: number }>();
+  for (const family of out.families ?? []) for (const e of family) index.set(e.reg_id, { ...e, count: family.length });
+  return { index, ungrouped: out.ungrouped };
 }
 
 export async function diffEditions(oldId: string, newId: string): Promise<Diff> {

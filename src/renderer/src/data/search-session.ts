@@ -16,6 +16,8 @@ export interface SearchSession {
   query: string;
   scope: Scope;
   picked: string[];
+  /** "包括旧版": editions no longer in force are searched too (edition 'all'), their hits marked 旧版 */
+  allEditions: boolean;
   /** the first page's answer with every hit loaded since ("加载更多", "更多来自本规程") */
   result: SearchOutput | null;
   /** scope the stored result was searched in */
@@ -31,6 +33,7 @@ export const searchSession: SearchSession = {
   query: '',
   scope: 'auto',
   picked: [],
+  allEditions: false,
   result: null,
   resultKey: '',
   nextOffset: 0,
@@ -38,8 +41,8 @@ export const searchSession: SearchSession = {
   openedUnit: null,
 };
 
-export function scopeKey(sc: Scope, pk: string[]): string {
-  return sc === 'pick' ? `pick:${[...pk].sort().join(',')}` : sc;
+export function scopeKey(sc: Scope, pk: string[], allEditions = false): string {
+  return (sc === 'pick' ? `pick:${[...pk].sort().join(',')}` : sc) + (allEditions ? '|all-editions' : '');
 }
 
 /** Terms the reader should mark: what was highlighted in the snippet, plus matched terms. */

@@ -8,6 +8,7 @@ import type { OtherIntent, ValueAttribute } from '../../../core/devices/types';
 import type { HomeFormat } from '../../../core/devices/home';
 import actionTable from '../../../core/devices/vocab/actions.json' with { type: 'json' };
 import categoryTable from '../../../core/devices/vocab/categories.json' with { type: 'json' };
+import deviceLabels from '../../../core/devices/vocab/labels.json' with { type: 'json' };
 
 /** Why a device was picked (retrieve.ts reason codes) -> short label + a sentence for the legend. */
 export const DEVICE_REASONS: Record<string, { label: string; hint: string }> = {
@@ -72,8 +73,16 @@ export function actionLabel(action: string | null | undefined): string {
 }
 
 // typed by the engine's intents: a new intent without words here fails the typecheck
-const INTENTS: Record<OtherIntent, string> = { time: '问时间', date: '问日期', weather: '问天气', nevermind: '不用了', list: '清单/备忘', chat: '闲聊', other: '其他问题' };
-const TIMER_OPS: Record<string, string> = { start: '开始计时', cancel: '取消计时器', status: '查询计时器剩余时间', pause: '暂停计时器', resume: '继续计时器' };
+// (the words are the engine's one table, src/core/devices/vocab/labels.json, as the CLI and the YAML preview say them)
+const INTENTS: Record<OtherIntent, string> = deviceLabels.intents;
+// a timer's words are its action's label in the one action table
+const TIMER_OPS: Record<string, string> = {
+  start: actionTable.codes.timer_start.label,
+  cancel: actionTable.codes.timer_cancel.label,
+  status: actionTable.codes.timer_status.label,
+  pause: actionTable.codes.timer_pause.label,
+  resume: actionTable.codes.timer_resume.label,
+};
 
 function durationText(seconds: number): string {
   const h = Math.floor(seconds / 3600);

@@ -5,13 +5,15 @@ import { deleteRegulation, enrichRegulation, listRegulations, recallPage, type R
 import { toApiError } from '../api/errors';
 import { api } from '../api/client';
 import { editionIndex, editionStatus } from '../data/editions';
+import { UngroupedEditions } from '../components/UngroupedEditions';
 
 const FORMAT_LABEL: Record<string, string> = { pdf: 'PDF', markdown: 'Markdown', text: '文本', docx: 'Word' };
 
 export function LibraryScreen() {
   const regs = useAsync(listRegulations, []);
   // regulations with several editions: which one each is (旧版 / 现行, its date)
-  const editions = useAsync(() => editionIndex().catch(() => new Map()), [regs.data]);
+  const editionInfo = useAsync(() => editionIndex().catch(() => ({ index: new Map(), ungrouped: [] })), [regs.data]);
+  const editions = { data: editionInfo.data?.index };
   const [filter, setFilter] = useState('');
   const [confirm, setConfirm] = useState<RegulationInfo | null>(null);
   const [busy, setBusy] = useState<Record<string, string>>({});
@@ -100,6 +102,14 @@ export function LibraryScreen() {
       ) : shown.length === 0 ? (
         <EmptyState title={`没有与「${filter}」匹配的规程`} />
       ) : (
+        <>
+        <UngroupedEditions
+          groups={editionInfo.data?.ungrouped ?? []}
+          onDone={(message) => {
+            showToast(message);
+            regs.reload();
+          }}
+        />
         <div className="card flush">
           <table className="data" aria-label="规程列表">
             <thead>
@@ -172,6 +182,7 @@ export function LibraryScreen() {
             </tbody>
           </table>
         </div>
+        </>
       )}
       {shown.some((r) => r.generated_keywords?.length) ? (
         <p className="muted small keyword-legend">

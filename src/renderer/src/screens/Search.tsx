@@ -63,11 +63,16 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
     routeScope === 'auto' || routeScope === 'pick' || routeScope === 'all' ? routeScope : memory.scope,
   );
   const [picked, setPicked] = useState<string[]>(() => (routeRegs.length ? routeRegs : memory.picked));
+  // "包括旧版": also search editions no longer in force (#/search?editions=all keeps it in a link)
+  const [allEditions, setAllEditions] = useState(() => routeQuery.get('editions') === 'all' || memory.allEditions);
+  const allEditionsRef = useRef(allEditions);
+  allEditionsRef.current = allEditions;
   const [restored] = useState(() => {
     const sc = routeScope === 'auto' || routeScope === 'pick' || routeScope === 'all' ? routeScope : memory.scope;
     const pk = routeRegs.length ? routeRegs : memory.picked;
     const q = (routeQuery.get('q') ?? memory.query).trim();
-    return memory.result && memory.result.query === q && memory.resultKey === scopeKey(sc, pk) ? memory.result : null;
+    const ed = routeQuery.get('editions') === 'all' || memory.allEditions;
+    return memory.result && memory.result.query === q && memory.resultKey === scopeKey(sc, pk, ed) ? memory.result : null;
   });
   const [result, setResult] = useState<SearchOutput | null>(restored);
   const [error, setError] = useState<unknown>(undefined);
@@ -125,6 +130,7 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
         params.set('scope', 'pick');
         params.set('regs', pk.join(','));
       }
+      if (allEditionsRef.current) params.set('editions', 'all');
       const qs = params.toString();
       history.replaceState(null, '', qs ? `#/search?${qs}` : '#/search');
       if (!text) {
@@ -147,13 +153,13 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
       try {
         const out = await api(
           'search.smart_search',
-          { query: text, reg_id: sc === 'auto' ? null : sc === 'all' ? 'all' : pk },
+          { query: text, reg_id: sc === 'auto' ? null : sc === 'all' ? 'all' : pk, ...(allEditionsRef.current ? { edition: 'all' as const } : {}) },
           { signal: controller.signal },
         );
         if (my !== seq.current) return;
         setResult(out);
         memory.result = out;
-        memory.resultKey = scopeKey(sc, pk);
+        memory.resultKey = scopeKey(sc, pk, allEditionsRef.current);
         memory.nextOffset = out.offset + out.results.length;
         memory.scrollTop = 0;
         setError(undefined);
@@ -189,6 +195,13 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
     void run(query, sc, picked);
   };
 
+  const toggleEditions = (on: boolean) => {
+    setAllEditions(on);
+    allEditionsRef.current = on;
+    memory.allEditions = on;
+    void run(query, scope, picked);
+  };
+
   const togglePick = (regId: string) => {
     const next = picked.includes(regId) ? picked.filter((r) => r !== regId) : [...picked, regId];
     setPicked(next);
@@ -217,7 +230,13 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
   const fetchPage = async (offset: number, topK?: number): Promise<SearchOutput> => {
     const text = (result?.query ?? query).trim();
     const regIdInput = scope === 'auto' ? null : scope === 'all' ? 'all' : picked;
-    return api('search.smart_search', { query: text, reg_id: regIdInput, offset, ...(topK ? { top_k: topK } : {}) });
+    return api('search.smart_search', {
+      query: text,
+      reg_id: regIdInput,
+      offset,
+      ...(topK ? { top_k: topK } : {}),
+      ...(allEditions ? { edition: 'all' as const } : {}),
+    });
   };
 
   const appendHits = (more: Hit[], page?: SearchOutput) => {
@@ -343,6 +362,10 @@ export function SearchScreen({ query: routeQuery }: { query: URLSearchParams }) 
               </button>
             ))}
           </div>
+          <label className={`chip small editions-toggle${allEditions ? ' on' : ''}`} title="也检索已被新版本取代的旧版；旧版结果标注“旧版”和施行日期，并可打开现行条文">
+            <input type="checkbox" checked={allEditions} onChange={(e) => toggleEditions(e.target.checked)} />
+            包括旧版
+          </label>
           {result?.lexical_only ? (
             <span className="pill warn" role="note" aria-label="仅关键词检索" title={result.note ?? '未安装嵌入模型，检索仅使用关键词'}>
               仅关键词检索（未启用语义模型）
