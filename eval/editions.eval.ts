@@ -3,12 +3,17 @@
  * ../shared/data/laws (files of one statute whose names differ by the date, taken as consecutive
  * editions; about one statute in five held out by a hash of its name, see editions-pairs.ts).
  *
+ * Each pair is compared as the library compares two editions of one regulation (`editions: true`: same
+ * title, so one family); the unrelated-statute check below passes no such hint.
+ *
  * References, written before the aligner was run on them:
  * - exact text: an old article whose text (label aside) occurs exactly once in each edition must be
  *   paired with that article (same or moved) — "articles whose text reappears paired with it", target ≥ 99 %;
  * - a hand-checked sample (eval/data/editions-gold.tsv): articles drawn at random among those with no
  *   exact counterpart, each judged by reading both editions: its counterpart (modified) or none
- *   (deleted / added); undecidable rewrites are marked and not scored — target: modified paired right ≥ 95 %;
+ *   (deleted / added); undecidable rewrites are marked and not scored — target: modified paired right ≥ 95 %
+ *   (a split part / merged article counts with the article it is shown split from / merged into; the strict
+ *   figure — pairs only — is printed too, and so are counts per kind: renumbered, light edit, heavy rewrite);
  * - bad input: every edition against itself (all same) and against an unrelated statute (pairs that are
  *   not added/deleted there are nonsense pairs; the rate per 100 articles is reported).
  * `--show` prints the sampled articles the aligner gets wrong (tuning slice only; --show-held for all).

@@ -2,7 +2,7 @@
  * Writes the scanned-document fixtures the unit tests import (test/fixtures/scans/): a page of a
  * (fictional) regulation printed with WenQuanYi Micro Hei, rasterised at 150 dpi, skewed 0.8°, speckled,
  * blurred and saved as JPEG like an office scanner; its source text; and a mixed PDF (a text page, then
- * the scanned page). Committed, so tests need neither the font nor this script:
+ * the scanned page); a printed page with a figure, and that page scanned. Committed, so tests need neither the font nor this script:
  * `npx tsx scripts/make-ocr-fixtures.ts` (needs fonts-wqy-microhei).
  */
 import fs from 'node:fs';
@@ -63,5 +63,8 @@ fs.writeFileSync(path.join(out, 'mixed-text-and-scan.pdf'), Buffer.concat(chunks
   fig.end();
   await end;
   fs.writeFileSync(path.join(out, 'figure-page.pdf'), Buffer.concat(parts));
+  // the same page scanned: 150 dpi, -0.6° skew, speckle, JPEG 70 (figures found from the OCR lines)
+  const [scanned] = await rasterize(Buffer.concat(parts), 150);
+  fs.writeFileSync(path.join(out, 'figure-page-150dpi.jpg'), encodeJpeg(degrade(scanned, { skew: -0.6, speckle: 0.002, blur: 1, seed: 13 }), 70));
 }
 for (const f of fs.readdirSync(out)) console.log(f, fs.statSync(path.join(out, f)).size);

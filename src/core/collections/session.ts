@@ -439,7 +439,10 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
       const inDoc = ownQuestion ? await bestSectionEvidence(ctx, coll, current, question) : 1;
       const elsewhere = ownQuestion ? await retrieve(question) : null;
       let better: { doc: StoredDoc; evidence: number } | null = null;
-      for (const p of elsewhere?.parents.slice(0, ctx.config.collections.topParents) ?? []) {
+      // the collection does not hold what the question names, or the calibrated lock decision held the
+      // lock back: no switch on section evidence alone (the retrieval's own answer is given below)
+      const mayMove = !!elsewhere && elsewhere.decision !== 'not_found' && !(elsewhere.lockCheck?.applied && elsewhere.lockCheck.p < ctx.config.collections.lockModel.threshold);
+      for (const p of mayMove ? (elsewhere?.parents.slice(0, ctx.config.collections.topParents) ?? []) : []) {
         if (p.doc_id === current.id) continue;
         const doc = getDoc(ctx.db, p.doc_id);
         const ev = doc ? await bestSectionEvidence(ctx, coll, doc, question) : 0;

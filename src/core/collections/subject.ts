@@ -210,8 +210,10 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     if (!isDish[i] || (i > 0 && isDish[i - 1])) continue;
     let j = i;
     while (j + 1 < words.length && isDish[j + 1]) j++;
-    const from = i > 0 && attachable(words[i - 1]) ? i - 1 : i;
-    const to = j + 1 < words.length && attachable(words[j + 1]) ? j + 1 : j;
+    // a name is written in one piece: a word across 的 or other dropped text is not attached
+    const joins = (a: number, b: number) => core.includes(words.slice(a, b + 1).map((w) => w.word).join(''));
+    const from = i > 0 && attachable(words[i - 1]) && joins(i - 1, j) ? i - 1 : i;
+    const to = j + 1 < words.length && attachable(words[j + 1]) && joins(from, j + 1) ? j + 1 : j;
     const picked = words.slice(from, to + 1).map((w) => w.word);
     const attached = [from < i ? words[from].word : '', to > j ? words[to].word : ''].filter(Boolean);
     runs.push({ words: picked, attached, dish: words.slice(i, j + 1).reduce((n, w) => n + [...w.word].length, 0) });

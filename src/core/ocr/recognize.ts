@@ -13,7 +13,12 @@ export interface RecognizedLine {
 const HEIGHT = 48;
 
 export interface RecognizeOptions {
-  /** lines of similar width share a model run up to this many input pixels */
+  /**
+   * lines of similar width share a model run up to this many input pixels (padded to the widest). Measured
+   * on 200 dpi statute pages: one line per run took 0.3 CPU s a page less than batches of 48×2400 pixels
+   * (2.92 vs 3.20 s for detection + recognition) and the model's cost per input column is flat from 320 px
+   * wide up, so batching saves nothing: 0, every line alone.
+   */
   batchPixels: number;
   maxWidth: number;
   /**
@@ -26,11 +31,11 @@ export interface RecognizeOptions {
   concurrency: number;
 }
 
-export const DEFAULT_RECOGNIZE: RecognizeOptions = { batchPixels: 48 * 2400, maxWidth: 3200, squeeze: 1, concurrency: 1 };
+export const DEFAULT_RECOGNIZE: RecognizeOptions = { batchPixels: 0, maxWidth: 3200, squeeze: 1, concurrency: 1 };
 
 /**
- * CTC recognition of text boxes. Lines of similar length share one batch (padded to the widest),
- * so a page is a handful of model runs instead of one per line.
+ * CTC recognition of text boxes, one model run per line (or lines of similar length in one padded batch
+ * when `batchPixels` allows).
  */
 export async function recognizeBoxes(
   models: OcrModels,

@@ -1,7 +1,10 @@
 /** What the ONNX worker returns for one page read by OCR. Plain data (crosses threads). */
 export interface OcrPageLine {
   text: string;
+  /** mean probability of the characters read (0..1) */
   confidence: number;
+  /** probability of the least sure character: one misread character in a long line shows here, not in the mean */
+  min_confidence: number;
   /** box in PDF points from the page's top-left corner */
   x0: number;
   y0: number;

@@ -4,7 +4,7 @@
  * image decoding) and recognition never run on the main thread.
  */
 import { loadOcrModels } from './models';
-import { pageImages, pdfjsAssets, renderPageGrey, type CanvasFactory } from './raster';
+import { imagesIn, pdfjsAssets, renderPageGrey, scannedPageImage, type CanvasFactory, type RasterPage } from './raster';
 import { readImage } from './read-image';
 import type { OcrLimits, OcrPageResult } from './types';
 
@@ -59,22 +59,25 @@ export async function readOcrPage(id: number, pageNum: number): Promise<OcrPageR
   const size = (page as unknown as { getViewport(o: { scale: number }): { width: number; height: number } }).getViewport({ scale: 1 });
   const pageWarnings: string[] = [];
   warnings = pageWarnings;
-  let images: { width: number; height: number }[];
+  const ops = (pdfjs as unknown as { OPS: Record<string, number> }).OPS;
+  let list: { fnArray: number[]; argsArray: unknown[][] };
   try {
-    images = await pageImages(page, (pdfjs as unknown as { OPS: Record<string, number> }).OPS);
+    list = await (page as unknown as { getOperatorList(): Promise<typeof list> }).getOperatorList();
   } finally {
     warnings = null;
   }
+  const images = imagesIn(list, ops);
   const dropped = pageWarnings.some((w) => /exceeded maximum allowed size/i.test(w));
   const common = { ...base, widthPt: size.width, heightPt: size.height };
   if (dropped) return { ...common, skipped: 'too_large', ms: performance.now() - started };
   if (!images.length) return { ...common, skipped: 'blank', ms: performance.now() - started };
   const largest = images.reduce((a, b) => (a.width * a.height >= b.width * b.height ? a : b));
-  const renderWarnings: string[] = [];
+  const renderWarnings = [...pageWarnings];
   warnings = renderWarnings;
-  let raster;
+  let raster: RasterPage;
   try {
-    raster = await renderPageGrey(page, limits, doc.canvasFactory);
+    // a scanner's page (one image filling it) is read from its decoded pixels; anything else is rendered
+    raster = (!pageWarnings.length && scannedPageImage(page as never, list, ops, limits)) || (await renderPageGrey(page, limits, doc.canvasFactory));
   } catch {
     return { ...common, skipped: 'unreadable', image: largest, ms: performance.now() - started };
   } finally {
@@ -92,7 +95,7 @@ export async function readOcrPage(id: number, pageNum: number): Promise<OcrPageR
     image: largest,
     skew: read.skew,
     dpi: raster.scale * 72,
-    lines: read.lines.map((l) => ({ text: l.text, confidence: l.confidence, x0: l.x0 * s, y0: l.y0 * s, x1: l.x1 * s, y1: l.y1 * s })),
+    lines: read.lines.map((l) => ({ text: l.text, confidence: l.confidence, min_confidence: l.min_confidence, x0: l.x0 * s, y0: l.y0 * s, x1: l.x1 * s, y1: l.y1 * s })),
     ms: performance.now() - started,
   };
 }

@@ -174,13 +174,19 @@ function needsOcr(items: TextItem[], limits: { minTextChars: number; minReadable
 
 /** OCR lines (boxes in points from the top-left) -> the text items the layout code reads. */
 function ocrItems(result: OcrPageResult): TextItem[] {
-  const heights = result.lines.map((l) => l.y1 - l.y0).sort((a, b) => a - b);
-  const median = heights[Math.floor(heights.length / 2)] ?? 10;
+  // the body print is the height most characters are read at (a page of short labels in a drawing and two
+  // long articles is set in the articles' size): median box height weighted by characters
+  const byHeight = result.lines.map((l) => ({ h: l.y1 - l.y0, n: [...l.text].length })).sort((a, b) => a.h - b.h);
+  const half = byHeight.reduce((a, b) => a + b.n, 0) / 2;
+  let seen = 0;
+  const median = byHeight.find((b) => (seen += b.n) >= half)?.h ?? 10;
   return result.lines.map((l) => {
     const boxH = l.y1 - l.y0;
-    // box heights of one print size vary with the glyphs (brackets, descenders): body lines get one size,
-    // so paragraphs join as in a text PDF; the detector's box is about 1.4 times the glyph size
-    const h = (Math.abs(boxH - median) <= median * 0.2 ? median : boxH) * 0.7;
+    // box heights of one print size vary with the glyphs (brackets, descenders; digits and Latin letters
+    // stand lower than Chinese characters, so a line without any is boxed up to a third shorter): body lines
+    // get one size, so paragraphs join as in a text PDF; the detector's box is about 1.4 times the glyph size
+    const tolerance = /[\u3400-\u9fff]/.test(l.text) ? 0.2 : 0.4;
+    const h = (Math.abs(boxH - median) <= median * tolerance ? median : boxH) * 0.7;
     return { str: l.text, x: l.x0, y: result.heightPt - (l.y0 + l.y1) / 2, w: l.x1 - l.x0, h };
   });
 }
@@ -311,6 +317,7 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
                 page_num: n,
                 text: l.text,
                 confidence: Math.round(l.confidence * 1000) / 1000,
+                min_confidence: Math.round(l.min_confidence * 1000) / 1000,
                 x0: l.x0 / result.widthPt,
                 y0: l.y0 / result.heightPt,
                 x1: l.x1 / result.widthPt,

@@ -132,6 +132,15 @@ export const regulationsMigrations: Migration[] = [
     },
   },
   {
+    domain: 'regulations-ocr',
+    version: 2,
+    name: 'OCR lines: probability of the least sure character (the low-confidence mark)',
+    up: (db) => {
+      // NULL for lines stored before: their mean stands in
+      db.exec('ALTER TABLE reg_ocr_lines ADD COLUMN min_confidence REAL');
+    },
+  },
+  {
     domain: 'regulations-figures',
     version: 1,
     name: 'figures: caption, page, box, citing sentences',

@@ -279,19 +279,19 @@ function writeFigures(db: Db, regId: string, doc: ParsedDocument): void {
 }
 
 function writeOcrLines(db: Db, regId: string, doc: ParsedDocument): void {
-  const insert = db.prepare('INSERT INTO reg_ocr_lines (reg_id, page_num, ord, text, confidence, x0, y0, x1, y1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare('INSERT INTO reg_ocr_lines (reg_id, page_num, ord, text, confidence, min_confidence, x0, y0, x1, y1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   const ordOnPage = new Map<number, number>();
   for (const l of doc.ocr?.lines ?? []) {
     const ord = ordOnPage.get(l.page_num) ?? 0;
     ordOnPage.set(l.page_num, ord + 1);
-    insert.run(regId, l.page_num, ord, l.text, l.confidence, l.x0, l.y0, l.x1, l.y1);
+    insert.run(regId, l.page_num, ord, l.text, l.confidence, l.min_confidence, l.x0, l.y0, l.x1, l.y1);
   }
 }
 
 /** The lines OCR read on a page, with their boxes (empty for a page that has a text layer). */
 export function ocrLines(db: Db, regId: string, page: number): Omit<OcrLineBox, 'page_num'>[] {
   return db
-    .prepare('SELECT text, confidence, x0, y0, x1, y1 FROM reg_ocr_lines WHERE reg_id = ? AND page_num = ? ORDER BY ord')
+    .prepare('SELECT text, confidence, COALESCE(min_confidence, confidence) AS min_confidence, x0, y0, x1, y1 FROM reg_ocr_lines WHERE reg_id = ? AND page_num = ? ORDER BY ord')
     .all(regId, page) as Omit<OcrLineBox, 'page_num'>[];
 }
 

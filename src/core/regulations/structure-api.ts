@@ -246,8 +246,9 @@ export const structureOperations = defineOperations({
         .array(
           z.object({
             text: z.string(),
-            confidence: z.number(),
-            low_confidence: z.boolean(),
+            confidence: z.number().describe('字符平均置信度 / mean character probability'),
+            min_confidence: z.number().describe('最不确定的一个字的置信度 / probability of the least sure character'),
+            low_confidence: z.boolean().describe('min_confidence 低于 ocr.lowConfidence：可能有错字 / below ocr.lowConfidence: possibly misread'),
             x0: z.number(),
             y0: z.number(),
             x1: z.number(),
@@ -259,7 +260,7 @@ export const structureOperations = defineOperations({
     handler: (ctx, input) => ({
       ...pageStructure(ctx.db, input.reg_id, input.page),
       figures: listFigures(ctx.db, input.reg_id, input.page),
-      ocr_lines: ocrLines(ctx.db, input.reg_id, input.page).map((l) => ({ ...l, low_confidence: l.confidence < ctx.config.ocr.lowConfidence })),
+      ocr_lines: ocrLines(ctx.db, input.reg_id, input.page).map((l) => ({ ...l, low_confidence: l.min_confidence < ctx.config.ocr.lowConfidence })),
     }),
   }),
   'regulations.figures': defineOperation({

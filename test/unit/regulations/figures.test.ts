@@ -5,6 +5,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { createAppContext, type AppContext } from '../../../src/core/context';
 import { runCliJson, tempDir } from '../../helpers';
+import { jpegPage, rawImagePdf } from '../../fixtures/scans';
 
 /**
  * Figures as objects (issue 24) on a printed page whose figure is a vector drawing with short labels
@@ -18,6 +19,16 @@ let data: string;
 let ctx: AppContext;
 const cli = <T = any>(...args: string[]) => runCliJson<T>([...args, '--data-dir', data]);
 const op = (name: string, input: unknown) => invokeOperation(ctx, name as never, input as never) as Promise<any>;
+
+/** Pixels of a picture darker than mid grey (ink). */
+function darkPixels(pic: Awaited<ReturnType<typeof loadImage>>): number {
+  const c = createCanvas(pic.width, pic.height);
+  c.getContext('2d').drawImage(pic, 0, 0);
+  const px = c.getContext('2d').getImageData(0, 0, pic.width, pic.height).data;
+  let dark = 0;
+  for (let i = 0; i < px.length; i += 4) if (px[i] < 100) dark++;
+  return dark;
+}
 
 beforeAll(() => {
   data = tempDir('gridcode-figures-');
@@ -60,15 +71,38 @@ describe('figures', { timeout: 120_000 }, () => {
     const pic = await loadImage(png);
     // 150 dpi crop of the box
     expect(Math.abs(pic.width - ((x1 - x0) * 150) / 72)).toBeLessThan(4);
-    const c = createCanvas(pic.width, pic.height);
-    c.getContext('2d').drawImage(pic, 0, 0);
-    const px = c.getContext('2d').getImageData(0, 0, pic.width, pic.height).data;
-    let dark = 0;
-    for (let i = 0; i < px.length; i += 4) if (px[i] < 100) dark++;
+    const dark = darkPixels(pic);
     // the bus bar and feeders are drawn in it: ink, but mostly paper
     expect(dark).toBeGreaterThan(1000);
-    expect(dark / (px.length / 4)).toBeLessThan(0.2);
+    expect(dark / (pic.width * pic.height)).toBeLessThan(0.2);
 
     await expect(op('regulations.figure', { reg_id: 'peidian', figure_id: '图9' })).rejects.toThrow(/没有图9（有：图3-1）/);
+  });
+
+  it('are found on the same page scanned (OCR lines): same figure, caption, box and citations as printed', async () => {
+    // the page of the test above rasterised at 150 dpi, -0.6° skew, speckle, JPEG 70 (scripts/make-ocr-fixtures.ts)
+    const scan = path.join(data, 'figure-scan.pdf');
+    fs.writeFileSync(scan, rawImagePdf([jpegPage(fs.readFileSync(path.join(root, 'test/fixtures/scans/figure-page-150dpi.jpg')))]));
+    // the same title as the printed copy: kept a separate regulation, not an edition of it
+    const [res] = await cli('import', scan, '--id', 'peidian-scan', '--separate');
+    expect(res).toMatchObject({ status: 'imported', title: '配电室接线规定', ocr_pages: 1 });
+    const { figures } = await cli('figures', 'peidian-scan');
+    expect(figures).toHaveLength(1);
+    expect(figures[0]).toMatchObject({ figure_id: '图3-1', caption: '配电室主接线示意图', page_num: 1 });
+    // the caption's number is split over two OCR lines in the first article ("见图" / "3-1。"): joined again
+    expect(figures[0].citing.map((c: { label: string }) => c.label)).toEqual(['第一条', '第二条']);
+    // the box is the printed copy's box (same page): overlap / union
+    let printed = (await op('regulations.figures', { reg_id: 'peidian' }).catch(() => null))?.figures?.[0];
+    if (!printed) {
+      await op('regulations.import', { paths: [file], id: 'peidian', separate: true });
+      printed = (await op('regulations.figures', { reg_id: 'peidian' })).figures[0];
+    }
+    const [a, b] = [figures[0].bbox as number[], printed.bbox as number[]];
+    const inter = Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+    const area = (r: number[]) => (r[2] - r[0]) * (r[3] - r[1]);
+    expect(inter / (area(a) + area(b) - inter)).toBeGreaterThan(0.8);
+    // the crop of the scanned page holds the drawing
+    const img = await op('regulations.figure', { reg_id: 'peidian-scan', figure_id: '图3-1' });
+    expect(darkPixels(await loadImage(Buffer.from(img.image_png_base64, 'base64')))).toBeGreaterThan(1000);
   });
 });

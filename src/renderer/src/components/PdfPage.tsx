@@ -28,6 +28,7 @@ export function pdfScaleFor(fit: PdfFit, zoom: number, pageSize: { width: number
 export interface OcrLineView {
   text: string;
   confidence: number;
+  min_confidence?: number;
   low_confidence: boolean;
   x0: number;
   y0: number;
@@ -164,7 +165,7 @@ function ocrTextLayer(container: HTMLElement, lines: OcrLineView[], viewport: { 
     span.style.left = `${l.x0 * viewport.width}px`;
     span.style.top = `${l.y0 * viewport.height + (h - font) / 2}px`;
     span.style.setProperty('--font-height', `${font / scale}px`);
-    if (l.low_confidence) span.title = `识别置信度 ${Math.round(l.confidence * 100)}%，文字可能有误，请对照原图`;
+    if (l.low_confidence) span.title = `有字识别把握不大（最低置信度 ${Math.round((l.min_confidence ?? l.confidence) * 100)}%），文字可能有误，请对照原图`;
     container.appendChild(span);
     return { span, width: (l.x1 - l.x0) * viewport.width };
   });
