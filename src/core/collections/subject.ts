@@ -169,6 +169,8 @@ export interface NamedSubject {
   words: SubjectWord[];
   /** its share of the question core (characters): a dish name is most of `红烧排骨怎么做`, a word of a description is not */
   share: number;
+  /** a noun the collection never mentions (no dish word of it named): it is the subject whatever its share */
+  unknown?: boolean;
 }
 
 /**
@@ -231,7 +233,7 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     out.push({ word: w, weight: weightOf(idx, w), attached });
     if (!idx.df.has(w)) for (const t of segmentForSearch(w)) if (t !== w && [...t].length >= 2 && idx.df.has(t) && !out.some((o) => o.word === t)) out.push({ word: t, weight: weightOf(idx, t), attached });
   }
-  return { text, words: out, share: [...text].length / coreLen };
+  return { text, words: out, share: [...text].length / coreLen, unknown: best.dish === 0 };
 }
 
 /** How much of a named dish the document's title holds (a word counts when the title contains it). */
@@ -280,7 +282,7 @@ export function subjectVerdict(
   const ids = o.candidates.map(Number);
   if (o.recipes) {
     const s = namedSubject(ctx, coll, o.core);
-    if (!s || s.share < cfg.subjectMinShare) return null;
+    if (!s || (s.share < cfg.subjectMinShare && !s.unknown)) return null;
     const checked = (o.state === 'locked' ? ids.slice(0, 1) : ids).map((id) => titleHoldsSubject(ctx, coll, s, id));
     const best = Math.max(...checked.map((c) => c.held));
     if (best >= cfg.subjectMinHeld) return null;
