@@ -15,7 +15,8 @@ import { indexDir } from '../src/core/search/index-file';
 import { queryTokens } from '../src/core/text/segment';
 import { ContextState } from '../src/core/common/cache';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
-import { smartSearch } from '../src/core/regulations/search';
+import { smartSearch, type SmartSearchOptions } from '../src/core/regulations/search';
+import { shippedReranker } from '../src/core/regulations/rerank';
 import { matrixFrom, vectorTopK } from '../src/core/search/vectors';
 import { segment } from '../src/core/text/segment';
 import { ensureImported } from '../eval/stard.eval';
@@ -132,13 +133,18 @@ export default async function bench(): Promise<void> {
     console.log(`语料: ${regs} 部法规, ${n} 个索引片段; 查询 ${queries.length} 条（100 问句 + 70 关键词组 + 30 单词）`);
     await smartSearch(ctx, { query: '热身', reg_id: 'all', mode: 'lexical' });
     // plain = BM25 only; +扩展 = product default on a law library (shipped learned expansion list)
-    const runs: [string, 'all' | null, 'lexical' | 'hybrid', boolean][] = [
+    // hybrid = the product default (learned expansion, known questions, learned reranker when shipped);
+    // 无重排 = the same without the rerank stage, to show what it costs
+    const runs: [string, 'all' | null, 'lexical' | 'hybrid', boolean, SmartSearchOptions?][] = [
       ['lexical · all', 'all', 'lexical', false],
       ['lexical · auto', null, 'lexical', false],
       ['lexical+扩展 · all', 'all', 'lexical', true],
       ['lexical+扩展 · auto', null, 'lexical', true],
     ];
-    if (ctx.embedder().available()) runs.push(['hybrid · all', 'all', 'hybrid', true], ['hybrid · auto', null, 'hybrid', true]);
+    if (ctx.embedder().available()) {
+      runs.push(['hybrid · all', 'all', 'hybrid', true], ['hybrid · auto', null, 'hybrid', true]);
+      if (shippedReranker(ctx)) runs.push(['hybrid 无重排 · all', 'all', 'hybrid', true, { rerank: null }], ['hybrid 无重排 · auto', null, 'hybrid', true, { rerank: null }]);
+    }
     else console.log(`hybrid（真实模型）: 跳过（${ctx.embedder().status().message}）`);
     // rounds interleave the paths so load from other processes hits them alike; each number is the
     // median over rounds of that round's p50 / p95
@@ -146,12 +152,12 @@ export default async function bench(): Promise<void> {
     console.log(`负载：loadavg ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')}（${os.cpus().length} 核）；${rounds} 轮交替，取各轮 p50/p95 的中位数`);
     const perRun = runs.map(() => ({ p50: [] as number[], p95: [] as number[], max: 0, cpu: [] as number[] }));
     for (let round = 0; round < rounds; round++) {
-      for (const [i, [, regId, mode, learned]] of runs.entries()) {
+      for (const [i, [, regId, mode, learned, extra]] of runs.entries()) {
         const times: number[] = [];
         for (const q of queries) {
           const t = performance.now();
           const c = process.cpuUsage();
-          await smartSearch(ctx, { query: q, reg_id: regId, mode, top_k: 10 }, learned ? {} : { expand: null });
+          await smartSearch(ctx, { query: q, reg_id: regId, mode, top_k: 10 }, learned ? (extra ?? {}) : { expand: null });
           times.push(performance.now() - t);
           const used = process.cpuUsage(c);
           perRun[i].cpu.push((used.user + used.system) / 1000);

@@ -100,6 +100,8 @@ export default async function power(args: string[]): Promise<void> {
   const mode = (modeArg >= 0 ? args[modeArg + 1] : undefined) as SearchMode | undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcode-eval-power-'));
   const ctx = createAppContext({ dataDir });
+  // --no-rerank: the fused order without the learned reranker (config search.rerank), for before/after
+  if (args.includes('--no-rerank')) ctx.config.search.rerank = false;
   try {
     const ids = await powerLibrary(ctx, laws);
     const unitOf = ctx.db.prepare('SELECT id FROM reg_units WHERE reg_id = ? AND label = ? ORDER BY ord LIMIT 1');

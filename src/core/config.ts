@@ -140,6 +140,12 @@ export const configSchema = z.object({
        * 0.618 -> 0.624; eval/power unchanged (no local titles there).
        */
       localRegFactor: z.number().min(0).max(1).default(0.5),
+      /**
+       * the learned reranker (models/gridcode-rerank-v1, regulations/rerank.ts) re-orders hybrid results
+       * when the active embedding model is the one it was trained with; false = the fused order.
+       * STARD held-out (cross-fitted, `npm run eval -- stard`): see models/README.md.
+       */
+      rerank: z.boolean().default(true),
       /** shipped expansion table is used when the library contains this share of its statute words */
       expansionCoverage: z.number().min(0).max(1).default(0.5),
     })

@@ -10,7 +10,19 @@ import { ContextValue, KeyedCache } from '../common/cache';
 /** The shipped file's questions (null when absent or broken). */
 const shippedFile = new ContextValue<KnownQuestion[] | null>('regulations.known-questions');
 /** Memories per question set, rebuilt when the library changes (null = library lacks their articles). */
-const memories = new KeyedCache<{ version: number; memory: QaMemory | null }>('regulations.known-memory');
+const memories = new KeyedCache<{ version: number; memory: KnownMemory | null }>('regulations.known-memory');
+
+/** Known questions over one library: their nearest-question memory, and how often each article and regulation is cited. */
+interface KnownMemory {
+  qa: QaMemory;
+  /** known questions citing each unit */
+  units: Map<number, number>;
+  /** known questions citing each regulation */
+  regs: Map<string, number>;
+}
+
+/** How often known questions cite a unit and its regulation (rerank features; log scale). */
+export type KnownPriors = (unitId: number, regId: string) => [unit: number, reg: number];
 
 /**
  * Known questions: lay questions with the articles that answer them (resources/search/
@@ -54,6 +66,21 @@ const LIST_LENGTH = 100;
  * not hold their articles. Cached per `cacheKey` and library version.
  */
 export function knownQuestionLists(ctx: AppContext, known: KnownQuestion[], cacheKey: string): ((query: string) => Record<string, string[]>) | null {
+  const memory = knownMemory(ctx, known, cacheKey);
+  if (!memory) return null;
+  const m = memory.qa;
+  return (query) => ({ known: m.nearest(query, LIST_LENGTH, NEIGHBOURS).map((x) => String(x.id)) });
+}
+
+/** How often the `known` questions cite each unit and regulation, or null when the library does not hold their articles. */
+export function knownQuestionPriors(ctx: AppContext, known: KnownQuestion[], cacheKey: string): KnownPriors | null {
+  const memory = knownMemory(ctx, known, cacheKey);
+  if (!memory) return null;
+  const { units, regs } = memory;
+  return (unitId, regId) => [Math.log1p(units.get(unitId) ?? 0), Math.log1p(regs.get(regId) ?? 0)];
+}
+
+function knownMemory(ctx: AppContext, known: KnownQuestion[], cacheKey: string): KnownMemory | null {
   const version = corpusVersion(ctx.db, REG_CORPUS);
   const cache = memories.in(ctx.state);
   const cached = cache.get(cacheKey);
@@ -62,12 +89,10 @@ export function knownQuestionLists(ctx: AppContext, known: KnownQuestion[], cach
     memory = buildMemory(ctx, known);
     cache.set(cacheKey, { version, memory });
   }
-  if (!memory) return null;
-  const m = memory;
-  return (query) => ({ known: m.nearest(query, LIST_LENGTH, NEIGHBOURS).map((x) => String(x.id)) });
+  return memory;
 }
 
-function buildMemory(ctx: AppContext, known: KnownQuestion[]): QaMemory | null {
+function buildMemory(ctx: AppContext, known: KnownQuestion[]): KnownMemory | null {
   // a code in parts (中华人民共和国民法典 · 合同编) answers to the code's name too
   const regsByTitle = new Map<string, string[]>();
   for (const r of ctx.db.prepare('SELECT reg_id, title FROM regulations').all() as { reg_id: string; title: string }[]) {
@@ -80,18 +105,26 @@ function buildMemory(ctx: AppContext, known: KnownQuestion[]): QaMemory | null {
   const unitStmt = ctx.db.prepare('SELECT id FROM reg_units WHERE reg_id = ? AND label = ?');
   let refs = 0;
   let resolved = 0;
+  const units = new Map<number, number>();
+  const regs = new Map<string, number>();
   const pairs = known.map((k) => {
     const ids = new Set<number>();
+    const cited = new Set<string>();
     for (const ref of k.relevant) {
       const parts = splitArticleRef(ref);
       if (!parts) continue;
       refs++;
       const before = ids.size;
       for (const regId of regsByTitle.get(normLawTitle(parts[0])) ?? []) {
-        for (const u of unitStmt.all(regId, parts[1]) as { id: number }[]) ids.add(u.id);
+        for (const u of unitStmt.all(regId, parts[1]) as { id: number }[]) {
+          ids.add(u.id);
+          cited.add(regId);
+        }
       }
       if (ids.size > before) resolved++;
     }
+    for (const id of ids) units.set(id, (units.get(id) ?? 0) + 1);
+    for (const r of cited) regs.set(r, (regs.get(r) ?? 0) + 1);
     return { question: k.question, tokens: k.tokens, passages: [...ids] };
   });
   if (refs === 0 || resolved / refs < MIN_RESOLVED) return null;
@@ -103,16 +136,23 @@ function buildMemory(ctx: AppContext, known: KnownQuestion[]): QaMemory | null {
     return idfOf(d, total);
   };
   const found = pairs.filter((p) => p.passages.length > 0);
-  return QaMemory.fromWeighed(
+  const qa = QaMemory.fromWeighed(
     found.map((p) => ({ tokens: p.tokens ?? QaMemory.weigh(p.question, idf), passages: p.passages })),
     idf,
   );
+  return { qa, units, regs };
 }
 
 /** The shipped known questions (resources/search/known-questions.json), when present and the library holds their articles. */
 export function shippedKnownQuestions(ctx: AppContext): ((query: string) => Record<string, string[]>) | null {
   const known = loadShippedKnownQuestions(ctx);
   return known?.length ? knownQuestionLists(ctx, known, 'shipped') : null;
+}
+
+/** Citation counts of the shipped known questions, when present and the library holds their articles. */
+export function shippedKnownPriors(ctx: AppContext): KnownPriors | null {
+  const known = loadShippedKnownQuestions(ctx);
+  return known?.length ? knownQuestionPriors(ctx, known, 'shipped') : null;
 }
 
 /** The shipped file's questions, read once per context (null when absent or broken). */

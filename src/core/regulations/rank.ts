@@ -86,3 +86,13 @@ export function arrangeHits<T extends RankItem>(hits: T[], o: { rowFactor: numbe
   }
   return out;
 }
+
+/** 广东省家政服务条例 / 深圳经济特区绿色建筑条例 / 潮州市畲族文化保护条例: a place, then a legal instrument. */
+const LOCAL_REGULATION = /^([\u4e00-\u9fff]{2,7}?)(?:省|市|自治区|特别行政区|自治州|自治县|县|经济特区)(?!.*(?:公司|电网|电力|供电))[\u4e00-\u9fff（）()、·]*(?:条例|规定|办法|细则|决定|规则|实施意见)$/;
+
+/** The place a local regulation's title names (广东, 深圳), or null for a national one or a non-legal document. */
+export function localPlaceOf(title: string): string | null {
+  if (title.startsWith('中华人民共和国') || title.startsWith('全国') || title.startsWith('国务院') || title.startsWith('最高人民')) return null;
+  const m = LOCAL_REGULATION.exec(title.replace(/\s*[（(]\d{4}[-年].*$/, '').trim());
+  return m ? m[1] : null;
+}

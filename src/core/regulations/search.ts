@@ -5,15 +5,19 @@ import { queryTokens } from '../text/segment';
 import { lexicalSearch, corpusVersion, type LexicalResult } from '../search/lexical';
 import { searchEngine, type SearchMode } from '../search/engine';
 import { shippedExpansion } from '../search/expansion';
-import { shippedKnownQuestions } from './known-questions';
+import { shippedKnownPriors, shippedKnownQuestions, type KnownPriors } from './known-questions';
 import { makeSnippet } from '../search/snippet';
 import type { Decision } from '../search/fusion';
 import { REG_CORPUS, REG_PROFILE_CORPUS } from './search-index';
 import { parseArticleRefs, titleMatchesLaw, type ArticleRef } from './article-ref';
-import { arrangeHits, queryTargetsRows, unitShape, type UnitShape } from './rank';
+import { arrangeHits, localPlaceOf, queryTargetsRows, unitShape, type UnitShape } from './rank';
+
+export { localPlaceOf };
 import { ContextValue } from '../common/cache';
 import { inForceSelection, markEditions } from './edition-search';
 import { PageTexts, explainHit, locateHit } from './hit-explain';
+import { featureUnits, REG_FEATURES, regulationFeatures, shippedReranker, type CandidateFeatures } from './rerank';
+import { rerankScore, rerankerApplies, type LinearReranker } from '../search/rerank';
 import type { DecisionAction, SelectionReason, SmartResult, SmartSearchInput, SmartSearchOutput } from './search-contract';
 
 /**
@@ -50,6 +54,18 @@ export interface SmartSearchOptions {
    * (resources/search/known-questions.json) when the library holds them; null = none.
    */
   parentLists?: ((query: string) => Record<string, string[]>) | null;
+  /**
+   * learned reranker (regulations/rerank.ts). undefined = the shipped one (models/, listed in the
+   * manifest) when present; null = none (the fused order, as before).
+   */
+  rerank?: LinearReranker | null;
+  /** citation counts for the reranker (known questions). undefined = the shipped known questions'; null = none */
+  priors?: KnownPriors | null;
+  /** receives the rerank features of the first `featurePool` candidates of a hybrid search (training) */
+  onFeatures?: (rows: CandidateFeatures[]) => void;
+  featurePool?: number;
+  /** chunk candidates per list while collecting features (default config.search.candidates) */
+  featureCandidates?: number;
 }
 
 /** All regulations (cached per index version: 3k+ laws would otherwise cost a query each time). */
@@ -334,13 +350,19 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
   const scopes = searchAll ? undefined : selection.selected;
   // the auto first pass over everything is exactly the lexical list of an all-regulations search
   let reuse: LexicalResult | undefined;
-  if (firstPass && searchAll) reuse = { ...firstPass, hits: firstPass.hits.slice(0, cfg.candidates) };
+  // rerank stage (hybrid with the model it was trained with): the learned model re-orders the first
+  // `pool` parents, from lists `candidates` deep; without one, the fused order with the local / consensus adjustments
+  const reranker = options.rerank === undefined ? (cfg.rerank ? shippedReranker(ctx) : null) : options.rerank;
+  const wantsHybrid = (input.mode ?? 'hybrid') === 'hybrid';
+  const useReranker = !!reranker && wantsHybrid && rerankerApplies(reranker, REG_FEATURES, ctx.embedder().status().model_id ?? null);
+  const depth = useReranker ? reranker.candidates : options.onFeatures ? (options.featureCandidates ?? cfg.candidates) : cfg.candidates;
+  if (firstPass && searchAll) reuse = { ...firstPass, hits: firstPass.hits.slice(0, depth) };
   else if (firstPass && scopes) {
     const keep = new Set(scopes);
-    const hits = firstPass.hits.filter((h) => keep.has(h.scope)).slice(0, cfg.candidates);
+    const hits = firstPass.hits.filter((h) => keep.has(h.scope)).slice(0, depth);
     const exhausted = firstPass.hits.length < Math.max(cfg.autoFirstPass, cfg.candidates * 3);
     // deep enough (or nothing more to find): reuse; otherwise run the restricted query
-    if (hits.length >= cfg.candidates / 2 || exhausted) reuse = { ...firstPass, hits: hits.map((h, i) => ({ ...h, rank: i + 1 })) };
+    if (hits.length >= depth / 2 || exhausted) reuse = { ...firstPass, hits: hits.map((h, i) => ({ ...h, rank: i + 1 })) };
   }
   const expander = options.expand === undefined ? shippedExpansion(ctx, REG_CORPUS) : options.expand;
   const expansion = expander ? expander(tokens) : undefined;
@@ -371,8 +393,11 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     return u ? `${u.title} ${u.label ?? u.section_path}`.trim() : parent;
   };
   // a table unit is a set of rows: a hit in one of its chunks covers it (its other chunks hold other rows)
-  const recordParent = (parent: string) => unit(parent)?.kind === 'table';
-  const engine = await searchEngine(ctx, { corpus: REG_CORPUS, scopes, query, tokens, mode: input.mode ?? 'hybrid', expansion, lexical: reuse, label, parentLists: extraLists, recordParent });
+  const recordParents = (parents: string[]) =>
+    new Set(
+      (ctx.db.prepare("SELECT id FROM reg_units WHERE kind = 'table' AND id IN (SELECT value FROM json_each(?))").all(JSON.stringify(parents.map(Number))) as { id: number }[]).map((r) => String(r.id)),
+    );
+  const engine = await searchEngine(ctx, { corpus: REG_CORPUS, scopes, query, tokens, mode: input.mode ?? 'hybrid', expansion, lexical: reuse, label, parentLists: extraLists, recordParents, candidates: depth });
 
   const refLabels = new Set(refs.map((r) => r.label));
   const toResult = (u: UnitRow, p: (typeof engine.parents)[number] | null, articleRef: boolean): ResultCore & { shape: UnitShape } => {
@@ -458,10 +483,26 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
   const typeWanted = (u: UnitRow) => !types || types.has(blockTypeOf(u.kind)) || (!!notedArticles && notedArticles.has(`${u.reg_id}\u0000${u.label ?? ''}`));
   const wanted = (u: UnitRow) => typeWanted(u) && (!scope || inChapterScope(u.section_path, scope));
 
-  // candidates in engine order, then arranged for reading (rows after provisions, similar rows folded)
+  // the rerank stage (its features include the vector list: hybrid only, also when the engine fell back to lexical)
+  const reranked = useReranker && engine.mode === 'hybrid';
+  let parents = engine.parents;
+  const learnedScore = new Map<string, number>();
+  if (engine.mode === 'hybrid' && (reranked || options.onFeatures)) {
+    const pool = Math.max(reranked ? reranker.pool : 0, options.onFeatures ? (options.featurePool ?? 300) : 0);
+    const rows = regulationFeatures(engine, pool, query, featureUnits(ctx, engine.parents.slice(0, pool).map((p) => p.parent)), options.priors === undefined ? shippedKnownPriors(ctx) : options.priors);
+    options.onFeatures?.(rows);
+    if (reranked) {
+      const scored = rows.slice(0, reranker.pool).map((r) => ({ parent: r.parent, s: rerankScore(reranker, r.x) }));
+      for (const r of scored) learnedScore.set(r.parent, r.s);
+      const byParent = new Map(engine.parents.map((p) => [p.parent, p]));
+      const head = [...scored].sort((a, b) => b.s - a.s).map((r) => byParent.get(r.parent)!);
+      parents = [...head, ...engine.parents.slice(head.length)];
+    }
+  }
+  // candidates in engine (or reranked) order, then arranged for reading (rows after provisions, similar rows folded)
   const candidates: (ResultCore & { shape: UnitShape; matched: string[] })[] = [];
-  prefetchUnits(engine.parents.slice(0, cfg.candidates).map((p) => p.parent));
-  for (const p of engine.parents.slice(0, cfg.candidates)) {
+  prefetchUnits(parents.slice(0, cfg.candidates).map((p) => p.parent));
+  for (const p of parents.slice(0, cfg.candidates)) {
     const u = unit(p.parent);
     if (!u || !wanted(u)) continue;
     const r = toResult(u, p, false);
@@ -469,8 +510,14 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
   }
   // the consensus boost orders hits; whether two regulations tie is judged on the evidence alone
   const evidenceScore = new Map(candidates.map((c) => [c.unit_id, c.score]));
-  yieldLocalToNational(candidates, query, cfg.localRegFactor);
-  boostByStatuteConsensus(candidates, cfg.consensusWeight, cfg.consensusTop);
+  if (reranked) {
+    // the learned score orders (it has the local and consensus signals as features); beyond its pool, below every reranked hit
+    const floor = Math.min(1, ...learnedScore.values());
+    for (const c of candidates) c.score = learnedScore.get(String(c.unit_id)) ?? floor * (c.score / (1 + c.score));
+  } else {
+    yieldLocalToNational(candidates, query, cfg.localRegFactor);
+    boostByStatuteConsensus(candidates, cfg.consensusWeight, cfg.consensusTop);
+  }
   const arranged = arrangeHits(candidates, { rowFactor: cfg.rowFactor, targetsRows: queryTargetsRows(query) });
   // article references land first, in the order the query names them
   const rankOfReg = new Map<string, number>();
@@ -537,16 +584,6 @@ export async function smartSearch(ctx: AppContext, input: SmartSearchInput, opti
     results,
     elapsed_ms: Math.round((performance.now() - t0) * 10) / 10,
   };
-}
-
-/** 广东省家政服务条例 / 深圳经济特区绿色建筑条例 / 潮州市畲族文化保护条例: a place, then a legal instrument. */
-const LOCAL_REGULATION = /^([\u4e00-\u9fff]{2,7}?)(?:省|市|自治区|特别行政区|自治州|自治县|县|经济特区)(?!.*(?:公司|电网|电力|供电))[\u4e00-\u9fff（）()、·]*(?:条例|规定|办法|细则|决定|规则|实施意见)$/;
-
-/** The place a local regulation's title names (广东, 深圳), or null for a national one or a non-legal document. */
-export function localPlaceOf(title: string): string | null {
-  if (title.startsWith('中华人民共和国') || title.startsWith('全国') || title.startsWith('国务院') || title.startsWith('最高人民')) return null;
-  const m = LOCAL_REGULATION.exec(title.replace(/\s*[（(]\d{4}[-年].*$/, '').trim());
-  return m ? m[1] : null;
 }
 
 /**

@@ -32,10 +32,13 @@ export interface EngineQuery {
   /** Optional label for clarify questions. */
   label?: (parent: string) => string;
   /**
-   * Parents whose chunks are independent records (the rows of a table cut into chunks): one matching
-   * chunk covers such a parent fully, where a long text matched in one of its chunks is only partly covered.
+   * Of the given parents, those whose chunks are independent records (the rows of a table cut into
+   * chunks): one matching chunk covers such a parent fully, where a long text matched in one of its
+   * chunks is only partly covered. Called once per search with every candidate's parent.
    */
-  recordParent?: (parent: string) => boolean;
+  recordParents?: (parents: string[]) => Set<string>;
+  /** chunk candidates per ranked list (default config.search.candidates; a reranker may look deeper) */
+  candidates?: number;
 }
 
 export interface ChunkInfo {
@@ -91,6 +94,7 @@ function chunkCounts(db: Db, corpus: string, parents: string[]): Map<string, num
 
 export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<EngineResult> {
   const cfg = ctx.config.search;
+  const k = q.candidates ?? cfg.candidates;
   const embedder = ctx.embedder();
   let mode: SearchMode = q.mode;
   let note: string | null = null;
@@ -130,7 +134,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
   /** query words each lexically found item holds */
   const known = new Map<number, string[]>();
   if (mode !== 'vector') {
-    lexical = q.lexical ?? lexicalSearch(ctx.db, { corpus: q.corpus, scopes: q.scopes, tokens, k: cfg.candidates }, { maxDfRatio: cfg.maxDfRatio, df });
+    lexical = q.lexical ?? lexicalSearch(ctx.db, { corpus: q.corpus, scopes: q.scopes, tokens, k }, { maxDfRatio: cfg.maxDfRatio, df });
     lists.lexical = lexical.hits.map((h) => ({ key: String(h.id), parent: h.parent, rank: h.rank }));
     for (const h of lexical.hits) {
       const c = touch({ id: h.id, key: h.key, parent: h.parent, scope: h.scope, title: h.title });
@@ -143,7 +147,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
       const extra = [...exDf.entries()].filter(([, n]) => n > 0).map(([t]) => t);
       if (extra.length) {
         // query + expansion words (expansion words alone rank worse at the top: R@10 0.40 vs 0.45 held-out)
-        const ex = lexicalSearch(ctx.db, { corpus: q.corpus, scopes: q.scopes, tokens: [...tokens, ...extra], k: cfg.candidates }, { maxDfRatio: cfg.maxDfRatio });
+        const ex = lexicalSearch(ctx.db, { corpus: q.corpus, scopes: q.scopes, tokens: [...tokens, ...extra], k }, { maxDfRatio: cfg.maxDfRatio });
         lists.expansion = ex.hits.map((h) => ({ key: String(h.id), parent: h.parent, rank: h.rank }));
         const asked = new Set(tokens);
         for (const h of ex.hits) {
@@ -170,7 +174,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
     }
   }
   if (matrix && queryVec) {
-    const vhits = vectorTopK(matrix, queryVec, cfg.candidates, q.scopes);
+    const vhits = vectorTopK(matrix, queryVec, k, q.scopes);
     const rows = itemRows(ctx.db, vhits.map((h) => h.id));
     lists.vector = [];
     for (const h of vhits) {
@@ -199,7 +203,9 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
   }
 
   // chunks per parent (coverage) for every candidate's parent, one query
-  const counts = chunkCounts(ctx.db, q.corpus, [...new Set([...info.values()].map((c) => c.parent))]);
+  const candidateParents = [...new Set([...info.values()].map((c) => c.parent))];
+  const counts = chunkCounts(ctx.db, q.corpus, candidateParents);
+  const records = q.recordParents?.(candidateParents) ?? new Set<string>();
   const ranked = rankLists(
     lists,
     (keys) =>
@@ -220,7 +226,7 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
       minEvidence: cfg.minEvidence,
       maxClose: 3,
       normalise: { kind: 'ideal', lists: Math.max(1, Object.keys(lists).reduce((s, name) => s + (cfg.listWeights[name] ?? 1), 0)), coverageCap: cfg.coverageCap },
-      totalChunks: (p) => (q.recordParent?.(p) ? 1 : (counts.get(p) ?? 1)),
+      totalChunks: (p) => (records.has(p) ? 1 : (counts.get(p) ?? 1)),
       label: q.label,
     },
   );

@@ -10,6 +10,7 @@ import { aggregateParents, decide, rrfFuse, type Decision, type Normalisation, t
  *   -> parents (fusion.ts aggregateParents), scored by the corpus's normalisation option
  *   -> decision (fusion.ts decide): low_evidence / ambiguous / locked
  *   -> optionally a caller's evidence rule that may overrule it with a stated reason
+ *   (-> regulations: the learned rerank stage, search/rerank.ts, re-orders the parents; the decision stays)
  *
  * Callers differ only in options: how scores are normalised (`ideal` absolute for regulations,
  * `best` relative as seed 003 writes it for collections), list weights, and the minimum chunk
