@@ -141,6 +141,15 @@ export const regulationsMigrations: Migration[] = [
     },
   },
   {
+    // own domain: how a table was laid out (printed header lines, merged cells, ruled or aligned)
+    domain: 'regulations-table-layout',
+    version: 1,
+    name: 'table header lines, merged cells and layout',
+    up: (db) => {
+      db.exec(`ALTER TABLE reg_tables ADD COLUMN layout TEXT NOT NULL DEFAULT '{}'; -- JSON {header_rows, merged_cells, layout}`);
+    },
+  },
+  {
     domain: 'regulations-figures',
     version: 1,
     name: 'figures: caption, page, box, citing sentences',
