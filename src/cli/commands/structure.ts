@@ -75,8 +75,12 @@ export function registerStructureCommands(program: Command): void {
         if (opts.tsv) return [t.columns, ...t.rows.map((r) => r.cells)].map((r) => r.map((c) => c.replace(/[\t\n]/g, ' ')).join('\t')).join('\n');
         const pages = t.page_start === t.page_end ? `第 ${t.page_start} 页` : `第 ${t.page_start}–${t.page_end} 页`;
         const rows = t.rows.map((r) => ({ cells: r.cells, page: r.page_num }));
+        const header = t.header_rows.length > 1 ? [`表头共 ${t.header_rows.length} 行：${t.header_rows.map((r) => r.filter(Boolean).join(' | ')).join(' ／ ')}`] : [];
+        const merged = t.merged_cells.length ? [`合并单元格 ${t.merged_cells.length} 处（内容已填入所覆盖的每一行）`] : [];
         return [
           `${t.table_id} ${t.title}（${t.regulation}，${pages}，共 ${t.row_count} 行）`,
+          ...header,
+          ...merged,
           renderTable(rows, [...t.columns.map((c, i) => ({ header: c, value: (r: (typeof rows)[number]) => r.cells[i] ?? '', max: 30 })), { header: '页', value: (r) => r.page }]),
           ...t.notes.map((n) => `${n.label}：${n.text.replace(/^(注|说明|备注)\s*\d*\s*[:：．.、]\s*/, '')}`),
         ].join('\n');

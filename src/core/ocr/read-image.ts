@@ -3,6 +3,7 @@ import { DEFAULT_DETECT, detectText, type TextBox } from './detect';
 import { resize, rotate, type GreyImage } from './image';
 import type { OcrModels } from './models';
 import { recognizeBoxes } from './recognize';
+import { detectRulings, type ImageRuling } from './rulings';
 import type { OcrPageLine } from './types';
 
 /** One recognised line; here the box is in the page image's pixels as scanned (before levelling). */
@@ -12,6 +13,8 @@ export interface OcrImageResult {
   lines: OcrLine[];
   /** degrees the page was levelled by */
   skew: number;
+  /** table ruling lines on the levelled page (pixels from its top-left corner) */
+  rulings: ImageRuling[];
   ms: { deskew: number; detect: number; recognize: number };
 }
 
@@ -19,12 +22,13 @@ export interface OcrImageResult {
 const MIN_LINE_CONFIDENCE = 0.5;
 
 /** Page image -> text lines in reading order: level, detect, recognise. */
-export async function readImage(models: OcrModels, page: GreyImage): Promise<OcrImageResult> {
+export async function readImage(models: OcrModels, page: GreyImage, dpi = 200): Promise<OcrImageResult> {
   let t = performance.now();
   const probeScale = Math.min(1, 1000 / Math.max(page.width, page.height));
   const skew = estimateSkew(resize(page, page.width * probeScale, page.height * probeScale));
   // below a tenth of a degree levelling changes nothing a line box would notice
   const level = Math.abs(skew) >= 0.1 ? rotate(page, skew) : page;
+  const rulings = detectRulings(level, dpi);
   const deskewMs = performance.now() - t;
   t = performance.now();
   const boxes = readingOrder(await detectText(models, level, DEFAULT_DETECT));
@@ -39,7 +43,7 @@ export async function readImage(models: OcrModels, page: GreyImage): Promise<Ocr
     if (!text || r.confidence < MIN_LINE_CONFIDENCE) return;
     lines.push({ text, confidence: r.confidence, min_confidence: Math.min(...r.charConfidence), ...unrotateBox(b, skew, page.width, page.height) });
   });
-  return { lines, skew, ms: { deskew: deskewMs, detect: detectMs, recognize: recognizeMs } };
+  return { lines, skew, rulings, ms: { deskew: deskewMs, detect: detectMs, recognize: recognizeMs } };
 }
 
 /**

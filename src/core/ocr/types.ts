@@ -24,6 +24,11 @@ export interface OcrPageResult {
   /** the largest image's pixel size, for the note about an oversized page */
   image?: { width: number; height: number };
   skew: number;
+  /**
+   * table ruling lines found in the image, in PDF points from the top-left corner of the page as
+   * levelled (rotated by `skew` about the page centre; the line boxes are on the page as scanned)
+   */
+  rulings?: { x0: number; y0: number; x1: number; y1: number }[];
   dpi: number;
   ms: number;
 }

@@ -87,7 +87,7 @@ export async function readOcrPage(id: number, pageNum: number): Promise<OcrPageR
   const broken = renderWarnings.some((w) => /image|jpeg|jpx|decode|stream/i.test(w)) && isBlank(raster.image.data);
   if (broken) return { ...common, skipped: 'unreadable', image: largest, ms: performance.now() - started };
   const models = await loadOcrModels(limits.threads);
-  const read = await readImage(models, raster.image);
+  const read = await readImage(models, raster.image, raster.scale * 72);
   const s = 1 / raster.scale;
   page.cleanup();
   return {
@@ -96,6 +96,7 @@ export async function readOcrPage(id: number, pageNum: number): Promise<OcrPageR
     skew: read.skew,
     dpi: raster.scale * 72,
     lines: read.lines.map((l) => ({ text: l.text, confidence: l.confidence, min_confidence: l.min_confidence, x0: l.x0 * s, y0: l.y0 * s, x1: l.x1 * s, y1: l.y1 * s })),
+    rulings: read.rulings.map((r) => ({ x0: r.x0 * s, y0: r.y0 * s, x1: r.x1 * s, y1: r.y1 * s })),
     ms: performance.now() - started,
   };
 }

@@ -4,7 +4,7 @@ import { GridError } from '../common/errors';
 import { queryTokens } from '../text/segment';
 import { getRegulation, getToc } from './store';
 import type { RegulationInfo, TocEntry } from './types';
-import { normalizeTableId } from './tables';
+import { normalizeTableId, type MergedCell } from './tables';
 import { normLawTitle } from './article-ref';
 import { findFigure } from './figures';
 import { chineseOrdinal, findReferences, normalizeNoteLabel, type FoundReference } from './refs';
@@ -23,6 +23,12 @@ export interface TableSummary {
   row_count: number;
   columns: string[];
   section_path: string;
+  /** the header as printed, one entry per header line (a spanning cell's text at its first column) */
+  header_rows: string[][];
+  /** body cells spanning several rows / columns (row: index among the table's rows) */
+  merged_cells: MergedCell[];
+  /** ruled: cells from ruling lines; aligned: columns from text alignment; markup: Markdown / DOCX structure */
+  layout: 'ruled' | 'aligned' | 'markup';
 }
 
 interface TableRow {
@@ -34,6 +40,14 @@ interface TableRow {
   page_end: number;
   row_count: number;
   section_path: string;
+  layout?: string;
+}
+
+function tableLayout(r: TableRow): Pick<TableSummary, 'header_rows' | 'merged_cells' | 'layout'> {
+  const columns = JSON.parse(r.columns) as string[];
+  // tables stored before layouts were kept: one header line, no merged cells known
+  const l = JSON.parse(r.layout || '{}') as Partial<TableSummary>;
+  return { header_rows: l.header_rows ?? [columns], merged_cells: l.merged_cells ?? [], layout: l.layout ?? 'aligned' };
 }
 
 const summary = (r: TableRow): TableSummary => ({
@@ -44,6 +58,7 @@ const summary = (r: TableRow): TableSummary => ({
   row_count: r.row_count,
   columns: JSON.parse(r.columns) as string[],
   section_path: r.section_path,
+  ...tableLayout(r),
 });
 
 export function listTables(db: Db, regId: string): TableSummary[] {

@@ -3,7 +3,9 @@ import { pdfjsAssets } from '../ocr/raster';
 import { OcrDocument } from '../embed/worker-client';
 import type { OcrLimits, OcrPageResult } from '../ocr/types';
 import { buildBlocks, finishStructure, unitsAndToc, ARTICLE_RE, headingRank } from './structure';
-import { findTableSegments, type Fragment } from './tables';
+import { cellGroups, type Fragment } from './tables';
+import { buildGrids, pageTableSegments, type CellGrid, type PageTableOptions } from './table-grid';
+import { rulingsFromOperators, type OperatorList } from './table-rulings';
 import { PAGE_NUMBER_RE, segmentParas, stitchTables, type PagePara } from './table-layout';
 import type { OcrLineBox, ParsedDocument, ParsedFigure, ParsedToc } from './types';
 import { attachCitations, figureUnits, findPageFigures } from './figures';
@@ -105,9 +107,40 @@ function linesToParagraphs(lines: PdfLine[]): string[] {
   return out;
 }
 
-/** A page's lines -> paragraphs, with table regions kept as one paragraph per header line and row. */
-function pageParagraphs(lines: PdfLine[]): PagePara[] {
-  return segmentParas(lines, findTableSegments(lines), (part) => linesToParagraphs(part));
+/** A page's lines -> paragraphs, with table regions (ruled grids, or aligned columns) kept as one paragraph per header line and row. */
+function pageParagraphs(lines: PdfLine[], grids: CellGrid[], options?: PageTableOptions): PagePara[] {
+  return segmentParas(lines, pageTableSegments(lines, grids, options), (part) => linesToParagraphs(part));
+}
+
+/** Lines that may be table rows (two or more cell groups): only then are the page's rulings worth reading. */
+const mayHoldTable = (lines: PdfLine[]) => lines.filter((l) => cellGroups(l) >= 2).length >= 2;
+
+/**
+ * OCR misreads a table cell makes obvious: a unit alone read with a capital K ("KA"), a stray dot or
+ * colon from speckle after a number or unit ("4800.", "MW:"), a speck before it.
+ */
+export function cleanOcrCell(cell: string): string {
+  let s = cell.trim();
+  // Chinese print never ends or opens a cell with ASCII punctuation ("p.u." excepted)
+  if (!/[a-z]\.[a-z]\.$/i.test(s)) s = s.replace(/(?<=[\u4e00-\u9fff）)\w%*℃Ω])(?:\s*[.'"`,:;·：；，、])+$/, '');
+  s = s.replace(/^[.'"`,:;·：；，、]+\s*(?=[\u4e00-\u9fff\w≥≤±+-])/, '');
+  return s.replace(/^K(V|A|W|VA|var|Wh)$/, 'k$1');
+}
+
+/**
+ * A scanned page's frame for ruled tables: line boxes are reported on the page as scanned, rulings on
+ * the page as levelled; a box's middle turned by the skew lands where the levelled page has it.
+ */
+function levelledCentre(skew: number, widthPt: number, heightPt: number): (f: Fragment) => [number, number] {
+  const t = (-skew * Math.PI) / 180;
+  const cos = Math.cos(t);
+  const sin = Math.sin(t);
+  return (f) => {
+    // OCR items carry the box middle as y (PDF orientation): back to top-down, turn, and up again
+    const x = (f.x + f.right) / 2 - widthPt / 2;
+    const y = heightPt - (f.y ?? 0) - heightPt / 2;
+    return [cos * x - sin * y + widthPt / 2, heightPt - (sin * x + cos * y + heightPt / 2)];
+  };
 }
 
 type PdfDoc = {
@@ -115,7 +148,7 @@ type PdfDoc = {
   getPage(n: number): Promise<{
     getTextContent(): Promise<{ items: unknown[] }>;
     getViewport(o: { scale: number }): { width: number; height: number };
-    getOperatorList(): Promise<{ fnArray: number[] }>;
+    getOperatorList(): Promise<OperatorList>;
     cleanup(): void;
   }>;
   getOutline(): Promise<OutlineNode[] | null>;
@@ -172,6 +205,8 @@ function needsOcr(items: TextItem[], limits: { minTextChars: number; minReadable
   return chars < limits.minTextChars || readableShare(text) < limits.minReadableShare;
 }
 
+const SPECK_RE = /^[\s.,:;'"`·、，。：；]{1,3}$/;
+
 /** OCR lines (boxes in points from the top-left) -> the text items the layout code reads. */
 function ocrItems(result: OcrPageResult): TextItem[] {
   // the body print is the height most characters are read at (a page of short labels in a drawing and two
@@ -180,7 +215,8 @@ function ocrItems(result: OcrPageResult): TextItem[] {
   const half = byHeight.reduce((a, b) => a + b.n, 0) / 2;
   let seen = 0;
   const median = byHeight.find((b) => (seen += b.n) >= half)?.h ?? 10;
-  return result.lines.map((l) => {
+  // a speck read as a dot or a colon on its own is no line of the page (it would end a table before a page break)
+  return result.lines.filter((l) => !SPECK_RE.test(l.text)).map((l) => {
     const boxH = l.y1 - l.y0;
     // box heights of one print size vary with the glyphs (brackets, descenders; digits and Latin letters
     // stand lower than Chinese characters, so a line without any is boxed up to a third shorter): body lines
@@ -269,6 +305,7 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
     throw new GridError('BAD_FILE', `文件「${fileLabel}」无法解析为 PDF：${(e as Error).message}`);
   }
   let ocr: OcrDocument | null = null;
+  const pdfjsOps = (pdfjs as unknown as { OPS: Record<string, number> }).OPS;
   try {
     if (pdf.numPages === 0) throw new GridError('BAD_FILE', `文件「${fileLabel}」是空 PDF（没有页面）`);
     const pageParas: PagePara[][] = [];
@@ -297,8 +334,9 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
         const t = raw.transform;
         items.push({ str: raw.str, x: t[4], y: t[5], w: raw.width ?? 0, h: raw.height || Math.hypot(t[2], t[3]) || 10 });
       }
-      page.cleanup();
       let message: string | undefined;
+      let grids: CellGrid[] = [];
+      let tableOptions: PageTableOptions | undefined;
       if (options.ocr && needsOcr(items, options.ocr)) {
         ocr ??= await OcrDocument.open(bytes, options.ocr);
         const result = await ocr.readPage(n);
@@ -310,6 +348,8 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
           if (result.lines.length) {
             ocrPages.push(n);
             items = ocrItems(result);
+            grids = buildGrids((result.rulings ?? []).map((r) => ({ x0: r.x0, x1: r.x1, y0: result.heightPt - r.y1, y1: result.heightPt - r.y0 })));
+            tableOptions = { centre: levelledCentre(result.skew, result.widthPt, result.heightPt), cleanCell: cleanOcrCell };
             for (const l of result.lines) {
               confSum += l.confidence;
               confN++;
@@ -331,9 +371,11 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
         }
       }
       const lines = itemsToLines(items);
+      if (!tableOptions && mayHoldTable(lines)) grids = buildGrids(rulingsFromOperators(await page.getOperatorList(), pdfjsOps));
+      page.cleanup();
       if (n === 1) firstPageLines = lines;
       figures.push(...findPageFigures(lines, n, pageSize.width, pageSize.height).filter((f) => !figures.some((g) => g.figure_id === f.figure_id)));
-      pageParas.push(pageParagraphs(lines));
+      pageParas.push(pageParagraphs(lines, grids, tableOptions));
       options.onPage?.(n, pdf.numPages, message);
     }
     // running headers/footers: page numbers, and short lines repeated on most pages
@@ -345,7 +387,6 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
     const totalChars = cleaned.reduce((n, ps) => n + ps.join('').replace(/\s/g, '').length, 0);
     if (totalChars === 0) {
       if (options.ocr && notes.length) throw new GridError('BAD_FILE', `文件「${fileLabel}」没有识别出任何文字：${notes.join('；')}`);
-      const pdfjsOps = (pdfjs as unknown as { OPS: Record<string, number> }).OPS;
       const imageOps = new Set([pdfjsOps.paintImageXObject, pdfjsOps.paintInlineImageXObject, pdfjsOps.paintImageMaskXObject]);
       let hasImages = false;
       for (let n = 1; n <= Math.min(pdf.numPages, 5) && !hasImages && !options.ocr; n++) {

@@ -298,7 +298,7 @@ export function ocrLines(db: Db, regId: string, page: number): Omit<OcrLineBox, 
 /** Tables (with per-row pages), notes and references of one regulation, inside the caller's transaction. */
 function writeStructure(db: Db, regId: string, doc: ParsedDocument): void {
   const insertTable = db.prepare(
-    'INSERT INTO reg_tables (reg_id, ord, table_id, title, columns, page_start, page_end, row_count, section_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO reg_tables (reg_id, ord, table_id, title, columns, page_start, page_end, row_count, section_path, layout) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const insertRow = db.prepare('INSERT INTO reg_table_rows (table_pk, row_idx, page_num, cells) VALUES (?, ?, ?, ?)');
   const insertNote = db.prepare(
@@ -307,7 +307,18 @@ function writeStructure(db: Db, regId: string, doc: ParsedDocument): void {
   const insertRef = db.prepare('INSERT INTO reg_refs (reg_id, ord, page_num, source, text, ref_type, target, regulation) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   (doc.tables ?? []).forEach((t, ord) => {
     const pk = Number(
-      insertTable.run(regId, ord, t.table_id, t.title, JSON.stringify(t.columns), t.page_start, t.page_end, t.rows.length, t.section_path).lastInsertRowid,
+      insertTable.run(
+        regId,
+        ord,
+        t.table_id,
+        t.title,
+        JSON.stringify(t.columns),
+        t.page_start,
+        t.page_end,
+        t.rows.length,
+        t.section_path,
+        JSON.stringify({ header_rows: t.header_rows ?? [t.columns], merged_cells: t.merged_cells ?? [], layout: t.layout ?? 'aligned' }),
+      ).lastInsertRowid,
     );
     t.rows.forEach((r, i) => insertRow.run(pk, i, r.page_num, JSON.stringify(r.cells)));
   });

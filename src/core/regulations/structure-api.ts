@@ -38,6 +38,11 @@ const tableSummary = z.object({
   row_count: z.number().int(),
   columns: z.array(z.string()),
   section_path: z.string(),
+  header_rows: z.array(z.array(z.string())).describe('表头各行（两行表头时为两行；跨列单元格的文字在其首列） / the header lines as printed'),
+  merged_cells: z
+    .array(z.object({ row: z.number().int(), col: z.number().int(), rowspan: z.number().int(), colspan: z.number().int() }))
+    .describe('合并单元格（row 为 rows 中的行号，其文字已填入所覆盖的每一行） / merged body cells; their text fills every row they cover'),
+  layout: z.enum(['ruled', 'aligned', 'markup']).describe('ruled：按表格框线；aligned：按文字对齐；markup：Markdown/DOCX 结构 / how rows and columns were found'),
 });
 const tableRow = z.object({ cells: z.array(z.string()), page_num: z.number().int() });
 const note = z.object({ label: z.string(), text: z.string(), page_num: z.number().int(), target_type: z.string(), target: z.string(), section_path: z.string() });

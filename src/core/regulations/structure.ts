@@ -469,7 +469,18 @@ export function finishStructure(
     const rows = t.rows.map((cells, r) => ({ cells, page_num: rowPages[i][r] || headerPage[i] || 1 }));
     const start = Math.min(...(pages.length ? pages : [headerPage[i] || 1]), headerPage[i] || Infinity);
     const end = Math.max(...(pages.length ? pages : [start]));
-    return { table_id: t.table_id, title: t.title, columns: t.columns, rows, page_start: start, page_end: end, section_path: tablePath[i] };
+    return {
+      table_id: t.table_id,
+      title: t.title,
+      columns: t.columns,
+      rows,
+      page_start: start,
+      page_end: end,
+      section_path: tablePath[i],
+      header_rows: t.headerRows ?? [t.columns],
+      merged_cells: t.mergedCells ?? [],
+      layout: t.ruled ? 'ruled' : t.headerRaw ? 'markup' : 'aligned',
+    };
   });
 
   const notes: ParsedNote[] = [];

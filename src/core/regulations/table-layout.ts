@@ -12,6 +12,7 @@ import {
   type PositionedLine,
   type TableInfo,
   type TableSegment,
+  type MergedCell,
 } from './tables';
 
 /**
@@ -57,7 +58,7 @@ const firstOfSeg = (paras: PagePara[], i: number) => !!paras[i]?.seg && paras[i 
  * every row they cover, across page breaks too.
  */
 export function stitchTables(pages: PagePara[][], ignorable: (text: string) => boolean = () => false): { lines: Line[]; tables: TableInfo[] } {
-  type Building = TableInfo & { caption: Caption | null; colX: [number, number][]; lastPage: number };
+  type Building = TableInfo & { caption: Caption | null; colX: [number, number][]; lastPage: number; headerRows: string[][]; mergedCells: MergedCell[] };
   const tables: Building[] = [];
   const lines: Line[] = [];
   let open: Building | null = null;
@@ -118,6 +119,9 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
           caption,
           colX: seg.columns,
           lastPage: page,
+          headerRows: hdr ? hdr.lines : header ? [firstRow] : [],
+          mergedCells: [],
+          ruled: !!seg.ruled,
         };
         tables.push(open);
       }
@@ -125,6 +129,15 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
       if (caption) lines.push({ text: prevPara.text, page, table: { index, row: -2 } });
       hdr?.lines.forEach((cells) => lines.push({ text: cells.filter(Boolean).join(' '), page, table: { index, row: -1 } }));
       const isHeader = hdr ? false : continues || named ? sameRow(remapCells(firstRow, seg.columns, t.colX), t.columns) : t.columns === firstRow;
+      const rowBase = t.rows.length - (isHeader ? 1 : 0);
+      if (seg.columns.length === t.colX.length) {
+        for (const s of seg.spans ?? []) {
+          // a merged cell cut by the page break goes on, blank, at the top of this page: one cell
+          const prev = t.mergedCells.find((p) => p.col === s.col && p.colspan === s.colspan && p.row + p.rowspan === s.row + rowBase);
+          if (prev && s.row === 0 && !seg.rows[0]?.[s.col]) prev.rowspan += s.rowspan;
+          else t.mergedCells.push({ ...s, row: s.row + rowBase });
+        }
+      }
       seg.rows.forEach((cells, r) => {
         const mapped = remapCells(cells, seg.columns, t.colX);
         const text = cells.filter(Boolean).join(' ');
@@ -145,7 +158,15 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
   });
   for (const t of tables) fillMergedDown(t.rows);
   const ids = assignTableIds(tables.map((t) => t.caption));
-  return { lines, tables: tables.map(({ caption: _c, colX: _x, lastPage: _l, ...t }, i) => ({ ...t, table_id: ids[i] })) };
+  return {
+    lines,
+    tables: tables.map(({ caption: _c, colX: _x, lastPage: _l, headerRows, mergedCells, ...t }, i) => ({
+      ...t,
+      table_id: ids[i],
+      headerRows: headerRows.length ? headerRows : [t.columns],
+      ...(mergedCells.length ? { mergedCells } : {}),
+    })),
+  };
 }
 
 // ---------------------------------------------------------------- TXT exports: columns aligned by spaces

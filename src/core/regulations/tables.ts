@@ -27,6 +27,20 @@ export interface TableInfo {
   rows: string[][];
   /** Markdown source lines (header + delimiter) repeated when a long table is cut into several blocks */
   headerRaw?: string[];
+  /** the header as printed, one line per header row (a spanning cell's text at its first column) */
+  headerRows?: string[][];
+  /** merged body cells (row index among `rows`) */
+  mergedCells?: MergedCell[];
+  /** read from ruling lines (a cell grid) */
+  ruled?: boolean;
+}
+
+/** A body cell spanning several rows and/or columns; its text fills every row it covers. */
+export interface MergedCell {
+  row: number;
+  col: number;
+  rowspan: number;
+  colspan: number;
 }
 
 /** Unique table ids: numbered tables keep their printed id, unnumbered ones get T1, T2 …; a repeated id gets (2). */
@@ -54,6 +68,11 @@ export interface ParsedTable {
   page_start: number;
   page_end: number;
   section_path: string;
+  /** the printed header lines (one when the header is one line) */
+  header_rows?: string[][];
+  merged_cells?: MergedCell[];
+  /** 'ruled': cells from ruling lines; 'aligned': columns from text alignment; 'markup': Markdown/DOCX structure */
+  layout?: 'ruled' | 'aligned' | 'markup';
 }
 
 /** "表A.1 安全自动装置台账（续）", "续表 6-2", "附表3 …" -> id, title, continuation flag. */
@@ -167,10 +186,14 @@ export interface TableSegment {
    * a unit row): one composed name per column ("额定电压 kV·10") and the printed lines.
    */
   header?: { names: string[]; lines: string[][] };
+  /** read from ruling lines (a cell grid), not from column alignment */
+  ruled?: boolean;
+  /** merged body cells (row among `rows`): a cell spanning several grid rows or columns */
+  spans?: MergedCell[];
 }
 
 /** Cells of a line split at wide gaps (at least ~0.8 em): how many cell-like groups it has. */
-function cellGroups(line: PositionedLine): number {
+export function cellGroups(line: PositionedLine): number {
   let groups = 0;
   let prevEnd = -Infinity;
   for (const f of line.frags) {
@@ -201,7 +224,7 @@ export function footnoteMarker(prev: Fragment | null, f: Fragment): string | nul
   return [...s.toLowerCase()].map((c) => SUPERSCRIPT[c] ?? c).join('');
 }
 
-function joinFragments(frags: Fragment[]): string {
+export function joinFragments(frags: Fragment[]): string {
   let out = '';
   let prevEnd = -Infinity;
   let prev: Fragment | null = null;
@@ -401,8 +424,8 @@ export function fillMergedDown(rows: string[][]): void {
 }
 
 /** A header cell that only names a unit: "kV", "MW", "(%)", "单位：A". */
-const UNIT_CELL_RE = /^[（(]?\s*(?:单位\s*[:：]?\s*)?(?:[kKMG]?V|[kM]?W|kWh|Mvar|kvar|M?VA|kVA|k?A|%|‰|Hz|℃|°C|s|ms|min|h|Ω|次|台|个|组|套|km|m|mm²?|p\.?u\.?|元|万元)\s*[)）]?$/;
-const labelCell = (c: string) => c.length <= 24 && !NUMERIC_RE.test(c) && !NOTE_RE.test(c);
+export const UNIT_CELL_RE = /^[（(]?\s*(?:单位\s*[:：]?\s*)?(?:[kKMG]?V|[kM]?W|kWh|Mvar|kvar|M?VA|kVA|k?A|%|‰|Hz|℃|°C|s|ms|min|h|Ω|次|台|个|组|套|km|m|mm²?|p\.?u\.?|元|万元)\s*[)）]?$/;
+export const labelCell = (c: string) => c.length <= 24 && !NUMERIC_RE.test(c) && !NOTE_RE.test(c);
 
 interface CellSpan {
   text: string;

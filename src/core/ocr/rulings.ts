@@ -1,0 +1,123 @@
+import type { GreyImage } from './image';
+
+/**
+ * Ruling lines of a scanned page (table borders), found in the levelled page image: runs of dark pixels
+ * along rows (horizontal) and columns (vertical), bridging small breaks (speckle, a faint copy), joined
+ * over neighbouring rows into lines a few pixels thick. A line must be long (a glyph's stroke is not)
+ * or, for a vertical one, reach from one horizontal line to another (a cell border in a one-line row).
+ * Boxes in pixels from the top-left corner; regulations/table-grid.ts builds the cell grid from them.
+ */
+
+export interface ImageRuling {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+interface Run {
+  at: number;
+  a: number;
+  b: number;
+}
+
+interface Line {
+  /** first and last row (horizontal) or column (vertical) of the line's runs */
+  lo: number;
+  hi: number;
+  a: number;
+  b: number;
+  /** the runs it was extended by in its last row/column: a run joins the line only where it touches them */
+  last: Run[];
+  cur: Run[];
+}
+
+/**
+ * Dark runs along one axis, joined across adjacent rows/columns into lines. A run joins a line only where
+ * it touches one of the line's runs in the row before (a glyph next to a long border stays apart from it).
+ */
+function axisLines(img: GreyImage, threshold: number, horizontal: boolean, minLen: number, maxGap: number): Line[] {
+  const { width, height, data } = img;
+  const outer = horizontal ? height : width;
+  const inner = horizontal ? width : height;
+  let open: Line[] = [];
+  const done: Line[] = [];
+  for (let o = 0; o < outer; o++) {
+    const runs: Run[] = [];
+    let start = -1;
+    let last = -1;
+    for (let i = 0; i < inner; i++) {
+      const v = horizontal ? data[o * width + i] : data[i * width + o];
+      if (v < threshold) {
+        if (start < 0 || i - last > maxGap + 1) {
+          if (start >= 0 && last - start + 1 >= minLen) runs.push({ at: o, a: start, b: last });
+          start = i;
+        }
+        last = i;
+      }
+    }
+    if (start >= 0 && last - start + 1 >= minLen) runs.push({ at: o, a: start, b: last });
+    for (const r of runs) {
+      const touching = open.filter((l) => l.last.some((p) => r.a <= p.b + maxGap && r.b >= p.a - maxGap));
+      let line: Line;
+      if (!touching.length) {
+        line = { lo: o, hi: o, a: r.a, b: r.b, last: [], cur: [] };
+        open.push(line);
+      } else {
+        // one run touching several lines joins them
+        line = touching[0];
+        for (const other of touching.slice(1)) {
+          line.lo = Math.min(line.lo, other.lo);
+          line.a = Math.min(line.a, other.a);
+          line.b = Math.max(line.b, other.b);
+          line.last.push(...other.last);
+          line.cur.push(...other.cur);
+        }
+        open = open.filter((l) => !touching.includes(l) || l === line);
+      }
+      line.cur.push(r);
+      line.hi = o;
+      line.a = Math.min(line.a, r.a);
+      line.b = Math.max(line.b, r.b);
+    }
+    // a line not continued for two rows is closed
+    const still: Line[] = [];
+    for (const l of open) {
+      if (l.cur.length) {
+        l.last = l.cur;
+        l.cur = [];
+        still.push(l);
+      } else if (o - l.hi > 1) done.push(l);
+      else still.push(l);
+    }
+    open = still;
+  }
+  done.push(...open);
+  return done;
+}
+
+/**
+ * Grey below which a pixel may belong to a ruling. Thin rules are faint after scanning (a 0.5 pt line is
+ * about one pixel at 200 dpi, lightened by blur, levelling and JPEG): paper stays above ~235.
+ */
+const RULING_INK = 215;
+
+/**
+ * Rulings of a page image. `dpi` sets the scale: horizontals at least 0.4 inch long, verticals at least
+ * 0.6 inch or joining two horizontals; at most 0.04 inch thick.
+ */
+export function detectRulings(img: GreyImage, dpi: number): ImageRuling[] {
+  const threshold = RULING_INK;
+  const maxThick = Math.max(3, Math.round(dpi * 0.04));
+  const gap = Math.max(2, Math.round(dpi / 100));
+  const hs = axisLines(img, threshold, true, Math.round(dpi * 0.4), gap).filter((l) => l.hi - l.lo + 1 <= maxThick);
+  const vAll = axisLines(img, threshold, false, Math.round(dpi * 0.08), gap).filter((l) => l.hi - l.lo + 1 <= maxThick);
+  const out: ImageRuling[] = hs.map((l) => ({ x0: l.a, x1: l.b, y0: (l.lo + l.hi) / 2, y1: (l.lo + l.hi) / 2 }));
+  const tol = maxThick + gap;
+  const meets = (x: number, y: number) => out.some((h) => Math.abs(h.y0 - y) <= tol && x >= h.x0 - tol && x <= h.x1 + tol);
+  for (const l of vAll) {
+    const x = (l.lo + l.hi) / 2;
+    if (l.b - l.a + 1 >= dpi * 0.6 || (meets(x, l.a) && meets(x, l.b))) out.push({ x0: x, x1: x, y0: l.a, y1: l.b });
+  }
+  return out;
+}

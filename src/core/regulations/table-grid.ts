@@ -1,0 +1,345 @@
+import type { Ruling } from './table-rulings';
+import { composeHeaderNames, findTableSegments, joinFragments, labelCell, UNIT_CELL_RE, type Fragment, type PositionedLine, type TableSegment } from './tables';
+
+/**
+ * Ruled tables: rulings (from the PDF's drawing operators, or found in a scanned page's image) -> cell
+ * grids -> table regions. Row and column borders are the distinct y / x positions of the rulings that
+ * meet each other; a border missing between two grid positions merges them (a station spanning its
+ * bays, a group header over sub-columns). Text goes to the cell under its middle, so centred and
+ * wrapped cells read whole. The header is the top rows: row 0 of labels, plus the rows a header cell
+ * reaches down into, the sub-columns under a group cell, and a row of units. Pages without rulings, and
+ * tables without them, keep the column alignment of tables.ts.
+ */
+
+export interface GridCell {
+  row: number;
+  col: number;
+  rowspan: number;
+  colspan: number;
+}
+
+export interface CellGrid {
+  /** column borders, left to right */
+  xs: number[];
+  /** row borders, top to bottom (PDF y grows upwards: descending) */
+  ys: number[];
+  cells: GridCell[];
+  /** index into `cells` of the cell covering each grid position */
+  owner: number[][];
+}
+
+/** Rulings closer than this (points) are one line; ends this close meet. */
+const SNAP = 2;
+const MEET = 3;
+/** Horizontal rules reaching this far (points) past the outermost vertical: the table is open at that side. */
+const OPEN_SIDE = 8;
+
+interface H {
+  y: number;
+  x0: number;
+  x1: number;
+}
+interface V {
+  x: number;
+  y0: number;
+  y1: number;
+}
+
+/** Collinear pieces (each cell stroking its own rectangle) joined into one line. */
+function joinCollinear<T>(items: T[], key: (t: T) => number, lo: (t: T) => number, hi: (t: T) => number, make: (k: number, a: number, b: number) => T): T[] {
+  const sorted = [...items].sort((a, b) => key(a) - key(b) || lo(a) - lo(b));
+  const groups: T[][] = [];
+  for (const it of sorted) {
+    const g = groups[groups.length - 1];
+    if (g && Math.abs(key(it) - key(g[0])) <= SNAP) g.push(it);
+    else groups.push([it]);
+  }
+  const out: T[] = [];
+  for (const g of groups) {
+    const k = g.reduce((s, t) => s + key(t), 0) / g.length;
+    const spans = g.map((t) => [lo(t), hi(t)] as [number, number]).sort((a, b) => a[0] - b[0]);
+    let [a, b] = spans[0];
+    for (const [c, d] of spans.slice(1)) {
+      if (c <= b + SNAP) b = Math.max(b, d);
+      else {
+        out.push(make(k, a, b));
+        [a, b] = [c, d];
+      }
+    }
+    out.push(make(k, a, b));
+  }
+  return out;
+}
+
+/** Values within `tol` of each other -> their mean, sorted ascending. */
+function clusterValues(values: number[], tol: number): number[] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const out: number[][] = [];
+  for (const v of sorted) {
+    const g = out[out.length - 1];
+    if (g && v - g[g.length - 1] <= tol) g.push(v);
+    else out.push([v]);
+  }
+  return out.map((g) => g.reduce((s, v) => s + v, 0) / g.length);
+}
+
+/** Share of [a, b] covered by the spans. */
+function covered(spans: [number, number][], a: number, b: number): number {
+  if (b <= a) return 0;
+  const parts = spans.map(([c, d]) => [Math.max(a, c), Math.min(b, d)] as [number, number]).filter(([c, d]) => d > c).sort((p, q) => p[0] - q[0]);
+  let sum = 0;
+  let end = a;
+  for (const [c, d] of parts) {
+    if (d <= end) continue;
+    sum += d - Math.max(c, end);
+    end = d;
+  }
+  return sum / (b - a);
+}
+
+/** Rulings -> cell grids: groups of horizontal and vertical rulings that meet, with at least 2 rows and 2 columns. */
+export function buildGrids(rulings: Ruling[]): CellGrid[] {
+  const hs = joinCollinear<H>(
+    rulings.filter((r) => Math.abs(r.y1 - r.y0) < 0.5 && r.x1 - r.x0 > SNAP).map((r) => ({ y: r.y0, x0: r.x0, x1: r.x1 })),
+    (h) => h.y,
+    (h) => h.x0,
+    (h) => h.x1,
+    (y, x0, x1) => ({ y, x0, x1 }),
+  );
+  const vs = joinCollinear<V>(
+    rulings.filter((r) => Math.abs(r.x1 - r.x0) < 0.5 && r.y1 - r.y0 > SNAP).map((r) => ({ x: r.x0, y0: r.y0, y1: r.y1 })),
+    (v) => v.x,
+    (v) => v.y0,
+    (v) => v.y1,
+    (x, y0, y1) => ({ x, y0, y1 }),
+  );
+  // connected groups: a vertical meets a horizontal where it crosses or touches it
+  const parent = [...hs, ...vs].map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  hs.forEach((h, i) =>
+    vs.forEach((v, j) => {
+      if (v.x >= h.x0 - MEET && v.x <= h.x1 + MEET && h.y >= v.y0 - MEET && h.y <= v.y1 + MEET) parent[find(i)] = find(hs.length + j);
+    }),
+  );
+  const groups = new Map<number, { h: H[]; v: V[] }>();
+  hs.forEach((h, i) => {
+    const g = groups.get(find(i)) ?? { h: [], v: [] };
+    g.h.push(h);
+    groups.set(find(i), g);
+  });
+  vs.forEach((v, j) => {
+    const g = groups.get(find(hs.length + j)) ?? { h: [], v: [] };
+    g.v.push(v);
+    groups.set(find(hs.length + j), g);
+  });
+  const grids: CellGrid[] = [];
+  for (const { h, v } of groups.values()) {
+    const ys = clusterValues(h.map((x) => x.y), SNAP).reverse();
+    // tables open at the sides (no outer verticals) end where their horizontal rules end
+    const vx = v.map((x) => x.x);
+    const left = Math.min(...h.map((x) => x.x0));
+    const right = Math.max(...h.map((x) => x.x1));
+    const xs = clusterValues([...vx, ...(left < Math.min(...vx) - OPEN_SIDE ? [left] : []), ...(right > Math.max(...vx) + OPEN_SIDE ? [right] : [])], SNAP);
+    if (ys.length < 3 || xs.length < 3 || v.length < 1) continue;
+    const hSpans = (y: number) => h.filter((s) => Math.abs(s.y - y) <= SNAP).map((s) => [s.x0, s.x1] as [number, number]);
+    const vSpans = (x: number) => v.filter((s) => Math.abs(s.x - x) <= SNAP).map((s) => [s.y0, s.y1] as [number, number]);
+    const nr = ys.length - 1;
+    const nc = xs.length - 1;
+    // union the grid positions a missing border joins
+    const id = (r: number, c: number) => r * nc + c;
+    const up = Array.from({ length: nr * nc }, (_, i) => i);
+    const root = (i: number): number => (up[i] === i ? i : (up[i] = root(up[i])));
+    for (let r = 0; r < nr; r++) {
+      for (let c = 0; c < nc; c++) {
+        if (c + 1 < nc && covered(vSpans(xs[c + 1]), ys[r + 1], ys[r]) < 0.5) up[root(id(r, c + 1))] = root(id(r, c));
+        if (r + 1 < nr && covered(hSpans(ys[r + 1]), xs[c], xs[c + 1]) < 0.5) up[root(id(r + 1, c))] = root(id(r, c));
+      }
+    }
+    const cells: GridCell[] = [];
+    const byRoot = new Map<number, number>();
+    const owner: number[][] = Array.from({ length: nr }, () => Array(nc).fill(-1));
+    for (let r = 0; r < nr; r++) {
+      for (let c = 0; c < nc; c++) {
+        const k = root(id(r, c));
+        let idx = byRoot.get(k);
+        if (idx === undefined) {
+          idx = cells.length;
+          byRoot.set(k, idx);
+          cells.push({ row: r, col: c, rowspan: 1, colspan: 1 });
+        }
+        const cell = cells[idx];
+        cell.rowspan = Math.max(cell.rowspan, r - cell.row + 1);
+        cell.colspan = Math.max(cell.colspan, c - cell.col + 1);
+        owner[r][c] = idx;
+      }
+    }
+    // a page frame or a single box around text is no table
+    if (cells.length < 4) continue;
+    grids.push({ xs, ys, cells, owner });
+  }
+  return grids.sort((a, b) => b.ys[0] - a.ys[0]);
+}
+
+/** Where a fragment sits: its middle (x, y), in the grid's frame. */
+export type FragmentCentre = (f: Fragment) => [number, number];
+
+/** A text fragment's middle in a PDF text layer: y is the baseline, the glyphs' middle about 0.3 em above. */
+export const textCentre: FragmentCentre = (f) => [(f.x + f.right) / 2, (f.y ?? 0) + (f.h || 10) * 0.3];
+
+const CJK = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
+const glue = (a: string, b: string) => (!a ? b : !b ? a : CJK.test(a.slice(-1)) || CJK.test(b[0]) ? a + b : `${a} ${b}`);
+
+function locate(values: number[], v: number, descending: boolean): number {
+  for (let i = 0; i + 1 < values.length; i++) {
+    const [a, b] = descending ? [values[i + 1], values[i]] : [values[i], values[i + 1]];
+    if (v >= a && v < b) return i;
+  }
+  return -1;
+}
+
+/** A cell's fragments -> its text: lines top to bottom, each left to right (raised footnote markers kept). */
+function cellText(frags: { f: Fragment; cy: number }[]): string {
+  const sorted = [...frags].sort((a, b) => b.cy - a.cy);
+  const lines: { f: Fragment; cy: number }[][] = [];
+  for (const it of sorted) {
+    const line = lines[lines.length - 1];
+    // a raised footnote marker (one or two small characters) stands up to 3/4 of the text's size above it
+    const small = (a: Fragment, b: Fragment) => a.str.trim().length <= 2 && (a.h || 10) <= (b.h || 10) * 0.85;
+    const marker = !!line && (small(it.f, line[0].f) || small(line[0].f, it.f));
+    if (line && Math.abs(line[0].cy - it.cy) < Math.max(line[0].f.h || 10, it.f.h || 10) * (marker ? 0.75 : 0.5)) line.push(it);
+    else lines.push([it]);
+  }
+  return lines.map((l) => joinFragments(l.map((x) => x.f).sort((a, b) => a.x - b.x))).reduce(glue, '');
+}
+
+/** Most header lines a ruled table stacks (group, sub-group, name, unit). */
+const MAX_HEADER_ROWS = 4;
+
+/** The number of header rows at the top of a grid whose cell texts are `text`. */
+function headerRows(grid: CellGrid, text: string[]): number {
+  const nr = grid.ys.length - 1;
+  const anchored = (r: number) => grid.cells.map((c, i) => ({ c, t: text[i] })).filter(({ c }) => c.row === r);
+  const first = anchored(0).filter(({ t }) => t);
+  if (first.length < 2 || !first.every(({ t }) => labelCell(t) || UNIT_CELL_RE.test(t))) return 0;
+  let h = 1;
+  while (h < nr && h < MAX_HEADER_ROWS) {
+    // a header cell reaching down into row h (序号 over both lines)
+    const reaches = grid.cells.some((c) => c.row < h && c.row + c.rowspan > h);
+    // a group cell ending above row h whose columns row h splits (额定电压 kV over 10 | 35 | 110)
+    const splits = grid.cells.some((c, i) => c.row < h && c.row + c.rowspan === h && c.colspan > 1 && !!text[i] && new Set(grid.owner[h].slice(c.col, c.col + c.colspan)).size > 1);
+    const row = anchored(h).filter(({ t }) => t);
+    const units = row.length > 0 && row.every(({ t }) => UNIT_CELL_RE.test(t));
+    const short = row.every(({ t }) => t.length <= 24);
+    if ((reaches || splits || units) && short) h++;
+    else break;
+  }
+  return h;
+}
+
+/** The grid with a column of one-row cells added at the left (border at `left`) and/or right. */
+function widen(grid: CellGrid, left: number | null, right: number | null): CellGrid {
+  const nr = grid.ys.length - 1;
+  const shift = left === null ? 0 : 1;
+  const cells = grid.cells.map((c) => ({ ...c, col: c.col + shift }));
+  const owner = grid.owner.map((row) => row.map((i) => i));
+  const add = (r: number, col: number) => {
+    cells.push({ row: r, col, rowspan: 1, colspan: 1 });
+    return cells.length - 1;
+  };
+  for (let r = 0; r < nr; r++) {
+    if (left !== null) owner[r].unshift(add(r, 0));
+    if (right !== null) owner[r].push(add(r, owner[r].length));
+  }
+  return { xs: [...(left === null ? [] : [left]), ...grid.xs, ...(right === null ? [] : [right])], ys: grid.ys, cells, owner };
+}
+
+/** A grid's region on the page and its table: the lines whose text falls inside it. */
+function gridSegment(found: CellGrid, lines: PositionedLine[], centre: FragmentCentre, cleanCell: (s: string) => string): TableSegment | null {
+  let grid = found;
+  const { xs, ys } = grid;
+  const inside = ([x, y]: [number, number]) => x >= xs[0] - 1 && x <= xs[xs.length - 1] + 1 && y <= ys[0] + 1 && y >= ys[ys.length - 1] - 1;
+  const members = lines.map((l, k) => (l.frags.length && l.frags.filter((f) => inside(centre(f))).length * 2 > l.frags.length ? k : -1)).filter((k) => k >= 0);
+  if (!members.length) return null;
+  const from = members[0];
+  const to = members[members.length - 1];
+  // text of the table's lines beyond a side whose border was not found: a column of its own there
+  const outside = lines.slice(from, to + 1).flatMap((l) => l.frags.filter((f) => f.str.trim()).map(centre));
+  const leftOut = outside.filter(([x]) => x < xs[0]).map(([x]) => x);
+  const rightOut = outside.filter(([x]) => x > xs[xs.length - 1]).map(([x]) => x);
+  if (leftOut.length || rightOut.length) grid = widen(grid, leftOut.length ? Math.min(...leftOut) - 20 : null, rightOut.length ? Math.max(...rightOut) + 20 : null);
+  const { xs: gx } = grid;
+  const buckets: { f: Fragment; cy: number }[][] = grid.cells.map(() => []);
+  for (const line of lines.slice(from, to + 1)) {
+    for (const f of line.frags) {
+      if (!f.str.trim()) continue;
+      const [x, y] = centre(f);
+      const r = locate(ys, y, true);
+      const c = locate(gx, x, false);
+      if (r >= 0 && c >= 0) buckets[grid.owner[r][c]].push({ f, cy: y });
+    }
+  }
+  const text = buckets.map((b) => cleanCell(cellText(b)));
+  const h = headerRows(grid, text);
+  const nr = ys.length - 1;
+  const nc = gx.length - 1;
+  const columns = gx.slice(0, -1).map((x, c) => [x, gx[c + 1]] as [number, number]);
+  const rows: string[][] = [];
+  const spans: GridCell[] = [];
+  for (let r = h > 1 ? h : 0; r < nr; r++) {
+    const row = grid.owner[r].map((i, c) => (grid.cells[i].col === c ? text[i] : ''));
+    if (!row.some(Boolean)) continue;
+    rows.push(row);
+  }
+  // merged body cells, with rows counted among the rows kept
+  const kept: number[] = [];
+  for (let r = h > 1 ? h : 0; r < nr; r++) if (grid.owner[r].some((i, c) => grid.cells[i].col === c && text[i])) kept.push(r);
+  grid.cells.forEach((c) => {
+    if (c.row < (h > 1 ? h : 0) || (c.rowspan === 1 && c.colspan === 1)) return;
+    const first = kept.indexOf(c.row);
+    const last = kept.filter((r) => r < c.row + c.rowspan).length - 1;
+    if (first >= 0) spans.push({ row: first, col: c.col, rowspan: last - first + 1, colspan: c.colspan });
+  });
+  if (!rows.length || nc < 2) return null;
+  const seg: TableSegment = { from, to, columns, rows, ruled: true, ...(spans.length ? { spans } : {}) };
+  if (h > 1) {
+    const grid2 = Array.from({ length: h }, (_, r) => grid.owner[r].map((i) => text[i]));
+    seg.header = { names: composeHeaderNames(grid2), lines: Array.from({ length: h }, (_, r) => grid.owner[r].map((i, c) => (grid.cells[i].row === r && grid.cells[i].col === c ? text[i] : ''))) };
+  }
+  return seg;
+}
+
+export interface PageTableOptions {
+  /** the grid's frame for a fragment (scans: levelled page); default: the text layer's */
+  centre?: FragmentCentre;
+  /** clean-up of a cell's text (OCR misreads a table cell makes obvious) */
+  cleanCell?: (s: string) => string;
+}
+
+/**
+ * Table regions of a page: ruled tables from the grids, and tables aligned by whitespace (tables.ts)
+ * in the lines between them. Sorted by position, never overlapping.
+ */
+export function pageTableSegments(lines: PositionedLine[], grids: CellGrid[], options: PageTableOptions = {}): TableSegment[] {
+  const centre = options.centre ?? textCentre;
+  const clean = options.cleanCell ?? ((s: string) => s);
+  const ruled: TableSegment[] = [];
+  for (const g of grids) {
+    const seg = gridSegment(g, lines, centre, clean);
+    if (seg && !ruled.some((s) => seg.from <= s.to && s.from <= seg.to)) ruled.push(seg);
+  }
+  ruled.sort((a, b) => a.from - b.from);
+  const out: TableSegment[] = [];
+  let at = 0;
+  for (const seg of [...ruled, null]) {
+    const end = seg ? seg.from : lines.length;
+    if (end > at) {
+      for (const s of findTableSegments(lines.slice(at, end))) {
+        out.push({ ...s, from: s.from + at, to: s.to + at, rows: s.rows.map((r) => r.map(clean)), ...(s.header ? { header: { names: s.header.names.map(clean), lines: s.header.lines.map((l) => l.map(clean)) } } : {}) });
+      }
+    }
+    if (!seg) break;
+    out.push(seg);
+    at = seg.to + 1;
+  }
+  return out;
+}

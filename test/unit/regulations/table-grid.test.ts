@@ -1,0 +1,178 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invokeOperation } from '../../../src/core/api/invoke';
+import { cleanOcrCell, parsePdf } from '../../../src/core/regulations/pdf';
+import { buildGrids, type CellGrid } from '../../../src/core/regulations/table-grid';
+import { rulingsFromOperators, type OperatorList } from '../../../src/core/regulations/table-rulings';
+import { detectRulings } from '../../../src/core/ocr/rulings';
+import { estimateSkew } from '../../../src/core/ocr/deskew';
+import { resize, rotate } from '../../../src/core/ocr/image';
+import { pdfjsAssets } from '../../../src/core/ocr/raster';
+import { runCli, runCliJson, tempContext, tempDir } from '../../helpers';
+import { expectedRows, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
+import { degrade, rasterize } from '../../fixtures/scans';
+
+/**
+ * Ruled tables read from their ruling lines, on a real generated PDF (pdfkit): a two-line header (cells
+ * spanning both lines, a group cell over two sub-columns), a first column merged over three rows with its
+ * text vertically centred, wrapped and centred cells, and a continuation page that repeats no header.
+ * The same page rasterised and degraded like a scan gives the same cell grid from its image.
+ */
+const LONG = ['纵联差动保护（主一），经光纤通道与对侧交换电流量', '距离保护Ⅰ段', '零序过流保护Ⅱ段，经方向元件闭锁'];
+const DOC: DocSpec = {
+  name: 'dingzhi',
+  title: '线路保护定值单管理规定',
+  producer: 'pdfkit-ruled',
+  heldOut: false,
+  intro: ['第一章 总则', '第一条 线路保护定值见表3。'],
+  tables: [
+    {
+      caption: '表3 线路保护定值',
+      header: [['线路{r2}', '保护{r2}', '整定值{c2}'], ['定值 A', '时间 s']],
+      rows: ['东郊—西山线', '南湖—北岭线', '青龙—白石线'].flatMap((line, g) =>
+        LONG.map((p, k) => [k ? '^' : line, p, `${(0.4 + g * 0.3 + k * 0.8).toFixed(2)}`, `${k * 0.5}`]),
+      ),
+      widths: [90, 200, 80, 80],
+      families: ['multirow', 'merged', 'continuation'],
+      continuation: 'none',
+      rowsPerPage: 6,
+      valign: 'middle',
+      wrap: true,
+      align: 'center',
+    },
+  ],
+};
+
+let dir: string;
+let file: string;
+
+beforeAll(async () => {
+  dir = tempDir('gridcode-table-grid-');
+  [{ file }] = await writeStructureDocs(dir, { docs: [DOC] });
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+async function operatorGrid(n: number): Promise<CellGrid[]> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(fs.readFileSync(file)), ...pdfjsAssets(), cMapPacked: true, isEvalSupported: false, verbosity: 0 }).promise;
+  try {
+    const page = await doc.getPage(n);
+    return buildGrids(rulingsFromOperators((await page.getOperatorList()) as unknown as OperatorList, (pdfjs as unknown as { OPS: Record<string, number> }).OPS));
+  } finally {
+    await doc.destroy();
+  }
+}
+
+describe('ruled tables from the drawing operators', () => {
+  it('the page\'s rulings make one grid: 4 columns, 2 header lines + 6 rows, merged cells where borders are missing', async () => {
+    const [grid, ...more] = await operatorGrid(1);
+    expect(more).toHaveLength(0);
+    expect(grid.xs).toHaveLength(5);
+    expect(grid.ys).toHaveLength(9);
+    const spans = grid.cells.filter((c) => c.rowspan > 1 || c.colspan > 1).map(({ row, col, rowspan, colspan }) => [row, col, rowspan, colspan]);
+    // 线路 and 保护 over both header lines, 整定值 over two sub-columns, two line groups of three rows
+    expect(spans).toEqual([
+      [0, 0, 2, 1],
+      [0, 1, 2, 1],
+      [0, 2, 1, 2],
+      [2, 0, 3, 1],
+      [5, 0, 3, 1],
+    ]);
+  });
+
+  it('rows, header, merged cells and the page without a header join into one table; wrapped and centred cells read whole', async () => {
+    const doc = await parsePdf(fs.readFileSync(file), 'dingzhi', { fallbackTitle: 'dingzhi' });
+    expect(doc.tables!.map((t) => t.table_id)).toEqual(['表3']);
+    const [t] = doc.tables!;
+    expect(t.columns).toEqual(['线路', '保护', '整定值·定值 A', '整定值·时间 s']);
+    expect(t.rows.map((r) => r.cells)).toEqual(expectedRows(DOC.tables[0]));
+    expect(t.rows.map((r) => r.page_num)).toEqual([1, 1, 1, 1, 1, 1, 2, 2, 2]);
+    expect(t.header_rows).toEqual([
+      ['线路', '保护', '整定值', ''],
+      ['', '', '定值 A', '时间 s'],
+    ]);
+    expect(t.merged_cells).toEqual([
+      { row: 0, col: 0, rowspan: 3, colspan: 1 },
+      { row: 3, col: 0, rowspan: 3, colspan: 1 },
+      { row: 6, col: 0, rowspan: 3, colspan: 1 },
+    ]);
+    expect(t.layout).toBe('ruled');
+  });
+
+  it('the `table` operation carries header lines, merged cells and the layout', async () => {
+    const ctx = tempContext();
+    try {
+      const [r] = await invokeOperation(ctx, 'regulations.import', { paths: [file] });
+      expect(r.status).toBe('imported');
+      const t = await invokeOperation(ctx, 'regulations.table', { reg_id: r.reg_id!, table_id: '表3' });
+      expect(t.header_rows).toHaveLength(2);
+      expect(t.merged_cells.map((m) => m.row)).toEqual([0, 3, 6]);
+      expect(t.layout).toBe('ruled');
+      expect(t.rows[7].cells).toEqual(['青龙—白石线', '距离保护Ⅰ段', '1.80', '0.5']);
+      const listed = await invokeOperation(ctx, 'regulations.tables', { reg_id: r.reg_id! });
+      expect(listed.tables[0]).toMatchObject({ table_id: '表3', row_count: 9, page_start: 1, page_end: 2, layout: 'ruled' });
+    } finally {
+      await ctx.cleanup();
+    }
+  }, 60_000);
+});
+
+describe('gridcode table', () => {
+  it('prints the header lines and merged cells, and --json carries them', async () => {
+    const data = tempDir('gridcode-table-grid-cli-');
+    try {
+      const [imported] = await runCliJson<{ reg_id: string }[]>(['import', file, '--data-dir', data]);
+      const json = await runCliJson<{ header_rows: string[][]; merged_cells: unknown[]; layout: string }>(['table', imported.reg_id, '表3', '--data-dir', data]);
+      expect(json).toMatchObject({ header_rows: [['线路', '保护', '整定值', ''], ['', '', '定值 A', '时间 s']], layout: 'ruled' });
+      expect(json.merged_cells).toHaveLength(3);
+      const text = await runCli(['table', imported.reg_id, '表3', '--data-dir', data]);
+      expect(text.stdout).toContain('表头共 2 行：线路 | 保护 | 整定值 ／ 定值 A | 时间 s');
+      expect(text.stdout).toContain('合并单元格 3 处');
+    } finally {
+      fs.rmSync(data, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('ruled tables from a scanned page image', () => {
+  it('a 200 dpi scan skewed by 0.8° with speckle gives the grid the operators give', async () => {
+    const [fromOps] = await operatorGrid(1);
+    const [page] = await rasterize(fs.readFileSync(file), 200);
+    const scan = degrade(page, { skew: 0.8, speckle: 0.002, blur: 1, seed: 3 });
+    // the page is levelled as the OCR pipeline levels it, then its rulings are read
+    const probe = Math.min(1, 1000 / Math.max(scan.width, scan.height));
+    const skew = estimateSkew(resize(scan, scan.width * probe, scan.height * probe));
+    expect(Math.abs(skew - 0.8)).toBeLessThan(0.15);
+    const level = rotate(scan, skew);
+    const k = 72 / 200;
+    const heightPt = scan.height * k;
+    const rulings = detectRulings(level, 200).map((r) => ({ x0: r.x0 * k, x1: r.x1 * k, y0: heightPt - r.y1 * k, y1: heightPt - r.y0 * k }));
+    const grids = buildGrids(rulings);
+    expect(grids).toHaveLength(1);
+    const [g] = grids;
+    expect(g.xs).toHaveLength(fromOps.xs.length);
+    expect(g.ys).toHaveLength(fromOps.ys.length);
+    expect(g.cells.map((c) => [c.row, c.col, c.rowspan, c.colspan])).toEqual(fromOps.cells.map((c) => [c.row, c.col, c.rowspan, c.colspan]));
+    // row heights as printed (the levelled page may sit a little off the printed one as a whole)
+    const gaps = (v: number[]) => v.slice(1).map((x, i) => x - v[i]);
+    gaps(g.ys).forEach((d, i) => expect(Math.abs(d - gaps(fromOps.ys)[i])).toBeLessThan(2));
+    gaps(g.xs).forEach((d, i) => expect(Math.abs(d - gaps(fromOps.xs)[i])).toBeLessThan(2));
+  }, 60_000);
+
+  it('text strokes and speckle alone make no grid', async () => {
+    const prose = path.join(dir, 'prose.pdf');
+    const [{ file: plain }] = await writeStructureDocs(dir, { docs: [{ ...DOC, name: 'prose', producer: 'pdfkit-plain' }] });
+    fs.renameSync(plain, prose);
+    const [page] = await rasterize(fs.readFileSync(prose), 200);
+    const scan = degrade(page, { speckle: 0.004, blur: 1, seed: 9 });
+    expect(buildGrids(detectRulings(scan, 200))).toHaveLength(0);
+  }, 60_000);
+});
+
+describe('OCR cell clean-up', () => {
+  it('drops punctuation speckle at a cell\'s ends and lowercases the k of a unit; leaves real text alone', () => {
+    expect(['4800.', 'MW:', "10'", 'KA.', '主变间隔.', 'kV .', '.35', 'KV'].map(cleanOcrCell)).toEqual(['4800', 'MW', '10', 'kA', '主变间隔', 'kV', '35', 'kV']);
+    expect(['31.5', 'p.u.', '≥52*', '0.5', '东郊—西山线', '第一条。', 'K'].map(cleanOcrCell)).toEqual(['31.5', 'p.u.', '≥52*', '0.5', '东郊—西山线', '第一条。', 'K']);
+  });
+});
