@@ -135,6 +135,23 @@ export default async function importBench(): Promise<void> {
     console.log(
       `vector storage, same ${layout.rows} vectors: old layout (Float32 WITHOUT ROWID + cache) ${(layout.old / MB).toFixed(1)} MB, current (int8, rowid) ${(layout.current / MB).toFixed(1)} MB, ratio ${(layout.old / layout.current).toFixed(1)}×`,
     );
+    // the figures of issue 29 side by side: measured, target, measured / target (≤ 1 = met)
+    const load = os.loadavg()[0];
+    const rows: [string, number, number, string][] = [
+      ['CPU with model / without (same files, this run)', withModel.cpu_seconds / without.cpu_seconds, 1.5, '×'],
+      ['wall with model / without', withModel.seconds / without.seconds, 1.5, '×'],
+      ...(n === 0 ? ([['full corpus with model, wall (s)', withModel.seconds, 60, 's'], ['full corpus with model, CPU (s)', withModel.cpu_seconds, 60, 's']] as [string, number, number, string][]) : []),
+      ['data dir with model / documents', dataDir / docBytes, 6, '×'],
+      ['peak RSS, import with model (MB)', withModel.peak_rss_mb, 1024, 'MB'],
+      ['idle RSS, library open (MB)', idle.idle_rss_mb as number, 600, 'MB'],
+      ['vectors, old layout / current', layout.old / layout.current, 1, '× smaller'],
+    ];
+    console.log(`\nsummary (load average ${load.toFixed(1)} on ${os.cpus().length} cores; wall times wait for a CPU under load, CPU times do not):`);
+    console.log(`  ${'figure'.padEnd(50)} ${'measured'.padStart(9)} ${'target'.padStart(8)}  measured/target`);
+    for (const [label, value, target, unit] of rows) {
+      const ratio = label.startsWith('vectors') ? '' : (value / target).toFixed(2);
+      console.log(`  ${label.padEnd(50)} ${value.toFixed(value >= 100 ? 0 : 2).padStart(9)} ${`${target}`.padStart(8)}  ${ratio}${label.startsWith('vectors') ? unit : ''}`);
+    }
   } finally {
     for (const d of [...dirs, emptyModels]) fs.rmSync(d, { recursive: true, force: true });
     if (n > 0) fs.rmSync(folder, { recursive: true, force: true });

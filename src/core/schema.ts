@@ -1,6 +1,6 @@
 import type { Migration } from './store/migrations';
 import { coreMigrations } from './store/core-schema';
-import { regulationsMigrations } from './regulations/schema';
+import { regulationsMigrations, regulationsTextMigrations } from './regulations/schema';
 import { searchMigrations } from './search/schema';
 import { devicesMigrations } from './devices/schema';
 import { collectionsMigrations } from './collections/schema';
@@ -11,6 +11,7 @@ export const allMigrations: Migration[] = [
   ...coreMigrations,
   ...regulationsMigrations,
   ...searchMigrations,
+  ...regulationsTextMigrations,
   ...devicesMigrations,
   ...collectionsMigrations,
   ...editionsMigrations,

@@ -1,5 +1,6 @@
 import type { Db } from '../store/db';
 import { documentFrequencies, idfOf, termEvidence } from '../search/lexical';
+import { itemTokens } from '../search/tokens';
 import { withLayEquivalents, type LayExpansion } from './lay-terms';
 
 /**
@@ -75,13 +76,17 @@ export function chunkEvidence(
   const total = (db.prepare('SELECT COUNT(*) AS n FROM search_items').get() as { n: number }).n;
   const df = documentFrequencies(db, tokens);
   const queryIdf = new Map(tokens.map((t) => [t, idfOf(df.get(t) ?? 0, Math.max(total, 1))]));
-  const select = 'SELECT i.key, i.text, f.title AS ftitle, f.body FROM search_items i JOIN search_fts f ON f.rowid = i.id WHERE i.corpus = ? AND ';
-  type Row = { key: string; text: string | null; ftitle: string; body: string };
+  const select = 'SELECT id, key, title, text FROM search_items WHERE corpus = ? AND ';
+  type Row = { id: number; key: string; title: string | null; text: string | null };
   const rows: Row[] =
     'scope' in which
-      ? (db.prepare(`${select} i.scope = ?`).all(corpus, which.scope) as Row[])
-      : which.keys.flatMap((k) => (db.prepare(`${select} i.key = ?`).all(corpus, k) as Row[]));
-  for (const r of rows) out.set(r.key, { evidence: termEvidence(queryIdf, withLayEquivalents(withModalEquivalents(new Set(`${r.ftitle} ${r.body}`.split(' '))), lay)).evidence, text: r.text ?? '' });
+      ? (db.prepare(`${select} scope = ?`).all(corpus, which.scope) as Row[])
+      : which.keys.flatMap((k) => (db.prepare(`${select} key = ?`).all(corpus, k) as Row[]));
+  const rowTokens = itemTokens(db, rows, { remember: true });
+  rows.forEach((r, i) => {
+    const present = new Set(`${rowTokens[i].title} ${rowTokens[i].body}`.split(' '));
+    out.set(r.key, { evidence: termEvidence(queryIdf, withLayEquivalents(withModalEquivalents(present), lay)).evidence, text: r.text ?? '' });
+  });
   return out;
 }
 

@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { normalizeText } from '../text/normalize';
 import { queryTokens, segmentForSearch, tagged } from '../text/segment';
 import { corpusVersion } from '../search/lexical';
+import { itemTokens } from '../search/tokens';
 import { KeyedCache } from '../common/cache';
 import { corpusOf, type CollectionRow } from './store';
 import type { LayExpansion } from './lay-vocabulary';
@@ -53,13 +54,14 @@ function subjectIndex(ctx: AppContext, coll: CollectionRow): SubjectIndex {
   const cached = cache.get(coll.name);
   if (cached && cached.version === version) return cached;
   const rows = ctx.db
-    .prepare('SELECT i.key, i.parent, i.text, f.title AS ftitle, f.body FROM search_items i JOIN search_fts f ON f.rowid = i.id WHERE i.corpus = ?')
-    .all(corpus) as { key: string; parent: string; text: string | null; ftitle: string; body: string }[];
+    .prepare('SELECT id, key, parent, title, text FROM search_items WHERE corpus = ?')
+    .all(corpus) as { id: number; key: string; parent: string; title: string | null; text: string | null }[];
+  const rowTokens = itemTokens(ctx.db, rows, { remember: true });
   const units = new Map<string, Unit>();
   const docs = new Map<string, Set<string>>();
   const df = new Map<string, number>();
-  for (const r of rows) {
-    const tokens = new Set(`${r.ftitle} ${r.body}`.split(' ').filter(Boolean));
+  for (const [i, r] of rows.entries()) {
+    const tokens = new Set(`${rowTokens[i].title} ${rowTokens[i].body}`.split(' ').filter(Boolean));
     units.set(r.key, { parent: r.parent, tokens });
     let d = docs.get(r.parent);
     if (!d) docs.set(r.parent, (d = new Set()));

@@ -23,6 +23,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context';
+import { resolveTexts } from '../search/texts';
 import type { ProgressSink } from '../common/operation';
 import { GridError } from '../common/errors';
 import { setSetting } from '../store/db';
@@ -81,9 +82,16 @@ function baseModel(ctx: AppContext): LocatedModel {
 
 /** The library's chunks as the indexers embed them (title + text), regulations and collections. */
 function libraryTexts(ctx: AppContext): { id: number; text: string }[] {
-  const rows = ctx.db
-    .prepare("SELECT id, title, text FROM search_items WHERE (corpus = 'reg' OR corpus LIKE 'col:%') AND text IS NOT NULL ORDER BY id")
-    .all() as { id: number; title: string | null; text: string }[];
+  const rows = resolveTexts(
+    ctx.db,
+    ctx.db.prepare("SELECT id, corpus, parent, title, text FROM search_items WHERE (corpus = 'reg' OR corpus LIKE 'col:%') ORDER BY id").all() as {
+      id: number;
+      corpus: string;
+      parent: string;
+      title: string | null;
+      text: string | null;
+    }[],
+  ).filter((r): r is typeof r & { text: string } => r.text !== null);
   return rows.map((r) => ({ id: r.id, text: r.title ? `${r.title}\n${r.text}` : r.text }));
 }
 

@@ -1,4 +1,5 @@
 import type { Migration } from '../store/migrations';
+import { regulationProfile } from './profile';
 
 /**
  * Regulation library tables. The search engine indexes reg_units (citable units:
@@ -166,6 +167,63 @@ export const regulationsMigrations: Migration[] = [
           citing TEXT NOT NULL DEFAULT '[]',   -- JSON [{page_num, label, text}]
           PRIMARY KEY (reg_id, figure_id)
         ) WITHOUT ROWID;
+      `);
+    },
+  },
+];
+
+/**
+ * Text storage of regulations (v1, v2), after the search migrations.
+ * v1: regulation units in the search index without a second copy of their text (after the search
+ * migrations: search v7 creates search_text_sources). A unit indexed as one chunk has exactly the
+ * unit's text, so its item stores none and the search engine reads it from reg_units by parent
+ * (search/texts.ts); long units cut into several chunks keep each chunk's text. Existing items are
+ * emptied where the texts are equal, without logging them as changed (the postings hold the same
+ * tokens), and the database is vacuumed: the statute corpus holds ~57 MB of chunk text.
+ */
+export const regulationsTextMigrations: Migration[] = [
+  {
+    domain: 'regulations-text',
+    version: 1,
+    name: 'one-chunk units keep their text only in reg_units',
+    vacuum: true,
+    up: (db) => {
+      const seq = (db.prepare('SELECT MAX(seq) AS s FROM search_item_log').get() as { s: number | null }).s ?? 0;
+      db.exec(`
+        INSERT OR REPLACE INTO search_text_sources (corpus, sql) VALUES ('reg', 'SELECT text FROM reg_units WHERE id = CAST(? AS INTEGER)');
+        UPDATE search_items SET text = NULL
+          WHERE corpus = 'reg' AND key = parent AND text = (SELECT u.text FROM reg_units u WHERE u.id = CAST(search_items.parent AS INTEGER));
+      `);
+      // profiles (regmeta) were indexed without their text: write it back as they were built (the
+      // postings keep the tokens computed from it; a rebuild segments the same text again)
+      const setText = db.prepare("UPDATE search_items SET text = ? WHERE corpus = 'regmeta' AND key = ?");
+      for (const { reg_id } of db.prepare('SELECT reg_id FROM regulations').all() as { reg_id: string }[]) {
+        const profile = regulationProfile(db, reg_id);
+        if (profile) setText.run(profile.text, reg_id);
+      }
+      db.prepare('DELETE FROM search_item_log WHERE seq > ?').run(seq);
+    },
+  },
+  {
+    domain: 'regulations-text',
+    version: 2,
+    name: 'reg_pages as a rowid table (no half-empty overflow pages)',
+    vacuum: true,
+    // A page of text is ~4 KB: as a row of a WITHOUT ROWID table it spilled into overflow pages
+    // (78.6 MB on disk for 57.7 MB of statute text); in a rowid table most fit one page (-15 %).
+    // Same columns and key, so every reader stays as it is.
+    up: (db) => {
+      db.exec(`
+        CREATE TABLE reg_pages_rowid (
+          id INTEGER PRIMARY KEY,
+          reg_id TEXT NOT NULL REFERENCES regulations(reg_id) ON DELETE CASCADE,
+          page_num INTEGER NOT NULL,
+          text TEXT NOT NULL,
+          UNIQUE (reg_id, page_num)
+        );
+        INSERT INTO reg_pages_rowid (reg_id, page_num, text) SELECT reg_id, page_num, text FROM reg_pages ORDER BY reg_id, page_num;
+        DROP TABLE reg_pages;
+        ALTER TABLE reg_pages_rowid RENAME TO reg_pages;
       `);
     },
   },

@@ -4,12 +4,14 @@ import type { ProgressSink } from '../common/operation';
 import { indexItems, removeItems, type IndexItem } from '../search/lexical';
 import { itemsMissingVectors, keepVectors, storeVectors } from '../search/vectors';
 import { chunkKey, chunkText } from '../search/chunk';
+import { regulationProfile } from './profile';
 
 /**
  * How regulations live in the generic search index (src/core/search):
  * - corpus `reg`: one item per chunk of a unit (article, clause, table row…), key `<unitId>` or
- *   `<unitId>#<n>`, parent = unit id, scope = reg_id; the chunk text is stored with the item, so
- *   the vectors embed exactly what the lexical index holds;
+ *   `<unitId>#<n>`, parent = unit id, scope = reg_id; a long unit's chunk texts are stored with
+ *   their items, a one-chunk unit's text only in reg_units (the search engine reads it there through
+ *   the corpus' text source), so the vectors embed exactly what the lexical index holds;
  * - corpus `regmeta`: one item per regulation, its profile (title, description, keywords, scope,
  *   TOC headings) used by smart selection.
  */
@@ -41,7 +43,8 @@ function indexUnits(db: Db, regId: string, chunkChars: number): void {
   for (const u of units) {
     const chunks = chunkText(u.text, chunkChars);
     chunks.forEach((text, n) => {
-      items.push({ key: chunkKey(u.id, n, chunks.length), parent: String(u.id), scope: regId, title: u.section_path, text, ord: u.ord, storeText: true });
+      // a one-chunk unit's text is the unit's: reg_units holds it (search_text_sources, schema.ts)
+      items.push({ key: chunkKey(u.id, n, chunks.length), parent: String(u.id), scope: regId, title: u.section_path, text, ord: u.ord, ownerText: chunks.length === 1 });
     });
   }
   indexItems(db, REG_CORPUS, items);
@@ -54,27 +57,9 @@ function indexUnits(db: Db, regId: string, chunkChars: number): void {
  */
 export function indexRegulationProfile(db: Db, regId: string): void {
   removeItems(db, REG_PROFILE_CORPUS, { scope: regId });
-  const reg = db.prepare('SELECT title, description, keywords, scope, extra FROM regulations WHERE reg_id = ?').get(regId) as
-    | { title: string; description: string | null; keywords: string; scope: string | null; extra: string }
-    | undefined;
-  if (!reg) return;
-  const toc = (db.prepare('SELECT title FROM reg_toc WHERE reg_id = ? ORDER BY ord').all(regId) as { title: string }[]).map((r) => r.title);
-  let keywords: string[] = [];
-  try {
-    keywords = JSON.parse(reg.keywords) as string[];
-  } catch {
-    keywords = [];
-  }
-  let generated: string[] = [];
-  try {
-    generated = (JSON.parse(reg.extra) as { generated_keywords?: string[] }).generated_keywords ?? [];
-  } catch {
-    generated = [];
-  }
-  // curated keywords repeated: they are the topic words a person chose, so they outweigh TOC noise
-  const curated = keywords.filter((k) => !generated.includes(k));
-  const text = [reg.description ?? '', curated.join(' '), curated.join(' '), generated.join(' '), reg.scope ?? '', toc.join('\n')].join('\n');
-  indexItems(db, REG_PROFILE_CORPUS, [{ key: regId, parent: regId, scope: regId, title: reg.title, text }]);
+  const profile = regulationProfile(db, regId);
+  if (!profile) return;
+  indexItems(db, REG_PROFILE_CORPUS, [{ key: regId, parent: regId, scope: regId, title: profile.title, text: profile.text }]);
 }
 
 export function removeRegulationIndex(db: Db, regId: string): void {
@@ -92,7 +77,17 @@ export async function indexRegulationVectors(ctx: AppContext, regId: string, pro
   const modelId = embedder.status().model_id ?? 'default';
   const missing = itemsMissingVectors(ctx.db, REG_CORPUS, modelId, regId);
   if (!missing.length) return;
-  const textOf = ctx.db.prepare('SELECT text FROM search_items WHERE id = ?');
+  // the chunk texts in one query: the item's own (a long unit's chunk) or its unit's (search_text_sources)
+  const texts = new Map(
+    (
+      ctx.db
+        .prepare(
+          `SELECT i.id, COALESCE(i.text, u.text) AS text FROM search_items i LEFT JOIN reg_units u ON u.id = CAST(i.parent AS INTEGER)
+           WHERE i.corpus = ? AND i.scope = ?`,
+        )
+        .all(REG_CORPUS, regId) as { id: number; text: string | null }[]
+    ).map((r) => [r.id, r.text]),
+  );
   // indexes written before chunk text was stored with the item: re-cut the unit as it was indexed
   const unitText = ctx.db.prepare('SELECT text FROM reg_units WHERE id = ?');
   const legacyChunk = (key: string): string => {
@@ -104,11 +99,11 @@ export async function indexRegulationVectors(ctx: AppContext, regId: string, pro
   const batch = Math.max(1, ctx.config.embed.batchSize) * 16;
   for (let i = 0; i < missing.length; i += batch) {
     const slice = missing.slice(i, i + batch);
-    const texts = slice.map((m) => {
-      const chunk = (textOf.get(m.id) as { text: string | null } | undefined)?.text ?? legacyChunk(m.key);
+    const passages = slice.map((m) => {
+      const chunk = texts.get(m.id) ?? legacyChunk(m.key);
       return m.title ? `${m.title}\n${chunk}` : chunk;
     });
-    const vectors = await embedder.embed(texts, 'passage');
+    const vectors = await embedder.embed(passages, 'passage');
     storeVectors(ctx.db, modelId, slice.map((m, j) => ({ id: m.id, vector: vectors[j] })));
     progress?.({ stage: 'embed', done: Math.min(i + batch, missing.length), total: missing.length, item: regId });
   }

@@ -2,18 +2,24 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Db } from '../store/db';
 import { indexDir, readIndexFile, writeIndexFile } from './index-file';
+import { freshTokensOf, itemTokens } from './tokens';
+import { resolveTexts } from './texts';
 import { TopHeap } from './vectors';
 
 /**
- * In-memory postings over search_fts, so BM25 top-k costs a walk over the query words' postings
+ * In-memory postings over search_items, so BM25 top-k costs a walk over the query words' postings
  * (microseconds per thousand rows) instead of FTS5 calling its bm25() on every matching row
  * (~4 µs each: 30–110 ms for a question with common words over 164k chunks).
  *
  * Scores are FTS5's own bm25 with the table's weights (tags 0, title 0.5, body 1): per query word
  * idf = ln((N − n + 0.5)/(n + 0.5)) (1e-6 when ≤ 0), f = 0.5·tf_title + tf_body, D = tokens of the
  * row in all columns, avgdl over all rows, k1 = 1.2, b = 0.75 — N, n and avgdl over the whole table
- * like FTS5, whatever corpus or scope is searched. Tokens are the space-separated jieba tokens the
- * FTS rows hold (lexical.ts writes them already normalised), so words match exactly as in FTS5.
+ * like FTS5, whatever corpus or scope is searched. Tokens are the space-separated jieba tokens of
+ * the item's title and text (lexical.ts itemTokens, already normalised); every row also counts
+ * its two corpus/scope tags in D, as the FTS5 table of schema v1–v5 did (so scores are unchanged).
+ * Until schema v6 the tokens were also stored in an FTS5 table that nothing queried any more
+ * (~160 MB for the statute corpus); they are now computed once while indexing and, when the
+ * postings must be rebuilt (no index file yet, or one that does not match), from the stored text.
  *
  * Persisted like the vector index: `<data-dir>/index/lexical-<id>.bin` holds the postings; a
  * trigger-fed log of search_items inserts/deletes (schema v4) brings a loaded index up to date row
@@ -21,14 +27,18 @@ import { TopHeap } from './vectors';
  */
 
 const MAGIC = 'gridcode-lexical';
-const FORMAT = 1;
+/** 2: postings as varint doc gaps + frequencies (~2.3 bytes each instead of 6); 1 (still read): Int32 docs + Uint16 freqs */
+const FORMAT = 2;
 const K1 = 1.2;
 const B = 0.75;
 const REWRITE_SHARE = 0.02;
 const REWRITE_MIN = 256;
 const RELOAD_SHARE = 0.3;
-/** synthetic corpus/scope tags every row carries in the tags column (counted in D like FTS5 does) */
 const FILE_KEY = 'lexical';
+/** synthetic corpus + scope tags every row carried in the FTS5 tags column, counted in D */
+const TAGS = 'corpus scope';
+/** rows segmented together when the postings are rebuilt from the stored text */
+const REBUILD_BATCH = 2000;
 
 interface Term {
   /** doc numbers (growable) */
@@ -93,7 +103,7 @@ export class LexicalIndex {
     return n;
   }
 
-  /** Adds one row (title and body as stored in search_fts). */
+  /** Adds one row (space-joined tokens: the tags counted in D only, title at half weight, body). */
   add(id: number, corpus: string, scope: string, tags: string, title: string, body: string): void {
     const doc = this.size;
     this.grow(doc + 1);
@@ -295,17 +305,33 @@ export class LexicalIndex {
     const words = [...c.terms.keys()];
     const counts = Int32Array.from(words, (w) => c.terms.get(w)!.n);
     const total = counts.reduce((a, b) => a + b, 0);
-    const docs = new Int32Array(total);
-    const freq = new Uint16Array(total + (total % 2));
+    // each posting as varint(doc gap) varint(freq): docs are ascending within a term
+    let buf = new Uint8Array(Math.max(1024, total * 3));
     let at = 0;
+    const put = (v: number) => {
+      if (at + 5 > buf.length) {
+        const next = new Uint8Array(buf.length * 2);
+        next.set(buf);
+        buf = next;
+      }
+      while (v >= 0x80) {
+        buf[at++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      buf[at++] = v;
+    };
     for (const w of words) {
       const t = c.terms.get(w)!;
-      docs.set(t.docs.subarray(0, t.n), at);
-      freq.set(t.freq.subarray(0, t.n), at);
-      at += t.n;
+      let prev = 0;
+      for (let i = 0; i < t.n; i++) {
+        put(t.docs[i] - prev);
+        prev = t.docs[i];
+        put(t.freq[i]);
+      }
     }
-    const header = { magic: MAGIC, format: FORMAT, index_id: indexId, seq: c.seq, size: c.size, total, total_tokens: c.totalTokens, corpora: c.corpora, scopes: c.scopes, words };
-    writeIndexFile(file, header, [c.ids.subarray(0, c.size), c.lens.subarray(0, c.size), c.corpusOf.subarray(0, c.size), c.scopeOf.subarray(0, c.size), counts, docs, freq]);
+    const bytes = buf.subarray(0, at);
+    const header = { magic: MAGIC, format: FORMAT, index_id: indexId, seq: c.seq, size: c.size, total, bytes: at, total_tokens: c.totalTokens, corpora: c.corpora, scopes: c.scopes, words };
+    writeIndexFile(file, header, [c.ids.subarray(0, c.size), c.lens.subarray(0, c.size), c.corpusOf.subarray(0, c.size), c.scopeOf.subarray(0, c.size), counts, bytes]);
   }
 
   static fromFile(file: string, indexId: string): LexicalIndex | null {
@@ -317,6 +343,7 @@ export class LexicalIndex {
         seq: number;
         size: number;
         total: number;
+        bytes?: number;
         total_tokens: number;
         corpora: string[];
         scopes: string[];
@@ -324,15 +351,44 @@ export class LexicalIndex {
       }>(file);
       if (!f) return null;
       const { header: h, take } = f;
-      if (h.magic !== MAGIC || h.format !== FORMAT || h.index_id !== indexId) return null;
+      if (h.magic !== MAGIC || (h.format !== FORMAT && h.format !== 1) || h.index_id !== indexId) return null;
       const x = new LexicalIndex();
       x.ids = new Int32Array(take(h.size * 4));
       x.lens = new Int32Array(take(h.size * 4));
       x.corpusOf = new Int32Array(take(h.size * 4));
       x.scopeOf = new Int32Array(take(h.size * 4));
       const counts = new Int32Array(take(h.words.length * 4));
-      const docs = new Int32Array(take(h.total * 4));
-      const freq = new Uint16Array(take((h.total + (h.total % 2)) * 2));
+      let docs: Int32Array;
+      let freq: Uint16Array;
+      if (h.format === 1) {
+        docs = new Int32Array(take(h.total * 4));
+        freq = new Uint16Array(take((h.total + (h.total % 2)) * 2));
+      } else {
+        docs = new Int32Array(h.total);
+        freq = new Uint16Array(h.total);
+        const bytes = new Uint8Array(take(h.bytes ?? 0));
+        let at = 0;
+        const get = () => {
+          let v = 0;
+          let shift = 0;
+          for (;;) {
+            const b = bytes[at++];
+            v += (b & 0x7f) * 2 ** shift;
+            if (b < 0x80) return v;
+            shift += 7;
+          }
+        };
+        let p = 0;
+        for (const n of counts) {
+          let prev = 0;
+          for (let i = 0; i < n; i++, p++) {
+            prev += get();
+            docs[p] = prev;
+            freq[p] = get();
+          }
+        }
+        if (at !== bytes.length || p !== h.total) return null;
+      }
       x.size = h.size;
       x.live = h.size;
       x.totalTokens = h.total_tokens;
@@ -368,18 +424,33 @@ function fileOf(db: Db): string | null {
 }
 
 function logBounds(db: Db): { min: number; max: number } {
-  const r = db.prepare('SELECT MIN(seq) AS min, MAX(seq) AS max FROM search_item_log').get() as { min: number | null; max: number | null };
-  return { min: r.min ?? 0, max: r.max ?? 0 };
+  // two statements: SQLite answers a lone MIN or MAX from the primary key, both together scan the log
+  const min = db.prepare('SELECT MIN(seq) FROM search_item_log').pluck().get() as number | null;
+  const max = db.prepare('SELECT MAX(seq) FROM search_item_log').pluck().get() as number | null;
+  return { min: min ?? 0, max: max ?? 0 };
 }
 
-const ROWS_SQL = `SELECT f.rowid AS id, i.corpus, i.scope, f.tags, f.title, f.body FROM search_fts f JOIN search_items i ON i.id = f.rowid`;
+type ItemRow = { id: number; corpus: string; scope: string; parent: string; title: string | null; text: string | null };
+const ROWS_SQL = 'SELECT id, corpus, scope, parent, title, text FROM search_items';
 
-/** Postings of every row, read from search_fts (first start, or a file that does not match). */
+function addRows(db: Db, x: LexicalIndex, rows: ItemRow[]): void {
+  const tokens = itemTokens(db, resolveTexts(db, rows));
+  rows.forEach((r, i) => x.add(r.id, r.corpus, r.scope, TAGS, tokens[i].title, tokens[i].body));
+  freshTokensOf(db).release(rows.map((r) => r.id));
+}
+
+/** Postings of every row, segmented from search_items (first start, or a file that does not match). */
 export function buildLexicalIndex(db: Db, seq: number): LexicalIndex {
   const x = new LexicalIndex();
-  for (const r of db.prepare(ROWS_SQL).iterate() as Iterable<{ id: number; corpus: string; scope: string; tags: string; title: string; body: string }>) {
-    x.add(r.id, r.corpus, r.scope, r.tags ?? '', r.title ?? '', r.body ?? '');
+  let batch: ItemRow[] = [];
+  for (const r of db.prepare(`${ROWS_SQL} ORDER BY id`).iterate() as Iterable<ItemRow>) {
+    batch.push(r);
+    if (batch.length >= REBUILD_BATCH) {
+      addRows(db, x, batch);
+      batch = [];
+    }
   }
+  addRows(db, x, batch);
   x.seq = seq;
   x.source = 'db';
   return x;
@@ -391,12 +462,9 @@ function applyLog(db: Db, x: LexicalIndex, bounds: { min: number; max: number })
   if (bounds.max < x.seq || (bounds.min > x.seq + 1 && bounds.min > 0)) return null;
   const changed = (db.prepare('SELECT DISTINCT item_id AS id FROM search_item_log WHERE seq > ?').all(x.seq) as { id: number }[]).map((r) => r.id);
   if (changed.length > REWRITE_MIN && changed.length > RELOAD_SHARE * Math.max(x.live, 1)) return null;
-  const row = db.prepare(`${ROWS_SQL} WHERE f.rowid = ?`);
-  for (const id of changed) {
-    x.remove(id);
-    const r = row.get(id) as { id: number; corpus: string; scope: string; tags: string; title: string; body: string } | undefined;
-    if (r) x.add(r.id, r.corpus, r.scope, r.tags ?? '', r.title ?? '', r.body ?? '');
-  }
+  const rows = db.prepare(`${ROWS_SQL} WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`).all(JSON.stringify(changed)) as ItemRow[];
+  for (const id of changed) x.remove(id);
+  addRows(db, x, rows);
   x.seq = bounds.max;
   return changed.length;
 }
@@ -411,7 +479,7 @@ const loadedIndexes = new WeakMap<Db, Loaded>();
 
 /**
  * The postings of this database, up to date with every committed change: from memory, else the
- * index file plus the log, else built from search_fts (and written for the next start).
+ * index file plus the log, else built from search_items (and written for the next start).
  * `persist: false` (an import between two files) keeps the file as it is; persistLexicalIndex
  * writes it once at the end.
  */

@@ -1,16 +1,20 @@
 import type { Db } from '../store/db';
 import { writeTransaction } from '../store/transaction';
-import { indexStrings, queryTokens } from '../text/segment';
+import { queryTokens } from '../text/segment';
+import { freshTokensOf, segmentItems, type FreshTokens } from './tokens';
 import { lexicalIndex } from './lexical-index';
 
 /**
- * Generic lexical index over search_items/search_fts (see schema.ts), shared by every corpus
- * (regulations, document collections); it knows items, parents and scopes, never their owners' tables.
+ * Generic lexical index over search_items (see schema.ts), shared by every corpus (regulations,
+ * document collections); it knows items, parents and scopes, never their owners' tables.
  *
- * Ranking runs on in-memory postings of the same rows (lexical-index.ts, FTS5's bm25 without its
- * per-row cost); user text never reaches FTS5 syntax. Where a MATCH expression is built
- * (buildMatch), it holds only our own tokens, each wrapped in double quotes (inner quotes doubled)
- * and joined with OR, so `"`, `AND(`, `*`, `-`, `NEAR`, `:` are just characters of a token.
+ * Ranking runs on in-memory postings (lexical-index.ts: FTS5's bm25, persisted in the data dir's
+ * index file). The tokens are not stored in SQLite: they are the jieba search-mode segmentation
+ * of the item's title and text (itemTokens), computed once while indexing and handed to the
+ * postings, and recomputed from the text only when the postings are rebuilt. Where a MATCH
+ * expression is built (buildMatch, for FTS5 tables of other engines or benchmarks), it holds only
+ * our own tokens, each wrapped in double quotes (inner quotes doubled) and joined with OR, so `"`,
+ * `AND(`, `*`, `-`, `NEAR`, `:` are just characters of a token.
  */
 
 export interface IndexItem {
@@ -25,8 +29,16 @@ export interface IndexItem {
   /** Text to index. */
   text: string;
   ord?: number;
-  /** Keep the chunk text in search_items (snippets, and the exact text vectors are computed from). */
+  /**
+   * Kept for callers written when the text was optional: the text is always kept now (it is what
+   * the postings and the vectors are computed from).
+   */
   storeText?: boolean;
+  /**
+   * The owner holds this very text (the corpus' text source, texts.ts, gives it back by parent):
+   * it is not stored a second time in search_items.
+   */
+  ownerText?: boolean;
 }
 
 export interface LexicalHit {
@@ -111,20 +123,19 @@ export function bumpCorpus(db: Db, corpus: string): void {
  */
 export function indexItems(db: Db, corpus: string, items: IndexItem[]): number {
   if (!items.length) return 0;
-  const bodies = indexStrings(items.map((i) => i.text));
-  const titles = indexStrings(items.map((i) => i.title ?? ''));
-  const cTag = corpusTag(corpus);
+  const tokens = segmentItems(items.map((i) => ({ title: i.title ?? null, text: i.text })));
   const del = db.prepare('SELECT id FROM search_items WHERE corpus = ? AND key = ?');
   const insItem = db.prepare(
     'INSERT INTO search_items (corpus, scope, key, parent, ord, title, text, ntok) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  const insFts = db.prepare('INSERT INTO search_fts (rowid, tags, title, body) VALUES (?, ?, ?, ?)');
+  const fresh = freshTokensOf(db);
+  const written = new Map<number, FreshTokens>();
   const run = () => {
     items.forEach((item, i) => {
       const old = del.get(corpus, item.key) as { id: number } | undefined;
       if (old) deleteIds(db, [old.id]);
       const scope = item.scope ?? '';
-      const body = bodies[i];
+      const body = tokens[i].body;
       const info = insItem.run(
         corpus,
         scope,
@@ -132,27 +143,29 @@ export function indexItems(db: Db, corpus: string, items: IndexItem[]): number {
         item.parent ?? item.key,
         item.ord ?? i,
         item.title ?? null,
-        item.storeText ? item.text : null,
+        item.ownerText ? null : item.text,
         body ? body.split(' ').length : 0,
       );
-      insFts.run(info.lastInsertRowid, `${cTag} ${scopeTag(corpus, scope)}`, titles[i], body);
+      written.set(Number(info.lastInsertRowid), { ...tokens[i], from: { title: item.title ?? null, text: item.text } });
     });
     bumpCorpus(db, corpus);
   };
   if (db.inTransaction) run();
   else writeTransaction(db, run);
+  // an outer transaction may still roll back and the ids be reused: itemTokens compares the text
+  fresh.add(written);
   return items.length;
 }
 
 function deleteIds(db: Db, ids: number[]): void {
-  const delFts = db.prepare('DELETE FROM search_fts WHERE rowid = ?');
   const delVec = db.prepare('DELETE FROM search_vectors WHERE item_id = ?');
   const delItem = db.prepare('DELETE FROM search_items WHERE id = ?');
+  const fresh = freshTokensOf(db);
   for (const id of ids) {
-    delFts.run(id);
     delVec.run(id);
     delItem.run(id);
   }
+  fresh.release(ids);
 }
 
 /** Removes a whole corpus, one scope of it, or given keys. Returns the number of items removed. */

@@ -25,6 +25,17 @@ import { fromBlob, toBlob } from './vectors';
  * - v5: search_vectors becomes a rowid table of int8 codes (vectors.ts toBlob, 260 bytes for 256
  *   dims): a 1 KB Float32 blob in a WITHOUT ROWID table spilled into overflow pages, ~4.4 KB on
  *   disk per vector. The database is vacuumed once afterwards to hand the space back.
+ * - v6: search_fts (and its fts5vocab view) dropped: ranking runs on the in-memory postings
+ *   (lexical-index.ts) and nothing queried FTS5 any more, yet it held a segmented copy of every
+ *   chunk plus an inverted index (~160 MB of 600 for the statute corpus). Tokens are computed from
+ *   search_items' title and text (tokens.ts), so every item keeps its text: rows indexed without
+ *   one take the segmented text the FTS row held (the owner may write the real text back, as
+ *   regulations-text v1 does for profiles), not logged as a change: the postings keep the exact
+ *   tokens. Vacuumed afterwards.
+ * - v7: search_text_sources — per corpus, a SELECT (one parameter: the item's parent) that gives
+ *   the text of items stored without one because their owner holds it already (a regulation unit
+ *   that is one chunk: the text would otherwise be in reg_units and again here). texts.ts resolves
+ *   them; the owning engine registers its source in a migration of its own.
  */
 /** search_vectors -> search_vector_log (v3, and again in v5 for the rebuilt table) */
 const VECTOR_LOG_TRIGGERS = `
@@ -161,6 +172,30 @@ export const searchMigrations: Migration[] = [
         ALTER TABLE search_vectors_int8 RENAME TO search_vectors;
         ${VECTOR_LOG_TRIGGERS}
       `);
+    },
+  },
+  {
+    domain: 'search',
+    version: 6,
+    name: 'no FTS5 copy of the tokens (postings from search_items text)',
+    vacuum: true,
+    up: (db) => {
+      // not logged as changes: the postings (index file) hold these very tokens already
+      const seq = (db.prepare('SELECT MAX(seq) AS s FROM search_item_log').get() as { s: number | null }).s ?? 0;
+      db.exec(`
+        UPDATE search_items SET text = (SELECT f.body FROM search_fts f WHERE f.rowid = search_items.id) WHERE text IS NULL;
+        DROP TABLE IF EXISTS search_vocab;
+        DROP TABLE IF EXISTS search_fts;
+      `);
+      db.prepare('DELETE FROM search_item_log WHERE seq > ?').run(seq);
+    },
+  },
+  {
+    domain: 'search',
+    version: 7,
+    name: 'text sources: items whose text their owner holds',
+    up: (db) => {
+      db.exec('CREATE TABLE search_text_sources (corpus TEXT PRIMARY KEY, sql TEXT NOT NULL)');
     },
   },
 ];

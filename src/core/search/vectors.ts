@@ -1,10 +1,13 @@
 import type { Db } from '../store/db';
 import { writeTransaction } from '../store/transaction';
+import { resolveTexts } from './texts';
 
 /**
- * Generic vector store: unit-length Float32 vectors as BLOBs in search_vectors per (item, model)
- * (the source of truth), and the in-memory matrix searched at query time: ONE contiguous
- * Float32Array (row-major) per corpus and model with binary codes beside it. Top-k is an exact
+ * Generic vector store: unit-length vectors as int8 BLOBs in search_vectors per (item, model)
+ * (the source of truth), and the in-memory matrix searched at query time: ONE contiguous array
+ * (row-major) per corpus and model with binary codes beside it — int8 codes with a scale per row,
+ * exactly as stored, for matrices loaded from the library (a quarter of Float32: ~42 MB instead of
+ * ~165 MB for 160k × 256), Float32 for matrices built in memory (tests, benchmarks). Top-k is an exact
  * cosine scan for small candidate sets and, from INDEX_MIN_ROWS rows on, a binary-code prefilter
  * (sign bits scored against the float query) followed by an exact rerank of the best few thousand (see
  * vectorTopK; recall vs exact in `npm run bench -- vector`). vector-index.ts persists the matrix
@@ -22,8 +25,10 @@ export interface VectorMatrix {
   scopes: string[];
   /** scope -> row indexes, for restricted scans */
   byScope: Map<string, number[]>;
-  /** row-major vectors: ids.length x dims */
+  /** row-major Float32 vectors: ids.length x dims (matrices built in memory); empty when `q8` holds the rows */
   data: Float32Array;
+  /** row-major int8 codes (ids.length x dims) and one scale per row: a row is codes × scale (toBlob's form) */
+  q8?: Int8Rows;
   /** rows holding a vector (ids.length minus holes) */
   live: number;
   /** binary codes, built on first use and extended row by row afterwards */
@@ -32,6 +37,42 @@ export interface VectorMatrix {
   rowOf?: Map<number, number>;
   /** where the loader got it: the index file in the data dir, or SQLite (vector-index.ts) */
   source?: 'file' | 'db';
+}
+
+export interface Int8Rows {
+  codes: Int8Array;
+  scales: Float32Array;
+}
+
+/** A matrix over int8 rows (the loaders: index file, SQLite). */
+export function matrixFromInt8(corpus: string, modelId: string, dims: number, ids: Int32Array, scopes: string[], q8: Int8Rows): VectorMatrix {
+  const m = matrixFrom(corpus, modelId, dims, ids, scopes, new Float32Array(0));
+  m.q8 = q8;
+  return m;
+}
+
+/** Row `row` as Float32 into `out` at `at` (either representation). */
+export function rowInto(m: VectorMatrix, row: number, out: Float32Array, at = 0): Float32Array {
+  const { dims } = m;
+  const off = row * dims;
+  if (m.q8) {
+    const { codes, scales } = m.q8;
+    const sc = scales[row];
+    for (let d = 0; d < dims; d++) out[at + d] = codes[off + d] * sc;
+  } else out.set(m.data.subarray(off, off + dims), at);
+  return out;
+}
+
+/** Copies a stored vector's int8 codes and scale into rows at `row` (an old Float32 blob is quantised). */
+export function blobInto(b: Uint8Array, dims: number, q8: Int8Rows, row: number): void {
+  if (b.byteLength === dims + 4) {
+    q8.codes.set(new Int8Array(b.buffer, b.byteOffset, dims), row * dims);
+    q8.scales[row] = new DataView(b.buffer, b.byteOffset + dims, 4).getFloat32(0, true);
+  } else {
+    const f = new Float32Array(dims);
+    decodeInto(b, dims, f, 0);
+    q8.scales[row] = quantize(f, 0, dims, q8.codes, row * dims);
+  }
 }
 
 /** A matrix over rows held in memory (tests, benchmarks, the loader). */
@@ -137,28 +178,38 @@ export function storeVectors(db: Db, modelId: string, rows: { id: number; vector
  * changed document embeds only the chunks that changed. Call inside the write transaction.
  */
 export function keepVectors<T>(db: Db, corpus: string, scope: string, reindex: () => T): T {
-  const before = db
-    .prepare(
-      `SELECT i.title, i.text, v.model_id, v.dims, v.vec FROM search_items i JOIN search_vectors v ON v.item_id = i.id
-       WHERE i.corpus = ? AND i.scope = ? AND i.text IS NOT NULL`,
-    )
-    .all(corpus, scope) as { title: string | null; text: string; model_id: string; dims: number; vec: Buffer }[];
+  const before = resolveTexts(
+    db,
+    db
+      .prepare(
+        `SELECT i.corpus, i.parent, i.title, i.text, v.model_id, v.dims, v.vec FROM search_items i JOIN search_vectors v ON v.item_id = i.id
+         WHERE i.corpus = ? AND i.scope = ?`,
+      )
+      .all(corpus, scope) as { corpus: string; parent: string; title: string | null; text: string | null; model_id: string; dims: number; vec: Buffer }[],
+  );
   const result = reindex();
   if (!before.length) return result;
   const byText = new Map<string, typeof before>();
   for (const r of before) {
+    if (r.text === null) continue;
     const key = `${r.title ?? ''}\u0000${r.text}`;
     let list = byText.get(key);
     if (!list) byText.set(key, (list = []));
     list.push(r);
   }
   const ins = db.prepare('INSERT OR IGNORE INTO search_vectors (item_id, model_id, dims, vec) VALUES (?, ?, ?, ?)');
-  const after = db.prepare('SELECT id, title, text FROM search_items WHERE corpus = ? AND scope = ? AND text IS NOT NULL').all(corpus, scope) as {
-    id: number;
-    title: string | null;
-    text: string;
-  }[];
+  const after = resolveTexts(
+    db,
+    db.prepare('SELECT id, corpus, parent, title, text FROM search_items WHERE corpus = ? AND scope = ?').all(corpus, scope) as {
+      id: number;
+      corpus: string;
+      parent: string;
+      title: string | null;
+      text: string | null;
+    }[],
+  );
   for (const item of after) {
+    if (item.text === null) continue;
     for (const v of byText.get(`${item.title ?? ''}\u0000${item.text}`) ?? []) ins.run(item.id, v.model_id, v.dims, v.vec);
   }
   return result;
@@ -206,19 +257,20 @@ export interface BinaryIndex {
 /** Sign codes of (vector - mean), built once per loaded matrix (~40 ms for 164k x 256). */
 export function binaryIndex(m: VectorMatrix): BinaryIndex {
   if (m.binary && m.binary.codes.length >= m.ids.length * m.binary.words) return m.binary;
-  const { dims, data } = m;
+  const { dims } = m;
   const n = m.ids.length;
   const mean = new Float32Array(dims);
   const acc = new Float64Array(dims);
+  const v = new Float32Array(dims);
   for (let r = 0; r < n; r++) {
     if (m.ids[r] < 0) continue;
-    const off = r * dims;
-    for (let d = 0; d < dims; d++) acc[d] += data[off + d];
+    rowInto(m, r, v);
+    for (let d = 0; d < dims; d++) acc[d] += v[d];
   }
   for (let d = 0; d < dims; d++) mean[d] = acc[d] / (m.live || 1);
   const words = Math.ceil(dims / 32);
   const codes = new Uint32Array(n * words);
-  for (let r = 0; r < n; r++) encodeBits(data, r * dims, mean, codes, r * words);
+  for (let r = 0; r < n; r++) encodeBits(rowInto(m, r, v), 0, mean, codes, r * words);
   m.binary = { words, mean, codes };
   return m.binary;
 }
@@ -231,7 +283,8 @@ export function extendBinaryIndex(m: VectorMatrix, from: number, codes?: Uint32A
   const next = codes ?? new Uint32Array(n * idx.words);
   if (!codes) next.set(idx.codes.subarray(0, Math.min(idx.codes.length, from * idx.words)));
   else next.fill(0, from * idx.words, n * idx.words);
-  for (let r = from; r < n; r++) encodeBits(m.data, r * m.dims, idx.mean, next, r * idx.words);
+  const v = new Float32Array(m.dims);
+  for (let r = from; r < n; r++) encodeBits(rowInto(m, r, v), 0, idx.mean, next, r * idx.words);
   idx.codes = next;
 }
 
@@ -240,7 +293,7 @@ export function encodeRow(m: VectorMatrix, row: number): void {
   const idx = m.binary;
   if (!idx) return;
   idx.codes.fill(0, row * idx.words, (row + 1) * idx.words);
-  encodeBits(m.data, row * m.dims, idx.mean, idx.codes, row * idx.words);
+  encodeBits(rowInto(m, row, new Float32Array(m.dims)), 0, idx.mean, idx.codes, row * idx.words);
 }
 
 function encodeBits(v: ArrayLike<number>, off: number, mean: Float32Array, out: Uint32Array, at: number): void {
@@ -374,7 +427,12 @@ export class TopHeap {
   }
 }
 
-function dotRow(data: Float32Array, off: number, q: Float32Array, dims: number): number {
+/** Cosine of row `row` with the unit query, in either representation. */
+export function dotAt(m: VectorMatrix, row: number, q: Float32Array): number {
+  return m.q8 ? dotRow(m.q8.codes, row * m.dims, q, m.dims) * m.q8.scales[row] : dotRow(m.data, row * m.dims, q, m.dims);
+}
+
+function dotRow(data: Float32Array | Int8Array, off: number, q: Float32Array, dims: number): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
@@ -394,7 +452,7 @@ function dotRow(data: Float32Array, off: number, q: Float32Array, dims: number):
 export function vectorTopK(m: VectorMatrix, query: Float32Array, k: number, scopes?: string[], options: TopKOptions = {}): VectorHit[] {
   const q = normalizeVector(query);
   if (q.length !== m.dims || k <= 0) return [];
-  const { dims, data, ids } = m;
+  const { ids } = m;
   const heap = new TopHeap(k);
   let rows: number[] | null = null;
   if (scopes) {
@@ -404,11 +462,11 @@ export function vectorTopK(m: VectorMatrix, query: Float32Array, k: number, scop
   const n = rows ? rows.length : m.live;
   const want = Math.max(k * RERANK_FACTOR, RERANK_MIN);
   if (!options.exact && n >= INDEX_MIN_ROWS && want < n) {
-    for (const row of codeCandidates(m, binaryIndex(m), q, rows, want)) heap.push(dotRow(data, row * dims, q, dims), row);
+    for (const row of codeCandidates(m, binaryIndex(m), q, rows, want)) heap.push(dotAt(m, row, q), row);
   } else if (rows) {
-    for (const row of rows) heap.push(dotRow(data, row * dims, q, dims), row);
+    for (const row of rows) heap.push(dotAt(m, row, q), row);
   } else {
-    for (let row = 0; row < ids.length; row++) if (ids[row] >= 0) heap.push(dotRow(data, row * dims, q, dims), row);
+    for (let row = 0; row < ids.length; row++) if (ids[row] >= 0) heap.push(dotAt(m, row, q), row);
   }
   const order = Array.from({ length: heap.size }, (_, i) => i).sort((a, b) => heap.s[b] - heap.s[a] || heap.r[a] - heap.r[b]);
   return order.map((i, rank) => ({ id: ids[heap.r[i]], rank: rank + 1, score: heap.s[i] }));
@@ -423,7 +481,7 @@ export function cosineFor(m: VectorMatrix, query: Float32Array, ids: number[]): 
   for (const id of ids) {
     const row = rowOf.get(id);
     if (row === undefined) continue;
-    out.set(id, dotRow(m.data, row * m.dims, q, m.dims));
+    out.set(id, dotAt(m, row, q));
   }
   return out;
 }

@@ -2,6 +2,10 @@ import type { Db } from '../../../src/core/store/db';
 import { writeRegulation } from '../../../src/core/regulations/store';
 import type { ParsedDocument } from '../../../src/core/regulations/types';
 import { defaultConfig } from '../../../src/core/config';
+import { afterAll, beforeAll } from 'vitest';
+import { indexRegulationVectors } from '../../../src/core/regulations/search-index';
+import { tempContext } from '../../helpers';
+import { testModelsDir } from '../../fixtures/model';
 
 export interface FixtureUnit {
   label: string | null;
@@ -102,3 +106,19 @@ export const DIAODU: FixtureReg = {
     { label: '第四条', section: '第一章 总则 > 第四条', text: '调度机构负责编制运行方式，值班调度员按照运行方式进行调度。' },
   ],
 };
+
+/**
+ * A temp context with the generated test model (random weights, real ONNX + tokenizer: mechanics, not
+ * quality) holding ANGUI and WENGUI with their vectors; registers its own beforeAll / afterAll.
+ */
+export function hybridLibrary(): ReturnType<typeof tempContext> {
+  const ctx = tempContext({ modelsDir: testModelsDir() });
+  afterAll(() => ctx.cleanup());
+  beforeAll(async () => {
+    for (const r of [ANGUI, WENGUI]) {
+      insertRegulation(ctx.db, r);
+      await indexRegulationVectors(ctx, r.reg_id);
+    }
+  }, 120_000);
+  return ctx;
+}

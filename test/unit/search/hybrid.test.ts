@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { indexRegulationVectors, REG_CORPUS } from '../../../src/core/regulations/search-index';
+import { REG_CORPUS } from '../../../src/core/regulations/search-index';
 import { loadMatrix } from '../../../src/core/search/vector-index';
-import { tempContext } from '../../helpers';
-import { testModelsDir, TEST_MODEL_DIMS } from '../../fixtures/model';
-import { ANGUI, WENGUI, insertRegulation } from './fixtures';
+import { TEST_MODEL_DIMS } from '../../fixtures/model';
+import { ANGUI, WENGUI, hybridLibrary } from './fixtures';
 
 // The generated test model (random weights, real ONNX + tokenizer): checks the hybrid mechanics, not quality.
-const ctx = tempContext({ modelsDir: testModelsDir() });
-afterAll(() => ctx.cleanup());
-
-beforeAll(async () => {
-  for (const r of [ANGUI, WENGUI]) {
-    insertRegulation(ctx.db, r);
-    await indexRegulationVectors(ctx, r.reg_id);
-  }
-}, 120_000);
+const ctx = hybridLibrary();
 
 describe('hybrid search with an installed model', () => {
   it('stores one vector per unit chunk and loads them as one matrix', () => {

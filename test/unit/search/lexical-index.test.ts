@@ -1,13 +1,40 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppContext } from '../../../src/core/context';
 import { buildMatch, corpusTag, indexItems, lexicalSearch, quoteTerm, removeItems, scopeTag } from '../../../src/core/search/lexical';
 import { lexicalIndex } from '../../../src/core/search/lexical-index';
+import { segmentItems } from '../../../src/core/search/tokens';
+import { resolveTexts } from '../../../src/core/search/texts';
 import { queryTokens } from '../../../src/core/text/segment';
 import { tempContext } from '../../helpers';
 import { ANGUI, DIAODU, WENGUI, insertRegulation } from './fixtures';
 
-// The in-memory BM25 must rank exactly like FTS5's bm25(0, 0.5, 1) over the same rows.
+// The in-memory BM25 must rank exactly like FTS5's bm25(0, 0.5, 1) over the same rows. The library
+// keeps no FTS5 table since search schema v6; the reference here is a real FTS5 table built from the
+// stored items' segmented title and text, with the corpus/scope tags the old table carried.
 const ctx = tempContext();
+
+function referenceFts(): void {
+  ctx.db.exec(`DROP TABLE IF EXISTS ref_vocab; DROP TABLE IF EXISTS ref_fts;
+    CREATE VIRTUAL TABLE ref_fts USING fts5(tags, title, body, tokenize = "unicode61 remove_diacritics 0 tokenchars '-._+'");
+    INSERT INTO ref_fts(ref_fts, rank) VALUES ('rank', 'bm25(0.0, 0.5, 1.0)');
+    CREATE VIRTUAL TABLE ref_vocab USING fts5vocab(ref_fts, 'row');`);
+  const rows = resolveTexts(
+    ctx.db,
+    ctx.db.prepare('SELECT id, corpus, scope, parent, title, text FROM search_items ORDER BY id').all() as {
+      id: number;
+      corpus: string;
+      scope: string;
+      parent: string;
+      title: string | null;
+      text: string | null;
+    }[],
+  );
+  const tokens = segmentItems(rows);
+  const ins = ctx.db.prepare('INSERT INTO ref_fts (rowid, tags, title, body) VALUES (?, ?, ?, ?)');
+  rows.forEach((r, i) => ins.run(r.id, `${corpusTag(r.corpus)} ${scopeTag(r.corpus, r.scope)}`, tokens[i].title, tokens[i].body));
+}
 afterAll(() => ctx.cleanup());
 beforeAll(() => {
   for (const r of [ANGUI, WENGUI, DIAODU]) insertRegulation(ctx.db, r);
@@ -23,7 +50,8 @@ const QUERIES = ['母线失压', '稳定限额 特高压', '安控装置投退',
 function fts5(words: string[], corpus: string, scopes?: string[]): [number, number][] {
   const tags = scopes ? scopes.map((s) => scopeTag(corpus, s)) : [corpusTag(corpus)];
   const match = `tags : (${tags.map(quoteTerm).join(' OR ')}) AND {title body} : (${buildMatch(words)})`;
-  return (ctx.db.prepare('SELECT rowid AS id, rank FROM search_fts WHERE search_fts MATCH ? ORDER BY rank, rowid').all(match) as { id: number; rank: number }[]).map((r) => [
+  referenceFts();
+  return (ctx.db.prepare('SELECT rowid AS id, rank FROM ref_fts WHERE ref_fts MATCH ? ORDER BY rank, rowid').all(match) as { id: number; rank: number }[]).map((r) => [
     r.id,
     -r.rank,
   ]);
@@ -63,6 +91,7 @@ describe('in-memory BM25 postings', () => {
     try {
       const other = lexicalIndex(next.db);
       expect(other).not.toBe(before);
+      expect(other.source).toBe('file'); // the postings read back from the varint file
       for (const q of QUERIES) {
         const words = queryTokens(q);
         expect(other.search(words, 100, ['reg'])).toEqual(lexicalIndex(ctx.db).search(words, 100, ['reg']));
@@ -74,9 +103,29 @@ describe('in-memory BM25 postings', () => {
 
   it('count document frequencies like fts5vocab', () => {
     const idx = lexicalIndex(ctx.db);
+    referenceFts();
     for (const w of ['母线', '失压', '稳定', '番茄', '不存在的词']) {
-      const vocab = (ctx.db.prepare('SELECT doc FROM search_vocab WHERE term = ?').get(w) as { doc: number } | undefined)?.doc ?? 0;
+      const vocab = (ctx.db.prepare('SELECT doc FROM ref_vocab WHERE term = ?').get(w) as { doc: number } | undefined)?.doc ?? 0;
       expect(idx.df(w)).toBe(vocab);
+    }
+  });
+
+  it('rebuild from the stored text alone (no index file, no tokens of this process) to the same postings', async () => {
+    const here = lexicalIndex(ctx.db);
+    fs.rmSync(path.join(ctx.dataDir, 'index'), { recursive: true, force: true });
+    const next = createAppContext({ dataDir: ctx.dataDir });
+    try {
+      const rebuilt = lexicalIndex(next.db);
+      expect(rebuilt.source).toBe('db');
+      expect(rebuilt.live).toBe(here.live);
+      expect(rebuilt.totalTokens).toBe(here.totalTokens);
+      for (const q of QUERIES) {
+        const words = queryTokens(q);
+        expect(rebuilt.search(words, 100, ['reg'])).toEqual(here.search(words, 100, ['reg']));
+        expect(rebuilt.search(words, 100, ['regmeta'])).toEqual(here.search(words, 100, ['regmeta']));
+      }
+    } finally {
+      await next.close();
     }
   });
 });

@@ -1,15 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { smartSearch } from '../../../src/core/regulations/search';
-import { indexRegulationVectors } from '../../../src/core/regulations/search-index';
 import { REG_FEATURES, SHIPPED_RERANKER_ID, shippedReranker } from '../../../src/core/regulations/rerank';
 import { fitLinearReranker, rerankScore, rerankerApplies, type LinearReranker, type RerankGroup } from '../../../src/core/search/rerank';
 import { sha256FileSync, writeManifest } from '../../../src/core/embed/manifest';
 import { createAppContext } from '../../../src/core/context';
-import { tempContext, tempDir } from '../../helpers';
-import { testModelsDir } from '../../fixtures/model';
-import { ANGUI, WENGUI, insertRegulation } from './fixtures';
+import { tempDir } from '../../helpers';
+import { hybridLibrary } from './fixtures';
 
 /** Groups where feature 0 tells the relevant candidate apart (plus noise), feature 1 is noise. */
 function synthetic(seed: number, groups: number): RerankGroup[] {
@@ -82,14 +80,7 @@ describe('the shipped reranker file', () => {
 });
 
 describe('rerank stage in a hybrid regulation search (generated test model: mechanics, not quality)', () => {
-  const ctx = tempContext({ modelsDir: testModelsDir() });
-  afterAll(() => ctx.cleanup());
-  beforeAll(async () => {
-    for (const r of [ANGUI, WENGUI]) {
-      insertRegulation(ctx.db, r);
-      await indexRegulationVectors(ctx, r.reg_id);
-    }
-  }, 120_000);
+  const ctx = hybridLibrary();
 
   /** A reranker that orders by one feature only (standardised weight `w`). */
   const byFeature = (name: string, w: number, embedding: string): LinearReranker => ({

@@ -84,7 +84,7 @@ const TABLE_LABELS: Record<string, string> = {
   reg_units: '规程条文',
   reg_pages: '规程页面',
   search_items: '检索条目（分段原文）',
-  search_fts: '全文索引（分词）',
+  search_fts: '全文索引（分词，旧版）',
   search_vectors: '语义向量',
   embedding_cache: '向量缓存',
   reg_refs: '条文引用',
