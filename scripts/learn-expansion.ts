@@ -9,18 +9,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createAppContext } from '../src/core/context';
-import { projectRoot, sharedDir } from '../src/core/common/paths';
+import { projectRoot } from '../src/core/common/paths';
+import { stardSharedPaths } from './lib/stard-shared';
 import { documentFrequencies, idfOf, stats } from '../src/core/search/lexical';
 import { EXPANSION_MAX_TERMS, QaMemory, fitExpansionTable, type TrainPair } from '../src/core/search/learn';
 import { ensureImported, readStardQuestions, resolveGold } from '../eval/stard.eval';
 
-const laws = path.join(sharedDir(), 'data', 'laws');
-const stardDir = path.join(sharedDir(), 'data', 'stard');
-const trainFile = path.join(stardDir, 'train.jsonl');
-if (!fs.existsSync(laws) || !fs.existsSync(trainFile)) {
-  console.error(`缺少共享数据: ${laws} 或 ${trainFile}`);
-  process.exit(1);
-}
+const { laws, stardDir, trainFile } = stardSharedPaths();
 const ctx = createAppContext({ dataDir: path.join(projectRoot(), '.cache', 'eval', 'stard') });
 try {
   await ensureImported(ctx, laws);

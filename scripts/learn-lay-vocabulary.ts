@@ -7,18 +7,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { projectRoot, sharedDir } from '../src/core/common/paths';
+import { projectRoot } from '../src/core/common/paths';
+import { stardSharedPaths } from './lib/stard-shared';
 import { LAY_LEARN_DEFAULTS, learnLayVocabulary } from '../src/core/collections/lay-vocabulary';
 import { readStardQuestions } from '../eval/stard.eval';
 import { lawArticlePairs } from './lib/law-pairs';
 
-const laws = path.join(sharedDir(), 'data', 'laws');
-const stardDir = path.join(sharedDir(), 'data', 'stard');
-const trainFile = path.join(stardDir, 'train.jsonl');
-if (!fs.existsSync(laws) || !fs.existsSync(trainFile)) {
-  console.error(`缺少共享数据: ${laws} 或 ${trainFile}`);
-  process.exit(1);
-}
+const { laws, stardDir, trainFile } = stardSharedPaths();
 const pairs = lawArticlePairs(laws, readStardQuestions(trainFile));
 const table = learnLayVocabulary(pairs);
 const out = {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { greyFromRgba, resize, type GreyImage } from './image';
+import { concatTransform, type Matrix } from '../common/pdf-matrix';
 
 const require = createRequire(import.meta.url);
 
@@ -63,15 +64,6 @@ export function imagesIn(list: { fnArray: number[]; argsArray: unknown[][] }, op
   return out;
 }
 
-type Matrix = [number, number, number, number, number, number];
-const multiply = (m: Matrix, n: Matrix): Matrix => [
-  n[0] * m[0] + n[1] * m[2],
-  n[0] * m[1] + n[1] * m[3],
-  n[2] * m[0] + n[3] * m[2],
-  n[2] * m[1] + n[3] * m[3],
-  n[4] * m[0] + n[5] * m[2] + m[4],
-  n[4] * m[1] + n[5] * m[3] + m[5],
-];
 
 interface DecodedImage {
   width: number;
@@ -108,7 +100,7 @@ export function scannedPageImage(page: ScannedPage, list: { fnArray: number[]; a
     const args = list.argsArray[i] ?? [];
     if (fn === ops.save) stack.push(ctm);
     else if (fn === ops.restore) ctm = stack.pop() ?? ctm;
-    else if (fn === ops.transform) ctm = multiply(ctm, args as Matrix);
+    else if (fn === ops.transform) ctm = concatTransform(ctm, args as Matrix);
     else if (fn === ops.paintImageXObject && !found && typeof args[0] === 'string') found = { id: args[0], m: ctm };
     else if (!passive.has(fn)) return null;
   }

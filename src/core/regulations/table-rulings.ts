@@ -5,6 +5,8 @@
  * them into cell grids.
  */
 
+import { IDENTITY, applyTransform, concatTransform, type Matrix } from '../common/pdf-matrix';
+
 /** One axis-aligned ruling: horizontal (y0 = y1) or vertical (x0 = x1). */
 export interface Ruling {
   x0: number;
@@ -13,17 +15,6 @@ export interface Ruling {
   y1: number;
 }
 
-type Matrix = [number, number, number, number, number, number];
-const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
-const multiply = (m: Matrix, n: Matrix): Matrix => [
-  m[0] * n[0] + m[2] * n[1],
-  m[1] * n[0] + m[3] * n[1],
-  m[0] * n[2] + m[2] * n[3],
-  m[1] * n[2] + m[3] * n[3],
-  m[0] * n[4] + m[2] * n[5] + m[4],
-  m[1] * n[4] + m[3] * n[5] + m[5],
-];
-const apply = (m: Matrix, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
 
 /** pdf.js path data codes (DrawOPS) */
 const MOVE = 0;
@@ -63,11 +54,11 @@ export function rulingsFromOperators(list: OperatorList, ops: Record<string, num
     const args = list.argsArray[i] as unknown[] | null;
     if (fn === ops.save) stack.push(ctm);
     else if (fn === ops.restore) ctm = stack.pop() ?? IDENTITY;
-    else if (fn === ops.transform && args) ctm = multiply(ctm, args as Matrix);
+    else if (fn === ops.transform && args) ctm = concatTransform(ctm, args as Matrix);
     else if (fn === ops.paintFormXObjectBegin && args) {
       stack.push(ctm);
       const m = args[0] as number[] | null;
-      if (m && m.length === 6) ctm = multiply(ctm, m as Matrix);
+      if (m && m.length === 6) ctm = concatTransform(ctm, m as Matrix);
     } else if (fn === ops.paintFormXObjectEnd) ctm = stack.pop() ?? IDENTITY;
     else if (fn === ops.constructPath && args) {
       const paint = args[0] as number;
@@ -82,8 +73,8 @@ export function rulingsFromOperators(list: OperatorList, ops: Record<string, num
         const code = data[k++];
         if (code === MOVE) {
           if (cur.length) paths.push(cur);
-          cur = [apply(ctm, data[k++], data[k++])];
-        } else if (code === LINE) cur.push(apply(ctm, data[k++], data[k++]));
+          cur = [applyTransform(ctm, data[k++], data[k++])];
+        } else if (code === LINE) cur.push(applyTransform(ctm, data[k++], data[k++]));
         else if (code === CURVE) {
           k += 6;
           if (cur.length) paths.push(cur);
