@@ -9,6 +9,7 @@ import { getDoc, requireCollection, type CollectionRow, type StoredDoc } from '.
 import { writeLog, type LogBase } from './logs';
 import { profileOf, WORDING, type CollectionProfile } from './profile';
 import { namesOtherDish } from './subject';
+import { newTopicLead } from './question-words';
 import { answerInDocument, bestSectionEvidence, classifySectionQuery, linkCitationsToLibrary, type Citation, type SectionAnswer, type SectionIntent } from './sections';
 
 /** seed 003 ParentLock: locked on one document, pending a choice among candidates, or none. */
@@ -136,13 +137,11 @@ export function parseSelection(text: string, candidates: Candidate[]): Candidate
   return null;
 }
 
-const NEW_TOPIC = /^(?:换个问题|换一个问题|换个话题|换一个话题|问个别的|问点别的|另外一个问题|另一个问题|另外|还有一个问题|还有个问题|再问一个|再问个问题|换一个|换个)(?:吧|啊)?[，,：:。；;！!\s]+/;
-
 /** `换个问题，红烧排骨怎么做` -> `红烧排骨怎么做` (a new question), else null. */
 export function newTopic(question: string): string | null {
-  const m = NEW_TOPIC.exec(question.trim());
-  if (!m) return null;
-  const rest = question.trim().slice(m[0].length).trim();
+  const lead = newTopicLead(question.trim());
+  if (!lead) return null;
+  const rest = question.trim().slice(lead.length).trim();
   return rest.length ? rest : null;
 }
 
