@@ -8,6 +8,8 @@ export interface RecognizedLine {
   confidence: number;
   /** per character probability, same order as text's code points */
   charConfidence: number[];
+  /** per character, the classes the model ranked next at that step (up to 3, probability > 0.001): cells.ts weighs them */
+  alternatives?: { ch: string; p: number }[][];
 }
 
 const HEIGHT = 48;
@@ -93,6 +95,7 @@ export async function recognizeBoxes(
 export function ctcDecode(probs: Float32Array, offset: number, steps: number, classes: number, dictionary: string[]): RecognizedLine {
   let text = '';
   const conf: number[] = [];
+  const alternatives: { ch: string; p: number }[][] = [];
   let prev = -1;
   for (let s = 0; s < steps; s++) {
     const base = offset + s * classes;
@@ -108,9 +111,23 @@ export function ctcDecode(probs: Float32Array, offset: number, steps: number, cl
     if (best !== 0 && best !== prev) {
       text += dictionary[best - 1] ?? '';
       conf.push(bestP);
+      alternatives.push(runnersUp(probs, base, classes, best, dictionary));
     }
     prev = best;
   }
   const confidence = conf.length ? conf.reduce((a, b) => a + b, 0) / conf.length : 0;
-  return { text, confidence, charConfidence: conf };
+  return { text, confidence, charConfidence: conf, alternatives };
+}
+
+/** The three most probable other characters (not the blank) at one CTC step, above 0.001. */
+function runnersUp(probs: Float32Array, base: number, classes: number, best: number, dictionary: string[]): { ch: string; p: number }[] {
+  const top: { c: number; p: number }[] = [];
+  for (let c = 1; c < classes; c++) {
+    const p = probs[base + c];
+    if (c === best || p <= 0.001 || (top.length === 3 && p <= top[2].p)) continue;
+    top.push({ c, p });
+    top.sort((a, b) => b.p - a.p);
+    if (top.length > 3) top.pop();
+  }
+  return top.map(({ c, p }) => ({ ch: dictionary[c - 1] ?? '', p }));
 }
