@@ -137,15 +137,27 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
         for (const s of seg.spans ?? []) {
           // a merged cell cut by the page break goes on, blank, at the top of this page: one cell
           const prev = t.mergedCells.find((p) => p.col === s.col && p.colspan === s.colspan && p.row + p.rowspan === s.row + rowBase);
-          if (prev && s.row === 0 && !seg.rows[0]?.[s.col]) {
+          const top = s.row + rowBase === t.rows.length && !seg.rows[s.row]?.[s.col];
+          if (prev && top) {
             prev.rowspan += s.rowspan;
+            continued.add(s.col);
+          } else if (top && t.rows.length && t.rows[t.rows.length - 1][s.col]) {
+            // a blank merged cell opening the page goes on with the last row's cell above the break
+            t.mergedCells.push({ ...s, row: t.rows.length - 1, rowspan: s.rowspan + 1 });
             continued.add(s.col);
           } else t.mergedCells.push({ ...s, row: s.row + rowBase });
         }
-        // ... also when only one of its rows is left for this page (no span of its own here)
+        // ... also when only one of its rows is left for this page (no span of its own here), or only one was
+        // on the page before: a blank cell opening the page in a column of merged cells
         const first = seg.rows[isHeader ? 1 : 0];
-        if (t.ruled && seg.ruled && first?.some(Boolean))
-          for (const p of t.mergedCells) if (!continued.has(p.col) && p.row + p.rowspan === t.rows.length && !first[p.col]) p.rowspan += 1;
+        if (t.ruled && seg.ruled && first?.some(Boolean) && t.rows.length) {
+          for (let c = 0; c < first.length; c++) {
+            if (continued.has(c) || first[c] || !t.rows[t.rows.length - 1][c] || !t.mergedCells.some((p) => p.col === c && p.rowspan > 1)) continue;
+            const p = t.mergedCells.find((q) => q.col === c && q.row + q.rowspan === t.rows.length);
+            if (p) p.rowspan += 1;
+            else t.mergedCells.push({ row: t.rows.length - 1, col: c, rowspan: 2, colspan: 1 });
+          }
+        }
       }
       seg.rows.forEach((cells, r) => {
         const mapped = remapCells(cells, seg.columns, t.colX);
@@ -177,7 +189,7 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
       ...t,
       table_id: ids[i],
       headerRows: headerRows.length ? headerRows : [t.columns],
-      ...(mergedCells.length ? { mergedCells } : {}),
+      ...(mergedCells.length ? { mergedCells: mergedCells.sort((a, b) => a.row - b.row || a.col - b.col) } : {}),
     })),
   };
 }
