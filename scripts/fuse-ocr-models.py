@@ -14,6 +14,8 @@ they cost more than the convolutions. This script rewrites, exactly:
 3. Mul(s2) -> Add(b2) -> Conv: s2 into the next convolution's weights (zero padding stays zero); b2 too
    when that convolution has no padding (B + b2 sum(W)); before a padded one Add(b2 / s2) stays, since the
    padding must see the shifted zero.
+4. The HardSigmoid and Add nodes left: 1x1 depthwise convolutions (+ Clip, which fuses into them), which
+   ONNX Runtime keeps in its blocked layout instead of reordering the map out and back around them.
 
 Outputs equal the originals to float rounding (checked by test/unit/ocr/fused-models.test.ts on a real
 scanned line). Needs python3-onnx (Debian: apt-get install -y python3-onnx); deterministic, so a rebuild
@@ -163,6 +165,46 @@ def fuse(model):
             drop.update((id(mul), id(add)))
         counts['affine_next_conv'] += 1
     nodes = [n for n in nodes if id(n) not in drop]
+
+    # 4. The element-wise nodes left, as 1x1 depthwise convolutions ONNX Runtime keeps in its blocked layout
+    #    (no reorder out and back in around them): HardSigmoid(x; a, b) = Clip(Conv_dw(x; a, b), 0, 1) (the
+    #    Clip fuses into the convolution), Add(x, c) = Conv_dw(x; 1, c).
+    prod = {o: n for n in nodes for o in n.output}
+
+    def channels(name):
+        """Channels of a convolution's feature map, followed back through element-wise nodes only."""
+        n = prod.get(name)
+        while n is not None and n.op_type in ('Mul', 'Add', 'Clip', 'HardSigmoid'):
+            n = prod.get([i for i in n.input if i not in const][0])
+        return const[n.input[1]].shape[0] if n is not None and n.op_type == 'Conv' else None
+
+    def depthwise(x, weight, bias, out, c):
+        w = put(out + '_dww', np.full((c, 1, 1, 1), weight))
+        b = put(out + '_dwb', np.full(c, bias))
+        return helper.make_node('Conv', [x, w, b], [out], name=out + '_dw', group=c, kernel_shape=[1, 1])
+
+    opset = next(o.version for o in model.opset_import if o.domain in ('', 'ai.onnx'))
+    rebuilt = []
+    for n in nodes:
+        c = channels(n.input[0]) if n.op_type in ('HardSigmoid', 'Add') else None
+        if n.op_type == 'HardSigmoid' and c:
+            attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
+            lin = n.output[0] + '_lin'
+            rebuilt.append(depthwise(n.input[0], attrs.get('alpha', 0.2), attrs.get('beta', 0.5), lin, c))
+            if opset >= 11:
+                rebuilt.append(helper.make_node('Clip', [lin, put(lin + '_lo', np.array(0.0)), put(lin + '_hi', np.array(1.0))], n.output, name=n.output[0] + '_clip'))
+            else:
+                rebuilt.append(helper.make_node('Clip', [lin], n.output, name=n.output[0] + '_clip', min=0.0, max=1.0))
+            counts['depthwise'] = counts.get('depthwise', 0) + 1
+            continue
+        if n.op_type == 'Add' and c:
+            v, x = scalar(n)
+            if v is not None and x == n.input[0]:
+                rebuilt.append(depthwise(x, 1.0, v, n.output[0], c))
+                counts['depthwise'] = counts.get('depthwise', 0) + 1
+                continue
+        rebuilt.append(n)
+    nodes = rebuilt
 
     used = {i for n in nodes for i in n.input}
     del g.node[:]
