@@ -16,6 +16,8 @@ they cost more than the convolutions. This script rewrites, exactly:
    padding must see the shifted zero.
 4. The HardSigmoid and Add nodes left: 1x1 depthwise convolutions (+ Clip, which fuses into them), which
    ONNX Runtime keeps in its blocked layout instead of reordering the map out and back around them.
+5. Recognition only: outputs `best_class` (ArgMax) and `best_prob` (ReduceMax) per step instead of the
+   steps x 6,625 probability table — all the greedy CTC decode reads (recognize.ts takes either form).
 
 Outputs equal the originals to float rounding (checked by test/unit/ocr/fused-models.test.ts on a real
 scanned line). Needs python3-onnx (Debian: apt-get install -y python3-onnx); deterministic, so a rebuild
@@ -43,7 +45,7 @@ MODELS = [
 ]
 
 
-def fuse(model):
+def fuse(model, best_class=False):
     g = model.graph
     const = {}
     for n in g.node:
@@ -206,6 +208,19 @@ def fuse(model):
         rebuilt.append(n)
     nodes = rebuilt
 
+    # 5. (recognition) the best class and its probability per step as the outputs, instead of the whole
+    #    probability table (steps x 6,625 floats copied out per line for a greedy CTC decode that only needs these)
+    if best_class:
+        (out,) = g.output
+        soft = next(n for n in nodes if out.name in n.output and n.op_type == 'Softmax')
+        axis = next(helper.get_attribute_value(a) for a in soft.attribute if a.name == 'axis')
+        nodes.append(helper.make_node('ArgMax', [out.name], ['best_class'], name='best_class', axis=axis, keepdims=0))
+        nodes.append(helper.make_node('ReduceMax', [out.name], ['best_prob'], name='best_prob', axes=[axis], keepdims=0))
+        dims = [d.dim_param or d.dim_value for d in out.type.tensor_type.shape.dim][:2]
+        del g.output[:]
+        g.output.extend([helper.make_tensor_value_info('best_class', onnx.TensorProto.INT64, dims), helper.make_tensor_value_info('best_prob', onnx.TensorProto.FLOAT, dims)])
+        counts['best_class_outputs'] = 1
+
     used = {i for n in nodes for i in n.input}
     del g.node[:]
     g.node.extend(nodes)
@@ -225,7 +240,7 @@ def main():
     files = []
     for role, src, dst in MODELS:
         model = onnx.load(os.path.join(SOURCE, src))
-        counts = fuse(model)
+        counts = fuse(model, best_class=role == 'recognition')
         target = os.path.join(OUT, dst)
         onnx.save(model, target)
         files.append({'role': role, 'path': dst, 'sha256': sha256(target), 'source': src, 'source_sha256': sha256(os.path.join(SOURCE, src)), 'folded': counts})
