@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AppContext } from '../context';
 import type { OperationRun } from '../common/operation';
 import { GridError, toErrorPayload } from '../common/errors';
-import { REG_CORPUS, indexRegulationVectors } from './search-index';
+import { REG_CORPUS, embedRegulation, storeRegulationVectors, type RegulationVectors } from './search-index';
 import { followSearchIndexes } from '../search/engine';
 import { decodeTextFile } from './decode';
 import { docxToMarkdown } from './docx';
@@ -220,16 +220,38 @@ export async function importPaths(
   const total = files.length;
   const multi = total > 1;
   // The embedding of one file runs in the worker while the next file is read and parsed here (one
-  // file in flight); the search indexes in memory follow each written file and are saved at the end.
-  let embedding: Promise<void> | null = null;
-  const settle = async () => {
+  // file in flight); its vectors are written in the next file's transaction (one commit for both),
+  // or on their own when no file follows. The search indexes in memory follow each commit and are
+  // saved at the end.
+  let embedding: Promise<RegulationVectors | null> | null = null;
+  const vectorsBefore = async (): Promise<RegulationVectors | null> => {
     const e = embedding;
     embedding = null;
-    if (e) await e;
+    return e ? await e : null;
+  };
+  const storeAlone = (v: RegulationVectors | null, onError: (e: unknown) => void) => {
+    if (!v) return;
+    try {
+      storeRegulationVectors(ctx, v);
+    } catch (e) {
+      onError(e);
+    }
+  };
+  const warnings = new Map<string, ImportFileResult>();
+  const vectorWarning = (v: RegulationVectors | null) => (e: unknown) => {
+    const r = v && warnings.get(v.regId);
+    if (r) r.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
+  };
+  const flush = async () => {
+    const v = await vectorsBefore();
+    storeAlone(v, vectorWarning(v));
     followSearchIndexes(ctx, REG_CORPUS, false);
   };
   for (let i = 0; i < files.length; i++) {
-    if (run.signal.aborted) throw new GridError('CANCELLED', `导入已取消（完成 ${i}/${total} 个文件）`);
+    if (run.signal.aborted) {
+      await flush();
+      throw new GridError('CANCELLED', `导入已取消（完成 ${i}/${total} 个文件）`);
+    }
     const abs = files[i];
     const label = path.basename(abs);
     const display = path.relative(process.cwd(), abs).startsWith('..') ? abs : path.relative(process.cwd(), abs) || abs;
@@ -270,7 +292,7 @@ export async function importPaths(
       }
       // Another process (app, CLI, MCP) may have written meanwhile: decide the id and replace-or-skip
       // again under the write lock, so two overlapping imports land every file exactly once.
-      const written = writeTransaction(ctx.db, () => {
+      const writeFile = () => {
         const id = resolveRegId(ctx, abs, hash, explicitId);
         const current = findRegulation(ctx.db, id);
         if (current && current.source_hash === hash) return { id, unchanged: current, replaced: true, decision: null };
@@ -291,7 +313,30 @@ export async function importPaths(
         );
         const decision = recordEdition(ctx.db, id, { title: doc.title, sourceFile: label, firstText: firstText(doc) }, edition);
         return { id, unchanged: null, replaced: current !== null, decision };
+      };
+      // one commit for the previous file's vectors (computed while this one was parsed) and this
+      // file; each in a savepoint of its own, so either failing leaves the other written
+      const before = await vectorsBefore();
+      let vectorError: unknown = null;
+      let writeError: unknown = null;
+      const written = writeTransaction(ctx.db, () => {
+        if (before) {
+          try {
+            storeRegulationVectors(ctx, before);
+          } catch (e) {
+            vectorError = e;
+          }
+        }
+        try {
+          return writeTransaction(ctx.db, writeFile);
+        } catch (e) {
+          writeError = e;
+          return null;
+        }
       });
+      if (vectorError) vectorWarning(before)(vectorError);
+      followSearchIndexes(ctx, REG_CORPUS, false);
+      if (!written) throw writeError;
       const id = written.id;
       regId = id;
       if (written.unchanged) {
@@ -325,18 +370,22 @@ export async function importPaths(
       const vectorProgress: typeof run.progress = multi
         ? (e) => run.progress({ stage: '导入规程', done: i, total, item: label, message: `${e.stage} ${e.done}/${e.total}` })
         : run.progress;
-      await settle();
-      embedding = indexRegulationVectors(ctx, id, vectorProgress).catch((e) => {
+      warnings.set(id, result);
+      embedding = embedRegulation(ctx, id, vectorProgress).catch((e) => {
         result.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
+        return null;
       });
     } catch (e) {
-      if ((e as { code?: string }).code === 'CANCELLED') throw e;
+      if ((e as { code?: string }).code === 'CANCELLED') {
+        await flush();
+        throw e;
+      }
       const err = toErrorPayload(e);
       results.push({ file: display, reg_id: regId, status: 'failed', error: err.message, error_code: err.code });
     }
     if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
   }
-  await settle();
+  await flush();
   // written when missing or behind by enough; smaller changes stay in the logs the next process applies
   if (files.length) followSearchIndexes(ctx, REG_CORPUS, true);
   return results;
