@@ -21,6 +21,9 @@ import { writeTransaction } from '../store/transaction';
 
 export const SUPPORTED_EXTENSIONS = ['.pdf', '.md', '.markdown', '.txt', '.docx'];
 
+/** files whose embedding may still run in the worker while later files are written (bounds memory) */
+const EMBED_AHEAD = 8;
+
 export type ImportStatus = 'imported' | 'unchanged' | 'replaced' | 'failed';
 
 export interface ImportFileResult {
@@ -219,32 +222,36 @@ export async function importPaths(
   const results: ImportFileResult[] = [...missing];
   const total = files.length;
   const multi = total > 1;
-  // The embedding of one file runs in the worker while the next file is read and parsed here (one
-  // file in flight); its vectors are written in the next file's transaction (one commit for both),
-  // or on their own when no file follows. The search indexes in memory follow each commit and are
-  // saved at the end.
-  let embedding: Promise<RegulationVectors | null> | null = null;
-  const vectorsBefore = async (): Promise<RegulationVectors | null> => {
-    const e = embedding;
-    embedding = null;
-    return e ? await e : null;
-  };
-  const storeAlone = (v: RegulationVectors | null, onError: (e: unknown) => void) => {
-    if (!v) return;
-    try {
-      storeRegulationVectors(ctx, v);
-    } catch (e) {
-      onError(e);
-    }
-  };
+  // Files are embedded in the worker while this thread reads, parses and writes the next ones (up
+  // to EMBED_AHEAD files in flight, so neither thread waits for the other); the vectors ready by a
+  // file's write transaction are written in it (one commit for both), the rest at the end. The
+  // search indexes in memory follow each commit and are saved at the end.
+  const inFlight: { done: boolean; vectors: Promise<RegulationVectors | null> }[] = [];
   const warnings = new Map<string, ImportFileResult>();
   const vectorWarning = (v: RegulationVectors | null) => (e: unknown) => {
     const r = v && warnings.get(v.regId);
     if (r) r.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
   };
+  /** the vectors computed so far (all of them with `all`; at least the oldest when too many are in flight) */
+  const readyVectors = async (all: boolean): Promise<RegulationVectors[]> => {
+    const out: RegulationVectors[] = [];
+    while (inFlight.length && (all || inFlight[0].done || inFlight.length > EMBED_AHEAD)) {
+      const v = await inFlight.shift()!.vectors;
+      if (v) out.push(v);
+    }
+    return out;
+  };
+  const storeEach = (list: RegulationVectors[]) => {
+    for (const v of list) {
+      try {
+        storeRegulationVectors(ctx, v);
+      } catch (e) {
+        vectorWarning(v)(e);
+      }
+    }
+  };
   const flush = async () => {
-    const v = await vectorsBefore();
-    storeAlone(v, vectorWarning(v));
+    storeEach(await readyVectors(true));
     followSearchIndexes(ctx, REG_CORPUS, false);
   };
   for (let i = 0; i < files.length; i++) {
@@ -314,19 +321,13 @@ export async function importPaths(
         const decision = recordEdition(ctx.db, id, { title: doc.title, sourceFile: label, firstText: firstText(doc) }, edition);
         return { id, unchanged: null, replaced: current !== null, decision };
       };
-      // one commit for the previous file's vectors (computed while this one was parsed) and this
-      // file; each in a savepoint of its own, so either failing leaves the other written
-      const before = await vectorsBefore();
-      let vectorError: unknown = null;
+      // one commit for this file and the vectors the worker finished meanwhile; the file in a
+      // savepoint, so its failure leaves them written
+      const ready = await readyVectors(false);
       let writeError: unknown = null;
       const written = writeTransaction(ctx.db, () => {
-        if (before) {
-          try {
-            storeRegulationVectors(ctx, before);
-          } catch (e) {
-            vectorError = e;
-          }
-        }
+        // each regulation's vectors in a savepoint of their own (storeRegulationVectors), like the file
+        storeEach(ready);
         try {
           return writeTransaction(ctx.db, writeFile);
         } catch (e) {
@@ -334,7 +335,6 @@ export async function importPaths(
           return null;
         }
       });
-      if (vectorError) vectorWarning(before)(vectorError);
       followSearchIndexes(ctx, REG_CORPUS, false);
       if (!written) throw writeError;
       const id = written.id;
@@ -371,10 +371,18 @@ export async function importPaths(
         ? (e) => run.progress({ stage: '导入规程', done: i, total, item: label, message: `${e.stage} ${e.done}/${e.total}` })
         : run.progress;
       warnings.set(id, result);
-      embedding = embedRegulation(ctx, id, vectorProgress).catch((e) => {
-        result.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
-        return null;
-      });
+      const job = {
+        done: false,
+        vectors: embedRegulation(ctx, id, vectorProgress)
+          .catch((e) => {
+            result.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
+            return null;
+          })
+          .finally(() => {
+            job.done = true;
+          }),
+      };
+      inFlight.push(job);
     } catch (e) {
       if ((e as { code?: string }).code === 'CANCELLED') {
         await flush();
