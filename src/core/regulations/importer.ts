@@ -227,11 +227,10 @@ export async function importPaths(
   // file's write transaction are written in it (one commit for both), the rest at the end. The
   // search indexes in memory follow each commit and are saved at the end.
   const inFlight: { done: boolean; vectors: Promise<RegulationVectors | null> }[] = [];
-  const warnings = new Map<string, ImportFileResult>();
-  const vectorWarning = (v: RegulationVectors | null) => (e: unknown) => {
-    const r = v && warnings.get(v.regId);
-    if (r) r.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
-  };
+  // embeddings run after commit: the regulation is already complete and lexically searchable, so a
+  // vector failure is a warning on its result, not a failed import
+  const resultOf = new Map<string, ImportFileResult>();
+  const vectorWarning = (e: unknown) => `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
   /** the vectors computed so far (all of them with `all`; at least the oldest when too many are in flight) */
   const readyVectors = async (all: boolean): Promise<RegulationVectors[]> => {
     const out: RegulationVectors[] = [];
@@ -246,7 +245,8 @@ export async function importPaths(
       try {
         storeRegulationVectors(ctx, v);
       } catch (e) {
-        vectorWarning(v)(e);
+        const r = resultOf.get(v.regId);
+        if (r) r.warning = vectorWarning(e);
       }
     }
   };
@@ -364,18 +364,16 @@ export async function importPaths(
       const editionInfo = written.decision ? describeEdition(ctx, id, written.decision) : undefined;
       if (editionInfo) result.edition = editionInfo;
       results.push(result);
-      // embeddings after commit: the regulation is already complete and lexically searchable,
-      // so a vector failure is a warning, not a failed import
       // in a folder import, keep one bar (files) and show the embedding step as its message
       const vectorProgress: typeof run.progress = multi
         ? (e) => run.progress({ stage: '导入规程', done: i, total, item: label, message: `${e.stage} ${e.done}/${e.total}` })
         : run.progress;
-      warnings.set(id, result);
+      resultOf.set(id, result);
       const job = {
         done: false,
         vectors: embedRegulation(ctx, id, vectorProgress)
           .catch((e) => {
-            result.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
+            result.warning = vectorWarning(e);
             return null;
           })
           .finally(() => {
