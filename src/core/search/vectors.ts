@@ -366,8 +366,12 @@ export function encodeRow(m: VectorMatrix, row: number): void {
 
 function encodeBits(v: ArrayLike<number>, off: number, mean: Float32Array, out: Uint32Array, at: number): void {
   const dims = mean.length;
-  for (let d = 0; d < dims; d++) {
-    if (v[off + d] > mean[d]) out[at + (d >>> 5)] |= 1 << (d & 31);
+  // a word's bits gathered in a local int, written once (|= on a Uint32Array element past 2^31 goes through doubles)
+  for (let w = 0; w * 32 < dims; w++) {
+    let bits = out[at + w] | 0;
+    const end = Math.min(dims, w * 32 + 32);
+    for (let d = w * 32; d < end; d++) if (v[off + d] > mean[d]) bits |= 1 << (d & 31);
+    out[at + w] = bits;
   }
 }
 
