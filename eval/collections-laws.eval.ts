@@ -6,6 +6,9 @@
  *    tuned on) and the follow-up cases in one session each.
  * 2. Eight labour statutes as `labour-laws`, asked eval/data/collections-labour.json: a second domain
  *    written to see whether the mechanisms carry over (held-out: index % 4 == 3 as well).
+ * 3. Round 3: eval/data/collections-laws-2.json and collections-labour-2.json, new everyday questions
+ *    over the same two collections, written before that round's vocabulary and ranking changes
+ *    (held-out: index % 3 == 2).
  * Statutes are copied into .cache/eval, never into the project; each question gets a fresh session.
  * Prints, overall / tuning / held-out / per family (definitions, prohibitions, penalties, duties,
  * procedures, numbers, out-of-domain, ambiguous): right, lock accuracy (locked on an accepted
@@ -48,6 +51,8 @@ interface QuestionSet {
   statutes?: string[];
   items: LawItem[];
   follow_ups: FollowUp[];
+  /** held out: index % held_out_every == held_out_every - 1 (default 4) */
+  held_out_every?: number;
 }
 
 function pct(n: number, d: number): string {
@@ -110,13 +115,14 @@ export async function importSet(ctx: AppContext, name: string, file: string, cac
   return { data, imp: await invokeOperation(ctx, 'collections.import', { folder: src, name }) };
 }
 
-/** Asks every question of an imported set (held-out: index % 4 == 3, or all). */
+/** Asks every question of an imported set (held-out: index % 4 == 3 or the file's held_out_every, or all). */
 async function evalSet(ctx: AppContext, name: string, file: string, set: Imported | null, o: { allHeldOut: boolean; verbose: boolean }): Promise<Row[] | null> {
   if (!set) return null;
   const { data, imp } = set;
   console.log(`\n## ${name} (${file}): ${imp.documents} statutes, ${imp.chunks} chunks, profile ${imp.profile}, vectors ${imp.vectors}`);
   const ask = (question: string, session?: string) => invokeOperation(ctx, 'collections.ask', { collection: name, question, session_id: session });
   const rows: Row[] = [];
+  const every = data.held_out_every ?? 4;
   const t0 = Date.now();
   for (const [i, item] of data.items.entries()) {
     const a = await ask(item.q);
@@ -125,7 +131,7 @@ async function evalSet(ctx: AppContext, name: string, file: string, set: Importe
     rows.push({
       i,
       item,
-      heldOut: o.allHeldOut || i % 4 === 3,
+      heldOut: o.allHeldOut || i % every === every - 1,
       ...score(item, a),
       got: `${a.decision}${locked ? ` ${locked}` : ''}${art ? ` ${art}` : ''}${a.decision === 'ambiguous' ? ` [${a.candidates.map((c) => c.title).join('、')}]` : ''} (${a.retrieval?.rule ?? '-'}: ${a.retrieval?.reason ?? ''})`,
     });
@@ -184,6 +190,13 @@ export default async function run(args: string[]): Promise<void> {
     await evalSet(ctx, 'power-laws', 'collections-laws.json', power, { allHeldOut: false, verbose });
     // a second domain: its held-out quarter is never looked at while tuning
     await evalSet(ctx, 'labour-laws', 'collections-labour.json', labour, { allHeldOut: false, verbose });
+    // round 3: new everyday questions over the same collections, written before that round's changes
+    // (every third held out): checks that vocabulary and ranking changes carry beyond the sets tuned on
+    for (const [name, file, set] of [['power-laws', 'collections-laws-2.json', power], ['labour-laws', 'collections-labour-2.json', labour]] as const) {
+      if (!set) continue;
+      const data = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'eval', 'data', file), 'utf8')) as QuestionSet;
+      await evalSet(ctx, name, file, { data, imp: set.imp }, { allHeldOut: false, verbose });
+    }
   } finally {
     await ctx.close();
   }

@@ -111,11 +111,14 @@ interface NaturalItem {
 /**
  * Hand-written natural questions (eval/data/collections-recipes.json): lock on the dish named in
  * a sentence, clarify when several recipes fit, low evidence when nothing fits. Every 4th item is
- * held out (never tuned on); both slices are printed.
+ * held out (never tuned on; a file's held_out_every changes the step: collections-recipes-2.json,
+ * round 3, holds out every 3rd); both slices are printed.
  */
-async function naturalQuestions(ctx: AppContext, verbose: boolean): Promise<void> {
-  const file = path.join(projectRoot(), 'eval', 'data', 'collections-recipes.json');
-  const { items } = JSON.parse(fs.readFileSync(file, 'utf8')) as { items: NaturalItem[] };
+async function naturalQuestions(ctx: AppContext, verbose: boolean, name = 'collections-recipes.json'): Promise<void> {
+  const file = path.join(projectRoot(), 'eval', 'data', name);
+  const { items, held_out_every } = JSON.parse(fs.readFileSync(file, 'utf8')) as { items: NaturalItem[]; held_out_every?: number };
+  const every = held_out_every ?? 4;
+  const held = (i: number) => i % every === every - 1;
   const rows: { i: number; item: NaturalItem; ok: boolean; wrong: boolean; lockOk: boolean; got: string }[] = [];
   for (const [i, item] of items.entries()) {
     const a = await ask(ctx, 'howtocook', item.q);
@@ -139,10 +142,10 @@ async function naturalQuestions(ctx: AppContext, verbose: boolean): Promise<void
     );
   };
   console.log('');
-  line('natural questions', rows);
-  line('  tuning', rows.filter((r) => r.i % 4 !== 3));
-  line('  held-out', rows.filter((r) => r.i % 4 === 3));
-  for (const r of rows) if (!r.ok || verbose) console.log(`  ${r.ok ? 'ok  ' : 'MISS'}${r.i % 4 === 3 ? ' (held-out)' : ''} ${r.item.q} → ${r.got}; want ${r.item.expect}${r.item.titles ? ` ${r.item.titles.slice(0, 4).join('/')}` : ''}`);
+  line(`natural questions${name === 'collections-recipes.json' ? '' : ` (${name})`}`, rows);
+  line('  tuning', rows.filter((r) => !held(r.i)));
+  line('  held-out', rows.filter((r) => held(r.i)));
+  for (const r of rows) if (!r.ok || verbose) console.log(`  ${r.ok ? 'ok  ' : 'MISS'}${held(r.i) ? ' (held-out)' : ''} ${r.item.q} → ${r.got}; want ${r.item.expect}${r.item.titles ? ` ${r.item.titles.slice(0, 4).join('/')}` : ''}`);
 }
 
 async function followUps(ctx: AppContext, verbose: boolean): Promise<void> {
@@ -228,6 +231,8 @@ export default async function run(args: string[]): Promise<void> {
           `overall wrong-lock ${pct(all.wrong, all.n)} (< 2%: ${all.wrong / all.n < 0.02 ? 'met' : 'NOT met'})`,
       );
       await naturalQuestions(ctx, verbose);
+      // round 3: new everyday questions written before that round's changes (every third held out)
+      await naturalQuestions(ctx, verbose, 'collections-recipes-2.json');
       const wrong = outs.filter((o) => o.decision === 'locked' && o.locked !== o.item.expected);
       const missed = outs.filter((o) => o.item.kind.startsWith('title') && !(o.decision === 'locked' && o.locked === o.item.expected));
       if (wrong.length) console.log(`\nwrong locks (${wrong.length}):\n${wrong.slice(0, verbose ? 1000 : 15).map((o) => `  ${o.item.question} → ${o.locked} (want ${o.item.expected})`).join('\n')}`);

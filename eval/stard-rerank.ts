@@ -24,13 +24,17 @@ interface Question {
   id: number;
   question: string;
   gold: number[];
+  /** per cited article, its units (one per edition; eval/stard.eval.ts) */
+  cited: number[][];
 }
 
 export interface LabelledGroup extends RerankGroup {
   id: number;
   parents: string[];
-  /** gold articles of the question (also those outside the pool) */
+  /** gold units of the question (also those outside the pool) */
   gold: number;
+  /** per cited article, its units (found when any is): recall counts articles, not editions' copies */
+  cited: string[][];
 }
 
 /** Rerank features of the first `pool` candidates of each question's default hybrid search (no reranker). */
@@ -40,7 +44,7 @@ export async function rerankGroups(ctx: AppContext, honest: () => SmartSearchOpt
     let rows: { parent: string; x: number[] }[] = [];
     await smartSearch(ctx, { query: q.question, reg_id: 'all', top_k: 10, mode: 'hybrid' }, { ...honest(), rerank: null, featurePool: pool, featureCandidates: candidates, onFeatures: (r) => (rows = r) });
     const gold = new Set(q.gold.map(String));
-    out.push({ id: q.id, parents: rows.map((r) => r.parent), x: rows.map((r) => r.x), y: rows.map((r) => (gold.has(r.parent) ? 1 : 0)), gold: gold.size });
+    out.push({ id: q.id, parents: rows.map((r) => r.parent), x: rows.map((r) => r.x), y: rows.map((r) => (gold.has(r.parent) ? 1 : 0)), gold: gold.size, cited: q.cited.map((units) => units.map(String)) });
   }
   return out;
 }
@@ -88,7 +92,10 @@ export function poolMetrics(groups: LabelledGroup[], score: (g: LabelledGroup, i
   let mrr = 0;
   for (const g of groups) {
     const order = g.x.map((_, i) => i).sort((a, b) => score(g, b) - score(g, a) || a - b);
-    const hits = (k: number) => order.slice(0, k).filter((i) => g.y[i] > 0).length / g.gold;
+    const hits = (k: number) => {
+      const got = new Set(order.slice(0, k).map((i) => g.parents[i]));
+      return g.cited.filter((units) => units.some((u) => got.has(u))).length / (g.cited.length || 1);
+    };
     r10 += hits(10);
     r100 += hits(100);
     const first = order.slice(0, 10).findIndex((i) => g.y[i] > 0);

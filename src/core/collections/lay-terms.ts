@@ -7,12 +7,17 @@ import { ContextValue, KeyedCache } from '../common/cache';
 import type { CollectionRow } from './store';
 import { collectionTerms } from './subject';
 import type { LayExpansion, LayTable } from './lay-vocabulary';
+import { installedLayVocabulary, installedWords } from './lay-vocabulary-files';
 
 export type { LayExpansion } from './lay-vocabulary';
 import { isQuestionWord } from './question-words';
 
 /**
- * Everyday words → the collection's own words, learned (lay-vocabulary.ts), never written by hand:
+ * Everyday words → the collection's own words, from three sources, first found first:
+ * - the installer's vocabulary files (lay-vocabulary-files.ts: resources/collections/lay-vocabulary
+ *   and <data dir>/lay-vocabulary, e.g. the shipped power-grid.json: `铁塔` → 杆塔), matched as
+ *   written anywhere in the question, kept where the collection's text holds the document word;
+ * and, learned (lay-vocabulary.ts), never written by hand:
  * - rows learned from training questions (resources/collections/lay-vocabulary.json, built by
  *   `npm run learn:lay` from STARD train.jsonl), kept for this collection when its text holds the
  *   statute word and uses the everyday word less than it (`员工` → 劳动者 / 用人单位 in labour
@@ -35,7 +40,7 @@ const MIN_CONTRACTION_COUNT = 2;
 
 /** The shipped learned table (or an evaluation's own fit), loaded once per context. */
 const learned = new ContextValue<{ generation: number; table: LayTable }>('collections.lay-vocabulary');
-const perCollection = new KeyedCache<{ version: number; generation: number; words: Map<string, string[]> }>('collections.lay-words');
+const perCollection = new KeyedCache<{ version: number; generation: number; stamp: string; words: Map<string, string[]> }>('collections.lay-words');
 
 /** Replaces the shipped table in this context (evaluations fit it on their learn part only); null: back to the file. */
 export function setLayVocabulary(ctx: AppContext, table: LayTable | null): void {
@@ -60,21 +65,22 @@ function learnedTable(ctx: AppContext): { generation: number; table: LayTable } 
 }
 
 /** The everyday word's statute words in this collection ([] when none), cached per collection and word. */
-function statuteWords(ctx: AppContext, coll: CollectionRow, word: string): string[] {
+function statuteWords(ctx: AppContext, coll: CollectionRow, word: string, stamp: string): string[] {
   const terms = collectionTerms(ctx, coll);
   const { generation, table } = learnedTable(ctx);
   const cache = perCollection.in(ctx.state);
   let entry = cache.get(coll.name);
-  if (!entry || entry.version !== terms.version || entry.generation !== generation) {
-    entry = { version: terms.version, generation, words: new Map() };
+  if (!entry || entry.version !== terms.version || entry.generation !== generation || entry.stamp !== stamp) {
+    entry = { version: terms.version, generation, stamp, words: new Map() };
     cache.set(coll.name, entry);
   }
   const hit = entry.words.get(word);
   if (hit) return hit;
   const df = (w: string) => terms.df.get(w) ?? 0;
-  const out: string[] = [];
+  // the installer's words first: they know the domain; a document word counts when the text holds it
+  const out: string[] = installedWords(ctx, coll.name, word, (v) => df(v) > 0 || terms.text.includes(v));
   // the word's strongest associations only: when this collection lacks them, a weaker one is about another matter
-  for (const [v] of (table[word] ?? []).slice(0, LEARNED_PER_WORD)) if (df(v) > 0 && df(word) < df(v)) out.push(v);
+  for (const [v] of (table[word] ?? []).slice(0, LEARNED_PER_WORD)) if (df(v) > 0 && df(word) < df(v) && !out.includes(v)) out.push(v);
   if (df(word) === 0) for (const p of contractions(terms, word)) if (!out.includes(p)) out.push(p);
   entry.words.set(word, out);
   return out;
@@ -109,7 +115,13 @@ export function contractions(terms: { df: Map<string, number>; text: string }, w
 }
 
 export function layExpansion(ctx: AppContext, coll: CollectionRow, question: string): LayExpansion {
-  const all = queryTokens(normalizeText(question));
+  const norm = normalizeText(question);
+  const all = queryTokens(norm);
+  const installed = installedLayVocabulary(ctx);
+  // installed everyday words as written in the question, longest first (`电线杆` before `电线`), whatever jieba makes of them
+  const written: string[] = [];
+  for (const w of [...installed.rows.keys()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)))
+    if (norm.includes(w) && !written.some((o) => o.includes(w))) written.push(w);
   // single characters jieba left apart (`年` `假` of 几天年假) may be one everyday word together
   const joined: string[] = [];
   for (let i = 0; i + 1 < all.length; i++) if ([...all[i]].length === 1 && [...all[i + 1]].length === 1) joined.push(all[i] + all[i + 1]);
@@ -119,14 +131,19 @@ export function layExpansion(ctx: AppContext, coll: CollectionRow, question: str
   const extra = new Set<string>();
   const equivalents: [string[], string[]][] = [];
   const { df } = collectionTerms(ctx, coll);
-  for (const w of own) {
-    const words = statuteWords(ctx, coll, w);
+  // a word inside an installed word the question uses is that word's part (`电线` of `电线杆`)
+  const lookups = [...written, ...own.filter((t) => !written.some((w) => w.includes(t)))];
+  for (const w of lookups) {
+    const words = statuteWords(ctx, coll, w, installed.stamp);
     if (!words.length) continue;
     // a statute word the index holds as one token stands for itself (社会保险, not 社会 + 保险)
     const statute = [...new Set(words.flatMap((v) => ((df.get(v) ?? 0) > 0 ? [v] : queryTokens(v))))].filter((t) => !own.includes(t));
     if (!statute.length) continue;
     for (const t of statute) extra.add(t);
-    equivalents.push([[w], statute]);
+    // the everyday word as the question's tokens hold it (an installed word jieba splits: its pieces)
+    // (pieces the document word shares, 电缆 of 电缆箱 → 电缆分支箱, are matched as themselves)
+    const lay = own.includes(w) ? [w] : [...new Set([w, ...all.filter((t) => w.includes(t) && [...t].length >= 2 && !words.some((v) => v.includes(t)))])];
+    equivalents.push([lay, statute]);
   }
   return equivalents.length ? { extra: [...extra], equivalents } : EMPTY;
 }
