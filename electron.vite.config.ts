@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const embedWorker = path.resolve(__dirname, 'src/core/embed/worker.ts');
+const ocrPrepareWorker = path.resolve(__dirname, 'src/core/ocr/prepare-worker.ts');
 
 export default defineConfig({
   main: {
@@ -14,6 +15,8 @@ export default defineConfig({
           index: path.resolve(__dirname, 'src/main/index.ts'),
           // the embedder's worker is a separate entry so it can be started from the bundled main
           ...(fs.existsSync(embedWorker) ? { 'embed-worker': embedWorker } : {}),
+          // started by the embedder's worker for OCR page preparation (src/core/ocr/prepare-thread.ts)
+          ...(fs.existsSync(ocrPrepareWorker) ? { 'ocr-prepare-worker': ocrPrepareWorker } : {}),
         },
       },
     },

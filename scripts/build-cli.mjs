@@ -2,7 +2,8 @@
 /**
  * Compiles the CLI (and the MCP server it starts with `gridcode mcp`) to plain JS with esbuild, so
  * `gridcode` starts without tsx: out/cli/gridcode.mjs, plus out/cli/embed-worker.js for the embedding
- * worker thread (src/core/embed/worker-client.ts finds it beside the bundle). npm packages stay
+ * worker thread (src/core/embed/worker-client.ts finds it beside the bundle) and out/cli/ocr-prepare-worker.js
+ * for the OCR page-preparation thread it starts (src/core/ocr/prepare-thread.ts). npm packages stay
  * external (native addons: better-sqlite3, onnxruntime-node, @node-rs/jieba; pdfjs and its worker)
  * and resolve from node_modules as before. Runs at `npm install` (prepare) and in `npm run build`.
  * out/cli/inputs.json lists the sources; bin/gridcode.mjs falls back to tsx when one is newer.
@@ -72,10 +73,11 @@ const common = {
   absWorkingDir: root,
 };
 const cli = await esbuild.build({ ...common, entryPoints: { gridcode: 'src/cli/entry.ts' }, outdir: outDir, outExtension: { '.js': '.mjs' }, splitting: true, chunkNames: '[name]-[hash]' });
-const worker = await esbuild.build({ ...common, entryPoints: { 'embed-worker': 'src/core/embed/worker.ts' }, outdir: outDir });
+// the OCR page-preparation thread is started by the embedding worker and found beside it
+const worker = await esbuild.build({ ...common, entryPoints: { 'embed-worker': 'src/core/embed/worker.ts', 'ocr-prepare-worker': 'src/core/ocr/prepare-worker.ts' }, outdir: outDir });
 
 const inputs = [...new Set([...Object.keys(cli.metafile.inputs), ...Object.keys(worker.metafile.inputs)])].filter((f) => !f.includes('node_modules')).sort();
 // bundled packages are baked in: a changed lock file also means rebuild
 inputs.push('package-lock.json');
 fs.writeFileSync(path.join(outDir, 'inputs.json'), JSON.stringify({ built_at: Date.now(), inputs }, null, 1));
-console.log(`build-cli: out/cli/gridcode.mjs + embed-worker.js（${inputs.length} 个源文件，${Date.now() - started} ms）`);
+console.log(`build-cli: out/cli/gridcode.mjs + embed-worker.js + ocr-prepare-worker.js（${inputs.length} 个源文件，${Date.now() - started} ms）`);

@@ -203,6 +203,12 @@ export const configSchema = z.object({
       /** Section choice: bonus for an article that states a quantity when the question asks 多少/几天, or enumerates when it asks 哪些. */
       sectionFormBonus: z.number().min(0).max(1).default(0.1),
       /**
+       * Section choice: weight of question words only the title field holds (document title, chapter
+       * path) in an article's evidence; the rest is the article text's own share. Inside one document
+       * the chapter path is what its articles share (`女职工和未成年工特殊保护`), the text tells them apart.
+       */
+      sectionTitleWeight: z.number().min(0).max(1).default(0.5),
+      /**
        * Section choice for a question asking an aspect (penalty, scope, definition) about a subject of
        * its own (`能否追究医院的责任`, `什么是保理合同`): bonus for the aspect's sections (penalty
        * chapter, 是指/所称 articles) over the ranking (collections/sections.ts). 0 … 0.2 score alike on

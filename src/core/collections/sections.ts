@@ -102,7 +102,7 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
     const hits = lexicalSearch(ctx.db, { corpus, scopes: [String(doc.id)], tokens: [...new Set([...tokens, ...(lay?.extra ?? [])])], k: 30 }).hits;
     if (hits.length) lists.lexical = hits.map((h) => ({ key: h.key, parent: h.parent, rank: h.rank }));
     // evidence of every chunk of the document, not only of the BM25 top k
-    for (const [key, e] of chunkEvidence(ctx.db, corpus, tokens, { scope: String(doc.id) }, lay?.equivalents)) evidence.set(key, e.evidence);
+    for (const [key, e] of chunkEvidence(ctx.db, corpus, tokens, { scope: String(doc.id) }, lay?.equivalents, cfg.sectionTitleWeight)) evidence.set(key, e.evidence);
   }
   const embedder = ctx.embedder();
   if (embedder.available()) {
@@ -141,7 +141,7 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
   const form = questionForm(question);
   return [...bySection.entries()]
     .map(([i, v]) => {
-      const bonus = formBonus(form, sections[i].text, cfg.sectionFormBonus);
+      const bonus = formBonus(form, sections[i].text, cfg.sectionFormBonus, true);
       return { section: sections[i], rrf: v.rrf, evidence: v.evidence, score: articleScore(v.evidence, maxRrf > 0 ? v.rrf / maxRrf : 0, bonus, cfg.sectionEvidenceWeight) };
     })
     .sort((a, b) => b.score - a.score || b.rrf - a.rrf || a.section.index - b.section.index);

@@ -32,22 +32,39 @@ export const DEFAULT_DETECT: DetectOptions = { maxSide: 960, pixelThreshold: 0.3
 const MEAN = [0.406, 0.456, 0.485];
 const STD = [0.225, 0.224, 0.229];
 
-/** DB text detection: probability map -> connected regions -> boxes in `img` pixels. */
-export async function detectText(models: OcrModels, img: GreyImage, opts: DetectOptions = DEFAULT_DETECT): Promise<TextBox[]> {
+/** The detector's input for a page: the page scaled to fit `maxSide` (multiples of 32), normalised, CHW. */
+export interface DetectionInput {
+  data: Float32Array;
+  width: number;
+  height: number;
+}
+
+export function detectionInput(img: GreyImage, opts: DetectOptions = DEFAULT_DETECT): DetectionInput {
   const scale = Math.min(1, opts.maxSide / Math.max(img.width, img.height));
   const w = Math.max(32, Math.round((img.width * scale) / 32) * 32);
   const h = Math.max(32, Math.round((img.height * scale) / 32) * 32);
   const small = resize(img, w, h);
   const plane = w * h;
-  const input = new Float32Array(plane * 3);
+  const data = new Float32Array(plane * 3);
   for (let c = 0; c < 3; c++) {
     const off = c * plane;
     const m = MEAN[c];
     const s = STD[c];
-    for (let i = 0; i < plane; i++) input[off + i] = (small.data[i] / 255 - m) / s;
+    for (let i = 0; i < plane; i++) data[off + i] = (small.data[i] / 255 - m) / s;
   }
+  return { data, width: w, height: h };
+}
+
+/** DB text detection: probability map -> connected regions -> boxes in `img` pixels. */
+export async function detectText(models: OcrModels, img: GreyImage, opts: DetectOptions = DEFAULT_DETECT): Promise<TextBox[]> {
+  return detectPrepared(models, img, detectionInput(img, opts), opts);
+}
+
+/** Detection from an input made by `detectionInput(img)` (possibly in another thread). */
+export async function detectPrepared(models: OcrModels, img: GreyImage, input: DetectionInput, opts: DetectOptions = DEFAULT_DETECT): Promise<TextBox[]> {
+  const { width: w, height: h } = input;
   const { ort, detection } = models;
-  const out = await detection.run({ [detection.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, h, w]) });
+  const out = await detection.run({ [detection.inputNames[0]]: new ort.Tensor('float32', input.data, [1, 3, h, w]) });
   const prob = out[detection.outputNames[0]].data as Float32Array;
   const boxes = regionsToBoxes(prob, w, h, opts);
   const rx = img.width / w;

@@ -1,5 +1,5 @@
 import { estimateSkew } from './deskew';
-import { DEFAULT_DETECT, detectText, type TextBox } from './detect';
+import { DEFAULT_DETECT, detectPrepared, detectionInput, type DetectionInput, type TextBox } from './detect';
 import { resize, rotate, type GreyImage } from './image';
 import type { OcrModels } from './models';
 import { recognizeBoxes } from './recognize';
@@ -21,17 +21,45 @@ export interface OcrImageResult {
 /** Lines whose characters average below this are noise (speckle, rules, stamps), not text. */
 const MIN_LINE_CONFIDENCE = 0.5;
 
-/** Page image -> text lines in reading order: level, detect, recognise. */
-export async function readImage(models: OcrModels, page: GreyImage, dpi = 200): Promise<OcrImageResult> {
-  let t = performance.now();
+/**
+ * A page image levelled and ready for the models: everything before detection, plain JS (it runs in the
+ * page-preparation thread while ONNX Runtime reads the previous page). Crosses threads as plain data.
+ */
+export interface LevelledPage {
+  /** the page levelled by `skew` degrees */
+  level: GreyImage;
+  /** size of the page image as scanned (line boxes are mapped back onto it) */
+  width: number;
+  height: number;
+  skew: number;
+  rulings: ImageRuling[];
+  /** the detector's input for `level` */
+  detection: DetectionInput;
+  ms: number;
+}
+
+/** Skew estimate, levelling, table rulings and the detector's input: no model needed. */
+export function levelPage(page: GreyImage, dpi = 200): LevelledPage {
+  const t = performance.now();
   const probeScale = Math.min(1, 1000 / Math.max(page.width, page.height));
   const skew = estimateSkew(resize(page, page.width * probeScale, page.height * probeScale));
   // below a tenth of a degree levelling changes nothing a line box would notice
   const level = Math.abs(skew) >= 0.1 ? rotate(page, skew) : page;
   const rulings = detectRulings(level, dpi);
-  const deskewMs = performance.now() - t;
-  t = performance.now();
-  const boxes = readingOrder(await detectText(models, level, DEFAULT_DETECT));
+  const detection = detectionInput(level, DEFAULT_DETECT);
+  return { level, width: page.width, height: page.height, skew, rulings, detection, ms: performance.now() - t };
+}
+
+/** Page image -> text lines in reading order: level, detect, recognise. */
+export async function readImage(models: OcrModels, page: GreyImage, dpi = 200): Promise<OcrImageResult> {
+  return readLevelled(models, levelPage(page, dpi));
+}
+
+/** Detection and recognition on a levelled page (the ONNX thread's part). */
+export async function readLevelled(models: OcrModels, page: LevelledPage): Promise<OcrImageResult> {
+  const { level, skew } = page;
+  let t = performance.now();
+  const boxes = readingOrder(await detectPrepared(models, level, page.detection, DEFAULT_DETECT));
   const detectMs = performance.now() - t;
   t = performance.now();
   const read = await recognizeBoxes(models, level, boxes);
@@ -43,7 +71,7 @@ export async function readImage(models: OcrModels, page: GreyImage, dpi = 200): 
     if (!text || r.confidence < MIN_LINE_CONFIDENCE) return;
     lines.push({ text, confidence: r.confidence, min_confidence: Math.min(...r.charConfidence), ...unrotateBox(b, skew, page.width, page.height) });
   });
-  return { lines, skew, rulings, ms: { deskew: deskewMs, detect: detectMs, recognize: recognizeMs } };
+  return { lines, skew, rulings: page.rulings, ms: { deskew: page.ms, detect: detectMs, recognize: recognizeMs } };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { articleScore, formBonus, questionForm } from '../../../src/core/collections/article-score';
+import { articleScore, formBonus, otherNumberForm, questionForm } from '../../../src/core/collections/article-score';
 
 describe('article score: what the form of a question asks for', () => {
   it('recognises quantity, list and permission questions', () => {
@@ -8,7 +8,40 @@ describe('article score: what the form of a question asks for', () => {
     expect(questionForm('窃电行为具体包括哪些')).toMatchObject({ list: true, quantity: false });
     expect(questionForm('在高压线下面放风筝违法吗').permission).toBe(true);
     expect(questionForm('能在高压线附近种树吗').permission).toBe(true);
-    expect(questionForm('电价是指什么')).toEqual({ quantity: false, list: false, permission: false });
+    expect(questionForm('电价是指什么')).toEqual({ quantity: false, computation: false, unit: null, list: false, permission: false, agent: false });
+    // how something is computed asks for the rule with the numbers
+    expect(questionForm('经济补偿金是怎么算的').computation).toBe(true);
+    expect(questionForm('试用期的工资最少能拿原工资的几成')).toMatchObject({ computation: true, unit: '%' });
+    expect(questionForm('劳动能力鉴定向哪里申请').agent).toBe(true);
+    expect(questionForm('最低工资标准由谁来定').agent).toBe(true);
+  });
+
+  it('choosing the article to quote: a quantity asked in a unit wants a number in that unit', () => {
+    const hours = questionForm('非全日制用工每天最多干几个小时');
+    expect(hours.unit).toBe('小时');
+    expect(formBonus(hours, '劳动者在同一用人单位一般平均每日工作时间不超过四小时', 0.1, true)).toBe(0.1);
+    // a number in days does not answer a question in hours (the coarse cue, choosing the document, takes any number)
+    expect(formBonus(hours, '劳动报酬结算支付周期最长不得超过十五日', 0.1, true)).toBe(0);
+    expect(formBonus(hours, '劳动报酬结算支付周期最长不得超过十五日', 0.1)).toBe(0.1);
+    const pct = questionForm('试用期的工资最少能拿原工资的几成');
+    expect(formBonus(pct, '不得低于劳动合同约定工资的百分之八十', 0.1, true)).toBe(0.1);
+    const fine = questionForm('偷电被查出来要罚几倍电费');
+    expect(formBonus(fine, '追缴电费并处应交电费5倍以下的罚款', 0.1, true)).toBe(0.1);
+  });
+
+  it('a question asking who or where wants an article naming the body that acts', () => {
+    const who = questionForm('劳动能力鉴定向哪里申请');
+    expect(formBonus(who, '劳动能力鉴定由用人单位、工伤职工或者其近亲属向设区的市级劳动能力鉴定委员会提出申请', 0.1, true)).toBe(0.1);
+    expect(formBonus(who, '劳动能力鉴定委员会收到申请后，应当从专家库中随机抽取专家', 0.1, true)).toBe(0);
+  });
+
+  it('reads a number written either way', () => {
+    expect(otherNumberForm('十年')).toBe('10年');
+    expect(otherNumberForm('10年')).toBe('十年');
+    expect(otherNumberForm('三十日')).toBe('30日');
+    expect(otherNumberForm('十五岁')).toBe('15岁');
+    expect(otherNumberForm('工作')).toBeNull();
+    expect(otherNumberForm('一')).toBeNull();
   });
 
   it('gives the bonus only to an article that has what is asked', () => {
