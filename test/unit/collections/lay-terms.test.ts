@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { contractions, layExpansion, setLayVocabulary, withLayEquivalents } from '../../../src/core/collections/lay-terms';
+import { contractions, definitions, layExpansion, setLayVocabulary, withLayEquivalents } from '../../../src/core/collections/lay-terms';
 import { learnLayVocabulary } from '../../../src/core/collections/lay-vocabulary';
 import { collectionTerms } from '../../../src/core/collections/subject';
 import { requireCollection } from '../../../src/core/collections/store';
@@ -93,5 +93,17 @@ describe('lay terms: everyday words learned, not written', () => {
     } finally {
       setLayVocabulary(ctx, null);
     }
+  });
+
+  it('reads the collection\'s definitions as pairs: the defined term stands for its genus', () => {
+    const defs = definitions(
+      '本条例所称工资，是指农民工为用人单位提供劳动后应当获得的劳动报酬。本条所称月工资是指劳动者在劳动合同解除或者终止前十二个月的平均工资。' +
+        '本法所称电价，是指电力生产企业的上网电价、电网间的互供电价、电网销售电价。本法所称劳动者是指依法工作的人。',
+    );
+    expect(defs.get('工资')).toEqual(['劳动报酬']);
+    expect(defs.get('月工资')).toEqual(['平均工资']);
+    // a list after the last 的 is no genus; a definition without 的 neither
+    expect(defs.has('电价')).toBe(false);
+    expect(defs.has('劳动者')).toBe(false);
   });
 });
