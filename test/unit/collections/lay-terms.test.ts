@@ -1,12 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { contractions, definitions, layExpansion, setLayVocabulary, withLayEquivalents } from '../../../src/core/collections/lay-terms';
 import { learnLayVocabulary } from '../../../src/core/collections/lay-vocabulary';
 import { collectionTerms } from '../../../src/core/collections/subject';
 import { requireCollection } from '../../../src/core/collections/store';
-import { tempContext, tempDir } from '../../helpers';
+import { tempContext, tempDir, writeStatuteFile } from '../../helpers';
 
 /**
  * Learned everyday vocabulary (collections/lay-vocabulary.ts, lay-terms.ts) on a real SQLite file
@@ -27,7 +25,7 @@ function writeStatutes(dir: string): void {
     '国家建立基本养老保险、基本医疗保险、工伤保险等社会保险制度。',
     '劳动者依法享受社会保险待遇。',
   ];
-  fs.writeFileSync(path.join(dir, '劳动示范法.md'), ['# 劳动示范法', '', '## 第一章 总则', '', ...articles.flatMap((a, i) => [`第${'一二三四五六七八九十'[i]}条 ${a}`, ''])].join('\n'));
+  writeStatuteFile(dir, '劳动示范法', articles);
 }
 
 describe('lay terms: everyday words learned, not written', () => {
