@@ -14,6 +14,10 @@ they cost more than the convolutions. This script rewrites, exactly:
 3. Mul(s2) -> Add(b2) -> Conv: s2 into the next convolution's weights (zero padding stays zero); b2 too
    when that convolution has no padding (B + b2 sum(W)); before a padded one Add(b2 / s2) stays, since the
    padding must see the shifted zero.
+4. The HardSigmoid and Add nodes left: 1x1 depthwise convolutions (+ Clip, which fuses into them), which
+   ONNX Runtime keeps in its blocked layout instead of reordering the map out and back around them.
+5. Recognition only: outputs `best_class` (ArgMax) and `best_prob` (ReduceMax) per step instead of the
+   steps x 6,625 probability table — all the greedy CTC decode reads (recognize.ts takes either form).
 
 Outputs equal the originals to float rounding (checked by test/unit/ocr/fused-models.test.ts on a real
 scanned line). Needs python3-onnx (Debian: apt-get install -y python3-onnx); deterministic, so a rebuild
@@ -41,7 +45,7 @@ MODELS = [
 ]
 
 
-def fuse(model):
+def fuse(model, best_class=False):
     g = model.graph
     const = {}
     for n in g.node:
@@ -164,6 +168,59 @@ def fuse(model):
         counts['affine_next_conv'] += 1
     nodes = [n for n in nodes if id(n) not in drop]
 
+    # 4. The element-wise nodes left, as 1x1 depthwise convolutions ONNX Runtime keeps in its blocked layout
+    #    (no reorder out and back in around them): HardSigmoid(x; a, b) = Clip(Conv_dw(x; a, b), 0, 1) (the
+    #    Clip fuses into the convolution), Add(x, c) = Conv_dw(x; 1, c).
+    prod = {o: n for n in nodes for o in n.output}
+
+    def channels(name):
+        """Channels of a convolution's feature map, followed back through element-wise nodes only."""
+        n = prod.get(name)
+        while n is not None and n.op_type in ('Mul', 'Add', 'Clip', 'HardSigmoid'):
+            n = prod.get([i for i in n.input if i not in const][0])
+        return const[n.input[1]].shape[0] if n is not None and n.op_type == 'Conv' else None
+
+    def depthwise(x, weight, bias, out, c):
+        w = put(out + '_dww', np.full((c, 1, 1, 1), weight))
+        b = put(out + '_dwb', np.full(c, bias))
+        return helper.make_node('Conv', [x, w, b], [out], name=out + '_dw', group=c, kernel_shape=[1, 1])
+
+    opset = next(o.version for o in model.opset_import if o.domain in ('', 'ai.onnx'))
+    rebuilt = []
+    for n in nodes:
+        c = channels(n.input[0]) if n.op_type in ('HardSigmoid', 'Add') else None
+        if n.op_type == 'HardSigmoid' and c:
+            attrs = {a.name: helper.get_attribute_value(a) for a in n.attribute}
+            lin = n.output[0] + '_lin'
+            rebuilt.append(depthwise(n.input[0], attrs.get('alpha', 0.2), attrs.get('beta', 0.5), lin, c))
+            if opset >= 11:
+                rebuilt.append(helper.make_node('Clip', [lin, put(lin + '_lo', np.array(0.0)), put(lin + '_hi', np.array(1.0))], n.output, name=n.output[0] + '_clip'))
+            else:
+                rebuilt.append(helper.make_node('Clip', [lin], n.output, name=n.output[0] + '_clip', min=0.0, max=1.0))
+            counts['depthwise'] = counts.get('depthwise', 0) + 1
+            continue
+        if n.op_type == 'Add' and c:
+            v, x = scalar(n)
+            if v is not None and x == n.input[0]:
+                rebuilt.append(depthwise(x, 1.0, v, n.output[0], c))
+                counts['depthwise'] = counts.get('depthwise', 0) + 1
+                continue
+        rebuilt.append(n)
+    nodes = rebuilt
+
+    # 5. (recognition) the best class and its probability per step as the outputs, instead of the whole
+    #    probability table (steps x 6,625 floats copied out per line for a greedy CTC decode that only needs these)
+    if best_class:
+        (out,) = g.output
+        soft = next(n for n in nodes if out.name in n.output and n.op_type == 'Softmax')
+        axis = next(helper.get_attribute_value(a) for a in soft.attribute if a.name == 'axis')
+        nodes.append(helper.make_node('ArgMax', [out.name], ['best_class'], name='best_class', axis=axis, keepdims=0))
+        nodes.append(helper.make_node('ReduceMax', [out.name], ['best_prob'], name='best_prob', axes=[axis], keepdims=0))
+        dims = [d.dim_param or d.dim_value for d in out.type.tensor_type.shape.dim][:2]
+        del g.output[:]
+        g.output.extend([helper.make_tensor_value_info('best_class', onnx.TensorProto.INT64, dims), helper.make_tensor_value_info('best_prob', onnx.TensorProto.FLOAT, dims)])
+        counts['best_class_outputs'] = 1
+
     used = {i for n in nodes for i in n.input}
     del g.node[:]
     g.node.extend(nodes)
@@ -183,7 +240,7 @@ def main():
     files = []
     for role, src, dst in MODELS:
         model = onnx.load(os.path.join(SOURCE, src))
-        counts = fuse(model)
+        counts = fuse(model, best_class=role == 'recognition')
         target = os.path.join(OUT, dst)
         onnx.save(model, target)
         files.append({'role': role, 'path': dst, 'sha256': sha256(target), 'source': src, 'source_sha256': sha256(os.path.join(SOURCE, src)), 'folded': counts})

@@ -23,11 +23,8 @@ export async function runStartupTasks(ctx: AppContext): Promise<void> {
   }
   // the search indexes load from <data-dir>/index right after start, not on the first query
   setImmediate(() => {
-    try {
-      warmSearchIndexes(ctx, REG_CORPUS);
-    } catch {
-      // a damaged database shows up on the first search with a proper message
-    }
+    // a damaged database shows up on the first search with a proper message
+    warmSearchIndexes(ctx, REG_CORPUS).catch(() => {});
   });
   // vectors an interrupted import or `models adapt` left missing are finished in the background
   startVectorHeal(ctx);

@@ -18,7 +18,7 @@ export interface EmbedderOptions {
 
 /** Counters tests and benchmarks read to see what really ran. */
 export interface EmbedStats {
-  /** Batches sent to the worker. */
+  /** Batches the model ran (batchSize texts each; all batches of one call go to the worker in one message). */
   worker_calls: number;
   /** Texts the model actually embedded. */
   texts_embedded: number;
@@ -201,18 +201,19 @@ export function createEmbedder(options: EmbedderOptions): LocalEmbedder {
       if (missing.size > 0) {
         const worker = await workerFor(model);
         const todo = [...missing.entries()].sort((a, b) => a[1].length - b[1].length);
-        const batches: [string, string][][] = [];
-        for (let i = 0; i < todo.length; i += batchSize) batches.push(todo.slice(i, i + batchSize));
         const workBefore = worker.workerMs();
-        const results = await Promise.all(batches.map((b) => worker.embed(b.map(([, t]) => t))));
+        // one message for all of them: the worker runs batchSize texts per model run
+        const vectors = await worker.embed(
+          todo.map(([, t]) => t),
+          batchSize,
+        );
         stats.worker_ms += worker.workerMs() - workBefore;
-        stats.worker_calls += batches.length;
-        const got = results[0]?.[0]?.length;
+        stats.worker_calls += Math.ceil(todo.length / batchSize);
+        const got = vectors[0]?.length;
         if (got !== model.dims) {
           throw new GridError('BAD_FILE', `嵌入模型 ${model.id} 输出 ${got} 维向量，但清单写的是 ${model.dims} 维（${model.dir}），请修正 manifest.json`);
         }
-        const fresh: [string, Float32Array][] = [];
-        batches.forEach((b, bi) => b.forEach(([h], j) => fresh.push([h, results[bi][j]])));
+        const fresh: [string, Float32Array][] = todo.map(([h], i) => [h, vectors[i]]);
         stats.texts_embedded += fresh.length;
         for (const [h, v] of fresh) found.set(h, v);
         if (memo) {

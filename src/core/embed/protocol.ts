@@ -19,7 +19,8 @@ export type ToWorker =
   | { type: 'ocr-page'; id: number; doc: number; page: number }
   | { type: 'ocr-close'; id: number; doc: number }
   | { type: 'unload'; key: string }
-  | { type: 'embed'; id: number; key: string; texts: string[] };
+  // every text of one call in one message: the worker runs them `batch` at a time (ONNX; an embedding bag all at once)
+  | { type: 'embed'; id: number; key: string; texts: string[]; batch: number };
 
 export type FromWorker =
   | { type: 'ocr-done'; id: number; value: OcrPageResult | number | null }

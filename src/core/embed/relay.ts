@@ -13,7 +13,7 @@ import { acquireHost, type OcrRequest, type SharedHost } from './worker-client';
 
 type ToMain =
   | { t: 'load'; id: number; key: string; spec: ModelSpec }
-  | { t: 'embed'; id: number; key: string; texts: string[] }
+  | { t: 'embed'; id: number; key: string; texts: string[]; batch: number }
   | { t: 'ocr'; id: number; msg: OcrRequest }
   | { t: 'release'; key: string }
   | { t: 'ocr-closed' };
@@ -60,8 +60,8 @@ export class RelayHost implements SharedHost {
     return this.request({ t: 'load', key, spec }) as Promise<number>;
   }
 
-  embed(key: string, texts: string[]): Promise<Float32Array[]> {
-    return this.request({ t: 'embed', key, texts }) as Promise<Float32Array[]>;
+  embed(key: string, texts: string[], batch: number): Promise<Float32Array[]> {
+    return this.request({ t: 'embed', key, texts, batch }) as Promise<Float32Array[]>;
   }
 
   ocr(msg: OcrRequest): Promise<unknown> {
@@ -99,7 +99,7 @@ export function serveEmbedRelay(port: MessagePort): { end(): void } {
         models.set(msg.key, (models.get(msg.key) ?? 0) + 1);
         return void reply(msg.id, () => host().load(msg.key, msg.spec));
       case 'embed':
-        return void reply(msg.id, () => host().embed(msg.key, msg.texts));
+        return void reply(msg.id, () => host().embed(msg.key, msg.texts, msg.batch));
       case 'release': {
         const n = models.get(msg.key) ?? 0;
         if (n <= 0) return;

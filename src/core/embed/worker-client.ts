@@ -32,7 +32,8 @@ export interface SharedHost {
   /** Milliseconds the ONNX thread spent embedding, summed. */
   workMs: number;
   load(key: string, spec: ModelSpec): Promise<number>;
-  embed(key: string, texts: string[]): Promise<Float32Array[]>;
+  /** Vectors of the texts, run `batch` at a time on the ONNX thread (one message whatever their number). */
+  embed(key: string, texts: string[], batch: number): Promise<Float32Array[]>;
   ocr(msg: OcrRequest): Promise<unknown>;
   /** Drops one client's use of a model. */
   release(key: string): void;
@@ -104,12 +105,12 @@ class EmbedHost implements SharedHost {
     return promise;
   }
 
-  embed(key: string, texts: string[]): Promise<Float32Array[]> {
+  embed(key: string, texts: string[], batch: number): Promise<Float32Array[]> {
     if (this.dead) return Promise.reject(this.dead);
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.pending.set(id, { resolve, reject, count: texts.length });
-      this.send({ type: 'embed', id, key, texts });
+      this.send({ type: 'embed', id, key, texts, batch });
     });
   }
 
@@ -262,11 +263,12 @@ export class WorkerClient {
     return this.host.workMs;
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  /** Vectors of the texts, `batch` per model run (sort them by length first: less padding). */
+  async embed(texts: string[], batch = texts.length): Promise<Float32Array[]> {
     await this.ready;
     const failure = this.failure();
     if (failure) throw failure;
-    return this.host.embed(this.key, texts);
+    return this.host.embed(this.key, texts, Math.max(1, batch));
   }
 
   async terminate(): Promise<void> {

@@ -67,25 +67,38 @@ async function load(key: string, spec: ModelSpec): Promise<void> {
   }
 }
 
-async function embed(id: number, key: string, texts: string[]): Promise<void> {
+/** One model run over a batch (padded to its longest text): pooled vectors, row-major. */
+async function runBatch(extractor: FeatureExtractionPipeline, spec: ModelSpec, texts: string[]): Promise<{ dims: number; data: Float32Array }> {
+  // The pipeline's own steps (tokenizer, model forward), our pooling: see pooling.ts for why.
+  const inputs = extractor.tokenizer(texts, { padding: true, truncation: true });
+  const outputs = (await extractor.model(inputs)) as Record<string, { dims: number[]; data: Float32Array } | undefined>;
+  const hidden = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.logits;
+  if (!hidden || hidden.dims.length !== 3) throw new Error('模型输出缺少 last_hidden_state [batch, seq, dims]');
+  const [batch, seq, dims] = hidden.dims;
+  const mask = (inputs.attention_mask as { data: BigInt64Array }).data;
+  return { dims, data: poolHidden(hidden.data, mask, batch, seq, dims, spec.pooling, spec.normalize) };
+}
+
+/** All texts of one message: an embedding bag in one pass, an ONNX model `batch` texts per run; one result back. */
+async function embed(id: number, key: string, texts: string[], batch: number): Promise<void> {
   const model = models.get(key);
   if (!model) return post({ type: 'error', id, message: '模型未加载' });
   const started = performance.now();
   try {
-    // The pipeline's own steps (tokenizer, model forward), our pooling: see pooling.ts for why.
     const { spec } = model;
     if (model.bag) {
       const data = model.bag.embed(texts, spec.normalize);
       return post({ type: 'result', id, dims: model.bag.dims, data, ms: performance.now() - started }, [data.buffer as ArrayBuffer]);
     }
-    const extractor = model.extractor;
-    const inputs = extractor.tokenizer(texts, { padding: true, truncation: true });
-    const outputs = (await extractor.model(inputs)) as Record<string, { dims: number[]; data: Float32Array } | undefined>;
-    const hidden = outputs.last_hidden_state ?? outputs.token_embeddings ?? outputs.logits;
-    if (!hidden || hidden.dims.length !== 3) throw new Error('模型输出缺少 last_hidden_state [batch, seq, dims]');
-    const [batch, seq, dims] = hidden.dims;
-    const mask = (inputs.attention_mask as { data: BigInt64Array }).data;
-    const data = poolHidden(hidden.data, mask, batch, seq, dims, spec.pooling, spec.normalize);
+    let out: Float32Array | null = null;
+    let dims = 0;
+    for (let i = 0; i < texts.length; i += batch) {
+      const r = await runBatch(model.extractor, spec, texts.slice(i, i + batch));
+      dims = r.dims;
+      out ??= new Float32Array(texts.length * dims);
+      out.set(r.data, i * dims);
+    }
+    const data = out ?? new Float32Array(0);
     post({ type: 'result', id, dims, data, ms: performance.now() - started }, [data.buffer as ArrayBuffer]);
   } catch (e) {
     post({ type: 'error', id, message: (e as Error).message ?? String(e) });
@@ -117,7 +130,7 @@ let chain = Promise.resolve();
 port.on('message', (msg: ToWorker) => {
   chain = chain.then(() => {
     if (msg.type === 'load') return load(msg.key, msg.spec);
-    if (msg.type === 'embed') return embed(msg.id, msg.key, msg.texts);
+    if (msg.type === 'embed') return embed(msg.id, msg.key, msg.texts, Math.max(1, msg.batch));
     if (msg.type === 'unload') return unload(msg.key);
     if (msg.type === 'ocr-open' || msg.type === 'ocr-page' || msg.type === 'ocr-close') return ocr(msg);
   });

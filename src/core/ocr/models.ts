@@ -66,6 +66,13 @@ export interface OcrModels {
   dictionary: string[];
 }
 
+/** The recogniser's classes after the blank: the dictionary's lines, then a space (PaddleOCR's use_space_char). */
+export function readOcrDictionary(file: string): string[] {
+  const lines = fs.readFileSync(file, 'utf8').replace(/\r/g, '').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return [...lines, ' '];
+}
+
 let loading: Promise<OcrModels> | null = null;
 
 /** Loads both sessions once per thread (only ever called inside the ONNX worker). */
@@ -85,10 +92,7 @@ export function loadOcrModels(threads?: number): Promise<OcrModels> {
     };
     const detection = await ort.InferenceSession.create(files.detection, options);
     const recognition = await ort.InferenceSession.create(files.recognition, options);
-    const lines = fs.readFileSync(files.dictionary, 'utf8').replace(/\r/g, '').split('\n');
-    if (lines.at(-1) === '') lines.pop();
-    const dictionary = [...lines, ' '];
-    return { ort, detection, recognition, dictionary };
+    return { ort, detection, recognition, dictionary: readOcrDictionary(files.dictionary) };
   })();
   loading.catch(() => {
     loading = null;

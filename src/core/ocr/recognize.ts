@@ -8,8 +8,6 @@ export interface RecognizedLine {
   confidence: number;
   /** per character probability, same order as text's code points */
   charConfidence: number[];
-  /** per character, the classes the model ranked next at that step (up to 3, probability > 0.001): cells.ts weighs them */
-  alternatives?: { ch: string; p: number }[][];
 }
 
 const HEIGHT = 48;
@@ -75,6 +73,17 @@ export async function recognizeBoxes(
     });
     const { ort, recognition } = models;
     const out = await recognition.run({ [recognition.inputNames[0]]: new ort.Tensor('float32', data, [batch.length, 3, HEIGHT, width]) });
+    // the fused model (resources/ocr) gives each step's best class and its probability; the package's gives the whole table
+    const best = out.best_class;
+    if (best) {
+      const steps = best.dims[1];
+      const classes = best.data as BigInt64Array;
+      const probs = out.best_prob.data as Float32Array;
+      batch.forEach((idx, k) => {
+        results[idx] = ctcDecodeBest(classes, probs, k * steps, steps, models.dictionary);
+      });
+      return;
+    }
     const t = out[recognition.outputNames[0]];
     const [, steps, classes] = t.dims as number[];
     const probs = t.data as Float32Array;
@@ -91,43 +100,44 @@ export async function recognizeBoxes(
   return results;
 }
 
-/** Greedy CTC: best class per step, repeats collapsed, blanks (class 0) dropped. */
+/** Greedy CTC over the whole probability table: best class per step (the first of equals), then `collapse`. */
 export function ctcDecode(probs: Float32Array, offset: number, steps: number, classes: number, dictionary: string[]): RecognizedLine {
-  let text = '';
-  const conf: number[] = [];
-  const alternatives: { ch: string; p: number }[][] = [];
-  let prev = -1;
+  const best = new Int32Array(steps);
+  const bestP = new Float32Array(steps);
   for (let s = 0; s < steps; s++) {
     const base = offset + s * classes;
-    let best = 0;
-    let bestP = probs[base];
+    let b = 0;
+    let p = probs[base];
     for (let c = 1; c < classes; c++) {
-      const p = probs[base + c];
-      if (p > bestP) {
-        bestP = p;
-        best = c;
+      if (probs[base + c] > p) {
+        p = probs[base + c];
+        b = c;
       }
     }
+    best[s] = b;
+    bestP[s] = p;
+  }
+  return collapse((s) => best[s], (s) => bestP[s], steps, dictionary);
+}
+
+/** Greedy CTC from each step's best class and probability (the fused model's outputs). */
+export function ctcDecodeBest(classes: BigInt64Array, probs: Float32Array, offset: number, steps: number, dictionary: string[]): RecognizedLine {
+  return collapse((s) => Number(classes[offset + s]), (s) => probs[offset + s], steps, dictionary);
+}
+
+/** Repeats collapsed, blanks (class 0) dropped; class i is dictionary[i - 1]. */
+function collapse(classAt: (s: number) => number, probAt: (s: number) => number, steps: number, dictionary: string[]): RecognizedLine {
+  let text = '';
+  const conf: number[] = [];
+  let prev = -1;
+  for (let s = 0; s < steps; s++) {
+    const best = classAt(s);
     if (best !== 0 && best !== prev) {
       text += dictionary[best - 1] ?? '';
-      conf.push(bestP);
-      alternatives.push(runnersUp(probs, base, classes, best, dictionary));
+      conf.push(probAt(s));
     }
     prev = best;
   }
   const confidence = conf.length ? conf.reduce((a, b) => a + b, 0) / conf.length : 0;
-  return { text, confidence, charConfidence: conf, alternatives };
-}
-
-/** The three most probable other characters (not the blank) at one CTC step, above 0.001. */
-function runnersUp(probs: Float32Array, base: number, classes: number, best: number, dictionary: string[]): { ch: string; p: number }[] {
-  const top: { c: number; p: number }[] = [];
-  for (let c = 1; c < classes; c++) {
-    const p = probs[base + c];
-    if (c === best || p <= 0.001 || (top.length === 3 && p <= top[2].p)) continue;
-    top.push({ c, p });
-    top.sort((a, b) => b.p - a.p);
-    if (top.length > 3) top.pop();
-  }
-  return top.map(({ c, p }) => ({ ch: dictionary[c - 1] ?? '', p }));
+  return { text, confidence, charConfidence: conf };
 }

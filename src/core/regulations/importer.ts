@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AppContext } from '../context';
 import type { OperationRun } from '../common/operation';
 import { GridError, toErrorPayload } from '../common/errors';
-import { REG_CORPUS, indexRegulationVectors } from './search-index';
+import { REG_CORPUS, embedRegulation, storeRegulationVectors, type RegulationVectors } from './search-index';
 import { followSearchIndexes } from '../search/engine';
 import { decodeTextFile } from './decode';
 import { docxToMarkdown } from './docx';
@@ -20,6 +20,9 @@ import { checkPdfStreams } from '../common/pdf-guard';
 import { writeTransaction } from '../store/transaction';
 
 export const SUPPORTED_EXTENSIONS = ['.pdf', '.md', '.markdown', '.txt', '.docx'];
+
+/** files whose embedding may still run in the worker while later files are written (bounds memory) */
+const EMBED_AHEAD = 8;
 
 export type ImportStatus = 'imported' | 'unchanged' | 'replaced' | 'failed';
 
@@ -219,17 +222,43 @@ export async function importPaths(
   const results: ImportFileResult[] = [...missing];
   const total = files.length;
   const multi = total > 1;
-  // The embedding of one file runs in the worker while the next file is read and parsed here (one
-  // file in flight); the search indexes in memory follow each written file and are saved at the end.
-  let embedding: Promise<void> | null = null;
-  const settle = async () => {
-    const e = embedding;
-    embedding = null;
-    if (e) await e;
+  // Files are embedded in the worker while this thread reads, parses and writes the next ones (up
+  // to EMBED_AHEAD files in flight, so neither thread waits for the other); the vectors ready by a
+  // file's write transaction are written in it (one commit for both), the rest at the end. The
+  // search indexes in memory follow each commit and are saved at the end.
+  const inFlight: { done: boolean; vectors: Promise<RegulationVectors | null> }[] = [];
+  // embeddings run after commit: the regulation is already complete and lexically searchable, so a
+  // vector failure is a warning on its result, not a failed import
+  const resultOf = new Map<string, ImportFileResult>();
+  const vectorWarning = (e: unknown) => `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
+  /** the vectors computed so far (all of them with `all`; at least the oldest when too many are in flight) */
+  const readyVectors = async (all: boolean): Promise<RegulationVectors[]> => {
+    const out: RegulationVectors[] = [];
+    while (inFlight.length && (all || inFlight[0].done || inFlight.length > EMBED_AHEAD)) {
+      const v = await inFlight.shift()!.vectors;
+      if (v) out.push(v);
+    }
+    return out;
+  };
+  const storeEach = (list: RegulationVectors[]) => {
+    for (const v of list) {
+      try {
+        storeRegulationVectors(ctx, v);
+      } catch (e) {
+        const r = resultOf.get(v.regId);
+        if (r) r.warning = vectorWarning(e);
+      }
+    }
+  };
+  const flush = async () => {
+    storeEach(await readyVectors(true));
     followSearchIndexes(ctx, REG_CORPUS, false);
   };
   for (let i = 0; i < files.length; i++) {
-    if (run.signal.aborted) throw new GridError('CANCELLED', `导入已取消（完成 ${i}/${total} 个文件）`);
+    if (run.signal.aborted) {
+      await flush();
+      throw new GridError('CANCELLED', `导入已取消（完成 ${i}/${total} 个文件）`);
+    }
     const abs = files[i];
     const label = path.basename(abs);
     const display = path.relative(process.cwd(), abs).startsWith('..') ? abs : path.relative(process.cwd(), abs) || abs;
@@ -270,7 +299,7 @@ export async function importPaths(
       }
       // Another process (app, CLI, MCP) may have written meanwhile: decide the id and replace-or-skip
       // again under the write lock, so two overlapping imports land every file exactly once.
-      const written = writeTransaction(ctx.db, () => {
+      const writeFile = () => {
         const id = resolveRegId(ctx, abs, hash, explicitId);
         const current = findRegulation(ctx.db, id);
         if (current && current.source_hash === hash) return { id, unchanged: current, replaced: true, decision: null };
@@ -291,7 +320,23 @@ export async function importPaths(
         );
         const decision = recordEdition(ctx.db, id, { title: doc.title, sourceFile: label, firstText: firstText(doc) }, edition);
         return { id, unchanged: null, replaced: current !== null, decision };
+      };
+      // one commit for this file and the vectors the worker finished meanwhile; the file in a
+      // savepoint, so its failure leaves them written
+      const ready = await readyVectors(false);
+      let writeError: unknown = null;
+      const written = writeTransaction(ctx.db, () => {
+        // each regulation's vectors in a savepoint of their own (storeRegulationVectors), like the file
+        storeEach(ready);
+        try {
+          return writeTransaction(ctx.db, writeFile);
+        } catch (e) {
+          writeError = e;
+          return null;
+        }
       });
+      followSearchIndexes(ctx, REG_CORPUS, false);
+      if (!written) throw writeError;
       const id = written.id;
       regId = id;
       if (written.unchanged) {
@@ -319,24 +364,34 @@ export async function importPaths(
       const editionInfo = written.decision ? describeEdition(ctx, id, written.decision) : undefined;
       if (editionInfo) result.edition = editionInfo;
       results.push(result);
-      // embeddings after commit: the regulation is already complete and lexically searchable,
-      // so a vector failure is a warning, not a failed import
       // in a folder import, keep one bar (files) and show the embedding step as its message
       const vectorProgress: typeof run.progress = multi
         ? (e) => run.progress({ stage: '导入规程', done: i, total, item: label, message: `${e.stage} ${e.done}/${e.total}` })
         : run.progress;
-      await settle();
-      embedding = indexRegulationVectors(ctx, id, vectorProgress).catch((e) => {
-        result.warning = `语义向量未生成（仍可关键词检索）：${toErrorPayload(e).message}`;
-      });
+      resultOf.set(id, result);
+      const job = {
+        done: false,
+        vectors: embedRegulation(ctx, id, vectorProgress)
+          .catch((e) => {
+            result.warning = vectorWarning(e);
+            return null;
+          })
+          .finally(() => {
+            job.done = true;
+          }),
+      };
+      inFlight.push(job);
     } catch (e) {
-      if ((e as { code?: string }).code === 'CANCELLED') throw e;
+      if ((e as { code?: string }).code === 'CANCELLED') {
+        await flush();
+        throw e;
+      }
       const err = toErrorPayload(e);
       results.push({ file: display, reg_id: regId, status: 'failed', error: err.message, error_code: err.code });
     }
     if (multi) run.progress({ stage: '导入规程', done: i + 1, total, item: label });
   }
-  await settle();
+  await flush();
   // written when missing or behind by enough; smaller changes stay in the logs the next process applies
   if (files.length) followSearchIndexes(ctx, REG_CORPUS, true);
   return results;

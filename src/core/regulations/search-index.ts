@@ -1,4 +1,5 @@
 import type { Db } from '../store/db';
+import { writeTransaction } from '../store/transaction';
 import type { AppContext } from '../context';
 import type { ProgressSink } from '../common/operation';
 import { indexItems, removeItems, type IndexItem } from '../search/lexical';
@@ -67,16 +68,39 @@ export function removeRegulationIndex(db: Db, regId: string): void {
   removeItems(db, REG_PROFILE_CORPUS, { scope: regId });
 }
 
+/** Vectors computed for a regulation's chunks, waiting to be stored (storeRegulationVectors). */
+export interface RegulationVectors {
+  regId: string;
+  modelId: string;
+  rows: { id: number; vector: Float32Array }[];
+}
+
 /**
- * Called after the import transaction commits: embeds the regulation's chunks when a model is
- * installed (async, off the main thread). Without a model it does nothing; search stays lexical.
+ * Called after the import transaction commits: embeds the regulation's chunks that have no vector
+ * yet (async, in the embedding worker) and stores them, in slices (progress after each).
+ * Without a model it does nothing; search stays lexical.
  */
 export async function indexRegulationVectors(ctx: AppContext, regId: string, progress?: ProgressSink): Promise<void> {
+  await embedRegulation(ctx, regId, progress, (v) => storeRegulationVectors(ctx, v));
+}
+
+/**
+ * The vectors of the regulation's chunks that have none yet (null without a model or when none is
+ * missing). With `store`, each slice is handed to it as it comes and nothing is returned; without,
+ * all of them are returned for the caller to store — an import writes them together with the next
+ * file (one commit for both).
+ */
+export async function embedRegulation(
+  ctx: AppContext,
+  regId: string,
+  progress?: ProgressSink,
+  store?: (v: RegulationVectors) => void,
+): Promise<RegulationVectors | null> {
   const embedder = ctx.embedder();
-  if (!embedder.available()) return;
+  if (!embedder.available()) return null;
   const modelId = embedder.status().model_id ?? 'default';
   const missing = itemsMissingVectors(ctx.db, REG_CORPUS, modelId, regId);
-  if (!missing.length) return;
+  if (!missing.length) return null;
   // the chunk texts in one query: the item's own (a long unit's chunk) or its unit's (search_text_sources)
   const texts = new Map(
     (
@@ -95,8 +119,9 @@ export async function indexRegulationVectors(ctx: AppContext, regId: string, pro
     const u = unitText.get(Number(unitId)) as { text: string } | undefined;
     return u ? (chunkText(u.text, ctx.config.search.chunkChars)[Number(n ?? 0)] ?? u.text) : '';
   };
-  // the embedder cuts its own batches and sends them to the worker together: hand it many at once
+  // the embedder sends a call's texts to the worker in one message: hand it many at once
   const batch = Math.max(1, ctx.config.embed.batchSize) * 16;
+  const all: RegulationVectors = { regId, modelId, rows: [] };
   for (let i = 0; i < missing.length; i += batch) {
     const slice = missing.slice(i, i + batch);
     const passages = slice.map((m) => {
@@ -104,7 +129,27 @@ export async function indexRegulationVectors(ctx: AppContext, regId: string, pro
       return m.title ? `${m.title}\n${chunk}` : chunk;
     });
     const vectors = await embedder.embed(passages, 'passage');
-    storeVectors(ctx.db, modelId, slice.map((m, j) => ({ id: m.id, vector: vectors[j] })));
+    const rows = slice.map((m, j) => ({ id: m.id, vector: vectors[j] }));
+    if (store) store({ regId, modelId, rows });
+    else for (const r of rows) all.rows.push(r);
     progress?.({ stage: 'embed', done: Math.min(i + batch, missing.length), total: missing.length, item: regId });
   }
+  return store ? null : all;
+}
+
+/**
+ * Stores computed vectors (inside the caller's transaction, or one of its own). Items deleted or
+ * re-indexed since they were embedded (another process re-imported the regulation) are skipped:
+ * their replacements have other ids and are embedded on their own.
+ */
+export function storeRegulationVectors(ctx: AppContext, v: RegulationVectors): void {
+  if (!v.rows.length) return;
+  writeTransaction(ctx.db, () => {
+    const live = new Set(itemsMissingVectors(ctx.db, REG_CORPUS, v.modelId, v.regId).map((m) => m.id));
+    storeVectors(
+      ctx.db,
+      v.modelId,
+      v.rows.filter((r) => live.has(r.id)),
+    );
+  });
 }

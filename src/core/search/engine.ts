@@ -3,7 +3,7 @@ import type { Db } from '../store/db';
 import type { Decision, ParentHit, RankedHit } from './fusion';
 import { rankLists } from './pipeline';
 import { documentFrequencies, idfOf, itemPresence, lexicalSearch, stats, termEvidence, type LexicalResult } from './lexical';
-import { cosineFor, vectorTopK } from './vectors';
+import { cosineFor, vectorTopK, warmVectors } from './vectors';
 import { loadMatrix, persistMatrices } from './vector-index';
 import { lexicalIndex, persistLexicalIndex } from './lexical-index';
 import { queryTokens } from '../text/segment';
@@ -106,12 +106,16 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
       mode = 'lexical';
     } else {
       const modelId = embedder.status().model_id ?? 'default';
+      // the query is embedded in the worker while this thread loads the matrix (a fresh process
+      // starts the worker and loads the model meanwhile)
+      const embedding = embedder.embed([q.query], 'query');
+      embedding.catch(() => {});
       matrix = loadMatrix(ctx.db, ctx.state, q.corpus, modelId);
       if (!matrix) {
         note = '语义向量尚未建立（请重建索引），本次仅关键词检索';
         mode = 'lexical';
       } else {
-        [queryVec] = await embedder.embed([q.query], 'query');
+        [queryVec] = await embedding;
       }
     }
   }
@@ -237,14 +241,25 @@ export async function searchEngine(ctx: AppContext, q: EngineQuery): Promise<Eng
 }
 
 /**
- * Loads the persisted indexes of a corpus (BM25 postings, and the vector matrix when a model is
- * installed) so the first search does not pay for it; app start-up calls it after seeding.
+ * Gets everything the first search of a corpus needs ready, so it waits for none of it: the
+ * embedding worker and its model (started first, they load in parallel), jieba's dictionary, the
+ * BM25 postings and the vector matrix from their files, then the matrix rows still in SQLite
+ * (a search reads only the rows it needs until then). App start-up runs it in the background;
+ * it yields to the event loop between steps, so requests arriving meanwhile are answered.
  */
-export function warmSearchIndexes(ctx: AppContext, corpus: string): void {
-  lexicalIndex(ctx.db);
+export async function warmSearchIndexes(ctx: AppContext, corpus: string): Promise<void> {
   const embedder = ctx.embedder();
   const modelId = embedder.available() ? embedder.status().model_id : null;
-  if (modelId) loadMatrix(ctx.db, ctx.state, corpus, modelId);
+  const model = modelId ? embedder.embed(['检索预热'], 'query').catch(() => null) : null;
+  const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+  queryTokens('检索预热');
+  await pause();
+  lexicalIndex(ctx.db);
+  await pause();
+  const matrix = modelId ? loadMatrix(ctx.db, ctx.state, corpus, modelId) : null;
+  await pause();
+  if (matrix) warmVectors(matrix);
+  await model;
 }
 
 /**

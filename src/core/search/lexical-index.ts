@@ -71,6 +71,12 @@ export class LexicalIndex {
   private corpusNo = new Map<string, number>();
   private scopeNo = new Map<string, number>();
   terms = new Map<string, Term>();
+  /**
+   * Postings still as the file holds them (varint gaps + frequencies, format 2): a word's are decoded
+   * when first asked for (termOf), so opening the file costs a scan for word boundaries instead of
+   * decoding ~8M postings, and the words no query touched stay packed (~2.3 bytes a posting, not 6).
+   */
+  private packed: { bytes: Uint8Array; word: Map<string, number>; counts: Int32Array; offsets: Int32Array } | null = null;
   docOf = new Map<number, number>();
   /** per-doc scratch for scoring and presence (reset after each query) */
   private acc = new Float64Array(0);
@@ -129,7 +135,7 @@ export class LexicalIndex {
     this.lens[doc] = len;
     this.totalTokens += len;
     for (const [w, f] of counts) {
-      let t = this.terms.get(w);
+      let t = this.termOf(w);
       if (!t) this.terms.set(w, (t = { docs: new Int32Array(4), freq: new Uint16Array(4), n: 0 }));
       if (t.n === t.docs.length) {
         const docs = new Int32Array(t.n * 2);
@@ -143,6 +149,53 @@ export class LexicalIndex {
       t.freq[t.n] = Math.min(f, 0xffff);
       t.n++;
     }
+  }
+
+  /** A word's postings (decoded from the file's bytes on first use). */
+  termOf(word: string): Term | undefined {
+    const t = this.terms.get(word);
+    if (t || !this.packed) return t;
+    const { bytes, word: index, counts, offsets } = this.packed;
+    const i = index.get(word);
+    if (i === undefined) return undefined;
+    index.delete(word);
+    const n = counts[i];
+    const docs = new Int32Array(n);
+    const freq = new Uint16Array(n);
+    let at = offsets[i];
+    let prev = 0;
+    for (let k = 0; k < n; k++) {
+      let v = 0;
+      let shift = 0;
+      for (;;) {
+        const b = bytes[at++];
+        v += (b & 0x7f) * 2 ** shift;
+        if (b < 0x80) break;
+        shift += 7;
+      }
+      prev += v;
+      docs[k] = prev;
+      let f = 0;
+      shift = 0;
+      for (;;) {
+        const b = bytes[at++];
+        f += (b & 0x7f) * 2 ** shift;
+        if (b < 0x80) break;
+        shift += 7;
+      }
+      freq[k] = f;
+    }
+    const term = { docs, freq, n };
+    this.terms.set(word, term);
+    if (!index.size) this.packed = null;
+    return term;
+  }
+
+  /** Every word decoded (before the postings are renumbered or written). */
+  private unpackAll(): void {
+    if (!this.packed) return;
+    for (const w of [...this.packed.word.keys()]) this.termOf(w);
+    this.packed = null;
   }
 
   remove(id: number): void {
@@ -167,7 +220,7 @@ export class LexicalIndex {
 
   /** Rows (live) holding the word: FTS5's n for idf. */
   df(word: string): number {
-    const t = this.terms.get(word);
+    const t = this.termOf(word);
     if (!t) return 0;
     if (this.live === this.size) return t.n;
     let n = 0;
@@ -201,7 +254,7 @@ export class LexicalIndex {
     const norm = this.lengthNorms();
     const { ids, corpusOf, scopeOf } = this;
     for (const w of new Set(words)) {
-      const t = this.terms.get(w);
+      const t = this.termOf(w);
       if (!t) continue;
       const n = this.df(w);
       let idf = Math.log((N - n + 0.5) / (n + 0.5));
@@ -245,7 +298,7 @@ export class LexicalIndex {
     }
     if (marked.length) {
       for (const w of new Set(words)) {
-        const t = this.terms.get(w);
+        const t = this.termOf(w);
         if (!t) continue;
         const docs = t.docs;
         for (let i = 0; i < t.n; i++) {
@@ -260,6 +313,7 @@ export class LexicalIndex {
 
   /** Live rows renumbered without holes (before writing the file). */
   compacted(): LexicalIndex {
+    this.unpackAll();
     if (this.live === this.size) return this;
     const c = new LexicalIndex();
     const remap = new Int32Array(this.size).fill(-1);
@@ -301,6 +355,7 @@ export class LexicalIndex {
   }
 
   toFile(file: string, indexId: string): void {
+    this.unpackAll();
     const c = this;
     const words = [...c.terms.keys()];
     const counts = Int32Array.from(words, (w) => c.terms.get(w)!.n);
@@ -358,36 +413,24 @@ export class LexicalIndex {
       x.corpusOf = new Int32Array(take(h.size * 4));
       x.scopeOf = new Int32Array(take(h.size * 4));
       const counts = new Int32Array(take(h.words.length * 4));
-      let docs: Int32Array;
-      let freq: Uint16Array;
+      let docs: Int32Array | null = null;
+      let freq: Uint16Array | null = null;
       if (h.format === 1) {
         docs = new Int32Array(take(h.total * 4));
         freq = new Uint16Array(take((h.total + (h.total % 2)) * 2));
       } else {
-        docs = new Int32Array(h.total);
-        freq = new Uint16Array(h.total);
+        // where each word's postings start: skip 2·n varints per word (a byte below 0x80 ends one)
         const bytes = new Uint8Array(take(h.bytes ?? 0));
+        const offsets = new Int32Array(h.words.length);
         let at = 0;
-        const get = () => {
-          let v = 0;
-          let shift = 0;
-          for (;;) {
-            const b = bytes[at++];
-            v += (b & 0x7f) * 2 ** shift;
-            if (b < 0x80) return v;
-            shift += 7;
-          }
-        };
         let p = 0;
-        for (const n of counts) {
-          let prev = 0;
-          for (let i = 0; i < n; i++, p++) {
-            prev += get();
-            docs[p] = prev;
-            freq[p] = get();
-          }
+        for (let i = 0; i < counts.length; i++) {
+          offsets[i] = at;
+          p += counts[i];
+          for (let ends = 2 * counts[i]; ends > 0 && at < bytes.length; at++) if (bytes[at] < 0x80) ends--;
         }
         if (at !== bytes.length || p !== h.total) return null;
+        x.packed = { bytes, word: new Map(h.words.map((w, i) => [w, i])), counts, offsets };
       }
       x.size = h.size;
       x.live = h.size;
@@ -397,13 +440,15 @@ export class LexicalIndex {
       h.corpora.forEach((c, i) => x.corpusNo.set(c, i));
       h.scopes.forEach((s, i) => x.scopeNo.set(s, i));
       for (let doc = 0; doc < h.size; doc++) x.docOf.set(x.ids[doc], doc);
-      let at = 0;
-      h.words.forEach((w, i) => {
-        const n = counts[i];
-        // views into the shared arrays; the first append copies the term out (add() grows by copy)
-        x.terms.set(w, { docs: docs.subarray(at, at + n), freq: freq.subarray(at, at + n), n });
-        at += n;
-      });
+      if (docs && freq) {
+        let at = 0;
+        h.words.forEach((w, i) => {
+          const n = counts[i];
+          // views into the shared arrays; the first append copies the term out (add() grows by copy)
+          x.terms.set(w, { docs: docs.subarray(at, at + n), freq: freq.subarray(at, at + n), n });
+          at += n;
+        });
+      }
       x.seq = h.seq;
       x.source = 'file';
       return x;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Db } from '../store/db';
 import { indexDir, readIndexFile, writeIndexFile } from './index-file';
 import { KeyedCache, type ContextState } from '../common/cache';
-import { blobInto, quantize, encodeRow, extendBinaryIndex, matrixFromInt8, rowIndex, binaryIndex, type Int8Rows, type VectorMatrix } from './vectors';
+import { blobInto, quantize, encodeRow, ensureRows, extendBinaryIndex, matrixFromInt8, removeRow, rowIndex, binaryIndex, type Int8Rows, type VectorMatrix } from './vectors';
 
 /**
  * The persisted vector index: per (corpus, model) one file in `<data-dir>/index/` holding the
@@ -119,13 +119,14 @@ function readFile(file: string, db: Db, corpus: string, modelId: string): Vector
     const ids = new Int32Array(take(h.rows * 4));
     const scopeIdx = new Int32Array(take(h.rows * 4));
     let q8: Int8Rows;
+    let lazy: VectorMatrix['lazy'];
     if (h.format === 2) {
       const scales = new Float32Array(take(h.rows * 4));
       q8 = { codes: new Int8Array(take(Math.ceil((h.rows * h.dims) / 8) * 8)).subarray(0, h.rows * h.dims), scales };
     } else {
-      const rows = rowsFromDb(db, modelId, h.dims, ids);
-      if (!rows) return null;
-      q8 = rows;
+      // the rows stay in search_vectors until a search needs them (vectors.ts ensureRows)
+      q8 = { codes: new Int8Array(h.rows * h.dims), scales: new Float32Array(h.rows) };
+      lazy = { loaded: new Uint8Array(h.rows), left: h.rows, fetch: storedRows(db, modelId, h.dims) };
     }
     const mean = new Float32Array(take(h.dims * 4));
     const codes = new Uint32Array(take(h.rows * h.words * 4));
@@ -135,29 +136,23 @@ function readFile(file: string, db: Db, corpus: string, modelId: string): Vector
     m.seq = h.seq;
     m.binary = { words: h.words, mean, codes };
     m.source = 'file';
+    if (lazy) m.lazy = lazy;
     return m;
   } catch {
     return null; // a damaged file is a cache miss
   }
 }
 
-/**
- * The stored int8 rows of the file's items, in the file's row order (one pass over search_vectors
- * of the model); null when one is missing (deleted since the file was written: rebuilt from SQLite).
- */
-function rowsFromDb(db: Db, modelId: string, dims: number, ids: Int32Array): Int8Rows | null {
-  const rowOf = new Map<number, number>();
-  ids.forEach((id, row) => rowOf.set(id, row));
-  const q8: Int8Rows = { codes: new Int8Array(ids.length * dims), scales: new Float32Array(ids.length) };
-  let filled = 0;
-  const stmt = db.prepare('SELECT item_id, vec FROM search_vectors WHERE model_id = ? AND dims = ?').raw();
-  for (const [id, vec] of stmt.iterate(modelId, dims) as Iterable<[number, Buffer]>) {
-    const row = rowOf.get(id);
-    if (row === undefined) continue;
-    blobInto(vec, dims, q8, row);
-    filled++;
-  }
-  return filled === ids.length ? q8 : null;
+/** Stored vectors of the model by item id (a list: one indexed lookup each; null: one pass over the table). */
+function storedRows(db: Db, modelId: string, dims: number): (ids: number[] | null) => Iterable<[number, Uint8Array]> {
+  return (ids) =>
+    ids
+      ? (db
+          .prepare('SELECT item_id, vec FROM search_vectors WHERE model_id = ? AND dims = ? AND item_id IN (SELECT value FROM json_each(?))')
+          .raw()
+          .all(modelId, dims, JSON.stringify(ids)) as [number, Uint8Array][])
+      : // streamed: 160k rows at once would be ~70 MB of short-lived buffers
+        (db.prepare('SELECT item_id, vec FROM search_vectors WHERE model_id = ? AND dims = ?').raw().iterate(modelId, dims) as Iterable<[number, Uint8Array]>);
 }
 
 /** Writes the live rows (holes dropped) atomically; returns the compacted matrix. */
@@ -194,6 +189,7 @@ function quantizeRows(data: Float32Array, rows: number, dims: number): { scales:
 
 /** A copy without holes (same binary mean: codes stay comparable). */
 function compact(m: VectorMatrix): VectorMatrix {
+  ensureRows(m, null);
   if (m.live === m.ids.length) return m;
   const { dims } = m;
   const ids = new Int32Array(m.live);
@@ -267,20 +263,6 @@ function appendRows(m: VectorMatrix, rows: { id: number; scope: string; vec: Buf
   extendBinaryIndex(m, from);
 }
 
-function removeRow(m: VectorMatrix, row: number): void {
-  const id = m.ids[row];
-  if (id < 0) return;
-  m.ids[row] = -1;
-  m.rowOf?.delete(id);
-  const list = m.byScope.get(m.scopes[row]);
-  if (list) {
-    const at = list.indexOf(row);
-    if (at >= 0) list.splice(at, 1);
-    if (!list.length) m.byScope.delete(m.scopes[row]);
-  }
-  m.live--;
-}
-
 /**
  * Applies log entries after m.seq. Returns the number of rows changed, or null when the log cannot
  * bring this matrix up to date (pruned past it, or reset) and it must be reloaded.
@@ -323,6 +305,10 @@ function applyLog(db: Db, m: VectorMatrix, bounds: { min: number; max: number })
         m.data = new Float32Array(0);
       }
       blobInto(r.vec, m.dims, m.q8, row);
+      if (m.lazy && row < m.lazy.loaded.length && !m.lazy.loaded[row]) {
+        m.lazy.loaded[row] = 1;
+        m.lazy.left--;
+      }
       encodeRow(m, row);
     } else {
       if (row !== undefined) removeRow(m, row);

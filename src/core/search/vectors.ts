@@ -37,6 +37,73 @@ export interface VectorMatrix {
   rowOf?: Map<number, number>;
   /** where the loader got it: the index file in the data dir, or SQLite (vector-index.ts) */
   source?: 'file' | 'db';
+  /** rows whose codes are still in SQLite (a matrix opened from its index file): read on first use (ensureRows) */
+  lazy?: LazyRows;
+}
+
+/**
+ * The rows of a matrix opened from its index file are read from search_vectors when a search first
+ * needs them — the few thousand candidates the binary codes pick, a scope's rows — rather than all
+ * 160k before the first search (~0.4 s CPU); warmVectors reads the rest (the app, once it is idle).
+ * `q8` is allocated whole from the start (zero pages cost no memory until written).
+ */
+export interface LazyRows {
+  /** 1 once the row's codes and scale are in q8 (rows appended later are always in) */
+  loaded: Uint8Array;
+  /** rows not read yet */
+  left: number;
+  /** stored vectors (item id, blob) of the given items, or of every item of the model (null) */
+  fetch(ids: number[] | null): Iterable<[number, Uint8Array]>;
+}
+
+/** Reads the rows (null: all) that are not in memory yet; an item gone from SQLite becomes a hole. */
+export function ensureRows(m: VectorMatrix, rows: Iterable<number> | null): void {
+  const lazy = m.lazy;
+  if (!lazy || !m.q8) return;
+  const wanted: number[] = [];
+  if (rows) {
+    for (const row of rows) if (row < lazy.loaded.length && !lazy.loaded[row] && m.ids[row] >= 0) wanted.push(row);
+    if (!wanted.length) return;
+  }
+  // most of what is left: one pass over the table is cheaper than a lookup per row
+  const all = rows === null || wanted.length > lazy.left / 4;
+  const rowOf = rowIndex(m);
+  for (const [id, blob] of lazy.fetch(all ? null : wanted.map((r) => m.ids[r]))) {
+    const row = rowOf.get(id);
+    if (row === undefined || row >= lazy.loaded.length || lazy.loaded[row]) continue;
+    blobInto(blob, m.dims, m.q8, row);
+    lazy.loaded[row] = 1;
+    lazy.left--;
+  }
+  // asked for and not stored (deleted behind the index file's back): a hole, never a zero vector
+  for (const row of all ? m.ids.keys() : wanted) {
+    if (row < lazy.loaded.length && !lazy.loaded[row] && m.ids[row] >= 0) {
+      removeRow(m, row);
+      lazy.loaded[row] = 1;
+      lazy.left--;
+    }
+  }
+  if (all || lazy.left <= 0) m.lazy = undefined;
+}
+
+/** Marks a row as deleted (a hole until the next compaction). */
+export function removeRow(m: VectorMatrix, row: number): void {
+  const id = m.ids[row];
+  if (id < 0) return;
+  m.ids[row] = -1;
+  m.rowOf?.delete(id);
+  const list = m.byScope.get(m.scopes[row]);
+  if (list) {
+    const at = list.indexOf(row);
+    if (at >= 0) list.splice(at, 1);
+    if (!list.length) m.byScope.delete(m.scopes[row]);
+  }
+  m.live--;
+}
+
+/** Every row in memory (a matrix opened from its file reads the rest from SQLite): before idle, or a rewrite. */
+export function warmVectors(m: VectorMatrix): void {
+  ensureRows(m, null);
 }
 
 export interface Int8Rows {
@@ -257,6 +324,7 @@ export interface BinaryIndex {
 /** Sign codes of (vector - mean), built once per loaded matrix (~40 ms for 164k x 256). */
 export function binaryIndex(m: VectorMatrix): BinaryIndex {
   if (m.binary && m.binary.codes.length >= m.ids.length * m.binary.words) return m.binary;
+  ensureRows(m, null);
   const { dims } = m;
   const n = m.ids.length;
   const mean = new Float32Array(dims);
@@ -298,8 +366,12 @@ export function encodeRow(m: VectorMatrix, row: number): void {
 
 function encodeBits(v: ArrayLike<number>, off: number, mean: Float32Array, out: Uint32Array, at: number): void {
   const dims = mean.length;
-  for (let d = 0; d < dims; d++) {
-    if (v[off + d] > mean[d]) out[at + (d >>> 5)] |= 1 << (d & 31);
+  // a word's bits gathered in a local int, written once (|= on a Uint32Array element past 2^31 goes through doubles)
+  for (let w = 0; w * 32 < dims; w++) {
+    let bits = out[at + w] | 0;
+    const end = Math.min(dims, w * 32 + 32);
+    for (let d = w * 32; d < end; d++) if (v[off + d] > mean[d]) bits |= 1 << (d & 31);
+    out[at + w] = bits;
   }
 }
 
@@ -313,7 +385,7 @@ function encodeBits(v: ArrayLike<number>, off: number, mean: Float32Array, out: 
  * the rows' sign codes reached 0.921; 2,000 rows (the default) 0.981 at 1.07x the Hamming
  * prefilter's CPU time (see `npm run bench -- vector`).
  */
-function codeCandidates(m: VectorMatrix, idx: BinaryIndex, q: Float32Array, rows: number[] | null, want: number): number[] {
+function codeCandidates(m: VectorMatrix, idx: BinaryIndex, q: Float32Array, rows: number[] | null, want: number, mask: Uint8Array | null = null): number[] {
   const { words, codes, mean } = idx;
   const ids = m.ids;
   const dims = mean.length;
@@ -334,7 +406,7 @@ function codeCandidates(m: VectorMatrix, idx: BinaryIndex, q: Float32Array, rows
   let min = Infinity;
   for (let i = 0; i < count; i++) {
     const row = rows ? rows[i] : i;
-    if (ids[row] < 0) {
+    if (ids[row] < 0 || (mask && !mask[row])) {
       scores[i] = NaN;
       continue;
     }
@@ -454,18 +526,38 @@ export function vectorTopK(m: VectorMatrix, query: Float32Array, k: number, scop
   if (q.length !== m.dims || k <= 0) return [];
   const { ids } = m;
   const heap = new TopHeap(k);
+  // a few scopes: their rows; most of the matrix (every regulation in force, say): a row mask, scanned in order
   let rows: number[] | null = null;
+  let mask: Uint8Array | null = null;
+  let n = m.live;
   if (scopes) {
-    rows = [];
-    for (const sc of scopes) for (const row of m.byScope.get(sc) ?? []) rows.push(row);
+    const allowed = new Set(scopes);
+    let count = 0;
+    for (const sc of allowed) count += m.byScope.get(sc)?.length ?? 0;
+    n = count;
+    if (count * 4 < m.live) {
+      rows = [];
+      for (const sc of allowed) for (const row of m.byScope.get(sc) ?? []) rows.push(row);
+    } else {
+      // every row but those of the scopes left out (holes are skipped by id anyway)
+      mask = new Uint8Array(ids.length).fill(1);
+      for (const [sc, list] of m.byScope) if (!allowed.has(sc)) for (const row of list) mask[row] = 0;
+    }
   }
-  const n = rows ? rows.length : m.live;
   const want = Math.max(k * RERANK_FACTOR, RERANK_MIN);
   if (!options.exact && n >= INDEX_MIN_ROWS && want < n) {
-    for (const row of codeCandidates(m, binaryIndex(m), q, rows, want)) heap.push(dotAt(m, row, q), row);
+    const candidates = codeCandidates(m, binaryIndex(m), q, rows, want, mask);
+    ensureRows(m, candidates);
+    // a candidate read as deleted is a hole now
+    for (const row of candidates) if (ids[row] >= 0) heap.push(dotAt(m, row, q), row);
+  } else if (mask) {
+    ensureRows(m, null);
+    for (let row = 0; row < ids.length; row++) if (mask[row] && ids[row] >= 0) heap.push(dotAt(m, row, q), row);
   } else if (rows) {
-    for (const row of rows) heap.push(dotAt(m, row, q), row);
+    ensureRows(m, rows);
+    for (const row of rows) if (ids[row] >= 0) heap.push(dotAt(m, row, q), row);
   } else {
+    ensureRows(m, null);
     for (let row = 0; row < ids.length; row++) if (ids[row] >= 0) heap.push(dotAt(m, row, q), row);
   }
   const order = Array.from({ length: heap.size }, (_, i) => i).sort((a, b) => heap.s[b] - heap.s[a] || heap.r[a] - heap.r[b]);
@@ -478,11 +570,9 @@ export function cosineFor(m: VectorMatrix, query: Float32Array, ids: number[]): 
   const out = new Map<number, number>();
   if (q.length !== m.dims) return out;
   const rowOf = rowIndex(m);
-  for (const id of ids) {
-    const row = rowOf.get(id);
-    if (row === undefined) continue;
-    out.set(id, dotAt(m, row, q));
-  }
+  const rows = ids.map((id) => rowOf.get(id)).filter((r): r is number => r !== undefined);
+  ensureRows(m, rows);
+  for (const row of rows) if (m.ids[row] >= 0) out.set(m.ids[row], dotAt(m, row, q));
   return out;
 }
 

@@ -23,7 +23,58 @@ export function openDatabase(dataDir: string, migrations: readonly Migration[]):
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
   applyMigrations(db, migrations);
+  cacheStatements(db);
   return db;
+}
+
+/** statements kept per connection (the code base has a few hundred distinct SQL strings) */
+const STATEMENT_CACHE_MAX = 1000;
+const MODES = ['pluck', 'raw', 'expand', 'safeIntegers', 'bind'] as const;
+type Mode = (typeof MODES)[number];
+
+/**
+ * `db.prepare(sql)` hands back the statement prepared earlier for the same SQL: compiling one costs
+ * 30–300 µs (findRegulation's query, a writer's INSERTs), and an import prepared ~60 per file —
+ * about 7 of the full statute corpus's ~80 CPU-s. Sharing is safe because a statement keeps no
+ * state between calls except its mode and an `iterate()` in progress: a shared statement's mode is
+ * never changed — `.pluck()` / `.raw()` give the statement of that mode (cached as well), any other
+ * mode change (`expand`, `safeIntegers`, `bind`, `pluck(false)` on a plucked one…) a fresh statement
+ * of the caller's own — and a statement busy iterating is never handed out (a fresh one is).
+ */
+function cacheStatements(db: Db): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, Database.Statement>();
+  /** a statement of `sql` for one caller alone, in `mode` (the cached statement's) before `method(args)` */
+  const own = (sql: string, mode: Mode | null, method: Mode, args: unknown[]) => {
+    const s = prepare(sql);
+    if (mode) (s[mode] as (on: boolean) => Database.Statement)(true);
+    return (s[method] as (...a: unknown[]) => Database.Statement)(...args);
+  };
+  const cached = (sql: string, mode: Mode | null): Database.Statement => {
+    const key = mode ? `${mode}\u0000${sql}` : sql;
+    const hit = cache.get(key);
+    if (hit && !hit.busy) return hit;
+    const stmt = prepare(sql);
+    if (mode) (stmt[mode] as (on: boolean) => Database.Statement)(true);
+    if (hit) return stmt; // the cached one is iterating: this caller gets its own
+    if (cache.size >= STATEMENT_CACHE_MAX) cache.delete(cache.keys().next().value!);
+    cache.set(key, stmt);
+    // instance properties in front of the prototype's methods: the shared statement's mode never changes
+    for (const method of MODES) {
+      Object.defineProperty(stmt, method, {
+        configurable: true,
+        writable: true,
+        value: (...args: unknown[]) => {
+          const on = args.length === 0 || args[0] === true;
+          if (!mode && !on && (method === 'pluck' || method === 'raw')) return stmt;
+          if (!mode && on && (method === 'pluck' || method === 'raw') && args.length <= 1) return cached(sql, method);
+          return own(sql, mode, method, args);
+        },
+      });
+    }
+    return stmt;
+  };
+  db.prepare = ((sql: string) => cached(sql, null)) as typeof db.prepare;
 }
 
 /** Key/value settings shared by engines (JSON values). */

@@ -6,7 +6,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import * as ort from 'onnxruntime-node';
 import { detectText } from '../../../src/core/ocr/detect';
 import { greyFromRgba } from '../../../src/core/ocr/image';
-import { fusedOcrModelFiles, packagedOcrModelFiles, type OcrModels } from '../../../src/core/ocr/models';
+import { fusedOcrModelFiles, packagedOcrModelFiles, readOcrDictionary, type OcrModels } from '../../../src/core/ocr/models';
 import { recognizeBoxes } from '../../../src/core/ocr/recognize';
 
 const [imageFile] = process.argv.slice(2);
@@ -19,9 +19,7 @@ const page = greyFromRgba(ctx.getImageData(0, 0, img.width, img.height).data, im
 const packaged = packagedOcrModelFiles();
 const fused = fusedOcrModelFiles();
 if (!fused) throw new Error('resources/ocr does not match its manifest');
-const lines = fs.readFileSync(packaged.dictionary, 'utf8').replace(/\r/g, '').split('\n');
-if (lines.at(-1) === '') lines.pop();
-const dictionary = [...lines, ' '];
+const dictionary = readOcrDictionary(packaged.dictionary);
 
 async function read(files: { detection: string; recognition: string }) {
   const options = { graphOptimizationLevel: 'all' as const, intraOpNumThreads: 1 };

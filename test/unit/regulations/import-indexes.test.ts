@@ -76,4 +76,31 @@ describe('an import keeps the search indexes current and re-embeds only what cha
       await next.close();
     }
   }, 120_000);
+
+  it('a folder import embeds while later files are written: every chunk gets its vector, a failing file in between loses none', async () => {
+    const modelsDir = temp('gridcode-bag-models-');
+    writeBagTestModel(modelsDir, makeBagWeights());
+    const dataDir = temp('gridcode-import-ahead-');
+    const docs = temp('gridcode-import-ahead-docs-');
+    const bodies = ['变压器油温超过限值时，应立即降低负荷。', '母线失压时应检查保护动作情况。', '电缆沟内应保持清洁，不得堆放杂物。'];
+    for (let i = 0; i < 12; i++) {
+      // the fifth file has no text: it fails (BAD_FILE) while the files before it are still being embedded
+      fs.writeFileSync(path.join(docs, `规程${String(i).padStart(2, '0')}.md`), i === 4 ? '   \n' : `# 规程${i}\n\n${article(1, bodies[i % 3])}\n${article(2, `第${i}号规程的附加条款。`)}`);
+    }
+    const ctx = createAppContext({ dataDir, modelsDir });
+    try {
+      const results = await invokeOperation(ctx, 'regulations.import', { paths: [docs] });
+      expect(results.filter((r) => r.status === 'imported')).toHaveLength(11);
+      expect(results.filter((r) => r.status === 'failed').map((r) => r.error_code)).toEqual(['BAD_FILE']);
+      expect(results.every((r) => !r.warning)).toBe(true);
+      const count = (sql: string) => (ctx.db.prepare(sql).get() as { n: number }).n;
+      const chunks = count("SELECT COUNT(*) AS n FROM search_items WHERE corpus = 'reg'");
+      expect(chunks).toBeGreaterThanOrEqual(22);
+      expect(count("SELECT COUNT(*) AS n FROM search_vectors v JOIN search_items i ON i.id = v.item_id WHERE i.corpus = 'reg'")).toBe(chunks);
+      // the loaded matrix followed every stored vector
+      expect(loadMatrix(ctx.db, ctx.state, REG_CORPUS, BAG_TEST_ID)!.live).toBe(chunks);
+    } finally {
+      await ctx.close();
+    }
+  }, 120_000);
 });

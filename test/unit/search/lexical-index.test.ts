@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppContext } from '../../../src/core/context';
 import { buildMatch, corpusTag, indexItems, lexicalSearch, quoteTerm, removeItems, scopeTag } from '../../../src/core/search/lexical';
-import { lexicalIndex } from '../../../src/core/search/lexical-index';
+import { lexicalIndex, persistLexicalIndex } from '../../../src/core/search/lexical-index';
 import { segmentItems } from '../../../src/core/search/tokens';
 import { resolveTexts } from '../../../src/core/search/texts';
 import { queryTokens } from '../../../src/core/text/segment';
@@ -96,6 +96,31 @@ describe('in-memory BM25 postings', () => {
         const words = queryTokens(q);
         expect(other.search(words, 100, ['reg'])).toEqual(lexicalIndex(ctx.db).search(words, 100, ['reg']));
       }
+    } finally {
+      await next.close();
+    }
+  });
+
+  it('decode a word from the file only when asked, and add to packed words, in the next process', async () => {
+    lexicalIndex(ctx.db);
+    persistLexicalIndex(ctx.db);
+    const next = createAppContext({ dataDir: ctx.dataDir });
+    try {
+      const other = lexicalIndex(next.db);
+      expect(other.source).toBe('file');
+      // nothing decoded yet: opening scanned for word boundaries only
+      expect(other.terms.size).toBe(0);
+      expect(other.df('母线')).toBe(lexicalIndex(ctx.db).df('母线'));
+      expect(other.terms.size).toBe(1);
+      // rows added here append to words still packed ('失压') as well as to decoded ones ('母线')
+      indexItems(next.db, 'reg', [{ key: 'y1', scope: 'more', title: '第三章', text: '母线失压时按稳定限额处理。' }]);
+      const after = lexicalIndex(next.db);
+      for (const q of QUERIES) expectSameRanking(queryTokens(q), 'reg');
+      for (const q of QUERIES) {
+        const words = queryTokens(q);
+        expect(after.search(words, 100, ['reg'])).toEqual(lexicalIndex(ctx.db).search(words, 100, ['reg']));
+      }
+      removeItems(next.db, 'reg', { scope: 'more' });
     } finally {
       await next.close();
     }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppContext } from '../../../src/core/context';
 import { indexItems, removeItems } from '../../../src/core/search/lexical';
-import { storeVectors, vectorTopK } from '../../../src/core/search/vectors';
+import { storeVectors, vectorTopK, warmVectors } from '../../../src/core/search/vectors';
 import { loadMatrix } from '../../../src/core/search/vector-index';
 import { indexDir } from '../../../src/core/search/index-file';
 import { mulberry32 } from '../../../scripts/lib/prng';
@@ -43,11 +43,15 @@ describe('persisted vector index', () => {
       const again = loadMatrix(next.db, next.state, 'reg', 'm1')!;
       expect(again.source).toBe('file');
       expect([...again.ids]).toEqual([...m.ids]);
+      // the rows stay in search_vectors until a search needs them (a small matrix: the search reads all)
+      expect(again.lazy?.left).toBe(300);
+      const q = vec();
+      expect(vectorTopK(again, q, 10)).toEqual(vectorTopK(m, q, 10));
+      expect(again.lazy).toBeUndefined();
+      warmVectors(again);
       expect([...again.q8!.codes]).toEqual([...m.q8!.codes]);
       expect([...again.q8!.scales]).toEqual([...m.q8!.scales]);
       expect(again.data).toHaveLength(0); // int8 rows in memory, as stored: no Float32 copy
-      const q = vec();
-      expect(vectorTopK(again, q, 10)).toEqual(vectorTopK(m, q, 10));
     } finally {
       await next.close();
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INDEX_MIN_ROWS, matrixFrom, vectorTopK, type VectorMatrix } from '../../../src/core/search/vectors';
+import { INDEX_MIN_ROWS, binaryIndex, blobInto, cosineFor, matrixFrom, matrixFromInt8, toBlob, vectorTopK, warmVectors, type VectorMatrix } from '../../../src/core/search/vectors';
 import { mulberry32 } from '../../../scripts/lib/prng';
 
 function clustered(n: number, dims: number, seed = 3): VectorMatrix {
@@ -68,6 +68,9 @@ describe('vector top-k with the binary prefilter', () => {
     const scoped = vectorTopK(m, q, 50, scopes);
     const scopedExact = vectorTopK(m, q, 50, scopes, { exact: true });
     expect(scoped.every((h) => scopes.includes(m.scopes[h.id - 1000]))).toBe(true);
+    // most scopes go through a row mask: the exact scan over it is the unscoped one without the other scopes
+    const inScopes = vectorTopK(m, q, 200, undefined, { exact: true }).filter((h) => scopes.includes(m.scopes[h.id - 1000]));
+    expect(scopedExact.map((h) => h.id)).toEqual(inScopes.slice(0, 50).map((h) => h.id));
     const got = new Set(scoped.map((h) => h.id));
     expect(scopedExact.filter((h) => got.has(h.id)).length).toBeGreaterThanOrEqual(48);
   });
@@ -78,5 +81,58 @@ describe('vector top-k with the binary prefilter', () => {
     const exact = vectorTopK(m, q, 10, ['reg3'], { exact: true });
     expect(scoped).toEqual(exact);
     expect(scoped.every((h) => m.scopes[h.id - 1000] === 'reg3')).toBe(true);
+  });
+});
+
+describe('a matrix whose rows are still in SQLite (opened from its index file)', () => {
+  // the stored form of every row (int8 codes + scale, as search_vectors holds them)
+  const full = clustered(INDEX_MIN_ROWS + 5_000, 64, 5);
+  const blobs = new Map<number, Uint8Array>();
+  full.ids.forEach((id, row) => blobs.set(id, toBlob(full.data.subarray(row * full.dims, (row + 1) * full.dims))));
+  const q8 = { codes: new Int8Array(full.ids.length * full.dims), scales: new Float32Array(full.ids.length) };
+  full.ids.forEach((id, row) => blobInto(blobs.get(id)!, full.dims, q8, row));
+  const loaded = matrixFromInt8('t', 't', full.dims, Int32Array.from(full.ids), [...full.scopes], q8);
+  const stored = () => loaded;
+  const lazily = (gone: Set<number> = new Set()) => {
+    const m = matrixFromInt8('t', 't', full.dims, Int32Array.from(full.ids), [...full.scopes], { codes: new Int8Array(full.ids.length * full.dims), scales: new Float32Array(full.ids.length) });
+    m.binary = binaryIndex(stored());
+    const asked: (number[] | null)[] = [];
+    m.lazy = {
+      loaded: new Uint8Array(full.ids.length),
+      left: full.ids.length,
+      fetch: (ids) => {
+        asked.push(ids);
+        return [...(ids ?? full.ids)].filter((id) => !gone.has(id)).map((id) => [id, blobs.get(id)!] as [number, Uint8Array]);
+      },
+    };
+    return { m, asked };
+  };
+  const rand = mulberry32(11);
+  const q = Float32Array.from({ length: full.dims }, () => rand() - 0.5);
+
+  it('reads only the candidates the codes pick, and ranks exactly as the loaded matrix', () => {
+    const { m, asked } = lazily();
+    const hits = vectorTopK(m, q, 100);
+    expect(hits).toEqual(vectorTopK(stored(), q, 100));
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.length).toBeLessThan(full.ids.length / 5);
+    expect(m.lazy!.left).toBe(full.ids.length - asked[0]!.length);
+    // a scope's rows and cosines of given items come the same way
+    expect(vectorTopK(m, q, 10, ['reg7'])).toEqual(vectorTopK(stored(), q, 10, ['reg7']));
+    const some = [full.ids[3], full.ids[4000], full.ids[9999]];
+    expect(cosineFor(m, q, some)).toEqual(cosineFor(stored(), q, some));
+    warmVectors(m);
+    expect(m.lazy).toBeUndefined();
+    expect(asked.at(-1)).toBeNull();
+    expect(Buffer.compare(Buffer.from(m.q8!.codes.buffer), Buffer.from(q8.codes.buffer))).toBe(0);
+  });
+
+  it('turns a row deleted behind the file into a hole, never a zero vector', () => {
+    const best = vectorTopK(stored(), q, 5, undefined, { exact: true });
+    const { m } = lazily(new Set([best[0].id]));
+    const hits = vectorTopK(m, q, 5);
+    expect(hits.map((h) => h.id)).not.toContain(best[0].id);
+    expect(hits[0].id).toBe(best[1].id);
+    expect(m.live).toBe(full.ids.length - 1);
   });
 });
