@@ -69,7 +69,7 @@ const DASH_LENGTH = 0.3;
 /**
  * The box's ink is one horizontal bar: the rows from the first to the last holding at least half of the
  * darkest row's pixels are at most an eighth of the median box height thick and hold 80 % of the ink, and the
- * bar is as long as a dash. A lone "一" in a cell is such a bar too and reads "—": in a table cell the dash
+ * bar is as long as a dash, clear of the box's sides. A lone "一" in a cell is such a bar too and reads "—": in a table cell the dash
  * ("not applicable") is by far the likelier.
  */
 export function isDashBar(img: GreyImage, b: TextBox, textH: number): boolean {
@@ -80,6 +80,7 @@ export function isDashBar(img: GreyImage, b: TextBox, textH: number): boolean {
   const rows: number[] = [];
   let total = 0;
   let longest = 0;
+  let edge = false;
   for (let y = y0; y < y1; y++) {
     let n = 0;
     let run = 0;
@@ -87,12 +88,17 @@ export function isDashBar(img: GreyImage, b: TextBox, textH: number): boolean {
       if (img.data[y * img.width + x] < INK) {
         n++;
         run++;
-        longest = Math.max(longest, run);
+        if (run > longest) {
+          longest = run;
+          // the bar at the box's side: a piece of a longer line (a ruling), not a mark the box was grown around
+          edge = x - run + 1 <= x0 + 1 || x >= x1 - 2;
+        }
       } else run = 0;
     }
     rows.push(n);
     total += n;
   }
+  if (edge) return false;
   if (!total) return false;
   const peak = Math.max(...rows);
   const first = rows.findIndex((n) => n >= peak / 2);

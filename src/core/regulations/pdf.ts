@@ -5,6 +5,7 @@ import type { OcrLimits, OcrPageResult } from '../ocr/types';
 import { buildBlocks, finishStructure, unitsAndToc, ARTICLE_RE, headingRank } from './structure';
 import { cellGroups, type Fragment } from './tables';
 import { buildGrids, pageTableSegments, type CellGrid, type PageTableOptions } from './table-grid';
+import { cleanOcrColumns } from './table-cells';
 import { rulingsFromOperators, type OperatorList } from './table-rulings';
 import { PAGE_NUMBER_RE, segmentParas, stitchTables, type PagePara } from './table-layout';
 import type { OcrLineBox, ParsedDocument, ParsedFigure, ParsedToc } from './types';
@@ -124,7 +125,8 @@ export function cleanOcrCell(cell: string): string {
   // Chinese print never ends or opens a cell with ASCII punctuation ("p.u." excepted)
   if (!/[a-z]\.[a-z]\.$/i.test(s)) s = s.replace(/(?<=[\u4e00-\u9fff）)\w%*℃Ω])(?:\s*[.'"`,:;·：；，、])+$/, '');
   s = s.replace(/^[.'"`,:;·：；，、]+\s*(?=[\u4e00-\u9fff\w≥≤±+-])/, '');
-  return s.replace(/^K(V|A|W|VA|var|Wh)$/, 'k$1');
+  // volt and watt are capitals (units named after people): "500kv" is 500 kV
+  return s.replace(/^K(V|A|W|VA|var|Wh)$/, 'k$1').replace(/(\d\s?[kMG]?)([vw])(a?)$/, (_m, a: string, u: string, va: string) => `${a}${u.toUpperCase()}${va.toUpperCase()}`);
 }
 
 /** A fragment's middle for the grid when its y is already the middle of its box (OCR items). */
@@ -358,7 +360,7 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
             ocrPages.push(n);
             items = ocrItems(result);
             grids = buildGrids((result.rulings ?? []).map((r) => ({ x0: r.x0, x1: r.x1, y0: result.heightPt - r.y1, y1: result.heightPt - r.y0 })));
-            tableOptions = { centre: boxMiddle, cleanCell: cleanOcrCell };
+            tableOptions = { centre: boxMiddle, cleanCell: cleanOcrCell, cleanColumns: cleanOcrColumns };
             for (const l of result.lines) {
               confSum += l.confidence;
               confN++;

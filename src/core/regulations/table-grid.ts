@@ -328,6 +328,8 @@ export interface PageTableOptions {
   centre?: FragmentCentre;
   /** clean-up of a cell's text (OCR misreads a table cell makes obvious) */
   cleanCell?: (s: string) => string;
+  /** clean-up of a region's body rows column by column (OCR misreads the column gives away) */
+  cleanColumns?: (rows: string[][]) => string[][];
 }
 
 /**
@@ -337,10 +339,11 @@ export interface PageTableOptions {
 export function pageTableSegments(lines: PositionedLine[], grids: CellGrid[], options: PageTableOptions = {}): TableSegment[] {
   const centre = options.centre ?? textCentre;
   const clean = options.cleanCell ?? ((s: string) => s);
+  const columns = options.cleanColumns ?? ((rows: string[][]) => rows);
   const ruled: TableSegment[] = [];
   for (const g of grids.flatMap((g) => (g.rules ? threeLineGrids(g, lines, centre) : [g]))) {
     const seg = gridSegment(g, lines, centre, clean);
-    if (seg && !ruled.some((s) => seg.from <= s.to && s.from <= seg.to)) ruled.push(seg);
+    if (seg && !ruled.some((s) => seg.from <= s.to && s.from <= seg.to)) ruled.push({ ...seg, rows: columns(seg.rows) });
   }
   ruled.sort((a, b) => a.from - b.from);
   const out: TableSegment[] = [];
@@ -349,7 +352,7 @@ export function pageTableSegments(lines: PositionedLine[], grids: CellGrid[], op
     const end = seg ? seg.from : lines.length;
     if (end > at) {
       for (const s of findTableSegments(lines.slice(at, end))) {
-        out.push({ ...s, from: s.from + at, to: s.to + at, rows: s.rows.map((r) => r.map(clean)), ...(s.header ? { header: { names: s.header.names.map(clean), lines: s.header.lines.map((l) => l.map(clean)) } } : {}) });
+        out.push({ ...s, from: s.from + at, to: s.to + at, rows: columns(s.rows.map((r) => r.map(clean))), ...(s.header ? { header: { names: s.header.names.map(clean), lines: s.header.lines.map((l) => l.map(clean)) } } : {}) });
       }
     }
     if (!seg) break;
