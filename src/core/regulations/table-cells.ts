@@ -8,7 +8,7 @@
 const DASHES = new Set(['—', '－', '-', '―', '─', '‐', '–', '一']);
 const HAN = /[\u3400-\u9fff]/;
 /** A number, possibly with a comparison sign, a unit, a footnote star or superscript. */
-const NUMBER = /^[≥≤<>±+-]?\d[\d.,]*[a-zA-Zμ%‰℃Ω/*ᵃ-ᶻ¹²³]*$/;
+const NUMBER = /^[≥≤<>±+-]?\d[\d.,]*[a-zA-Zμ%‰℃Ω/*ᵃ-ᶻ¹²³]*[\u4e00-\u9fff]{0,2}$/;
 /** Letters the recogniser reads for digits in a cell that is otherwise a number. */
 const DIGIT_LOOKALIKES: Record<string, string> = { o: '0', O: '0', l: '1', I: '1', '|': '1' };
 /** Comparison signs as misread before a number (seen on the tuning scans: "2159" for ≥159, "s3000" for ≤3000, "<2600" for ≤2600). */
@@ -30,8 +30,9 @@ export function cleanOcrColumns(rows: string[][]): string[][] {
 /**
  * "东郊—青龙断面" read "东郊一青龙断面": the recogniser takes the dash between two names for "一" in about half
  * of the cells. Per character position between two Han characters, the column's reads are counted: when at
- * least two cells (and a fifth of those with a dash or "一" there) read a dash, the position is a dash in
- * every cell ("一线" at another position stays: no cell reads a dash there).
+ * least two cells (and a tenth of those with a dash or "一" there) read a dash, the position is a dash in
+ * every cell ("一线" at another position stays). On the tuning scans a dash position read as a dash in 12–50 %
+ * of a page's cells (24 cells of one column: 3 dashes, 21 "一"), a "一" position never (0 of 16).
  */
 function dashSlots(cells: string[]): string[] {
   const slots = new Map<number, { dash: number; one: number }>();
@@ -45,19 +46,26 @@ function dashSlots(cells: string[]): string[] {
       slots.set(i, s);
     });
   }
-  const dashAt = new Set([...slots].filter(([, s]) => s.dash >= 2 && s.dash >= (s.dash + s.one) * 0.2).map(([i]) => i));
+  const dashAt = new Set([...slots].filter(([, s]) => s.dash >= 2 && s.dash >= (s.dash + s.one) * 0.1).map(([i]) => i));
   if (!dashAt.size) return cells;
   return chars.map((cs) => cs.map((ch, i) => (dashAt.has(i) && DASHES.has(ch) && HAN.test(cs[i - 1] ?? '') && HAN.test(cs[i + 1] ?? '') ? '—' : ch)).join(''));
 }
 
 const numeric = (s: string) => NUMBER.test(s) || s === '—';
 
-/** In a column of numbers (two thirds of its filled cells), "o" in "1o5" is 0 and "l" is 1. */
+/** A cell that is one mark the recogniser may have made of a dash or a digit: no evidence of the column's kind. */
+const lone = (c: string) => [...c].length === 1 && (DASHES.has(c) || c in DIGIT_LOOKALIKES || /[sS$]/.test(c));
+
+/**
+ * In a column of numbers (two thirds of its filled cells, lone marks aside), "o" in "1o5" is 0 and "l" is 1,
+ * and a cell that is one dash-like mark ("-", "一", "－") is the table's "—" (not applicable).
+ */
 function lookalikeDigits(cells: string[]): string[] {
-  const filled = cells.filter(Boolean);
-  if (filled.filter(numeric).length < filled.length * (2 / 3)) return cells;
+  const filled = cells.filter((c) => c && !lone(c));
+  if (!filled.length || filled.filter(numeric).length < filled.length * (2 / 3)) return cells;
   return cells.map((c) => {
     if (!c || numeric(c)) return c;
+    if (DASHES.has(c)) return '—';
     const mapped = [...c].map((ch) => DIGIT_LOOKALIKES[ch] ?? ch).join('');
     return NUMBER.test(mapped) && /\d/.test(mapped) ? mapped : c;
   });
