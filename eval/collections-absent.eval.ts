@@ -11,6 +11,7 @@
  * 3. STARD cross-domain: real questions of one STARD domain (tuning / held-out parts only) asked to a
  *    domain collection holding none of their statutes (eval/collections-stard.eval.ts data dir).
  * Prints per domain: right (not_found / low_evidence), wrong-lock, clarify, not_found share.
+ * 4. round 2 (all held out) and round 3 (stop 33; index % 3 == 2 held out) sets of 1 and 2, written before running.
  * Uses the data dirs of the howtocook, collections-laws and collections-stard evaluations (imports
  * there are no-ops when unchanged).
  */
@@ -46,7 +47,13 @@ interface AbsentSet {
   stard_cross: { pairs: [string, string][] };
   /** second held-out set (round 2), every item held out */
   heldout_v2?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
+  /** third set (stop 33), index % 3 == 2 held out */
+  round3?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
 }
+
+/** Which items of a list are held out: every 4th (rounds 1), all (round 2), every 3rd (round 3). */
+type HeldOut = (i: number) => boolean;
+const EVERY_FOURTH: HeldOut = (i) => i % 4 === 3;
 
 type Ask = Awaited<ReturnType<typeof invokeOperation<'collections.ask'>>>;
 
@@ -88,18 +95,18 @@ function printParts(label: string, rs: Row[]): void {
   printAbsent('  held-out', rs.filter((r) => r.heldOut));
 }
 
-async function absentList(ctx: AppContext, collection: string, items: AbsentItem[], label: string, verbose: boolean, allHeldOut = false): Promise<Row[]> {
+async function absentList(ctx: AppContext, collection: string, items: AbsentItem[], label: string, verbose: boolean, heldOutAt: HeldOut = EVERY_FOURTH): Promise<Row[]> {
   const rows: Row[] = [];
   for (const [i, item] of items.entries()) {
     const a = await invokeOperation(ctx, 'collections.ask', { collection, question: item.q });
-    rows.push(absentRow(item.q, allHeldOut || i % 4 === 3, a));
+    rows.push(absentRow(item.q, heldOutAt(i), a));
   }
   printParts(label, rows);
   for (const r of rows) if ((!r.ok && !r.heldOut) || verbose) console.log(`    ${r.ok ? 'ok  ' : 'MISS'}${r.heldOut ? ' (held-out)' : ''} ${r.label} → ${r.got}`);
   return rows;
 }
 
-async function sessions(ctxOf: (collection: string) => AppContext | null, items: SessionItem[], verbose: boolean, allHeldOut = false): Promise<Row[]> {
+async function sessions(ctxOf: (collection: string) => AppContext | null, items: SessionItem[], verbose: boolean, heldOutAt: HeldOut = EVERY_FOURTH): Promise<Row[]> {
   const rows: Row[] = [];
   for (const [i, s] of items.entries()) {
     const ctx = ctxOf(s.collection);
@@ -109,7 +116,7 @@ async function sessions(ctxOf: (collection: string) => AppContext | null, items:
     for (const q of s.setup) session = (await ask(q, session)).session_id;
     const a = await ask(s.ask, session);
     const label = `[${s.collection}] ${s.setup.join(' → ')} → ${s.ask} (want ${s.expect}${s.title ? ` ${s.title}` : ''})`;
-    const heldOut = allHeldOut || i % 4 === 3;
+    const heldOut = heldOutAt(i);
     if (s.expect === 'absent') rows.push(absentRow(label, heldOut, a));
     else {
       const onTitle = a.lock.state === 'locked' && a.lock.title === s.title;
@@ -190,11 +197,22 @@ export default async function run(args: string[]): Promise<void> {
     if (v2) {
       // failures of this set are never printed unless --verbose: it is held out
       console.log('\n## second held-out set (round 2; every item held out)');
-      const r2 = await absentList(cook, 'howtocook', v2.recipes, 'recipes (howtocook)', verbose, true);
-      const p2 = await absentList(laws, 'power-laws', v2.power, 'power statutes', verbose, true);
-      const l2 = await absentList(laws, 'labour-laws', v2.labour, 'labour statutes', verbose, true);
+      const all = () => true;
+      const r2 = await absentList(cook, 'howtocook', v2.recipes, 'recipes (howtocook)', verbose, all);
+      const p2 = await absentList(laws, 'power-laws', v2.power, 'power statutes', verbose, all);
+      const l2 = await absentList(laws, 'labour-laws', v2.labour, 'labour statutes', verbose, all);
       printAbsent('all out-of-collection v2', [...r2, ...p2, ...l2]);
-      await sessions((c) => (c === 'howtocook' ? cook : laws), v2.sessions, verbose, true);
+      await sessions((c) => (c === 'howtocook' ? cook : laws), v2.sessions, verbose, all);
+    }
+    const v3 = data.round3;
+    if (v3) {
+      console.log('\n## third set (stop 33; every third item held out)');
+      const third: HeldOut = (i) => i % 3 === 2;
+      const r3 = await absentList(cook, 'howtocook', v3.recipes, 'recipes (howtocook)', verbose, third);
+      const p3 = await absentList(laws, 'power-laws', v3.power, 'power statutes', verbose, third);
+      const l3 = await absentList(laws, 'labour-laws', v3.labour, 'labour statutes', verbose, third);
+      printParts('all out-of-collection v3', [...r3, ...p3, ...l3]);
+      await sessions((c) => (c === 'howtocook' ? cook : laws), v3.sessions, verbose, third);
     }
   } finally {
     await cook.close();

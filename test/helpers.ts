@@ -10,6 +10,12 @@ export function tempDir(prefix = 'gridcode-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/** Writes a small statute `<title>.md` (one chapter, 第一条… for each article, at most ten) into `dir`. */
+export function writeStatuteFile(dir: string, title: string, articles: string[]): void {
+  const body = articles.flatMap((a, i) => [`第${'一二三四五六七八九十'[i]}条 ${a}`, '']);
+  fs.writeFileSync(path.join(dir, `${title}.md`), [`# ${title}`, '', '## 第一章 总则', '', ...body].join('\n'));
+}
+
 export function tempContext(options: { modelsDir?: string } = {}): AppContext & { cleanup: () => Promise<void> } {
   const dir = tempDir();
   const ctx = createAppContext({ dataDir: dir, ...options });

@@ -17,7 +17,8 @@ import { isQuestionWord } from './question-words';
  * - the installer's vocabulary files (lay-vocabulary-files.ts: resources/collections/lay-vocabulary
  *   and <data dir>/lay-vocabulary, e.g. the shipped power-grid.json: `铁塔` → 杆塔), matched as
  *   written anywhere in the question, kept where the collection's text holds the document word;
- * and, learned (lay-vocabulary.ts), never written by hand:
+ * and, learned, never written by hand:
+ * - the collection's definitions (`本条例所称工资，是指…的劳动报酬`: 工资 → 劳动报酬, definitions());
  * - rows learned from training questions (resources/collections/lay-vocabulary.json, built by
  *   `npm run learn:lay` from STARD train.jsonl), kept for this collection when its text holds the
  *   statute word and uses the everyday word less than it (`员工` → 劳动者 / 用人单位 in labour
@@ -40,7 +41,7 @@ const MIN_CONTRACTION_COUNT = 2;
 
 /** The shipped learned table (or an evaluation's own fit), loaded once per context. */
 const learned = new ContextValue<{ generation: number; table: LayTable }>('collections.lay-vocabulary');
-const perCollection = new KeyedCache<{ version: number; generation: number; stamp: string; words: Map<string, string[]> }>('collections.lay-words');
+const perCollection = new KeyedCache<{ version: number; generation: number; stamp: string; words: Map<string, string[]>; defined: Map<string, string[]> }>('collections.lay-words');
 
 /** Replaces the shipped table in this context (evaluations fit it on their learn part only); null: back to the file. */
 export function setLayVocabulary(ctx: AppContext, table: LayTable | null): void {
@@ -71,7 +72,7 @@ function statuteWords(ctx: AppContext, coll: CollectionRow, word: string, stamp:
   const cache = perCollection.in(ctx.state);
   let entry = cache.get(coll.name);
   if (!entry || entry.version !== terms.version || entry.generation !== generation || entry.stamp !== stamp) {
-    entry = { version: terms.version, generation, stamp, words: new Map() };
+    entry = { version: terms.version, generation, stamp, words: new Map(), defined: definitions(terms.text) };
     cache.set(coll.name, entry);
   }
   const hit = entry.words.get(word);
@@ -79,10 +80,32 @@ function statuteWords(ctx: AppContext, coll: CollectionRow, word: string, stamp:
   const df = (w: string) => terms.df.get(w) ?? 0;
   // the installer's words first: they know the domain; a document word counts when the text holds it
   const out: string[] = installedWords(ctx, coll.name, word, (v) => df(v) > 0 || terms.text.includes(v));
+  // the collection's own definitions: `本条例所称工资，是指…的劳动报酬` — what it says of the genus holds for the term
+  for (const v of entry.defined.get(word) ?? []) if (!out.includes(v)) out.push(v);
   // the word's strongest associations only: when this collection lacks them, a weaker one is about another matter
   for (const [v] of (table[word] ?? []).slice(0, LEARNED_PER_WORD)) if (df(v) > 0 && df(word) < df(v) && !out.includes(v)) out.push(v);
   if (df(word) === 0) for (const p of contractions(terms, word)) if (!out.includes(p)) out.push(p);
   entry.words.set(word, out);
+  return out;
+}
+
+/**
+ * Terms the collection defines by their genus (`本条例所称工资，是指农民工为用人单位提供劳动后应当获得的
+ * 劳动报酬` → 工资 → 劳动报酬, `所称月工资，是指…的平均工资` → 月工资 → 平均工资): the defined term (2–10
+ * characters) and the single word after the definition's last 的 (2–8 characters; a list or a clause
+ * there is no genus). Read from the collection's text at import, no table.
+ */
+export function definitions(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const m of text.matchAll(/所称([\p{Script=Han}]{2,10}?)[，,]?(?:是指|指)([^。；]{2,160})/gu)) {
+    const [, term, body] = m;
+    if (!body.includes('的')) continue;
+    const genus = body.slice(body.lastIndexOf('的') + 1).trim();
+    if (!/^\p{Script=Han}{2,8}$/u.test(genus) || genus === term || genus.includes(term)) continue;
+    const list = out.get(term) ?? [];
+    if (!list.includes(genus)) list.push(genus);
+    out.set(term, list);
+  }
   return out;
 }
 

@@ -12,10 +12,11 @@ import type { KnownPriors } from './known-questions';
  * Regulation features of the rerank stage (search/rerank.ts), after the engine's: whether the hit
  * is a local regulation whose place the query does not name (lay questions are answered by
  * national law), whether it is an article (第N条), how much of the query the regulation's title
- * holds, and how often known questions (regulations/known-questions.ts) cite
- * the unit and its regulation (0 on a library they do not apply to).
+ * holds, how often known questions (regulations/known-questions.ts) cite the unit and its
+ * regulation, and how close the known questions citing it are to this query (0 on a library they
+ * do not apply to).
  */
-export const REG_FEATURES = [...ENGINE_FEATURES, 'local', 'article', 'title_match', 'cited_unit', 'cited_reg'] as const;
+export const REG_FEATURES = [...ENGINE_FEATURES, 'local', 'article', 'title_match', 'cited_unit', 'cited_reg', 'known_near', 'known_best'] as const;
 
 export interface FeatureUnit {
   reg_id: string;
@@ -57,7 +58,7 @@ export function regulationFeatures(
     let tm = titleMatch.get(title);
     if (tm === undefined) titleMatch.set(title, (tm = words.length ? words.filter((w) => title.includes(w)).length / words.length : 0));
     const place = u ? localPlaceOf(u.title) : null;
-    const [citedUnit, citedReg] = u && priors ? priors(Number(c.parent), u.reg_id) : [0, 0];
+    const [citedUnit, citedReg, near, nearBest] = u && priors ? priors(Number(c.parent), u.reg_id, query) : [0, 0, 0, 0];
     return {
       parent: c.parent,
       x: [
@@ -67,6 +68,8 @@ export function regulationFeatures(
         tm,
         citedUnit,
         citedReg,
+        near,
+        nearBest,
       ],
     };
   });

@@ -385,7 +385,7 @@ function encodeBits(v: ArrayLike<number>, off: number, mean: Float32Array, out: 
  * the rows' sign codes reached 0.921; 2,000 rows (the default) 0.981 at 1.07x the Hamming
  * prefilter's CPU time (see `npm run bench -- vector`).
  */
-function codeCandidates(m: VectorMatrix, idx: BinaryIndex, q: Float32Array, rows: number[] | null, want: number): number[] {
+function codeCandidates(m: VectorMatrix, idx: BinaryIndex, q: Float32Array, rows: number[] | null, want: number, mask: Uint8Array | null = null): number[] {
   const { words, codes, mean } = idx;
   const ids = m.ids;
   const dims = mean.length;
@@ -406,7 +406,7 @@ function codeCandidates(m: VectorMatrix, idx: BinaryIndex, q: Float32Array, rows
   let min = Infinity;
   for (let i = 0; i < count; i++) {
     const row = rows ? rows[i] : i;
-    if (ids[row] < 0) {
+    if (ids[row] < 0 || (mask && !mask[row])) {
       scores[i] = NaN;
       continue;
     }
@@ -526,18 +526,33 @@ export function vectorTopK(m: VectorMatrix, query: Float32Array, k: number, scop
   if (q.length !== m.dims || k <= 0) return [];
   const { ids } = m;
   const heap = new TopHeap(k);
+  // a few scopes: their rows; most of the matrix (every regulation in force, say): a row mask, scanned in order
   let rows: number[] | null = null;
+  let mask: Uint8Array | null = null;
+  let n = m.live;
   if (scopes) {
-    rows = [];
-    for (const sc of scopes) for (const row of m.byScope.get(sc) ?? []) rows.push(row);
+    const allowed = new Set(scopes);
+    let count = 0;
+    for (const sc of allowed) count += m.byScope.get(sc)?.length ?? 0;
+    n = count;
+    if (count * 4 < m.live) {
+      rows = [];
+      for (const sc of allowed) for (const row of m.byScope.get(sc) ?? []) rows.push(row);
+    } else {
+      // every row but those of the scopes left out (holes are skipped by id anyway)
+      mask = new Uint8Array(ids.length).fill(1);
+      for (const [sc, list] of m.byScope) if (!allowed.has(sc)) for (const row of list) mask[row] = 0;
+    }
   }
-  const n = rows ? rows.length : m.live;
   const want = Math.max(k * RERANK_FACTOR, RERANK_MIN);
   if (!options.exact && n >= INDEX_MIN_ROWS && want < n) {
-    const candidates = codeCandidates(m, binaryIndex(m), q, rows, want);
+    const candidates = codeCandidates(m, binaryIndex(m), q, rows, want, mask);
     ensureRows(m, candidates);
     // a candidate read as deleted is a hole now
     for (const row of candidates) if (ids[row] >= 0) heap.push(dotAt(m, row, q), row);
+  } else if (mask) {
+    ensureRows(m, null);
+    for (let row = 0; row < ids.length; row++) if (mask[row] && ids[row] >= 0) heap.push(dotAt(m, row, q), row);
   } else if (rows) {
     ensureRows(m, rows);
     for (const row of rows) if (ids[row] >= 0) heap.push(dotAt(m, row, q), row);

@@ -1,12 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { contractions, layExpansion, setLayVocabulary, withLayEquivalents } from '../../../src/core/collections/lay-terms';
+import { contractions, definitions, layExpansion, setLayVocabulary, withLayEquivalents } from '../../../src/core/collections/lay-terms';
 import { learnLayVocabulary } from '../../../src/core/collections/lay-vocabulary';
 import { collectionTerms } from '../../../src/core/collections/subject';
 import { requireCollection } from '../../../src/core/collections/store';
-import { tempContext, tempDir } from '../../helpers';
+import { tempContext, tempDir, writeStatuteFile } from '../../helpers';
 
 /**
  * Learned everyday vocabulary (collections/lay-vocabulary.ts, lay-terms.ts) on a real SQLite file
@@ -27,7 +25,7 @@ function writeStatutes(dir: string): void {
     '国家建立基本养老保险、基本医疗保险、工伤保险等社会保险制度。',
     '劳动者依法享受社会保险待遇。',
   ];
-  fs.writeFileSync(path.join(dir, '劳动示范法.md'), ['# 劳动示范法', '', '## 第一章 总则', '', ...articles.flatMap((a, i) => [`第${'一二三四五六七八九十'[i]}条 ${a}`, ''])].join('\n'));
+  writeStatuteFile(dir, '劳动示范法', articles);
 }
 
 describe('lay terms: everyday words learned, not written', () => {
@@ -93,5 +91,17 @@ describe('lay terms: everyday words learned, not written', () => {
     } finally {
       setLayVocabulary(ctx, null);
     }
+  });
+
+  it('reads the collection\'s definitions as pairs: the defined term stands for its genus', () => {
+    const defs = definitions(
+      '本条例所称工资，是指农民工为用人单位提供劳动后应当获得的劳动报酬。本条所称月工资是指劳动者在劳动合同解除或者终止前十二个月的平均工资。' +
+        '本法所称电价，是指电力生产企业的上网电价、电网间的互供电价、电网销售电价。本法所称劳动者是指依法工作的人。',
+    );
+    expect(defs.get('工资')).toEqual(['劳动报酬']);
+    expect(defs.get('月工资')).toEqual(['平均工资']);
+    // a list after the last 的 is no genus; a definition without 的 neither
+    expect(defs.has('电价')).toBe(false);
+    expect(defs.has('劳动者')).toBe(false);
   });
 });

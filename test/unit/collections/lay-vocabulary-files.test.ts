@@ -6,7 +6,7 @@ import { layExpansion, setLayVocabulary, withLayEquivalents } from '../../../src
 import { checkLayVocabularyFile, LAY_VOCABULARY_DIR } from '../../../src/core/collections/lay-vocabulary-files';
 import { requireCollection } from '../../../src/core/collections/store';
 import { resourcesDir } from '../../../src/core/common/paths';
-import { tempContext, tempDir } from '../../helpers';
+import { tempContext, tempDir, writeStatuteFile } from '../../helpers';
 
 /**
  * The installer's everyday-word files (collections/lay-vocabulary-files.ts) on a real SQLite file
@@ -22,7 +22,7 @@ function writeStatute(dir: string): void {
     '供电企业应当按照国家核准的电价和用电计量装置的记录，向用户计收电费。',
     '电缆分支箱周围不得堆放杂物。',
   ];
-  fs.writeFileSync(path.join(dir, '电力示范条例.md'), ['# 电力示范条例', '', '## 第一章 总则', '', ...articles.flatMap((a, i) => [`第${'一二三四五'[i]}条 ${a}`, ''])].join('\n'));
+  writeStatuteFile(dir, '电力示范条例', articles);
 }
 
 describe('lay vocabulary files: everyday words an installer writes per domain', () => {

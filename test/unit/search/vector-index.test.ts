@@ -68,6 +68,9 @@ describe('vector top-k with the binary prefilter', () => {
     const scoped = vectorTopK(m, q, 50, scopes);
     const scopedExact = vectorTopK(m, q, 50, scopes, { exact: true });
     expect(scoped.every((h) => scopes.includes(m.scopes[h.id - 1000]))).toBe(true);
+    // most scopes go through a row mask: the exact scan over it is the unscoped one without the other scopes
+    const inScopes = vectorTopK(m, q, 200, undefined, { exact: true }).filter((h) => scopes.includes(m.scopes[h.id - 1000]));
+    expect(scopedExact.map((h) => h.id)).toEqual(inScopes.slice(0, 50).map((h) => h.id));
     const got = new Set(scoped.map((h) => h.id));
     expect(scopedExact.filter((h) => got.has(h.id)).length).toBeGreaterThanOrEqual(48);
   });
