@@ -8,6 +8,7 @@
  * shipped model. Used by the embedding worker for folders whose config.json says embedding-bag.
  */
 import type { BagWeights } from './bag-model';
+import { simdAccumulator, type BagAccumulator } from './bag-simd';
 
 /** Hash slot of the trie edge (node, UTF-16 unit). */
 function slot(node: number, unit: number, mask: number): number {
@@ -31,8 +32,11 @@ export class BagEncoder {
   private readonly unk: number;
   private readonly specialIds: Map<string, number>;
   readonly dims: number;
+  /** the weighted sum in WebAssembly SIMD (bit-identical), when available */
+  private readonly simd: BagAccumulator | null;
 
   constructor(private readonly w: BagWeights) {
+    this.simd = process.env.GRIDCODE_BAG_SIMD === '0' ? null : simdAccumulator(w.embQ8, w.dims);
     w.vocab.forEach((t, i) => {
       if (t !== undefined) this.ids.set(t, i);
     });
@@ -148,7 +152,8 @@ export class BagEncoder {
     const out = new Float32Array(texts.length * D);
     // Float32 sums of ~50 terms (relative error ~1e-6, far below the int8 table's); a repeated token
     // is added once with its count (a third of a statute chunk's tokens are repeats)
-    const acc = new Float32Array(D);
+    const simd = this.simd;
+    const acc = simd ? simd.acc : new Float32Array(D);
     const counts = new Map<number, number>();
     const q = this.specialIds.get('[Q]')!;
     const { embQ8: emb, embScale: scale, proj } = w;
@@ -166,6 +171,10 @@ export class BagEncoder {
         if (wt === 0) continue;
         den += wt;
         const f = wt * scale[id];
+        if (simd) {
+          simd.add(id, f);
+          continue;
+        }
         const base = id * D;
         if (unrolled) {
           for (let d = 0; d < D; d += 4) {
