@@ -8,22 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { projectRoot } from '../src/core/common/paths';
+import { childrenCpu } from './children-cpu';
 
 const RUNS = 7;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
-}
-
-/** CPU seconds of waited-for children (Linux /proc: cutime + cstime), null elsewhere. */
-function childrenCpu(): number | null {
-  try {
-    const fields = fs.readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return null;
-  }
 }
 
 interface Run {

@@ -17,6 +17,7 @@ import Database from 'better-sqlite3';
 import { sharedDir, projectRoot } from '../src/core/common/paths';
 import { collectFiles } from '../src/core/regulations/importer';
 import { fromBlob } from '../src/core/search/vectors';
+import { childrenCpu } from './children-cpu';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MB = 1048576;
@@ -79,16 +80,6 @@ function layoutBytes(dbFile: string): { old: number; current: number; rows: numb
     },
   );
   return { old, current, rows: rows.length };
-}
-
-/** CPU seconds of waited-for children (Linux /proc: cutime + cstime), null elsewhere. */
-function childrenCpu(): number | null {
-  try {
-    const fields = fs.readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /, '').split(' ');
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return null;
-  }
 }
 
 /** `gridcode search … --all` through the compiled CLI in a process of its own: what a user at a terminal waits. */

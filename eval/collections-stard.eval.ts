@@ -257,7 +257,8 @@ export function printRows(label: string, rs: StardRow[]): void {
   console.log(
     `${label.padEnd(22)} n=${String(n).padStart(4)}  statute ${c((r) => r.lockOk)}  article@1 ${c((r) => r.top1)}  article-in-evidence ${c((r) => r.inEvidence)}  ` +
       `low ${c((r) => r.low)}  ambiguous ${c((r) => r.ambiguous)} (offered ${c((r) => r.ambiguousOffered)})  wrong-lock ${c((r) => r.wrong)}  ` +
-      `| by title: statute ${c((r) => r.titleOk)} wrong ${c((r) => r.wrongTitle)}`,
+      `| by title: statute ${c((r) => r.titleOk)} wrong ${c((r) => r.wrongTitle)}  ` +
+      `| right lock / ask-back offering the right statute / wrong lock / other ${c((r) => r.lockOk)} / ${c((r) => r.ambiguousOffered)} / ${c((r) => r.wrong)} / ${c((r) => !r.lockOk && !r.ambiguousOffered && !r.wrong)}`,
   );
 }
 

@@ -1,4 +1,5 @@
 import { estimateSkew } from './deskew';
+import { cellBoxes, readCellBox } from './cells';
 import { DEFAULT_DETECT, detectPrepared, detectionInput, type DetectionInput, type TextBox } from './detect';
 import { resize, rotate, type GreyImage } from './image';
 import type { OcrModels } from './models';
@@ -59,14 +60,14 @@ export async function readImage(models: OcrModels, page: GreyImage, dpi = 200): 
 export async function readLevelled(models: OcrModels, page: LevelledPage): Promise<OcrImageResult> {
   const { level, skew } = page;
   let t = performance.now();
-  const boxes = readingOrder(await detectPrepared(models, level, page.detection, DEFAULT_DETECT));
+  const boxes = readingOrder(cellBoxes(await detectPrepared(models, level, page.detection, DEFAULT_DETECT), page.rulings, level));
   const detectMs = performance.now() - t;
   t = performance.now();
   const read = await recognizeBoxes(models, level, boxes);
   const recognizeMs = performance.now() - t;
   const lines: OcrLine[] = [];
   boxes.forEach((b, i) => {
-    const r = read[i];
+    const r = readCellBox(b, read[i]);
     const text = fixLookalikes(fixUnits(r.text.trim()));
     if (!text || r.confidence < MIN_LINE_CONFIDENCE) return;
     lines.push({ text, confidence: r.confidence, min_confidence: Math.min(...r.charConfidence), ...unrotateBox(b, skew, page.width, page.height) });
@@ -91,9 +92,9 @@ export function fixLookalikes(text: string): string {
 }
 
 /** Top to bottom, boxes whose vertical middles overlap are one row, read left to right. */
-function readingOrder(boxes: TextBox[]): TextBox[] {
+function readingOrder<T extends TextBox>(boxes: T[]): T[] {
   const sorted = [...boxes].sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
-  const rows: TextBox[][] = [];
+  const rows: T[][] = [];
   for (const b of sorted) {
     const mid = (b.y0 + b.y1) / 2;
     const row = rows.at(-1);

@@ -5,6 +5,7 @@ import type { OcrLimits, OcrPageResult } from '../ocr/types';
 import { buildBlocks, finishStructure, unitsAndToc, ARTICLE_RE, headingRank } from './structure';
 import { cellGroups, type Fragment } from './tables';
 import { buildGrids, pageTableSegments, type CellGrid, type PageTableOptions } from './table-grid';
+import { cleanOcrColumns } from './table-cells';
 import { rulingsFromOperators, type OperatorList } from './table-rulings';
 import { PAGE_NUMBER_RE, segmentParas, stitchTables, type PagePara } from './table-layout';
 import type { OcrLineBox, ParsedDocument, ParsedFigure, ParsedToc } from './types';
@@ -124,24 +125,12 @@ export function cleanOcrCell(cell: string): string {
   // Chinese print never ends or opens a cell with ASCII punctuation ("p.u." excepted)
   if (!/[a-z]\.[a-z]\.$/i.test(s)) s = s.replace(/(?<=[\u4e00-\u9fff）)\w%*℃Ω])(?:\s*[.'"`,:;·：；，、])+$/, '');
   s = s.replace(/^[.'"`,:;·：；，、]+\s*(?=[\u4e00-\u9fff\w≥≤±+-])/, '');
-  return s.replace(/^K(V|A|W|VA|var|Wh)$/, 'k$1');
+  // volt and watt are capitals (units named after people): "500kv" is 500 kV
+  return s.replace(/^K(V|A|W|VA|var|Wh)$/, 'k$1').replace(/(\d\s?[kMG]?)([vw])(a?)$/, (_m, a: string, u: string, va: string) => `${a}${u.toUpperCase()}${va.toUpperCase()}`);
 }
 
-/**
- * A scanned page's frame for ruled tables: line boxes are reported on the page as scanned, rulings on
- * the page as levelled; a box's middle turned by the skew lands where the levelled page has it.
- */
-function levelledCentre(skew: number, widthPt: number, heightPt: number): (f: Fragment) => [number, number] {
-  const t = (-skew * Math.PI) / 180;
-  const cos = Math.cos(t);
-  const sin = Math.sin(t);
-  return (f) => {
-    // OCR items carry the box middle as y (PDF orientation): back to top-down, turn, and up again
-    const x = (f.x + f.right) / 2 - widthPt / 2;
-    const y = heightPt - (f.y ?? 0) - heightPt / 2;
-    return [cos * x - sin * y + widthPt / 2, heightPt - (sin * x + cos * y + heightPt / 2)];
-  };
-}
+/** A fragment's middle for the grid when its y is already the middle of its box (OCR items). */
+const boxMiddle = (f: Fragment): [number, number] => [(f.x + f.right) / 2, f.y ?? 0];
 
 type PdfDoc = {
   numPages: number;
@@ -209,22 +198,44 @@ const SPECK_RE = /^[\s.,:;'"`·、，。：；]{1,3}$/;
 
 /** OCR lines (boxes in points from the top-left) -> the text items the layout code reads. */
 function ocrItems(result: OcrPageResult): TextItem[] {
+  const boxes = result.lines.filter((l) => !SPECK_RE.test(l.text)).map((l) => ({ text: l.text, ...levelledBox(l, result) }));
   // the body print is the height most characters are read at (a page of short labels in a drawing and two
   // long articles is set in the articles' size): median box height weighted by characters
-  const byHeight = result.lines.map((l) => ({ h: l.y1 - l.y0, n: [...l.text].length })).sort((a, b) => a.h - b.h);
+  const byHeight = boxes.map((b) => ({ h: b.h, n: [...b.text].length })).sort((a, b) => a.h - b.h);
   const half = byHeight.reduce((a, b) => a + b.n, 0) / 2;
   let seen = 0;
   const median = byHeight.find((b) => (seen += b.n) >= half)?.h ?? 10;
   // a speck read as a dot or a colon on its own is no line of the page (it would end a table before a page break)
-  return result.lines.filter((l) => !SPECK_RE.test(l.text)).map((l) => {
-    const boxH = l.y1 - l.y0;
+  return boxes.map((b) => {
     // box heights of one print size vary with the glyphs (brackets, descenders; digits and Latin letters
     // stand lower than Chinese characters, so a line without any is boxed up to a third shorter): body lines
     // get one size, so paragraphs join as in a text PDF; the detector's box is about 1.4 times the glyph size
-    const tolerance = /[\u3400-\u9fff]/.test(l.text) ? 0.2 : 0.4;
-    const h = (Math.abs(boxH - median) <= median * tolerance ? median : boxH) * 0.7;
-    return { str: l.text, x: l.x0, y: result.heightPt - (l.y0 + l.y1) / 2, w: l.x1 - l.x0, h };
+    const tolerance = /[\u3400-\u9fff]/.test(b.text) ? 0.2 : 0.4;
+    const h = (Math.abs(b.h - median) <= median * tolerance ? median : b.h) * 0.7;
+    return { str: b.text, x: b.cx - b.w / 2, y: result.heightPt - b.cy, w: b.w, h };
   });
+}
+
+/**
+ * An OCR line's box on the page as levelled (the frame the worker found it and the rulings in): OCR boxes
+ * are reported on the page as scanned, as the bounding box of the levelled box turned by the skew. Rows of
+ * a table then share one y across the page (at 1° a 15 cm row drifts by 7 pt, a whole row height at 150 dpi
+ * split into two lines), and columns one x. Centre turned back; width and height from the bounding box.
+ */
+function levelledBox(l: { x0: number; y0: number; x1: number; y1: number }, result: OcrPageResult): { cx: number; cy: number; w: number; h: number } {
+  const t = (-result.skew * Math.PI) / 180;
+  const cos = Math.cos(t);
+  const sin = Math.sin(t);
+  const x = (l.x0 + l.x1) / 2 - result.widthPt / 2;
+  const y = (l.y0 + l.y1) / 2 - result.heightPt / 2;
+  const W = l.x1 - l.x0;
+  const H = l.y1 - l.y0;
+  const s = Math.abs(sin);
+  const det = cos * cos - s * s;
+  // W = w cos + h |sin|, H = w |sin| + h cos
+  const w = (W * cos - H * s) / det;
+  const h = (H * cos - W * s) / det;
+  return { cx: cos * x - sin * y + result.widthPt / 2, cy: sin * x + cos * y + result.heightPt / 2, w: w > 0 ? w : W, h: h > H * 0.3 ? h : H * 0.3 };
 }
 
 /** Metadata titles that are not the document's title: editor and printer defaults, file and temp names. */
@@ -349,7 +360,7 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
             ocrPages.push(n);
             items = ocrItems(result);
             grids = buildGrids((result.rulings ?? []).map((r) => ({ x0: r.x0, x1: r.x1, y0: result.heightPt - r.y1, y1: result.heightPt - r.y0 })));
-            tableOptions = { centre: levelledCentre(result.skew, result.widthPt, result.heightPt), cleanCell: cleanOcrCell };
+            tableOptions = { centre: boxMiddle, cleanCell: cleanOcrCell, cleanColumns: cleanOcrColumns };
             for (const l of result.lines) {
               confSum += l.confidence;
               confN++;

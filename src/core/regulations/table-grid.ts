@@ -1,5 +1,5 @@
 import type { Ruling } from './table-rulings';
-import { composeHeaderNames, findTableSegments, joinFragments, labelCell, UNIT_CELL_RE, type Fragment, type PositionedLine, type TableSegment } from './tables';
+import { composeHeaderNames, findTableSegments, joinFragments, labelCell, parseCaption, UNIT_CELL_RE, type Fragment, type PositionedLine, type TableSegment } from './tables';
 
 /**
  * Ruled tables: rulings (from the PDF's drawing operators, or found in a scanned page's image) -> cell
@@ -26,6 +26,13 @@ export interface CellGrid {
   cells: GridCell[];
   /** index into `cells` of the cell covering each grid position */
   owner: number[][];
+  /**
+   * a three-line table (三线表: horizontal rules only): its rules top to bottom, full width or short (a
+   * group header's underline); rows and columns come from the text inside (`threeLineGrids`)
+   */
+  rules?: H[];
+  /** built from a three-line frame and the text inside it */
+  threeLine?: boolean;
 }
 
 /** Rulings closer than this (points) are one line; ends this close meet. */
@@ -34,7 +41,7 @@ const MEET = 3;
 /** Horizontal rules reaching this far (points) past the outermost vertical: the table is open at that side. */
 const OPEN_SIDE = 8;
 
-interface H {
+export interface H {
   y: number;
   x0: number;
   x1: number;
@@ -133,7 +140,9 @@ export function buildGrids(rulings: Ruling[]): CellGrid[] {
     groups.set(find(hs.length + j), g);
   });
   const grids: CellGrid[] = [];
+  grids.push(...ruleFrames([...groups.values()].filter((g) => !g.v.length).flatMap((g) => g.h)));
   for (const { h, v } of groups.values()) {
+    if (!v.length) continue;
     const ys = clusterValues(h.map((x) => x.y), SNAP).reverse();
     // tables open at the sides (no outer verticals) end where their horizontal rules end
     const vx = v.map((x) => x.x);
@@ -145,39 +154,45 @@ export function buildGrids(rulings: Ruling[]): CellGrid[] {
     const vSpans = (x: number) => v.filter((s) => Math.abs(s.x - x) <= SNAP).map((s) => [s.y0, s.y1] as [number, number]);
     const nr = ys.length - 1;
     const nc = xs.length - 1;
-    // union the grid positions a missing border joins
-    const id = (r: number, c: number) => r * nc + c;
-    const up = Array.from({ length: nr * nc }, (_, i) => i);
-    const root = (i: number): number => (up[i] === i ? i : (up[i] = root(up[i])));
+    // the grid positions a missing border joins
+    const joins: [number, number, number, number][] = [];
     for (let r = 0; r < nr; r++) {
       for (let c = 0; c < nc; c++) {
-        if (c + 1 < nc && covered(vSpans(xs[c + 1]), ys[r + 1], ys[r]) < 0.5) up[root(id(r, c + 1))] = root(id(r, c));
-        if (r + 1 < nr && covered(hSpans(ys[r + 1]), xs[c], xs[c + 1]) < 0.5) up[root(id(r + 1, c))] = root(id(r, c));
+        if (c + 1 < nc && covered(vSpans(xs[c + 1]), ys[r + 1], ys[r]) < 0.5) joins.push([r, c, r, c + 1]);
+        if (r + 1 < nr && covered(hSpans(ys[r + 1]), xs[c], xs[c + 1]) < 0.5) joins.push([r, c, r + 1, c]);
       }
     }
-    const cells: GridCell[] = [];
-    const byRoot = new Map<number, number>();
-    const owner: number[][] = Array.from({ length: nr }, () => Array(nc).fill(-1));
-    for (let r = 0; r < nr; r++) {
-      for (let c = 0; c < nc; c++) {
-        const k = root(id(r, c));
-        let idx = byRoot.get(k);
-        if (idx === undefined) {
-          idx = cells.length;
-          byRoot.set(k, idx);
-          cells.push({ row: r, col: c, rowspan: 1, colspan: 1 });
-        }
-        const cell = cells[idx];
-        cell.rowspan = Math.max(cell.rowspan, r - cell.row + 1);
-        cell.colspan = Math.max(cell.colspan, c - cell.col + 1);
-        owner[r][c] = idx;
-      }
-    }
+    const { cells, owner } = gridCells(nr, nc, joins);
     // a page frame or a single box around text is no table
     if (cells.length < 4) continue;
     grids.push({ xs, ys, cells, owner });
   }
   return grids.sort((a, b) => b.ys[0] - a.ys[0]);
+}
+
+/** A three-line table's rules are at least this long (points): a signature line or an underlined word is not one. */
+const MIN_RULE_FRAME = 120;
+
+/**
+ * Horizontal rules without verticals -> three-line table frames: three or more rules of one width (ends
+ * within MEET + 2 % of the width) stacked on the page, with the shorter rules between the first two (group
+ * header underlines). Which of them really bound a table (text between, columns) is decided with the page's
+ * lines in `threeLineGrid`.
+ */
+function ruleFrames(hs: H[]): CellGrid[] {
+  const long = hs.filter((h) => h.x1 - h.x0 >= MIN_RULE_FRAME).sort((a, b) => b.y - a.y);
+  const used = new Set<H>();
+  const out: CellGrid[] = [];
+  for (const top of long) {
+    if (used.has(top)) continue;
+    const tol = MEET + (top.x1 - top.x0) * 0.02;
+    const stack = long.filter((h) => !used.has(h) && Math.abs(h.x0 - top.x0) <= tol && Math.abs(h.x1 - top.x1) <= tol);
+    if (stack.length < 3) continue;
+    stack.forEach((h) => used.add(h));
+    const short = hs.filter((h) => !stack.includes(h) && h.y < top.y && h.y > stack[stack.length - 1].y && h.x0 >= top.x0 - tol && h.x1 <= top.x1 + tol);
+    out.push({ xs: [top.x0, top.x1], ys: stack.map((h) => h.y), cells: [], owner: [], rules: [...stack, ...short].sort((a, b) => b.y - a.y) });
+  }
+  return out;
 }
 
 /** Where a fragment sits: its middle (x, y), in the grid's frame. */
@@ -300,7 +315,7 @@ function gridSegment(found: CellGrid, lines: PositionedLine[], centre: FragmentC
     if (first >= 0) spans.push({ row: first, col: c.col, rowspan: last - first + 1, colspan: c.colspan });
   });
   if (!rows.length || nc < 2) return null;
-  const seg: TableSegment = { from, to, columns, rows, ruled: true, ...(spans.length ? { spans } : {}) };
+  const seg: TableSegment = { from, to, columns, rows, ruled: true, ...(found.threeLine ? { threeLine: true } : {}), ...(spans.length ? { spans } : {}) };
   if (h > 1) {
     const grid2 = Array.from({ length: h }, (_, r) => grid.owner[r].map((i) => text[i]));
     seg.header = { names: composeHeaderNames(grid2), lines: Array.from({ length: h }, (_, r) => grid.owner[r].map((i, c) => (grid.cells[i].row === r && grid.cells[i].col === c ? text[i] : ''))) };
@@ -313,6 +328,8 @@ export interface PageTableOptions {
   centre?: FragmentCentre;
   /** clean-up of a cell's text (OCR misreads a table cell makes obvious) */
   cleanCell?: (s: string) => string;
+  /** clean-up of a region's body rows column by column (OCR misreads the column gives away) */
+  cleanColumns?: (rows: string[][]) => string[][];
 }
 
 /**
@@ -322,10 +339,11 @@ export interface PageTableOptions {
 export function pageTableSegments(lines: PositionedLine[], grids: CellGrid[], options: PageTableOptions = {}): TableSegment[] {
   const centre = options.centre ?? textCentre;
   const clean = options.cleanCell ?? ((s: string) => s);
+  const columns = options.cleanColumns ?? ((rows: string[][]) => rows);
   const ruled: TableSegment[] = [];
-  for (const g of grids) {
+  for (const g of grids.flatMap((g) => (g.rules ? threeLineGrids(g, lines, centre) : [g]))) {
     const seg = gridSegment(g, lines, centre, clean);
-    if (seg && !ruled.some((s) => seg.from <= s.to && s.from <= seg.to)) ruled.push(seg);
+    if (seg && !ruled.some((s) => seg.from <= s.to && s.from <= seg.to)) ruled.push({ ...seg, rows: columns(seg.rows) });
   }
   ruled.sort((a, b) => a.from - b.from);
   const out: TableSegment[] = [];
@@ -334,7 +352,7 @@ export function pageTableSegments(lines: PositionedLine[], grids: CellGrid[], op
     const end = seg ? seg.from : lines.length;
     if (end > at) {
       for (const s of findTableSegments(lines.slice(at, end))) {
-        out.push({ ...s, from: s.from + at, to: s.to + at, rows: s.rows.map((r) => r.map(clean)), ...(s.header ? { header: { names: s.header.names.map(clean), lines: s.header.lines.map((l) => l.map(clean)) } } : {}) });
+        out.push({ ...s, from: s.from + at, to: s.to + at, rows: columns(s.rows.map((r) => r.map(clean))), ...(s.header ? { header: { names: s.header.names.map(clean), lines: s.header.lines.map((l) => l.map(clean)) } } : {}) });
       }
     }
     if (!seg) break;
@@ -342,4 +360,142 @@ export function pageTableSegments(lines: PositionedLine[], grids: CellGrid[], op
     at = seg.to + 1;
   }
   return out;
+}
+
+// ---------------------------------------------------------------- three-line tables (三线表)
+
+/** Union-find over grid positions -> cells and their owner table (positions joined by `join`). */
+function gridCells(nr: number, nc: number, joins: [number, number, number, number][]): Pick<CellGrid, 'cells' | 'owner'> {
+  const id = (r: number, c: number) => r * nc + c;
+  const up = Array.from({ length: nr * nc }, (_, i) => i);
+  const root = (i: number): number => (up[i] === i ? i : (up[i] = root(up[i])));
+  for (const [r1, c1, r2, c2] of joins) up[root(id(r2, c2))] = root(id(r1, c1));
+  const cells: GridCell[] = [];
+  const byRoot = new Map<number, number>();
+  const owner: number[][] = Array.from({ length: nr }, () => Array(nc).fill(-1));
+  for (let r = 0; r < nr; r++) {
+    for (let c = 0; c < nc; c++) {
+      const k = root(id(r, c));
+      let idx = byRoot.get(k);
+      if (idx === undefined) {
+        idx = cells.length;
+        byRoot.set(k, idx);
+        cells.push({ row: r, col: c, rowspan: 1, colspan: 1 });
+      }
+      const cell = cells[idx];
+      cell.rowspan = Math.max(cell.rowspan, r - cell.row + 1);
+      cell.colspan = Math.max(cell.colspan, c - cell.col + 1);
+      owner[r][c] = idx;
+    }
+  }
+  return { cells, owner };
+}
+
+/**
+ * Column borders of text aligned in columns: x positions (between `left` and `right`) that almost no row's
+ * text covers, over a stretch at least `minGap` wide (a word space inside a cell is narrower). "Almost no":
+ * one row in ten may cross a gap (a long cell running into its neighbour's empty space, two cells the OCR
+ * detector read as one box). Returns the middle of each such stretch.
+ */
+export function alignedColumnBorders(rows: [number, number][][], left: number, right: number, minGap: number): number[] {
+  const step = 0.5;
+  const n = Math.max(1, Math.ceil((right - left) / step));
+  const cover = new Int32Array(n);
+  for (const spans of rows) {
+    const hit = new Uint8Array(n);
+    for (const [a, b] of spans) for (let i = Math.max(0, Math.floor((a - left) / step)); i < Math.min(n, Math.ceil((b - left) / step)); i++) hit[i] = 1;
+    for (let i = 0; i < n; i++) cover[i] += hit[i];
+  }
+  const allowed = Math.floor(rows.length * 0.1);
+  let first = 0;
+  while (first < n && cover[first] <= allowed) first++;
+  let last = n - 1;
+  while (last >= 0 && cover[last] <= allowed) last--;
+  const borders: number[] = [];
+  let start = -1;
+  for (let i = first; i <= last + 1; i++) {
+    const open = i <= last && cover[i] <= allowed;
+    if (open && start < 0) start = i;
+    if (!open && start >= 0) {
+      if ((i - start) * step >= minGap) borders.push(left + ((start + i) / 2) * step);
+      start = -1;
+    }
+  }
+  return borders;
+}
+
+/**
+ * A three-line frame and the page's lines -> cell grids. The first two full-width rules hold the header
+ * (one line per header row; a short rule under a group label joins the columns it spans; a header row with
+ * no text in a column is the cell above reaching down), the body runs from the second rule to the next full
+ * rule that is not followed by more rows of the same table (a caption or prose before the next rule ends it).
+ * Columns are where the body's text leaves gaps (alignedColumnBorders), rows are the body's lines.
+ */
+export function threeLineGrids(frame: CellGrid, lines: PositionedLine[], centre: FragmentCentre): CellGrid[] {
+  const rules = frame.rules ?? [];
+  const [left, right] = frame.xs;
+  const full = frame.ys;
+  const out: CellGrid[] = [];
+  const placed = lines
+    .map((l) => {
+      const cs = l.frags.filter((f) => f.str.trim()).map((f) => ({ f, c: centre(f) }));
+      const ys = cs.map((x) => x.c[1]).sort((a, b) => a - b);
+      return { l, cs, y: ys.length ? ys[Math.floor(ys.length / 2)] : NaN };
+    })
+    .filter((x) => x.cs.length && x.cs.some(({ c }) => c[0] >= left - 1 && c[0] <= right + 1));
+  const between = (hi: number, lo: number) => placed.filter((p) => p.y < hi && p.y > lo).sort((a, b) => b.y - a.y);
+  let k = 0;
+  while (k + 2 < full.length) {
+    const header = between(full[k], full[k + 1]);
+    let end = k + 2;
+    // the body goes on past a rule when the rows after it are more of this table (a rule before a total row)
+    while (end + 1 < full.length && between(full[end], full[end + 1]).length && !between(full[end], full[end + 1]).some((p) => parseCaption(p.l.text))) end++;
+    const body = between(full[k + 1], full[end]);
+    const grid = header.length && body.length ? frameGrid(left, right, full[k], full[k + 1], full[end], header, body, rules) : null;
+    if (grid) out.push(grid);
+    k = grid ? end + 1 : k + 1;
+  }
+  return out;
+}
+
+type Placed = { l: PositionedLine; cs: { f: Fragment; c: [number, number] }[]; y: number };
+
+function frameGrid(left: number, right: number, top: number, headRule: number, bottom: number, header: Placed[], body: Placed[], rules: H[]): CellGrid | null {
+  if (header.length > MAX_HEADER_ROWS) return null;
+  const sizes = body.flatMap((p) => p.cs.map(({ f }) => f.h || 10)).sort((a, b) => a - b);
+  const size = sizes[Math.floor(sizes.length / 2)] ?? 10;
+  const inner = alignedColumnBorders(
+    body.map((p) => p.cs.map(({ f }) => [f.x, f.right] as [number, number])),
+    left,
+    right,
+    size * 0.8,
+  );
+  if (!inner.length) return null;
+  const xs = [left, ...inner, right];
+  const mid = (a: number, b: number) => (a + b) / 2;
+  const nc = xs.length - 1;
+  const col = (x: number) => locate(xs, x, false);
+  const spanned = (s: H, share: number) => xs.slice(0, -1).map((_, c) => c).filter((c) => Math.min(xs[c + 1], s.x1) - Math.max(xs[c], s.x0) > (xs[c + 1] - xs[c]) * share);
+  // header rows: split at the short rules under group labels (a label beside them is centred over all the
+  // header's lines: one cell down to the header rule); without such rules, one row per header line (a unit row)
+  const levels = clusterValues(rules.filter((s) => s.x1 - s.x0 < (right - left) * 0.9 && s.y < top && s.y > headRule).map((s) => s.y), SNAP).reverse();
+  const headYs = levels.length ? levels : header.slice(1).map((p, i) => mid(header[i].y, p.y));
+  const hr = headYs.length + 1;
+  const ys = [top, ...headYs, headRule, ...body.slice(1).map((p, i) => mid(body[i].y, p.y)), bottom];
+  const nr = ys.length - 1;
+  const joins: [number, number, number, number][] = [];
+  for (let r = 1; r < hr; r++) {
+    const under = new Set<number>();
+    // the group label above a short rule joins the columns the rule spans
+    for (const s of rules.filter((s) => s.x1 - s.x0 < (right - left) * 0.9 && Math.abs(s.y - ys[r]) <= SNAP)) {
+      const cs = spanned(s, 0.5);
+      cs.forEach((c) => under.add(c));
+      for (const c of cs.slice(1)) joins.push([r - 1, cs[0], r - 1, c]);
+    }
+    // a column no rule separates here is one cell over both rows (without rules: when this line leaves it empty)
+    const filled = levels.length ? new Set<number>() : new Set(header[r].cs.map(({ c }) => col(c[0])));
+    for (let c = 0; c < nc; c++) if (!under.has(c) && !filled.has(c)) joins.push([r - 1, c, r, c]);
+  }
+  if (nr < 2) return null;
+  return { xs, ys, ...gridCells(nr, nc, joins), threeLine: true };
 }

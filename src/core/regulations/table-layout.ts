@@ -1,5 +1,6 @@
 import {
   assignTableIds,
+  fillMergedCells,
   fillMergedDown,
   findTableSegments,
   looksLikeHeader,
@@ -122,6 +123,7 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
           headerRows: hdr ? hdr.lines : header ? [firstRow] : [],
           mergedCells: [],
           ruled: !!seg.ruled,
+          ...(seg.threeLine ? { threeLine: true } : {}),
         };
         tables.push(open);
       }
@@ -131,11 +133,30 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
       const isHeader = hdr ? false : continues || named ? sameRow(remapCells(firstRow, seg.columns, t.colX), t.columns) : t.columns === firstRow;
       const rowBase = t.rows.length - (isHeader ? 1 : 0);
       if (seg.columns.length === t.colX.length) {
+        const continued = new Set<number>();
         for (const s of seg.spans ?? []) {
           // a merged cell cut by the page break goes on, blank, at the top of this page: one cell
           const prev = t.mergedCells.find((p) => p.col === s.col && p.colspan === s.colspan && p.row + p.rowspan === s.row + rowBase);
-          if (prev && s.row === 0 && !seg.rows[0]?.[s.col]) prev.rowspan += s.rowspan;
-          else t.mergedCells.push({ ...s, row: s.row + rowBase });
+          const top = s.row + rowBase === t.rows.length && !seg.rows[s.row]?.[s.col];
+          if (prev && top) {
+            prev.rowspan += s.rowspan;
+            continued.add(s.col);
+          } else if (top && t.rows.length && t.rows[t.rows.length - 1][s.col]) {
+            // a blank merged cell opening the page goes on with the last row's cell above the break
+            t.mergedCells.push({ ...s, row: t.rows.length - 1, rowspan: s.rowspan + 1 });
+            continued.add(s.col);
+          } else t.mergedCells.push({ ...s, row: s.row + rowBase });
+        }
+        // ... also when only one of its rows is left for this page (no span of its own here), or only one was
+        // on the page before: a blank cell opening the page in a column of merged cells
+        const first = seg.rows[isHeader ? 1 : 0];
+        if (t.ruled && seg.ruled && first?.some(Boolean) && t.rows.length) {
+          for (let c = 0; c < first.length; c++) {
+            if (continued.has(c) || first[c] || !t.rows[t.rows.length - 1][c] || !t.mergedCells.some((p) => p.col === c && p.rowspan > 1)) continue;
+            const p = t.mergedCells.find((q) => q.col === c && q.row + q.rowspan === t.rows.length);
+            if (p) p.rowspan += 1;
+            else t.mergedCells.push({ row: t.rows.length - 1, col: c, rowspan: 2, colspan: 1 });
+          }
         }
       }
       seg.rows.forEach((cells, r) => {
@@ -156,15 +177,19 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
     // a table continues onto the next page only when nothing follows it on this one
     if (open && open.lastPage !== page) open = null;
   });
-  for (const t of tables) fillMergedDown(t.rows);
+  // a cell grid says which cells are merged; text alignment (and a three-line table) leaves it to the blanks
+  for (const t of tables) {
+    if (t.ruled && !t.threeLine) fillMergedCells(t.rows, t.mergedCells);
+    else fillMergedDown(t.rows);
+  }
   const ids = assignTableIds(tables.map((t) => t.caption));
   return {
     lines,
-    tables: tables.map(({ caption: _c, colX: _x, lastPage: _l, headerRows, mergedCells, ...t }, i) => ({
+    tables: tables.map(({ caption: _c, colX: _x, lastPage: _l, headerRows, mergedCells, threeLine: _t, ...t }, i) => ({
       ...t,
       table_id: ids[i],
       headerRows: headerRows.length ? headerRows : [t.columns],
-      ...(mergedCells.length ? { mergedCells } : {}),
+      ...(mergedCells.length ? { mergedCells: mergedCells.sort((a, b) => a.row - b.row || a.col - b.col) } : {}),
     })),
   };
 }

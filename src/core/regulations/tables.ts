@@ -33,6 +33,8 @@ export interface TableInfo {
   mergedCells?: MergedCell[];
   /** read from ruling lines (a cell grid) */
   ruled?: boolean;
+  /** a three-line table: rules above and below the header and at the end, columns from the text */
+  threeLine?: boolean;
 }
 
 /** A body cell spanning several rows and/or columns; its text fills every row it covers. */
@@ -188,6 +190,8 @@ export interface TableSegment {
   header?: { names: string[]; lines: string[][] };
   /** read from ruling lines (a cell grid), not from column alignment */
   ruled?: boolean;
+  /** a three-line table (rules above and below the header and at the end only): cells from the text's columns */
+  threeLine?: boolean;
   /** merged body cells (row among `rows`): a cell spanning several grid rows or columns */
   spans?: MergedCell[];
 }
@@ -416,6 +420,14 @@ function fillCentredMerges(rows: string[][], rowY: number[], cellY: (number | nu
  * below blank), also across a page break: each empty cell of a merged leading column takes the value
  * above it. Runs on a whole stitched table.
  */
+/**
+ * A ruled table's merged cells (the grid knows them: a missing border) filled into every row they cover. An
+ * empty cell with its own borders stays empty: it is not the cell above (a lone "—" the OCR did not read).
+ */
+export function fillMergedCells(rows: string[][], merged: MergedCell[]): void {
+  for (const m of merged) for (let r = m.row + 1; r < Math.min(rows.length, m.row + m.rowspan); r++) if (!rows[r][m.col]) rows[r][m.col] = rows[m.row][m.col];
+}
+
 export function fillMergedDown(rows: string[][]): void {
   for (const c of mergedColumns(rows)) {
     if (!rows[0][c]) continue;

@@ -9,8 +9,8 @@ import { blobInto, quantize, encodeRow, ensureRows, extendBinaryIndex, matrixFro
 /**
  * The persisted vector index: per (corpus, model) one file in `<data-dir>/index/` holding the
  * matrix's row order (ids, scopes) and its binary codes, so a process starts searching with one
- * file read plus one pass over search_vectors for the int8 rows (kept once, in SQLite; a matrix
- * stays int8 in memory). SQLite stays the source of truth:
+ * file read; the int8 rows (kept once, in SQLite; a matrix stays int8 in memory) are read when a
+ * search first needs them — its candidates — and all of them by the app's warm-up (vectors.ts ensureRows). SQLite stays the source of truth:
  * triggers on search_vectors append every insert / replace / delete to search_vector_log
  * (schema.ts, v2), and a loaded matrix applies the log entries after its own sequence number row
  * by row (new rows appended, replaced vectors overwritten, deleted rows left as holes), so
@@ -22,9 +22,9 @@ import { blobInto, quantize, encodeRow, ensureRows, extendBinaryIndex, matrixFro
 
 const MAGIC = 'gridcode-vectors';
 /**
- * 3: ids, scopes and binary codes only — the int8 rows are read from search_vectors in one pass
- * (~0.35 s CPU for 160k rows) instead of being kept a second time in the file (42 MB for the
- * statute corpus); 2 (still read): int8 codes + one scale per row in the file; 1: Float32 rows.
+ * 3: ids, scopes and binary codes only — the int8 rows are read from search_vectors as searches need
+ * them instead of being kept a second time in the file (42 MB for the statute corpus); 2 (still
+ * read): int8 codes + one scale per row in the file; 1: Float32 rows.
  */
 const FORMAT = 3;
 /** rewrite the file when this share of its rows changed since it was written (and at least REWRITE_MIN rows) */

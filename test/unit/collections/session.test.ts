@@ -199,6 +199,42 @@ describe('sessions on the demo recipe collection', () => {
   });
 });
 
+
+/** A recipe of the demo's shape whose text uses `ingredient`. */
+function recipe(title: string, ingredient: string): string {
+  return [`# ${title}的做法`, '', `${title}是一道家常菜，${ingredient}软烂入味。`, '', '## 必备原料和工具', '', `- ${ingredient}`, '- 生姜', '- 生抽', '', '## 操作', '', `- ${ingredient}切块焯水`, '- 加生姜、生抽炖 40 分钟', ''].join('\n');
+}
+
+describe('the dish a recipe question names', () => {
+  const ctx = tempContext();
+  const ask = (question: string, session_id?: string) => invokeOperation(ctx, 'collections.ask', { collection: 'dishes', question, session_id });
+  beforeAll(async () => {
+    const dir = tempDir();
+    fs.cpSync(demo, dir, { recursive: true });
+    // 羊肉 is an ingredient many recipes use and only one title names (no dish-name word of its own):
+    // after a cooking word it names the dish all the same
+    for (const t of ['羊肉汤', '萝卜炖羊排', '孜然羊排', '手抓饭', '烤串', '清汤火锅']) fs.writeFileSync(path.join(dir, `${t}.md`), recipe(t, '羊肉'));
+    for (let i = 1; i <= 30; i++) fs.writeFileSync(path.join(dir, `家常素菜${i}.md`), recipe(`家常素菜${i}`, '蔬菜'));
+    await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'dishes' });
+  });
+  afterAll(() => ctx.cleanup());
+
+  it('reads the ingredient after the cooking word as the dish (黄焖 + 羊肉 is not 黄焖鸡), also after 那…呢', async () => {
+    const lamb = await ask('黄焖羊肉需要什么材料');
+    expect(lamb).toMatchObject({ state: 'not_found', subject: '黄焖羊肉' });
+    expect(lamb.answer!.split('\n')[0]).toBe('文集中没有「黄焖羊肉」的菜谱。');
+    expect(lamb.candidates.map((c) => c.title)).toContain('黄焖鸡');
+    const fish = await ask('清蒸鲈鱼怎么做');
+    expect(fish.lock.title).toBe('清蒸鲈鱼');
+    const switched = await ask('那黄焖羊肉呢', fish.session_id);
+    expect(switched).toMatchObject({ state: 'not_found', subject: '黄焖羊肉' });
+    expect(switched.kind).not.toBe('follow_up');
+    // the dishes themselves still lock
+    expect((await ask('黄焖鸡需要什么材料')).lock.title).toBe('黄焖鸡');
+    expect((await ask('羊肉汤怎么做')).lock.title).toBe('羊肉汤');
+  });
+});
+
 describe('persistence across processes', () => {
   it('a session started by one CLI process continues in another (same data dir)', async () => {
     const dir = tempDir();

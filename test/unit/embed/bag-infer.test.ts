@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { WorkerClient } from '../../../src/core/embed/worker-client';
 import { projectRoot } from '../../../src/core/common/paths';
 import { BagEncoder } from '../../../src/core/embed/bag-infer';
+import { simdAccumulator } from '../../../src/core/embed/bag-simd';
 import { BagTokenizer, readBagFromFolder } from '../../../src/core/embed/bag-model';
 
 const modelsDir = path.join(projectRoot(), 'models');
@@ -61,5 +62,26 @@ describe('embedding bag computed directly (bag-infer.ts) = the ONNX graph in onn
     // [Q] is an added token of tokenizer.json (matched whole); the trainer's tokenisation never sees it
     for (const t of sampleTexts().filter((x) => !x.includes('[Q]'))) expect(enc.encode(t)).toEqual(ref.encode(t).slice(0, w.maxTokens));
     expect(enc.encode('[Q]母线')).toEqual([w.queryTokenId, ...ref.encode('母线')]);
+  });
+});
+
+describe('the embedding bag sum in WebAssembly SIMD (bag-simd.ts)', () => {
+  it('runs here and gives bit for bit the vectors of the JavaScript loop, passages and [Q] queries', () => {
+    const weights = readBagFromFolder(path.join(modelsDir, 'gridcode-zh-v1'));
+    expect(simdAccumulator(weights.embQ8, weights.dims)).not.toBeNull();
+    const before = process.env.GRIDCODE_BAG_SIMD;
+    try {
+      process.env.GRIDCODE_BAG_SIMD = '0';
+      const plain = new BagEncoder(weights);
+      delete process.env.GRIDCODE_BAG_SIMD;
+      const simd = new BagEncoder(weights);
+      for (const prefix of ['', '[Q]']) {
+        const input = sampleTexts().map((t) => prefix + t);
+        expect(Buffer.from(simd.embed(input, true).buffer).equals(Buffer.from(plain.embed(input, true).buffer))).toBe(true);
+      }
+    } finally {
+      if (before === undefined) delete process.env.GRIDCODE_BAG_SIMD;
+      else process.env.GRIDCODE_BAG_SIMD = before;
+    }
   });
 });

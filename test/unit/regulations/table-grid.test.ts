@@ -3,14 +3,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { cleanOcrCell, parsePdf } from '../../../src/core/regulations/pdf';
-import { buildGrids, type CellGrid } from '../../../src/core/regulations/table-grid';
+import { alignedColumnBorders, buildGrids, type CellGrid } from '../../../src/core/regulations/table-grid';
+import { cellBoxes, isDashBar, readCellBox, splitAtRulings } from '../../../src/core/ocr/cells';
 import { rulingsFromOperators, type OperatorList } from '../../../src/core/regulations/table-rulings';
 import { detectRulings } from '../../../src/core/ocr/rulings';
 import { estimateSkew } from '../../../src/core/ocr/deskew';
 import { resize, rotate } from '../../../src/core/ocr/image';
 import { pdfjsAssets } from '../../../src/core/ocr/raster';
 import { runCli, runCliJson, tempContext, tempDir } from '../../helpers';
-import { expectedRows, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
+import { SCAN_TABLE_DOCS, expectedRows, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
 import { degrade, rasterize } from '../../fixtures/scans';
 
 /**
@@ -174,5 +175,74 @@ describe('OCR cell clean-up', () => {
   it('drops punctuation speckle at a cell\'s ends and lowercases the k of a unit; leaves real text alone', () => {
     expect(['4800.', 'MW:', "10'", 'KA.', '主变间隔.', 'kV .', '.35', 'KV'].map(cleanOcrCell)).toEqual(['4800', 'MW', '10', 'kA', '主变间隔', 'kV', '35', 'kV']);
     expect(['31.5', 'p.u.', '≥52*', '0.5', '东郊—西山线', '第一条。', 'K'].map(cleanOcrCell)).toEqual(['31.5', 'p.u.', '≥52*', '0.5', '东郊—西山线', '第一条。', 'K']);
+  });
+});
+
+/**
+ * A three-line table (三线表: thick top and bottom rules, a rule under the header, a short rule under the
+ * group label "一次定值", no other lines), continued on a second page under "续表5-2" with its header again.
+ */
+describe('three-line tables', () => {
+  it('the rules frame the table, the short rule makes the group header, the text gaps make the columns; the continuation joins', async () => {
+    const docSpec = SCAN_TABLE_DOCS.find((d) => d.name === 'sanxian')!;
+    const [{ file: f }] = await writeStructureDocs(dir, { docs: [docSpec] });
+    const doc = await parsePdf(fs.readFileSync(f), 'sanxian', { fallbackTitle: 'sanxian' });
+    expect(doc.tables!.map((t) => t.table_id)).toEqual(['表5-2']);
+    const [t] = doc.tables!;
+    expect(t.columns).toEqual(['保护名称', '一次定值·电流 A', '一次定值·电压 kV', '动作时间 s', '出口方式']);
+    expect(t.rows.map((r) => r.cells)).toEqual(expectedRows(docSpec.tables[0]));
+    expect(new Set(t.rows.map((r) => r.page_num))).toEqual(new Set([1, 2]));
+    expect(t.layout).toBe('ruled');
+  }, 60_000);
+
+  it('horizontal rules of different widths, or only two of them, frame no table', () => {
+    const h = (y: number, x0: number, x1: number) => ({ x0, x1, y0: y, y1: y });
+    expect(buildGrids([h(700, 56, 540), h(680, 56, 540), h(400, 56, 540)]).filter((g) => g.rules)).toHaveLength(1);
+    expect(buildGrids([h(700, 56, 540), h(680, 100, 300), h(400, 56, 540)]).filter((g) => g.rules)).toHaveLength(0);
+    expect(buildGrids([h(700, 56, 540), h(400, 56, 540)]).filter((g) => g.rules)).toHaveLength(0);
+  });
+
+  it('column borders are the gaps no row crosses (one row in ten may)', () => {
+    const rows = Array.from({ length: 10 }, (_, i) => [[0, 40 + (i % 3) * 5], [80, 100], [140, 150]] as [number, number][]);
+    expect(alignedColumnBorders(rows, 0, 160, 8)).toEqual([65, 120]);
+    // one row's text across the first gap (two cells read as one box) leaves the border
+    rows[0] = [[0, 100], [140, 150]];
+    expect(alignedColumnBorders(rows, 0, 160, 8)).toEqual([65, 120]);
+    // a word space is no column gap
+    expect(alignedColumnBorders([[[0, 30], [33, 60]]], 0, 60, 8)).toEqual([]);
+  });
+});
+
+describe('OCR boxes in table cells', () => {
+  const white = (w: number, h: number) => ({ width: w, height: h, data: new Uint8Array(w * h).fill(255) });
+  const ink = (img: { width: number; data: Uint8Array }, x0: number, y0: number, x1: number, y1: number) => {
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) img.data[y * img.width + x] = 20;
+  };
+  it('a box crossing a cell border is cut there; a glyph stroke touching the line cuts nothing', () => {
+    const box = { x0: 100, y0: 50, x1: 400, y1: 90, score: 0.9 };
+    const border = { x0: 250, x1: 250, y0: 20, y1: 120 };
+    expect(splitAtRulings(box, [border]).map((b) => [b.x0, b.x1])).toEqual([[100, 248], [252, 400]]);
+    expect(splitAtRulings(box, [{ x0: 250, x1: 250, y0: 60, y1: 75 }])).toEqual([box]);
+    // the box's own ends are no border through it
+    expect(splitAtRulings(box, [{ ...border, x0: 105, x1: 105 }])).toEqual([box]);
+  });
+  it('a lone dash is read from its shape; a hyphen, "二", a digit and specks are not dashes', () => {
+    const textH = 44;
+    const dash = white(60, 40);
+    ink(dash, 10, 19, 34, 21);
+    expect(isDashBar(dash, { x0: 0, y0: 0, x1: 60, y1: 40, score: 1 }, textH)).toBe(true);
+    const hyphen = white(60, 40);
+    ink(hyphen, 20, 19, 28, 21);
+    expect(isDashBar(hyphen, { x0: 0, y0: 0, x1: 60, y1: 40, score: 1 }, textH)).toBe(false);
+    const two = white(60, 40);
+    ink(two, 10, 10, 34, 12);
+    ink(two, 8, 28, 36, 30);
+    expect(isDashBar(two, { x0: 0, y0: 0, x1: 60, y1: 40, score: 1 }, textH)).toBe(false);
+    const one = white(60, 40);
+    ink(one, 28, 5, 31, 35);
+    expect(isDashBar(one, { x0: 0, y0: 0, x1: 60, y1: 40, score: 1 }, textH)).toBe(false);
+    const boxes = cellBoxes([{ x0: 0, y0: 0, x1: 60, y1: 40, score: 1 }, { x0: 100, y0: 0, x1: 300, y1: 44, score: 1 }, { x0: 100, y0: 50, x1: 300, y1: 94, score: 1 }], [], dash);
+    expect(boxes.map((b) => !!b.bar)).toEqual([true, false, false]);
+    expect(readCellBox(boxes[0], { text: '1', confidence: 0.4, charConfidence: [0.4] }).text).toBe('—');
   });
 });

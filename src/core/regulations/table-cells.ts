@@ -1,0 +1,94 @@
+/**
+ * OCR misreads a table column gives away: the recogniser reads each cell alone, the column shows what kind of
+ * content it holds. Applied to the rows of one table region of a scanned page (tuned on the tuning tables of
+ * `npm run eval -- ocr --tables-only` only; the evidence each rule needs is stated with it).
+ */
+
+/** Dash-like glyphs the recogniser returns for "—" between two names (full-width minus, hyphen, box rule …). */
+const DASHES = new Set(['—', '－', '-', '―', '─', '‐', '–', '一']);
+const HAN = /[\u3400-\u9fff]/;
+/** A number, possibly with a comparison sign, a unit, a footnote star or superscript. */
+const NUMBER = /^[≥≤<>±+-]?\d[\d.,]*[a-zA-Zμ%‰℃Ω/*ᵃ-ᶻ¹²³]*[\u4e00-\u9fff]{0,2}$/;
+/** Letters the recogniser reads for digits in a cell that is otherwise a number. */
+const DIGIT_LOOKALIKES: Record<string, string> = { o: '0', O: '0', l: '1', I: '1', '|': '1' };
+/** Comparison signs as misread before a number (seen on the tuning scans: "2159" for ≥159, "s3000" for ≤3000, "<2600" for ≤2600). */
+const SIGN_LOOKALIKES: Record<string, string> = { '2': '≥', s: '≤', S: '≤', $: '≤', '<': '≤', '>': '≥', '＜': '≤', '＞': '≥' };
+
+export function cleanOcrColumns(rows: string[][]): string[][] {
+  const out = rows.map((r) => [...r]);
+  const n = Math.max(0, ...out.map((r) => r.length));
+  for (let c = 0; c < n; c++) {
+    const cells = out.map((r) => r[c] ?? '');
+    const fixed = signs(lookalikeDigits(dashSlots(cells)));
+    fixed.forEach((v, i) => {
+      if (out[i].length > c) out[i][c] = v;
+    });
+  }
+  return out;
+}
+
+/**
+ * "东郊—青龙断面" read "东郊一青龙断面": the recogniser takes the dash between two names for "一" in about half
+ * of the cells. Per character position between two Han characters, the column's reads are counted: when at
+ * least two cells (and a tenth of those with a dash or "一" there) read a dash, the position is a dash in
+ * every cell ("一线" at another position stays). On the tuning scans a dash position read as a dash in 12–50 %
+ * of a page's cells (24 cells of one column: 3 dashes, 21 "一"), a "一" position never (0 of 16).
+ */
+function dashSlots(cells: string[]): string[] {
+  const slots = new Map<number, { dash: number; one: number }>();
+  const chars = cells.map((c) => [...c]);
+  for (const cs of chars) {
+    cs.forEach((ch, i) => {
+      if (i === 0 || i === cs.length - 1 || !DASHES.has(ch) || !HAN.test(cs[i - 1]) || !HAN.test(cs[i + 1])) return;
+      const s = slots.get(i) ?? { dash: 0, one: 0 };
+      if (ch === '一') s.one++;
+      else s.dash++;
+      slots.set(i, s);
+    });
+  }
+  const dashAt = new Set([...slots].filter(([, s]) => s.dash >= 2 && s.dash >= (s.dash + s.one) * 0.1).map(([i]) => i));
+  if (!dashAt.size) return cells;
+  return chars.map((cs) => cs.map((ch, i) => (dashAt.has(i) && DASHES.has(ch) && HAN.test(cs[i - 1] ?? '') && HAN.test(cs[i + 1] ?? '') ? '—' : ch)).join(''));
+}
+
+const numeric = (s: string) => NUMBER.test(s) || s === '—';
+
+/** A cell that is one mark the recogniser may have made of a dash or a digit: no evidence of the column's kind. */
+const lone = (c: string) => [...c].length === 1 && (DASHES.has(c) || c in DIGIT_LOOKALIKES || /[sS$]/.test(c));
+
+/**
+ * In a column of numbers (two thirds of its filled cells, lone marks aside), "o" in "1o5" is 0 and "l" is 1,
+ * and a cell that is one dash-like mark ("-", "一", "－") is the table's "—" (not applicable).
+ */
+function lookalikeDigits(cells: string[]): string[] {
+  const filled = cells.filter((c) => c && !lone(c));
+  if (!filled.length || filled.filter(numeric).length < filled.length * (2 / 3)) return cells;
+  return cells.map((c) => {
+    if (!c || numeric(c)) return c;
+    if (DASHES.has(c)) return '—';
+    const mapped = [...c].map((ch) => DIGIT_LOOKALIKES[ch] ?? ch).join('');
+    return NUMBER.test(mapped) && /\d/.test(mapped) ? mapped : c;
+  });
+}
+
+const magnitude = (s: string) => Math.log10(Math.max(1e-9, Math.abs(parseFloat(s.replace(/^[^\d]+/, '')) || 0)));
+
+/**
+ * Comparison signs: in a column where at least two cells read "≥"/"≤" before a number, a number opened by a
+ * sign's lookalike takes the sign — "s"/"$" never open a number, "<"/">" become the inclusive sign the column
+ * uses; a leading "2" only when the number without it is of the size of the column's signed numbers (within
+ * a factor of 3) and the number with it is not ("2159" among ≥154, ≥164: ≥159; "26" among ≥20, ≥35 stays).
+ */
+function signs(cells: string[]): string[] {
+  const signed = cells.filter((c) => /^[≥≤]\d/.test(c));
+  if (signed.length < 2) return cells;
+  const sizes = signed.map(magnitude).sort((a, b) => a - b);
+  const mid = sizes[Math.floor(sizes.length / 2)];
+  const near = (s: string) => Math.abs(magnitude(s) - mid) <= Math.log10(3);
+  return cells.map((c) => {
+    const m = /^([2sS$<>＜＞])(\d[\d.,]*.*)$/.exec(c);
+    if (!m || !NUMBER.test(`≥${m[2]}`)) return c;
+    if (m[1] === '2' && !(near(m[2]) && !near(c))) return c;
+    return `${SIGN_LOOKALIKES[m[1]]}${m[2]}`;
+  });
+}
