@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import { ContextValue } from '../common/cache';
+import { dbWriteStamp } from './db-stamp';
 import { editionLabel, notInForce as readNotInForce, type EditionInfo } from './editions';
 import { currentArticle } from './edition-compare';
 
@@ -29,9 +30,7 @@ const notInForceCache = new ContextValue<{ key: string; value: NotInForce }>('re
  * family cost ~9 ms, on every search.
  */
 function notInForce(ctx: AppContext): NotInForce {
-  const changes = (ctx.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-  const version = ctx.db.pragma('data_version', { simple: true }) as number;
-  const key = `${changes}|${version}|${new Date().toISOString().slice(0, 10)}`;
+  const key = `${dbWriteStamp(ctx.db)}|${new Date().toISOString().slice(0, 10)}`;
   const cached = notInForceCache.get(ctx.state);
   if (cached?.key === key) return cached.value;
   const value = readNotInForce(ctx.db);

@@ -15,6 +15,8 @@ const memories = new KeyedCache<{ version: number; memory: KnownMemory | null }>
 /** Known questions over one library: their nearest-question memory, and how often each article and regulation is cited. */
 interface KnownMemory {
   qa: QaMemory;
+  /** the nearest known questions' articles for the last query (the list and the rerank features ask for one query in turn) */
+  last?: { query: string; near: { id: number; score: number; best: number }[] };
   /** known questions citing each unit */
   units: Map<number, number>;
   /** known questions citing each regulation */
@@ -77,19 +79,24 @@ const LIST_LENGTH = 200;
 export function knownQuestionLists(ctx: AppContext, known: KnownQuestion[], cacheKey: string): ((query: string) => Record<string, string[]>) | null {
   const memory = knownMemory(ctx, known, cacheKey);
   if (!memory) return null;
-  const m = memory.qa;
-  return (query) => ({ known: m.nearest(query, LIST_LENGTH, NEIGHBOURS).map((x) => String(x.id)) });
+  return (query) => ({ known: nearestOf(memory, query).slice(0, LIST_LENGTH).map((x) => String(x.id)) });
+}
+
+/** Articles of the known questions nearest to `query`, best first (computed once per query). */
+function nearestOf(memory: KnownMemory, query: string): { id: number; score: number; best: number }[] {
+  if (memory.last?.query !== query) memory.last = { query, near: memory.qa.nearest(query, Infinity, NEIGHBOURS) };
+  return memory.last.near;
 }
 
 /** How often the `known` questions cite each unit and regulation, or null when the library does not hold their articles. */
 export function knownQuestionPriors(ctx: AppContext, known: KnownQuestion[], cacheKey: string): KnownPriors | null {
   const memory = knownMemory(ctx, known, cacheKey);
   if (!memory) return null;
-  const { units, regs, qa } = memory;
-  // the features of one search's candidates are asked for one query after another: its neighbours once
+  const { units, regs } = memory;
+  // the features of one search's candidates are asked for one query after another
   let last: { query: string; near: Map<number, { score: number; best: number }> } | null = null;
   return (unitId, regId, query) => {
-    if (last?.query !== query) last = { query, near: new Map(qa.nearest(query, Infinity, NEIGHBOURS).map((x) => [x.id, x])) };
+    if (last?.query !== query) last = { query, near: new Map(nearestOf(memory, query).map((x) => [x.id, x])) };
     const near = last.near.get(unitId);
     return [Math.log1p(units.get(unitId) ?? 0), Math.log1p(regs.get(regId) ?? 0), near?.score ?? 0, near?.best ?? 0];
   };

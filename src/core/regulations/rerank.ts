@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import type { EngineResult } from '../search/engine';
 import { ENGINE_FEATURES, engineFeatures, type LinearReranker } from '../search/rerank';
 import { ContextValue } from '../common/cache';
+import { dbWriteStamp } from './db-stamp';
 import { readManifest, sha256FileSync } from '../embed/manifest';
 import { localPlaceOf } from './rank';
 import type { KnownPriors } from './known-questions';
@@ -25,16 +26,27 @@ export interface FeatureUnit {
   title: string;
 }
 
-/** What the features need of many units, in one query (no texts read). */
+/** Units the features have read, per context, until the database changes. */
+const unitCache = new ContextValue<{ stamp: string; units: Map<string, FeatureUnit> }>('regulations.feature-units');
+
+/** What the features need of many units: cached ones, the rest in one query (no texts read). */
 export function featureUnits(ctx: AppContext, parents: string[]): (parent: string) => FeatureUnit | undefined {
-  const rows = ctx.db
-    .prepare(
-      `SELECT u.id, u.reg_id, u.kind, u.label, r.title
-         FROM reg_units u JOIN regulations r ON r.reg_id = u.reg_id WHERE u.id IN (SELECT value FROM json_each(?))`,
-    )
-    .all(JSON.stringify(parents.map(Number))) as (FeatureUnit & { id: number })[];
-  const byId = new Map(rows.map((r) => [String(r.id), r]));
-  return (parent) => byId.get(parent);
+  const stamp = dbWriteStamp(ctx.db);
+  let cache = unitCache.get(ctx.state);
+  // bounded: a long session touches many units (a search reads up to 400)
+  if (cache?.stamp !== stamp || cache.units.size > 20_000) unitCache.set(ctx.state, (cache = { stamp, units: new Map() }));
+  const { units } = cache;
+  const missing = parents.filter((p) => !units.has(p));
+  if (missing.length) {
+    const rows = ctx.db
+      .prepare(
+        `SELECT u.id, u.reg_id, u.kind, u.label, r.title
+           FROM reg_units u JOIN regulations r ON r.reg_id = u.reg_id WHERE u.id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(missing.map(Number))) as (FeatureUnit & { id: number })[];
+    for (const { id, ...u } of rows) units.set(String(id), u);
+  }
+  return (parent) => units.get(parent);
 }
 
 export interface CandidateFeatures {

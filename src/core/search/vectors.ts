@@ -65,8 +65,11 @@ export function ensureRows(m: VectorMatrix, rows: Iterable<number> | null): void
     for (const row of rows) if (row < lazy.loaded.length && !lazy.loaded[row] && m.ids[row] >= 0) wanted.push(row);
     if (!wanted.length) return;
   }
-  // most of what is left: one pass over the table is cheaper than a lookup per row
-  const all = rows === null || wanted.length > lazy.left / 4;
+  // one pass over the table when most of what is left is wanted, or once a few searches have read
+  // their candidates row by row (~3 % of the matrix): a long-lived process (MCP server, --batch) that
+  // nobody warmed stops paying ~4 ms per search for lookups, a one-shot CLI search never reads it all
+  const read = lazy.loaded.length - lazy.left;
+  const all = rows === null || wanted.length > lazy.left / 4 || read >= lazy.loaded.length / 32;
   const rowOf = rowIndex(m);
   for (const [id, blob] of lazy.fetch(all ? null : wanted.map((r) => m.ids[r]))) {
     const row = rowOf.get(id);

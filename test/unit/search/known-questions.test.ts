@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { knownQuestionLists, normLawTitle, splitArticleRef } from '../../../src/core/regulations/known-questions';
+import { knownQuestionLists, knownQuestionPriors, normLawTitle, splitArticleRef } from '../../../src/core/regulations/known-questions';
 import { hasShared, sharedPath, tempContext, tempDir } from '../../helpers';
 
 const LAW = ['data', 'laws', '经济法', '电力法(2018-12-29).md'];
@@ -34,6 +34,20 @@ describe.skipIf(!ready)('known questions over a real statute library', () => {
     expect(near[0]).toBe(String(unit('第二十九条')));
     expect(lists!('电网运行的原则').known[0]).toBe(String(unit('第十八条')));
     expect(lists!('完全无关的问题 zzqqxx').known).toEqual([]);
+
+    // rerank features: citations, and how close the known questions citing an article are to this query
+    const priors = knownQuestionPriors(ctx, known, 'test')!;
+    const regId = (ctx.db.prepare('SELECT reg_id FROM reg_units WHERE id = ?').get(unit('第二十九条')) as { reg_id: string }).reg_id;
+    const asked = '小区突然停电，供电公司没有打招呼，这样合法吗？';
+    const [cited, citedReg, closeness, best] = priors(unit('第二十九条'), regId, asked);
+    expect(cited).toBeCloseTo(Math.log1p(1));
+    expect(citedReg).toBeCloseTo(Math.log1p(2));
+    expect(best).toBeGreaterThan(0.3);
+    expect(closeness).toBeCloseTo(best * best);
+    const other = priors(unit('第十八条'), regId, asked);
+    expect(other[0]).toBeCloseTo(Math.log1p(1));
+    expect(other[3]).toBeLessThan(best);
+    expect(priors(unit('第二条'), regId, asked)).toEqual([0, Math.log1p(2), 0, 0]);
 
     // the fused search carries the list: the known question's article is found for the new wording
     const out = await invokeOperation(ctx, 'search.smart_search', { query: '小区突然停电，供电公司没有打招呼，这样合法吗？', reg_id: 'all', top_k: 5 });

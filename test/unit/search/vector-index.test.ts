@@ -121,9 +121,11 @@ describe('a matrix whose rows are still in SQLite (opened from its index file)',
     expect(vectorTopK(m, q, 10, ['reg7'])).toEqual(vectorTopK(stored(), q, 10, ['reg7']));
     const some = [full.ids[3], full.ids[4000], full.ids[9999]];
     expect(cosineFor(m, q, some)).toEqual(cosineFor(stored(), q, some));
-    warmVectors(m);
+    // a few more searches, then the rest comes in one pass (no lookups per search for the process's life)
+    for (let i = 0; i < 6 && m.lazy; i++) vectorTopK(m, Float32Array.from({ length: full.dims }, () => rand() - 0.5), 100);
     expect(m.lazy).toBeUndefined();
     expect(asked.at(-1)).toBeNull();
+    warmVectors(m);
     expect(Buffer.compare(Buffer.from(m.q8!.codes.buffer), Buffer.from(q8.codes.buffer))).toBe(0);
   });
 
