@@ -665,7 +665,8 @@ export function findTableSegments(lines: PositionedLine[]): TableSegment[] {
   let i = 0;
   let lastTo = -1;
   while (i < lines.length) {
-    if (cellGroups(lines[i]) < 2) {
+    // a caption opens no table (on a scan a speck beside it makes it look like two cells)
+    if (cellGroups(lines[i]) < 2 || parseCaption(lines[i].text)) {
       i++;
       continue;
     }
@@ -677,7 +678,7 @@ export function findTableSegments(lines: PositionedLine[]): TableSegment[] {
       if (columns.length >= 2) {
         // a group label alone on the line above belongs to a header printed over several lines
         let from = i;
-        while (from - 1 > lastTo && i - from < 2 && groupLabelAbove(lines[from - 1], lines[from], columns)) from--;
+        while (from - 1 > lastTo && i - from < 2 && !parseCaption(lines[from - 1].text) && groupLabelAbove(lines[from - 1], lines[from], columns)) from--;
         let header = from < i ? multiLineHeader(lines.slice(from, j + 1), columns) : null;
         if (!header || header.count <= i - from) {
           from = i;
