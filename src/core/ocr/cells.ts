@@ -22,7 +22,67 @@ export function cellBoxes(boxes: TextBox[], rulings: ImageRuling[], img: GreyIma
   const cut = boxes.flatMap((b) => splitAtRulings(b, rulings));
   const hs = cut.map((b) => b.y1 - b.y0).sort((a, b) => a - b);
   const textH = hs[Math.floor(hs.length / 2)] ?? 0;
-  return cut.map((b) => (textH && b.x1 - b.x0 <= textH * MARK_WIDTH && isDashBar(img, b, textH) ? { ...b, bar: true } : b));
+  const out: CellBox[] = cut.map((b) => (textH && b.x1 - b.x0 <= textH * MARK_WIDTH && isDashBar(img, b, textH) ? { ...b, bar: true } : b));
+  return textH ? [...out, ...strayBars(img, cut, rulings, textH)] : out;
+}
+
+/**
+ * Dashes the detector gave no box at all (a lone thin bar scores low as text): inside the band of the page's
+ * long horizontal rulings (a table), ink outside every text box and off the rulings whose connected piece is
+ * a bar — as long as a dash (DASH_LENGTH) up to two of them, an eighth of the text height thick at most.
+ */
+export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number): CellBox[] {
+  const long = rulings.filter((r) => r.y0 === r.y1 && r.x1 - r.x0 >= textH * 8);
+  if (long.length < 2) return [];
+  const x0 = Math.max(0, Math.floor(Math.min(...long.map((r) => r.x0))));
+  const x1 = Math.min(img.width, Math.ceil(Math.max(...long.map((r) => r.x1))));
+  const y0 = Math.max(0, Math.floor(Math.min(...long.map((r) => r.y0))));
+  const y1 = Math.min(img.height, Math.ceil(Math.max(...long.map((r) => r.y0))));
+  const w = x1 - x0;
+  const h = y1 - y0;
+  if (w <= 0 || h <= 0) return [];
+  // 1 = ink that may be a stray mark; text boxes (grown by 2 px) and the rulings (±3 px) are cleared
+  const mask = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (img.data[(y + y0) * img.width + x + x0] < INK) mask[y * w + x] = 1;
+  const clear = (a: number, b: number, c: number, d: number) => {
+    for (let y = Math.max(0, Math.floor(b - y0)); y < Math.min(h, Math.ceil(d - y0)); y++) mask.fill(0, y * w + Math.max(0, Math.floor(a - x0)), y * w + Math.max(0, Math.min(w, Math.ceil(c - x0))));
+  };
+  for (const b of boxes) clear(b.x0 - 2, b.y0 - 2, b.x1 + 2, b.y1 + 2);
+  for (const r of rulings) clear(r.x0 - 3, r.y0 - 3, r.x1 + 4, r.y1 + 4);
+  const out: CellBox[] = [];
+  const stack: number[] = [];
+  for (let i = 0; i < mask.length; i++) {
+    if (mask[i] !== 1) continue;
+    let bx0 = w;
+    let by0 = h;
+    let bx1 = 0;
+    let by1 = 0;
+    let n = 0;
+    mask[i] = 2;
+    stack.push(i);
+    while (stack.length) {
+      const p = stack.pop()!;
+      const x = p % w;
+      const y = (p - x) / w;
+      n++;
+      bx0 = Math.min(bx0, x);
+      bx1 = Math.max(bx1, x);
+      by0 = Math.min(by0, y);
+      by1 = Math.max(by1, y);
+      for (const q of [p - 1, p + 1, p - w, p + w]) {
+        if (q < 0 || q >= mask.length || mask[q] !== 1 || Math.abs((q % w) - x) > 1) continue;
+        mask[q] = 2;
+        stack.push(q);
+      }
+    }
+    const len = bx1 - bx0 + 1;
+    const thick = by1 - by0 + 1;
+    if (len >= textH * DASH_LENGTH && len <= textH * 1.5 && thick <= Math.max(2, textH / 8) && n >= len * 0.8) {
+      const cy = y0 + (by0 + by1) / 2;
+      out.push({ x0: x0 + bx0 - textH / 4, x1: x0 + bx1 + 1 + textH / 4, y0: cy - textH / 2, y1: cy + textH / 2, score: 1, bar: true });
+    }
+  }
+  return out;
 }
 
 /** The recogniser's reading of a box, or the dash for a bar box (confidence: the bar's share of the ink). */
@@ -69,7 +129,7 @@ const DASH_LENGTH = 0.3;
 /**
  * The box's ink is one horizontal bar: the rows from the first to the last holding at least half of the
  * darkest row's pixels are at most an eighth of the median box height thick and hold 80 % of the ink, and the
- * bar is as long as a dash, clear of the box's sides. A lone "一" in a cell is such a bar too and reads "—": in a table cell the dash
+ * bar is as long as a dash and does not go on past the box's sides. A lone "一" in a cell is such a bar too and reads "—": in a table cell the dash
  * ("not applicable") is by far the likelier.
  */
 export function isDashBar(img: GreyImage, b: TextBox, textH: number): boolean {
@@ -90,8 +150,9 @@ export function isDashBar(img: GreyImage, b: TextBox, textH: number): boolean {
         run++;
         if (run > longest) {
           longest = run;
-          // the bar at the box's side: a piece of a longer line (a ruling), not a mark the box was grown around
-          edge = x - run + 1 <= x0 + 1 || x >= x1 - 2;
+          // the bar going on past the box's side: a piece of a longer line (a ruling), not a mark
+          const dark = (xx: number) => xx >= 0 && xx < img.width && img.data[y * img.width + xx] < INK;
+          edge = (x - run + 1 <= x0 + 1 && dark(x0 - 2)) || (x >= x1 - 2 && dark(x1 + 1));
         }
       } else run = 0;
     }

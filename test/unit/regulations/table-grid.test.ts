@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { cleanOcrCell, parsePdf } from '../../../src/core/regulations/pdf';
 import { alignedColumnBorders, buildGrids, type CellGrid } from '../../../src/core/regulations/table-grid';
-import { cellBoxes, isDashBar, readCellBox, splitAtRulings } from '../../../src/core/ocr/cells';
+import { cellBoxes, isDashBar, readCellBox, splitAtRulings, strayBars } from '../../../src/core/ocr/cells';
 import { rulingsFromOperators, type OperatorList } from '../../../src/core/regulations/table-rulings';
 import { detectRulings } from '../../../src/core/ocr/rulings';
 import { estimateSkew } from '../../../src/core/ocr/deskew';
@@ -244,5 +244,21 @@ describe('OCR boxes in table cells', () => {
     const boxes = cellBoxes([{ x0: 0, y0: 0, x1: 60, y1: 40, score: 1 }, { x0: 100, y0: 0, x1: 300, y1: 44, score: 1 }, { x0: 100, y0: 50, x1: 300, y1: 94, score: 1 }], [], dash);
     expect(boxes.map((b) => !!b.bar)).toEqual([true, false, false]);
     expect(readCellBox(boxes[0], { text: '1', confidence: 0.4, charConfidence: [0.4] }).text).toBe('—');
+  });
+  it('a dash the detector gave no box is found between the table\'s rulings; text, rulings and specks are not', () => {
+    const textH = 40;
+    const page = white(800, 400);
+    const rules = [50, 350].map((y) => ({ x0: 20, x1: 780, y0: y, y1: y }));
+    for (const r of rules) ink(page, r.x0, r.y0, r.x1, r.y0 + 2);
+    ink(page, 300, 200, 322, 202); // the lone dash
+    ink(page, 500, 150, 501, 151); // a speck
+    ink(page, 100, 100, 200, 130); // text, inside its box
+    const bars = strayBars(page, [{ x0: 95, y0: 95, x1: 205, y1: 135, score: 1 }], rules, textH);
+    expect(bars).toHaveLength(1);
+    expect(bars[0].bar).toBe(true);
+    expect(bars[0].x0).toBeLessThan(300);
+    expect(bars[0].x1).toBeGreaterThan(322);
+    // no table rulings, no search
+    expect(strayBars(page, [], [], textH)).toHaveLength(0);
   });
 });
