@@ -14,7 +14,9 @@
  * Tables: the pdfkit documents of test/fixtures/regulation-tables.ts (ruled and unruled: two-row headers,
  * merged cells, wrapped and centred cells, continuations with and without a header, units, footnotes)
  * printed, scanned at 200 dpi (+0.4°) and at 150 dpi (−1°, speckle 0.3 %, JPEG 70): rows exact per family,
- * tuning | held out (`--tables-only` runs just this part).
+ * tuning | held out | fresh held out (`--tables-only` runs just this part; SCAN_TABLE_DOCS adds dashes, signs,
+ * three-line tables and other fonts; the fresh slice, written before any run, is never printed; TABLE_DOCS=a,b
+ * limits the run to those documents).
  */
 import fs from 'node:fs';
 import os from 'node:os';
