@@ -9,11 +9,12 @@
  *    subject is a new question (lock the new document, or not_found when it is absent), never a
  *    follow-up of the old lock; follow-ups without a subject of their own stay on the lock (controls).
  * 3. STARD cross-domain: real questions of one STARD domain (tuning / held-out parts only) asked to a
- *    domain collection holding none of their statutes (eval/collections-stard.eval.ts data dir).
+ *    domain collection holding none of their statutes (its own data dir; the statute copies of
+ *    eval/collections-stard.eval.ts).
  * Prints per domain: right (not_found / low_evidence), wrong-lock, clarify, not_found share.
  * 4. round 2 (all held out) and round 3 (stop 33; index % 3 == 2 held out) sets of 1 and 2, written before running.
- * Uses the data dirs of the howtocook, collections-laws and collections-stard evaluations (imports
- * there are no-ops when unchanged).
+ * Uses the data dirs of the howtocook and collections-laws evaluations (imports there are no-ops when
+ * unchanged) and one of its own for the STARD pairs.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -137,8 +138,11 @@ async function stardCross(pairs: [string, string][], verbose: boolean): Promise<
   const laws = path.join(sharedDir(), 'data', 'laws');
   const trainFile = path.join(sharedDir(), 'data', 'stard', 'train.jsonl');
   if (!fs.existsSync(laws) || !fs.existsSync(trainFile)) return console.log('[skip] STARD data not found');
+  // the statute copies are shared with collections-stard, the data dir is not: term statistics (idf, BM25)
+  // are taken over the whole data dir, so reusing that eval's dir (every domain imported) made these numbers
+  // depend on which eval ran first (tuning 39.0 vs 26.8 % right on the same code)
   const cache = path.join(projectRoot(), '.cache', 'eval', 'collections-stard');
-  const ctx = createAppContext({ dataDir: path.join(cache, 'data') });
+  const ctx = createAppContext({ dataDir: path.join(projectRoot(), '.cache', 'eval', 'collections-absent', 'stard-data') });
   try {
     const all = readStardQuestions(trainFile);
     const scored = all.filter((q) => stardPartOf(q.id) !== 'learn');
