@@ -361,6 +361,9 @@ export function subjectVerdict(
     return { subject: text, near: [], reason: `相近的已知问题涉及集合外的法规（${cited}相似度 ${split.outside.toFixed(2)}；涉及集合内法规的 ${split.inside.toFixed(2)}）` };
   }
   // a lock supported by close known questions (learned lay questions answered by its articles) stands
+  // (also when the statute holds none of the question's nouns and the questions do not name them: that
+  // stopped 公务员辞职 → 劳动合同法 but lost 2 right STARD tuning locks — 仓储合同纠纷管辖: 仓储 only
+  // narrows the matter the statute does regulate)
   if (o.state === 'locked' && o.knownSupport) return null;
   if (!nouns.length) return null;
   const held = Math.max(...ids.map((id) => docHoldsSubject(ctx, coll, nouns, id, o.lay).held));
