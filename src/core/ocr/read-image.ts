@@ -1,5 +1,5 @@
 import { estimateSkew } from './deskew';
-import { cellBoxes, readCellBox } from './cells';
+import { cellBoxes, readCellBox, readSign } from './cells';
 import { DEFAULT_DETECT, detectPrepared, detectionInput, type DetectionInput, type TextBox } from './detect';
 import { resize, rotate, type GreyImage } from './image';
 import type { OcrModels } from './models';
@@ -67,7 +67,7 @@ export async function readLevelled(models: OcrModels, page: LevelledPage): Promi
   const recognizeMs = performance.now() - t;
   const lines: OcrLine[] = [];
   boxes.forEach((b, i) => {
-    const r = readCellBox(b, read[i]);
+    const r = readSign(level, b, readCellBox(b, read[i]));
     const text = fixLookalikes(fixUnits(r.text.trim()));
     if (!text || r.confidence < MIN_LINE_CONFIDENCE) return;
     lines.push({ text, confidence: r.confidence, min_confidence: Math.min(...r.charConfidence), ...unrotateBox(b, skew, page.width, page.height) });

@@ -360,7 +360,7 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
             ocrPages.push(n);
             items = ocrItems(result);
             grids = buildGrids((result.rulings ?? []).map((r) => ({ x0: r.x0, x1: r.x1, y0: result.heightPt - r.y1, y1: result.heightPt - r.y0 })));
-            tableOptions = { centre: boxMiddle, cleanCell: cleanOcrCell, cleanColumns: cleanOcrColumns };
+            tableOptions = { centre: boxMiddle, cleanCell: cleanOcrCell, cleanColumns: cleanOcrColumns, scanned: true };
             for (const l of result.lines) {
               confSum += l.confidence;
               confN++;
