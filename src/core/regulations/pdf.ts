@@ -125,6 +125,8 @@ export function cleanOcrCell(cell: string): string {
   // Chinese print never ends or opens a cell with ASCII punctuation ("p.u." excepted)
   if (!/[a-z]\.[a-z]\.$/i.test(s)) s = s.replace(/(?<=[\u4e00-\u9fff）)\w%*℃Ω])(?:\s*[.'"`,:;·：；，、])+$/, '');
   s = s.replace(/^[.'"`,:;·：；，、]+\s*(?=[\u4e00-\u9fff\w≥≤±+-])/, '');
+  // a speck beside a decimal point: "89..0"
+  s = s.replace(/(?<=\d)\.{2,}(?=\d)/g, '.');
   // volt and watt are capitals (units named after people): "500kv" is 500 kV
   return s.replace(/^K(V|A|W|VA|var|Wh)$/, 'k$1').replace(/(\d\s?[kMG]?)([vw])(a?)$/, (_m, a: string, u: string, va: string) => `${a}${u.toUpperCase()}${va.toUpperCase()}`);
 }
