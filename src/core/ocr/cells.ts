@@ -27,9 +27,10 @@ export function cellBoxes(boxes: TextBox[], rulings: ImageRuling[], img: GreyIma
 }
 
 /**
- * Dashes the detector gave no box at all (a lone thin bar scores low as text): inside the band of the page's
- * long horizontal rulings (a table), ink outside every text box and off the rulings whose connected piece is
- * a bar — as long as a dash (DASH_LENGTH) up to two of them, an eighth of the text height thick at most.
+ * Dashes the detector gave no box at all (a lone thin bar scores low as text): ink outside every text box and
+ * off the rulings whose connected piece is a bar — as long as a dash (DASH_LENGTH) up to two of them, an
+ * eighth of the text height thick at most — inside the band of the page's long horizontal rulings (a ruled or
+ * three-line table), or elsewhere on a row of an unruled table (`onTableRow`).
  * Pieces are gathered at the faint threshold the ruling finder uses (FAINT_INK): a thin typeface's dash (AR PL
  * UMing at 200 dpi, after the scanner's blur) is one row of grey 150–200 between two rows of 200–215, lighter
  * than INK everywhere. A piece's thickness is then counted in rows holding its half-dark pixels (half way from
@@ -37,11 +38,15 @@ export function cellBoxes(boxes: TextBox[], rulings: ImageRuling[], img: GreyIma
  */
 export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number): CellBox[] {
   const long = rulings.filter((r) => r.y0 === r.y1 && r.x1 - r.x0 >= textH * 8);
-  if (long.length < 2) return [];
-  const x0 = Math.max(0, Math.floor(Math.min(...long.map((r) => r.x0))));
-  const x1 = Math.min(img.width, Math.ceil(Math.max(...long.map((r) => r.x1))));
-  const y0 = Math.max(0, Math.floor(Math.min(...long.map((r) => r.y0))));
-  const y1 = Math.min(img.height, Math.ceil(Math.max(...long.map((r) => r.y0))));
+  const band =
+    long.length >= 2
+      ? { x0: Math.min(...long.map((r) => r.x0)), x1: Math.max(...long.map((r) => r.x1)), y0: Math.min(...long.map((r) => r.y0)), y1: Math.max(...long.map((r) => r.y0)) }
+      : null;
+  const inBand = (x: number, y: number) => !!band && x >= band.x0 && x <= band.x1 && y >= band.y0 && y <= band.y1;
+  const x0 = 0;
+  const x1 = img.width;
+  const y0 = 0;
+  const y1 = img.height;
   const w = x1 - x0;
   const h = y1 - y0;
   if (w <= 0 || h <= 0) return [];
@@ -101,10 +106,22 @@ export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling
     const thick = coreRows.size;
     if (coreCols.size >= textH * DASH_LENGTH && thick <= Math.max(2, textH / 8) && coreCols.size >= len * 0.8) {
       const cy = y0 + (by0 + by1) / 2;
+      if (!inBand(x0 + (bx0 + bx1) / 2, cy) && !onTableRow(boxes, x0 + bx0, x0 + bx1, cy, textH)) continue;
       out.push({ x0: x0 + bx0 - textH / 4, x1: x0 + bx1 + 1 + textH / 4, y0: cy - textH / 2, y1: cy + textH / 2, score: 1, bar: true });
     }
   }
   return out;
+}
+
+/**
+ * Outside a ruled table a bar is a cell's dash only on a table row: two text boxes or more with their middles
+ * within a third of the text height of the bar's, none nearer to it than half the text height (a column gap;
+ * a dash inside a line of text, "— 3 —" around a page number, stands closer to its words).
+ */
+function onTableRow(boxes: TextBox[], bx0: number, bx1: number, cy: number, textH: number): boolean {
+  const row = boxes.filter((b) => Math.abs((b.y0 + b.y1) / 2 - cy) <= textH / 3);
+  if (row.length < 2) return false;
+  return row.every((b) => (b.x0 > bx1 ? b.x0 - bx1 : bx0 > b.x1 ? bx0 - b.x1 : 0) >= textH / 2);
 }
 
 /** The recogniser's reading of a box, or the dash for a bar box (confidence: the bar's share of the ink). */
@@ -200,10 +217,11 @@ export function isDashBar(img: GreyImage, b: TextBox, textH: number): boolean {
 }
 
 /**
- * What the recogniser reads for "≥"/"≤" before a number (tuning scans: "2159" for ≥159, "s3000" and "$66" for
- * ≤, "<40" for a 明体 "⩽", ">2组" for a 楷体 "≥"); it also passes over the sign and reads the number alone.
+ * What the recogniser reads for "≥"/"≤"/"±" before a number (tuning scans: "2159" for ≥159, "s3000" and "$66"
+ * for ≤, "<40" for a 明体 "⩽", ">2组" for a 楷体 "≥", "+10" for ±10); it also passes over the sign and reads the
+ * number alone.
  */
-const SIGN_READS = new Set(['2', 's', 'S', '$', '<', '>', '＜', '＞', 'z', 'Z']);
+const SIGN_READS = new Set(['2', 's', 'S', '$', '<', '>', '＜', '＞', 'z', 'Z', '+', '＋']);
 const CHEVRONS: Record<string, '≥' | '≤'> = { '<': '≤', '＜': '≤', '>': '≥', '＞': '≥' };
 
 /**
@@ -300,10 +318,11 @@ function leadingGlyphs(img: GreyImage, b: TextBox): [Glyph | null, Glyph | null]
  * sign's bar (flat, or slanted as in 明体 "⩽" and 楷体) reaches down to the digits' baseline. Read as anything
  * else: two pieces stacked with blank rows between them (a speck of one or two pixels aside), the lower a bar
  * (at most half as tall as the upper, across at least 0.6 of the glyph's width), the upper a chevron whose
- * middle row stands right of its top row (">") or left of it ("<") by a fifth of the glyph's width. "2", "s",
- * "$" are one piece; "=" has no tall piece; "±" has its middle centred.
+ * middle row stands right of its top row (">") or left of it ("<") by a fifth of the glyph's width; read "+",
+ * the same two pieces with the upper's middle under its top are "±". "2", "s", "$", "+" are one piece; "=" has
+ * no tall piece.
  */
-function signShape(img: GreyImage, g: Glyph, read: string, next: Glyph | null): '≥' | '≤' | null {
+function signShape(img: GreyImage, g: Glyph, read: string, next: Glyph | null): '≥' | '≤' | '±' | null {
   const chevron = CHEVRONS[read];
   if (chevron) return next && g.bottom - g.top + 1 >= (next.bottom - next.top + 1) * 0.75 ? chevron : null;
   const rows: { n: number; cx: number; x0: number; x1: number }[] = [];
@@ -339,6 +358,8 @@ function signShape(img: GreyImage, g: Glyph, read: string, next: Glyph | null): 
   if (lower.length * 2 > upper.length || barWidth < width * 0.6) return null;
   const top = upper[0].cx;
   const middle = upper[Math.floor(upper.length / 2)].cx;
+  // read "+": a plus over a bar is "±" (its upright keeps the middle under the top)
+  if (read === '+' || read === '＋') return Math.abs(middle - top) <= width / 5 ? '±' : null;
   if (middle - top > width / 5) return '≥';
   if (top - middle > width / 5) return '≤';
   return null;
