@@ -12,7 +12,8 @@
  *    domain collection holding none of their statutes (its own data dir; the statute copies of
  *    eval/collections-stard.eval.ts).
  * Prints per domain: right (not_found / low_evidence), wrong-lock, clarify, not_found share.
- * 4. round 2 (all held out) and round 3 (stop 33; index % 3 == 2 held out) sets of 1 and 2, written before running.
+ * 4. round 2 (all held out), round 3 (stop 33; index % 3 == 2 held out) and round 4 (stop 34; all held out) sets
+ *    of 1 and 2, written before running.
  * Uses the data dirs of the howtocook and collections-laws evaluations (imports there are no-ops when
  * unchanged) and one of its own for the STARD pairs.
  */
@@ -50,6 +51,8 @@ interface AbsentSet {
   heldout_v2?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
   /** third set (stop 33), index % 3 == 2 held out */
   round3?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
+  /** fourth set (stop 34), every item held out */
+  round4?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
 }
 
 /** Which items of a list are held out: every 4th (rounds 1), all (round 2), every 3rd (round 3). */
@@ -217,6 +220,17 @@ export default async function run(args: string[]): Promise<void> {
       const l3 = await absentList(laws, 'labour-laws', v3.labour, 'labour statutes', verbose, third);
       printParts('all out-of-collection v3', [...r3, ...p3, ...l3]);
       await sessions((c) => (c === 'howtocook' ? cook : laws), v3.sessions, verbose, third);
+    }
+    const v4 = data.round4;
+    if (v4) {
+      // never tuned on: failures are printed only with --verbose
+      console.log('\n## fourth set (stop 34; every item held out)');
+      const all = () => true;
+      const r4 = await absentList(cook, 'howtocook', v4.recipes, 'recipes (howtocook)', verbose, all);
+      const p4 = await absentList(laws, 'power-laws', v4.power, 'power statutes', verbose, all);
+      const l4 = await absentList(laws, 'labour-laws', v4.labour, 'labour statutes', verbose, all);
+      printAbsent('all out-of-collection v4', [...r4, ...p4, ...l4]);
+      await sessions((c) => (c === 'howtocook' ? cook : laws), v4.sessions, verbose, all);
     }
   } finally {
     await cook.close();

@@ -9,6 +9,11 @@
  * 3. Round 3: eval/data/collections-laws-2.json and collections-labour-2.json, new everyday questions
  *    over the same two collections, written before that round's vocabulary and ranking changes
  *    (held-out: index % 3 == 2).
+ * 4. Round 4 (#27 item 3): eval/data/collections-labour-3.json, fresh everyday labour questions, and
+ *    collections-everyday-3.json, a domain no earlier round asked about (consumers, road traffic,
+ *    property management; collection `everyday-laws` in a data dir of its own, so the term statistics
+ *    of the first two collections, and their figures, stay as before). Both written and committed
+ *    before any run of that round's vocabulary work; every item held out.
  * Statutes are copied into .cache/eval, never into the project; each question gets a fresh session.
  * Prints, overall / tuning / held-out / per family (definitions, prohibitions, penalties, duties,
  * procedures, numbers, out-of-domain, ambiguous): right, lock accuracy (locked on an accepted
@@ -192,12 +197,24 @@ export default async function run(args: string[]): Promise<void> {
     await evalSet(ctx, 'labour-laws', 'collections-labour.json', labour, { allHeldOut: false, verbose });
     // round 3: new everyday questions over the same collections, written before that round's changes
     // (every third held out): checks that vocabulary and ranking changes carry beyond the sets tuned on
-    for (const [name, file, set] of [['power-laws', 'collections-laws-2.json', power], ['labour-laws', 'collections-labour-2.json', labour]] as const) {
+    for (const [name, file, set] of [
+      ['power-laws', 'collections-laws-2.json', power],
+      ['labour-laws', 'collections-labour-2.json', labour],
+      ['labour-laws', 'collections-labour-3.json', labour],
+    ] as const) {
       if (!set) continue;
       const data = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'eval', 'data', file), 'utf8')) as QuestionSet;
       await evalSet(ctx, name, file, { data, imp: set.imp }, { allHeldOut: false, verbose });
     }
   } finally {
     await ctx.close();
+  }
+  // round 4: an unseen domain, its own data dir (see the header)
+  const other = createAppContext({ dataDir: path.join(cache, 'data-everyday') });
+  try {
+    const set = await importSet(other, 'everyday-laws', 'collections-everyday-3.json', cache);
+    await evalSet(other, 'everyday-laws', 'collections-everyday-3.json', set, { allHeldOut: false, verbose });
+  } finally {
+    await other.close();
   }
 }

@@ -255,6 +255,18 @@ export const configSchema = z.object({
       subjectMinHeld: z.number().min(0).max(1).default(0.6),
       subjectMinShare: z.number().min(0).max(1).default(0.3),
       /**
+       * Statute collections (collections/subject.ts): a question whose nearest known questions cite
+       * statutes the collection does not hold at least this much closer (cosine) than any citing one it
+       * holds is about a matter the collection does not regulate (not_found) — only for collections at
+       * least elsewhereMinKnown known questions cite (the power statutes: 1 of 1,235; labour 67, STARD
+       * domains 48–108). Tuning parts only: right locks reach 0.19 (STARD domains, own questions) and
+       * 0.32 (labour lay questions the known questions do not cover), an ask-back offering the right
+       * statute 0.42; STARD questions asked to another domain's collection lock at 0.49 and 0.70 (the
+       * other six wrong locks there are below 0.36): 0.45 sits between 0.42 and 0.49.
+       */
+      elsewhereMargin: z.number().min(0).max(1).default(0.45),
+      elsewhereMinKnown: z.number().int().min(0).default(10),
+      /**
        * The calibrated lock decision of statute collections (collections/lock-model.ts): p(right
        * document) from the focus rule's features; a lock with p < threshold is asked back with the two
        * closest documents (a near tie the focus rule asks about stays a question). Weights: logistic fit

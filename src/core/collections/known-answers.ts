@@ -129,3 +129,54 @@ export function knownAnswers(ctx: AppContext, coll: CollectionRow, question: str
   }
   return out;
 }
+
+interface Split {
+  version: number;
+  generation: number;
+  /** known questions citing a statute of this collection */
+  inside: number;
+  /** passage 0: cites a statute of this collection; 1 + i: known question i, citing only statutes it does not hold */
+  memory: QaMemory | null;
+  known: KnownQuestion[];
+}
+
+const splits = new KeyedCache<Split>('collections.known-split');
+
+/**
+ * How close the nearest known questions about this collection's statutes and about statutes it does
+ * not hold come to `text` (highest cosine among the NEIGHBOURS nearest; 0 when none of them is of
+ * that kind), the statute the closest outside one cites, and how many known questions cite this
+ * collection at all (a collection the known questions do not describe — the power statutes: 1 of
+ * 1,235 — gets nothing from the comparison). subject.ts: a question whose neighbours are all about
+ * other statutes is about a matter the collection does not regulate.
+ */
+export function knownInsideOutside(ctx: AppContext, coll: CollectionRow, text: string): { inside: number; outside: number; outsideStatute: string | null; described: number } | null {
+  const { generation, known } = knownQuestions(ctx);
+  if (!known?.length || !text) return null;
+  const version = corpusVersion(ctx.db, corpusOf(coll.name));
+  const cache = splits.in(ctx.state);
+  let s = cache.get(coll.name);
+  if (!s || s.version !== version || s.generation !== generation) {
+    const forms = new Set(docsOf(ctx.db, coll.id).flatMap((d) => titleForms(d.title)));
+    const total = stats(ctx.db).total || 1;
+    const idf = (t: string) => idfOf(documentFrequencies(ctx.db, [t]).get(t) ?? 0, total);
+    const weights = new Map<string, number>();
+    let inside = 0;
+    const entries: { tokens: [string, number][]; passages: number[] }[] = [];
+    for (const [i, k] of known.entries()) {
+      const tokens = k.tokens ?? QaMemory.weigh(k.question, idf);
+      for (const [t, w] of tokens) if (!weights.has(t)) weights.set(t, w);
+      const ours = k.relevant.some((ref) => forms.has(normLawTitle(splitArticleRef(ref)?.[0] ?? '')));
+      if (ours) inside++;
+      if (tokens.length) entries.push({ tokens, passages: [ours ? 0 : 1 + i] });
+    }
+    const unknownWeight = Math.max(1, ...weights.values());
+    s = { version, generation, inside, known, memory: entries.length ? QaMemory.fromWeighed(entries, (t) => weights.get(t) ?? unknownWeight) : null };
+    cache.set(coll.name, s);
+  }
+  if (!s.memory) return null;
+  const near = s.memory.nearest(text, NEIGHBOURS + 1, NEIGHBOURS, 0);
+  const out = near.filter((n) => n.id > 0).sort((a, b) => b.best - a.best)[0];
+  const ref = out ? splitArticleRef(s.known[out.id - 1].relevant[0] ?? '') : null;
+  return { inside: near.find((n) => n.id === 0)?.best ?? 0, outside: out?.best ?? 0, outsideStatute: ref ? ref[0] : null, described: s.inside };
+}

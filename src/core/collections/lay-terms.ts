@@ -18,7 +18,8 @@ import { isQuestionWord } from './question-words';
  *   and <data dir>/lay-vocabulary, e.g. the shipped power-grid.json: `铁塔` → 杆塔), matched as
  *   written anywhere in the question, kept where the collection's text holds the document word;
  * and, learned, never written by hand:
- * - the collection's definitions (`本条例所称工资，是指…的劳动报酬`: 工资 → 劳动报酬, definitions());
+ * - the collection's definitions (`本条例所称工资，是指…的劳动报酬`: 工资 → 劳动报酬, definitions()) and the groups
+ *   it names for short (`境内的企业、个体经济组织…等组织（以下称用人单位）`: 企业 → 用人单位, namedGroups());
  * - rows learned from training questions (resources/collections/lay-vocabulary.json, built by
  *   `npm run learn:lay` from STARD train.jsonl), kept for this collection when its text holds the
  *   statute word and uses the everyday word less than it (`员工` → 劳动者 / 用人单位 in labour
@@ -105,6 +106,33 @@ export function definitions(text: string): Map<string, string[]> {
     const list = out.get(term) ?? [];
     if (!list.includes(genus)) list.push(genus);
     out.set(term, list);
+  }
+  // and the members of a group it names for short: 企业 → 用人单位
+  for (const [term, name] of namedGroups(text)) {
+    const list = out.get(term) ?? [];
+    if (!list.includes(name)) list.push(name);
+    out.set(term, list);
+  }
+  return out;
+}
+
+/**
+ * Members of a group the collection names for short (`境内的企业、个体经济组织、民办非企业单位等组织（以下称用人单位）`
+ * → 企业 → 用人单位, 个体经济组织 → 用人单位; `电力使用者（以下称用户）` → 电力使用者 → 用户): what the text says of the
+ * short name holds for each member. Members are the list items (、 和 或者 及) before the parenthesis, 2–8 characters
+ * after the last 的 of their item, a closing 等/等组织 left out. Read from the collection's text at import, no table.
+ */
+export function namedGroups(text: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const m of text.matchAll(/([^，。；：（）()]{2,80})[（(]以下(?:简称|称)[“"]?(\p{Script=Han}{2,10})[”"]?[）)]/gu)) {
+    const [, phrase, name] = m;
+    for (const raw of phrase.split(/、|和|或者|以及|及/u)) {
+      const item = raw
+        .slice(raw.lastIndexOf('的') + 1)
+        .replace(/等[\p{Script=Han}]{0,4}$/u, '')
+        .trim();
+      if (/^\p{Script=Han}{2,8}$/u.test(item) && item !== name && !name.includes(item) && !out.some(([t, n]) => t === item && n === name)) out.push([item, name]);
+    }
   }
   return out;
 }

@@ -20,10 +20,15 @@ export interface CellBox extends TextBox {
 
 export function cellBoxes(boxes: TextBox[], rulings: ImageRuling[], img: GreyImage): CellBox[] {
   const cut = boxes.flatMap((b) => splitAtRulings(b, rulings));
-  const hs = cut.map((b) => b.y1 - b.y0).sort((a, b) => a - b);
-  const textH = hs[Math.floor(hs.length / 2)] ?? 0;
+  const textH = medianHeight(cut);
   const out: CellBox[] = cut.map((b) => (textH && b.x1 - b.x0 <= textH * MARK_WIDTH && isDashBar(img, b, textH) ? { ...b, bar: true } : b));
   return textH ? [...out, ...strayBars(img, cut, rulings, textH)] : out;
+}
+
+/** The page's median text box height (0 without boxes): the scale the mark tests measure in. */
+export function medianHeight(boxes: TextBox[]): number {
+  const hs = boxes.map((b) => b.y1 - b.y0).sort((a, b) => a - b);
+  return hs[Math.floor(hs.length / 2)] ?? 0;
 }
 
 /**
@@ -31,10 +36,6 @@ export function cellBoxes(boxes: TextBox[], rulings: ImageRuling[], img: GreyIma
  * off the rulings whose connected piece is a bar — as long as a dash (DASH_LENGTH) up to two of them, an
  * eighth of the text height thick at most — inside the band of the page's long horizontal rulings (a ruled or
  * three-line table), or elsewhere on a row of an unruled table (`onTableRow`).
- * Pieces are gathered at the faint threshold the ruling finder uses (FAINT_INK): a thin typeface's dash (AR PL
- * UMing at 200 dpi, after the scanner's blur) is one row of grey 150–200 between two rows of 200–215, lighter
- * than INK everywhere. A piece's thickness is then counted in rows holding its half-dark pixels (half way from
- * its darkest pixel to paper), so the blur halo does not thicken a dark dash.
  */
 export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number): CellBox[] {
   const long = rulings.filter((r) => r.y0 === r.y1 && r.x1 - r.x0 >= textH * 8);
@@ -50,16 +51,15 @@ export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling
   const w = x1 - x0;
   const h = y1 - y0;
   if (w <= 0 || h <= 0) return [];
-  // 1 = ink that may be a stray mark; text boxes (grown by 2 px) and the rulings (±3 px) are cleared
+  // 1 = ink that may be a stray mark (faint ink too: a thin 楷体/明体 dash is a one-pixel stroke, grey after the
+  // scanner's blur); text boxes (grown by 2 px) and the rulings (±3 px) are cleared
   const mask = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (img.data[(y + y0) * img.width + x + x0] < FAINT_INK) mask[y * w + x] = 1;
   const clear = (a: number, b: number, c: number, d: number) => {
     for (let y = Math.max(0, Math.floor(b - y0)); y < Math.min(h, Math.ceil(d - y0)); y++) mask.fill(0, y * w + Math.max(0, Math.floor(a - x0)), y * w + Math.max(0, Math.min(w, Math.ceil(c - x0))));
   };
   for (const b of boxes) clear(b.x0 - 2, b.y0 - 2, b.x1 + 2, b.y1 + 2);
-  // the faint halo of a thick rule reaches further than its ink: cleared a sixth of the text height each side
-  const halo = Math.max(3, textH / 6);
-  for (const r of rulings) clear(r.x0 - halo, r.y0 - halo, r.x1 + halo + 1, r.y1 + halo + 1);
+  for (const r of rulings) clear(r.x0 - 3, r.y0 - 3, r.x1 + 4, r.y1 + 4);
   const out: CellBox[] = [];
   const stack: number[] = [];
   for (let i = 0; i < mask.length; i++) {
@@ -69,8 +69,6 @@ export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling
     let bx1 = 0;
     let by1 = 0;
     let n = 0;
-    let darkest = 255;
-    const pixels: number[] = [];
     mask[i] = 2;
     stack.push(i);
     while (stack.length) {
@@ -78,8 +76,6 @@ export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling
       const x = p % w;
       const y = (p - x) / w;
       n++;
-      pixels.push(p);
-      darkest = Math.min(darkest, img.data[(y + y0) * img.width + x + x0]);
       bx0 = Math.min(bx0, x);
       bx1 = Math.max(bx1, x);
       by0 = Math.min(by0, y);
@@ -91,20 +87,10 @@ export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling
       }
     }
     const len = bx1 - bx0 + 1;
-    if (len < textH * DASH_LENGTH || len > textH * 1.5 || by1 - by0 + 1 > textH / 2) continue;
-    // rows holding the piece's half-dark pixels, and the columns they cover (the bar itself, halo aside)
-    const half = (darkest + 255) / 2;
-    const coreRows = new Set<number>();
-    const coreCols = new Set<number>();
-    for (const p of pixels) {
-      const x = p % w;
-      const y = (p - x) / w;
-      if (img.data[(y + y0) * img.width + x + x0] >= half) continue;
-      coreRows.add(y);
-      coreCols.add(x);
-    }
-    const thick = coreRows.size;
-    if (coreCols.size >= textH * DASH_LENGTH && thick <= Math.max(2, textH / 8) && coreCols.size >= len * 0.8) {
+    const thick = by1 - by0 + 1;
+    // the piece's shape at the faint threshold first (cheap), then the bar test on its own ink (isDashBar)
+    const piece = { x0: x0 + bx0, x1: x0 + bx1 + 1, y0: y0 + by0, y1: y0 + by1 + 1, score: 1 };
+    if (len >= textH * DASH_LENGTH && len <= textH * 1.5 && thick <= Math.max(3, textH / 6) && n >= len * 0.8 && isDashBar(img, piece, textH)) {
       const cy = y0 + (by0 + by1) / 2;
       if (!inBand(x0 + (bx0 + bx1) / 2, cy) && !onTableRow(boxes, x0 + bx0, x0 + bx1, cy, textH)) continue;
       out.push({ x0: x0 + bx0 - textH / 4, x1: x0 + bx1 + 1 + textH / 4, y0: cy - textH / 2, y1: cy + textH / 2, score: 1, bar: true });
@@ -125,8 +111,56 @@ function onTableRow(boxes: TextBox[], bx0: number, bx1: number, cy: number, text
 }
 
 /** The recogniser's reading of a box, or the dash for a bar box (confidence: the bar's share of the ink). */
-export function readCellBox(b: CellBox, r: RecognizedLine): RecognizedLine {
-  return b.bar ? { text: '—', confidence: 1, charConfidence: [1] } : r;
+export function readCellBox(b: CellBox, r: RecognizedLine, img?: GreyImage, textH = 0): RecognizedLine {
+  if (b.bar) return { text: '—', confidence: 1, charConfidence: [1] };
+  if (img && textH && /^[<>＜＞]/.test(r.text) && underlined(img, b, textH)) return { ...r, text: (/^[<＜]/.test(r.text) ? '≤' : '≥') + r.text.slice(1) };
+  return r;
+}
+
+/**
+ * The box's first glyph stands on a bar: "≤"/"≥" whose underline the recogniser lost ("<6" for "≤6"). In 楷体
+ * and 明体 the underline is a one-pixel stroke, grey after the scanner's blur, and the model reads the chevron
+ * alone. The first glyph is the first run of ink columns (a gap stands between it and the digit); its lowest
+ * ink rows (two pixels, one at 150 dpi's scale of the print) cover at least 60 % of its width for a bar under
+ * the chevron, where "<" ends in the point of its lower arm (about a quarter of its width).
+ */
+export function underlined(img: GreyImage, b: TextBox, textH: number): boolean {
+  const x0 = Math.max(0, Math.floor(b.x0));
+  const x1 = Math.min(img.width, Math.ceil(b.x1));
+  const y0 = Math.max(0, Math.floor(b.y0));
+  const y1 = Math.min(img.height, Math.ceil(b.y1));
+  if (x1 - x0 < 4 || y1 - y0 < 4) return false;
+  const ink = inkThreshold(img, x0, y0, x1, y1, Math.max(3, Math.round(textH * DASH_LENGTH)));
+  const dark = (x: number, y: number) => img.data[y * img.width + x] < ink;
+  const colInk = (x: number) => {
+    for (let y = y0; y < y1; y++) if (dark(x, y)) return true;
+    return false;
+  };
+  let a = x0;
+  while (a < x1 && !colInk(a)) a++;
+  let c = a;
+  while (c < x1 && colInk(c)) c++;
+  const width = c - a;
+  // a glyph narrower than a fifth of the line height is no chevron (a speck, a stroke)
+  if (width < textH / 5) return false;
+  let bottom = y1 - 1;
+  const rowInk = (y: number) => {
+    let n = 0;
+    for (let x = a; x < c; x++) if (dark(x, y)) n++;
+    return n;
+  };
+  while (bottom > y0 && !rowInk(bottom)) bottom--;
+  const span = (y: number) => {
+    let lo = -1;
+    let hi = -1;
+    for (let x = a; x < c; x++)
+      if (dark(x, y)) {
+        if (lo < 0) lo = x;
+        hi = x;
+      }
+    return lo < 0 ? 0 : hi - lo + 1;
+  };
+  return Math.max(span(bottom), span(bottom - 1)) >= width * 0.6;
 }
 
 /** A ruling this far (share of the box height) inside a box's end is the box's own edge, not a border through it. */
@@ -159,8 +193,26 @@ export function splitAtRulings(b: TextBox, rulings: ImageRuling[]): TextBox[] {
 const MARK_WIDTH = 2;
 /** Ink darker than this is the mark (paper and JPEG halo are lighter). */
 const INK = 150;
-/** Faint ink, as the ruling finder reads it (rulings.ts RULING_INK): thin strokes after the scanner's blur. */
+/**
+ * A mark whose darkest pixel is lighter than INK is a thin stroke the scanner's blur greyed (楷体 and 明体 print
+ * their dash one pixel thick at 200 dpi: darkest 175–190 after a light blur and JPEG, measured on the tuning
+ * scans): its ink is what is darker than halfway from its darkest pixel to the paper, never lighter than this
+ * (paper, speckle softened by JPEG and the halo of the rulings stay above ~225; rulings are found at 215 too).
+ */
 const FAINT_INK = 215;
+
+/**
+ * The grey below which a box's pixels are its mark's ink: INK, or halfway to the paper for a faint mark. The
+ * mark's darkness is that of its `least`-th darkest pixel, so a dark speck of a few pixels beside a faint
+ * dash does not set it.
+ */
+function inkThreshold(img: GreyImage, x0: number, y0: number, x1: number, y1: number, least: number): number {
+  const hist = new Uint32Array(256);
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) hist[img.data[y * img.width + x]]++;
+  let dark = 0;
+  for (let seen = 0; dark < 255; dark++) if ((seen += hist[dark]) >= least) break;
+  return Math.max(INK, Math.min(FAINT_INK, (dark + 255) / 2));
+}
 /**
  * A dash is at least this long, as a share of the page's median box height (the detector's box is about 1.75
  * times the print size: an em dash measures 0.45–0.55 of it, a hyphen about 0.2, a speck less).
@@ -170,50 +222,56 @@ const DASH_LENGTH = 0.3;
 /**
  * The box's ink is one horizontal bar: the rows from the first to the last holding at least half of the
  * darkest row's pixels are at most an eighth of the median box height thick and hold 80 % of the ink, and the
- * bar is as long as a dash and does not go on past the box's sides. A lone "一" in a cell is such a bar too and reads "—": in a table cell the dash
- * ("not applicable") is by far the likelier.
+ * bar is as long as a dash. The detector's box of a lone dash is often short and may cut off an end of the
+ * bar, so the bar is followed past the box's sides: ending within 1.5 median box heights it is the mark (an
+ * em dash is ≈ 0.5), going on it is a piece of a longer line (a ruling), not a mark. A lone "一" in a cell is
+ * such a bar too and reads "—": in a table cell the dash ("not applicable") is by far the likelier.
  */
 export function isDashBar(img: GreyImage, b: TextBox, textH: number): boolean {
   const x0 = Math.max(0, Math.floor(b.x0));
   const x1 = Math.min(img.width, Math.ceil(b.x1));
   const y0 = Math.max(0, Math.floor(b.y0));
   const y1 = Math.min(img.height, Math.ceil(b.y1));
+  const ink = inkThreshold(img, x0, y0, x1, y1, Math.max(3, Math.round(textH * DASH_LENGTH)));
   const rows: number[] = [];
   let total = 0;
   let longest = 0;
-  let edge = false;
+  let longestY = y0;
+  let longestEnd = x0;
   for (let y = y0; y < y1; y++) {
     let n = 0;
     let run = 0;
     for (let x = x0; x < x1; x++) {
-      if (img.data[y * img.width + x] < INK) {
+      if (img.data[y * img.width + x] < ink) {
         n++;
         run++;
         if (run > longest) {
-          // a bar going on past the box's side is followed to its ends (the detector's box over a lone dash
-          // may be shifted off it by a third of its length); longer than a dash can be, it is a piece of a
-          // ruling, not a mark
-          const dark = (xx: number) => xx >= 0 && xx < img.width && img.data[y * img.width + xx] < INK;
-          let left = x - run + 1;
-          let right = x;
-          if (left <= x0 + 1) while (dark(left - 1) || dark(left - 2)) left--;
-          if (right >= x1 - 2) while (dark(right + 1) || dark(right + 2)) right++;
-          longest = right - left + 1;
-          edge = longest > textH * 1.5;
+          longest = run;
+          longestY = y;
+          longestEnd = x;
         }
       } else run = 0;
     }
     rows.push(n);
     total += n;
   }
-  if (edge) return false;
+  if (!total) return false;
+  // the longest run followed past the box's sides (no further than a long dash could reach)
+  const reach = Math.ceil(textH * 1.5);
+  const dark = (xx: number) => xx >= 0 && xx < img.width && img.data[longestY * img.width + xx] < ink;
+  let from = longestEnd - longest + 1;
+  let to = longestEnd;
+  while (from > x0 - reach && dark(from - 1)) from--;
+  while (to < x1 + reach && dark(to + 1)) to++;
+  const full = to - from + 1;
+  if (full > textH * 1.5) return false;
   if (!total) return false;
   const peak = Math.max(...rows);
   const first = rows.findIndex((n) => n >= peak / 2);
   const last = rows.length - 1 - [...rows].reverse().findIndex((n) => n >= peak / 2);
   const inBar = rows.slice(first, last + 1).reduce((a, n) => a + n, 0);
   // one stroke: the bar's rows are contiguous ("二" and "=" are two)
-  return last - first + 1 <= Math.max(2, textH / 8) && inBar >= total * 0.8 && longest >= textH * DASH_LENGTH;
+  return last - first + 1 <= Math.max(2, textH / 8) && inBar >= total * 0.8 && full >= textH * DASH_LENGTH;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { contractions, definitions, layExpansion, setLayVocabulary, withLayEquivalents } from '../../../src/core/collections/lay-terms';
+import { contractions, definitions, layExpansion, namedGroups, setLayVocabulary, withLayEquivalents } from '../../../src/core/collections/lay-terms';
 import { learnLayVocabulary } from '../../../src/core/collections/lay-vocabulary';
 import { collectionTerms } from '../../../src/core/collections/subject';
 import { requireCollection } from '../../../src/core/collections/store';
@@ -24,6 +24,7 @@ function writeStatutes(dir: string): void {
     '用户逾期未交付电费的，供电企业可以依法停止供电。',
     '国家建立基本养老保险、基本医疗保险、工伤保险等社会保险制度。',
     '劳动者依法享受社会保险待遇。',
+    '中华人民共和国境内的企业、个体经济组织、民办非企业单位等组织（以下称用人单位）与劳动者订立劳动合同，适用本法。',
   ];
   writeStatuteFile(dir, '劳动示范法', articles);
 }
@@ -103,5 +104,29 @@ describe('lay terms: everyday words learned, not written', () => {
     // a list after the last 的 is no genus; a definition without 的 neither
     expect(defs.has('电价')).toBe(false);
     expect(defs.has('劳动者')).toBe(false);
+  });
+
+  it('reads the groups the collection names for short: each member stands for the short name', () => {
+    // the first article of 工伤保险条例 and 电力供应与使用条例's (parentheses either width)
+    const named = namedGroups(
+      '中华人民共和国境内的企业、事业单位、社会团体、民办非企业单位、基金会、律师事务所、会计师事务所等组织和有雇工的个体工商户(以下称用人单位)应当参加工伤保险。' +
+        '电力供应企业（以下称供电企业）和电力使用者（以下称用户）应当遵守本条例。根据电力安全事故（以下简称事故）的影响程度分级。',
+    );
+    expect(named).toEqual(
+      expect.arrayContaining([['企业', '用人单位'], ['事业单位', '用人单位'], ['会计师事务所', '用人单位'], ['个体工商户', '用人单位'], ['电力使用者', '用户'], ['电力供应企业', '供电企业']]),
+    );
+    // a name inside its long form is a contraction, not a member (事故 of 电力安全事故)
+    expect(named.some(([t]) => t === '电力安全事故')).toBe(false);
+    expect(definitions('境内的企业、个体经济组织等组织（以下称用人单位）招用劳动者。').get('企业')).toEqual(['用人单位']);
+    // in a collection: a question saying 企业 is searched with 用人单位, which the collection says throughout
+    const coll = requireCollection(ctx.db, 'labour');
+    setLayVocabulary(ctx, {});
+    try {
+      const lay = layExpansion(ctx, coll, '企业能不能随便解除劳动合同');
+      expect(lay.extra).toContain('用人单位');
+      expect(withLayEquivalents(new Set(['用人单位', '解除']), lay.equivalents).has('企业')).toBe(true);
+    } finally {
+      setLayVocabulary(ctx, null);
+    }
   });
 });

@@ -11,6 +11,9 @@ import { askCollection, newTopic, parseSelection } from '../../../src/core/colle
 import { rotateIfNeeded } from '../../../src/core/collections/logs';
 import { defaultConfig } from '../../../src/core/config';
 import { tempContext, tempDir } from '../../helpers';
+import { tagged } from '../../../src/core/text/segment';
+import { subjectVerdict } from '../../../src/core/collections/subject';
+import { requireCollection } from '../../../src/core/collections/store';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');
@@ -215,6 +218,8 @@ describe('the dish a recipe question names', () => {
     // after a cooking word it names the dish all the same
     for (const t of ['羊肉汤', '萝卜炖羊排', '孜然羊排', '手抓饭', '烤串', '清汤火锅']) fs.writeFileSync(path.join(dir, `${t}.md`), recipe(t, '羊肉'));
     for (let i = 1; i <= 30; i++) fs.writeFileSync(path.join(dir, `家常素菜${i}.md`), recipe(`家常素菜${i}`, '蔬菜'));
+    // a sauce whose title is the first half of another dish's one-word name (葱油 / 葱油饼)
+    fs.writeFileSync(path.join(dir, '葱油.md'), recipe('葱油', '小葱'));
     await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'dishes' });
   });
   afterAll(() => ctx.cleanup());
@@ -232,6 +237,36 @@ describe('the dish a recipe question names', () => {
     // the dishes themselves still lock
     expect((await ask('黄焖鸡需要什么材料')).lock.title).toBe('黄焖鸡');
     expect((await ask('羊肉汤怎么做')).lock.title).toBe('羊肉汤');
+  });
+
+  it('takes a word the collection never mentions after the cooking word as the dish whatever its part-of-speech tag (带鱼 is tagged a verb)', async () => {
+    // the class of problem, on the real segmenter: the ingredient noun comes tagged as a verb
+    expect(tagged('清蒸带鱼').find((w) => w.word === '带鱼')?.tag).toMatch(/^v/);
+    const fish = await ask('清蒸带鱼怎么做');
+    expect(fish).toMatchObject({ state: 'not_found', subject: '清蒸带鱼' });
+    expect(fish.lock.state).not.toBe('locked');
+    expect(fish.candidates.map((c) => c.title)).toContain('清蒸鲈鱼');
+    const locked = await ask('清蒸鲈鱼怎么做');
+    expect(locked.lock.title).toBe('清蒸鲈鱼');
+    const switched = await ask('那红烧带鱼呢', locked.session_id);
+    expect(switched).toMatchObject({ state: 'not_found', subject: '红烧带鱼' });
+    expect(switched.kind).not.toBe('follow_up');
+    // words the segmenter makes up around a name (炒个, 要放) are not part of it: held dishes still lock
+    expect((await ask('家里来客人想炒个宫保鸡丁')).lock.title).toBe('宫保鸡丁');
+    expect((await ask('麻婆豆腐要放豆瓣酱吗')).lock.title).toBe('麻婆豆腐');
+  });
+
+  it('does not lock a title that is only part of a longer word the collection never mentions (葱油 in 葱油饼)', async () => {
+    const cake = await ask('葱油饼怎么做');
+    expect(cake).toMatchObject({ state: 'not_found', subject: '葱油饼' });
+    expect(cake.answer!.split('\n')[0]).toBe('文集中没有「葱油饼」的菜谱。');
+    expect((await ask('葱油怎么做')).lock.title).toBe('葱油');
+    // also when the title rule locked it (the question contains the title): the verdict overrules it
+    const coll = requireCollection(ctx.db, 'dishes');
+    const id = (ctx.db.prepare('SELECT id FROM coll_docs WHERE collection_id = ? AND title = ?').get(coll.id, '葱油') as { id: number }).id;
+    const verdict = subjectVerdict(ctx, coll, { recipes: true, core: '葱油饼', state: 'locked', rule: 'title', candidates: [String(id)], lay: [] });
+    expect(verdict).toMatchObject({ subject: '葱油饼', near: [String(id)] });
+    expect(subjectVerdict(ctx, coll, { recipes: true, core: '葱油', state: 'locked', rule: 'title', candidates: [String(id)], lay: [] })).toBeNull();
   });
 });
 
