@@ -36,8 +36,6 @@ import { loadShippedKnownQuestions } from '../src/core/regulations/known-questio
 import { setLayVocabulary } from '../src/core/collections/lay-terms';
 import { learnLayVocabulary, type LayTable } from '../src/core/collections/lay-vocabulary';
 import { lawArticlePairs } from '../scripts/lib/law-pairs';
-import { retrieveState } from '../src/core/collections/retrieve';
-import { fitLockModel, lockProbability, LOCK_FEATURES, type LockFeatures, type LockModel } from '../src/core/collections/lock-model';
 
 /** The everyday vocabulary fitted exactly like the shipped one (npm run learn:lay), on the learn part only. */
 export function learnPartLayVocabulary(laws: string, all: { id: number; question: string; relevant: string[] }[]): LayTable {
@@ -315,7 +313,10 @@ export default async function run(args: string[]): Promise<void> {
       const src = stageDomain(laws, path.join(cache, 'statutes', d.name), d.statutes);
       imports.set(d.name, await invokeOperation(contextOf(d.name), 'collections.import', { folder: src, name: `stard-${d.name}` }));
     }
-    if (args.includes('--fit-lock')) return await fitLock(contextOf, scored, args);
+    if (args.includes('--fit-lock')) {
+      console.log('the lock decision is fitted by `npm run models:fit-lock` (scripts/fit-lock-model.ts)');
+      return;
+    }
     for (const d of STARD_DOMAINS) {
       const name = `stard-${d.name}`;
       const imp = imports.get(d.name)!;
@@ -342,81 +343,4 @@ export default async function run(args: string[]): Promise<void> {
     await ctx.close();
     for (const c of contexts.values()) await c.close();
   }
-}
-
-interface LockRow {
-  part: StardPart;
-  domain: string;
-  /** the decision before the calibrated model: locked right / locked wrong / other */
-  base: 'right' | 'wrong' | 'other';
-  /** the focus rule's best document is a cited one (null: no focus decision, the base decision stands) */
-  topRight: boolean | null;
-  f: LockFeatures | null;
-}
-
-function curve(rows: LockRow[], model: LockModel, threshold: number, vetoOnly = false): { right: number; wrong: number } {
-  let right = 0;
-  let wrong = 0;
-  for (const r of rows) {
-    if (vetoOnly && r.f && r.base !== 'other') {
-      if (lockProbability(model, r.f) >= threshold) r.base === 'right' ? right++ : wrong++;
-    } else if (r.f && r.topRight !== null && !vetoOnly) {
-      if (lockProbability(model, r.f) >= threshold) r.topRight ? right++ : wrong++;
-    } else if (r.base === 'right') right++;
-    else if (r.base === 'wrong') wrong++;
-  }
-  return { right: right / rows.length, wrong: wrong / rows.length };
-}
-
-/**
- * `--fit-lock`: the calibrated lock decision (src/core/collections/lock-model.ts) fitted on the
- * tuning part only: features of every scored question with the model off, a logistic fit on the
- * tuning questions the focus rule decided (the threshold 0.5 is a decision rule, see config.ts).
- * Prints the curve (right / wrong locks per threshold; the model holds locks back, as shipped, and,
- * for comparison, also locking what the ratio rules asked back) for the tuning and the held-out part
- * and the config values.
- */
-async function fitLock(contextOf: (domain: string) => AppContext, scored: { id: number; question: string; relevant: string[] }[], args: string[]): Promise<void> {
-  const rows: LockRow[] = [];
-  for (const d of STARD_DOMAINS) {
-    const ctx = contextOf(d.name);
-    ctx.config.collections.lockModel.enabled = false;
-    const name = `stard-${d.name}`;
-    const coll = requireCollection(ctx.db, name);
-    for (const q of questionsOf(ctx, name, scored)) {
-      if (q.part === 'learn') continue;
-      const r = await retrieveState(ctx, coll, q.question);
-      const locked = r.decision === 'locked' && r.locked ? q.gold.has(r.locked.doc_id) : null;
-      rows.push({
-        part: q.part,
-        domain: d.name,
-        base: locked === null ? 'other' : locked ? 'right' : 'wrong',
-        topRight: r.lockCheck && r.focus ? q.gold.has(Number(r.focus.bestParent)) : null,
-        f: r.lockCheck?.features ?? null,
-      });
-    }
-  }
-  const tune = rows.filter((r) => r.part === 'tune');
-  const held = rows.filter((r) => r.part === 'heldout');
-  const l2 = Number(args[args.indexOf('--l2') + 1]) || 1;
-  const model = fitLockModel(tune.filter((r) => r.f && r.topRight !== null).map((r) => ({ f: r.f!, right: r.topRight! })), l2);
-  const off = { bias: 0, weights: Object.fromEntries(LOCK_FEATURES.map((k) => [k, 0])) } as LockModel;
-  const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(6);
-  console.log(`\nfocus-decided questions: tuning ${tune.filter((r) => r.f).length}/${tune.length}, held-out ${held.filter((r) => r.f).length}/${held.length}`);
-  const base = (rs: LockRow[]) => ({ right: rs.filter((r) => r.base === 'right').length / rs.length, wrong: rs.filter((r) => r.base === 'wrong').length / rs.length });
-  console.log(`before (ratio rules): tuning right ${pct(base(tune).right)} wrong ${pct(base(tune).wrong)} | held-out right ${pct(base(held).right)} wrong ${pct(base(held).wrong)}`);
-  console.log(`always lock the best: tuning right ${pct(curve(tune, off, 0).right)} wrong ${pct(curve(tune, off, 0).wrong)} | held-out right ${pct(curve(held, off, 0).right)} wrong ${pct(curve(held, off, 0).wrong)}`);
-  console.log('threshold  model holds locks back (as shipped): tuning right / wrong   held-out right / wrong  | model also locks what the ratio rules asked back: tuning   held-out');
-  for (let t = 0.3; t <= 0.951; t += 0.025) {
-    const a = curve(tune, model, t);
-    const b = curve(held, model, t);
-    const va = curve(tune, model, t, true);
-    const vb = curve(held, model, t, true);
-    console.log(`  ${t.toFixed(3)}    ${pct(va.right)} / ${pct(va.wrong)}       ${pct(vb.right)} / ${pct(vb.wrong)}   |   ${pct(a.right)} / ${pct(a.wrong)}   ${pct(b.right)} / ${pct(b.wrong)}`);
-
-  }
-  // the threshold is a decision rule, not a fit: lock when (1 − p) · 2 (a wrong lock) < 1 (asking back)
-  const shipped = curve(held, model, 0.5, true);
-  console.log(`threshold 0.5 (a wrong lock costs two ask-backs): held-out right ${pct(shipped.right)} wrong ${pct(shipped.wrong)}`);
-  console.log(`config collections.lockModel: ${JSON.stringify({ threshold: 0.5, ...model })}`);
 }

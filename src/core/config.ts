@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { LOCK_MODEL } from './collections/lock-model';
 
 /**
  * Tunable numbers live here, not as literals in engines. Users override any subset in
@@ -267,34 +268,20 @@ export const configSchema = z.object({
       elsewhereMargin: z.number().min(0).max(1).default(0.45),
       elsewhereMinKnown: z.number().int().min(0).default(10),
       /**
-       * The calibrated lock decision of statute collections (collections/lock-model.ts): p(right
-       * document) from the focus rule's features; a lock with p < threshold is asked back with the two
-       * closest documents (a near tie the focus rule asks about stays a question). Weights: logistic fit
-       * by `npm run eval -- collections-stard --fit-lock` on the tuning part only (L2 1). Threshold: not
-       * tuned but the decision rule for a calibrated p: lock when the expected cost of a wrong lock,
-       * (1 − p) · 2, is below that of asking back, 1 (a wrong lock costs two turns: noticing, undoing),
-       * i.e. p ≥ 0.5. STARD right / wrong locks: tuning 72.9 / 5.4 % (ratio rules alone) → 71.3 / 3.9 %;
-       * held-out (never fitted on) 65.9 / 12.2 % → 65.0 / 10.6 %. Held-out curve (threshold: right /
-       * wrong): 0.3: 65.9 / 12.2, 0.55: 65.0 / 9.8, 0.7: 59.3 / 8.9, 0.775: 57.7 / 8.1, 0.85: 56.1 /
-       * 7.3, 0.95: 45.5 / 4.9 (the 5 % wrong target costs 20 points of right locks with these features).
+       * The calibrated lock decision of statute collections (collections/lock-model.ts): the best
+       * article's statute is locked when p(right) reaches the threshold that applies, else asked back
+       * with the runner-up. Weights, temperature and the thresholds are fitted data
+       * (collections/data/lock-model.json, `npm run models:fit-lock`, tuning rows only: how, and the
+       * numbers, in that script's header and docs/architecture.md); the thresholds here override the
+       * fitted ones, `enabled: false` leaves the focus rule's ratio decisions alone.
        */
       lockModel: z
         .object({
           enabled: z.boolean().default(true),
-          threshold: z.number().min(0).max(1).default(0.5),
-          bias: z.number().default(-3.53),
-          weights: z
-            .object({
-              margin: z.number().default(1.421),
-              familyMargin: z.number().default(2.501),
-              evidence: z.number().default(2.555),
-              known: z.number().default(0.661),
-              subject: z.number().default(1.013),
-              coverage: z.number().default(-0.3),
-              agree: z.number().default(2.159),
-              concentration: z.number().default(1.364),
-            })
-            .prefault({}),
+          /** p needed to lock where the ratio rules would lock / ask back with a runner-up of the same statute family / of another statute (lock-model.ts Thresholds) */
+          threshold: z.number().min(0).max(1).default(LOCK_MODEL.thresholds.lock),
+          familyThreshold: z.number().min(0).max(1).default(LOCK_MODEL.thresholds.family),
+          rivalThreshold: z.number().min(0).max(1).default(LOCK_MODEL.thresholds.rival),
         })
         .prefault({}),
       /** not_found: near documents offered as alternatives (labelled as not what was asked). */

@@ -17,7 +17,7 @@ import { layExpansion, type LayExpansion } from './lay-terms';
 import { profileOf } from './profile';
 import { knownAnswers } from './known-answers';
 import { docHoldsSubject, nounSubject, subjectVerdict, subjectWords } from './subject';
-import { lockProbability, type LockFeatures } from './lock-model';
+import { LOCK_MODEL, lockChoice, lockProbability, lockThreshold, type LockFeatures } from './lock-model';
 
 /**
  * Retrieval state of seed 003 for a collection, on the shared pipeline (search/pipeline.ts):
@@ -50,8 +50,8 @@ export interface RetrievalState {
   subject: string | null;
   /** The focus rule's article scores when it decided (null otherwise). */
   focus: FocusScores | null;
-  /** The calibrated lock decision's features and probability when the focus rule decided (lock-model.ts), else null. */
-  lockCheck: { features: LockFeatures; p: number; applied: boolean } | null;
+  /** The calibrated lock decision when the focus rule decided (lock-model.ts), else null: the chosen statute, the runner-up, features, p(right). */
+  lockCheck: { parent: string; second: string | null; features: LockFeatures; p: number; applied: boolean } | null;
   parents: ParentScore[];
 }
 
@@ -165,6 +165,12 @@ function collectionCache(ctx: AppContext, coll: CollectionRow): CollectionCache 
 
 export function documentTitles(ctx: AppContext, coll: CollectionRow): { docId: number; title: string }[] {
   return collectionCache(ctx, coll).titles.map((t) => ({ docId: t.docId, title: t.title }));
+}
+
+/** Whether two documents of the collection are one statute family to the asker (sameStatuteFamily). */
+export function statuteFamily(ctx: AppContext, coll: CollectionRow): (a: string, b: string) => boolean {
+  const cache = collectionCache(ctx, coll);
+  return (a, b) => sameStatuteFamily(cache.byId.get(Number(a)), cache.byId.get(Number(b)));
 }
 
 /** Titles of the collection that the question names literally (longest first), for switching documents. */
@@ -358,21 +364,29 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
   };
   const byParent = new Map(result.parents.map((p) => [p.parent, p]));
   let decision = result.decision;
-  // statutes: the calibrated lock decision (lock-model.ts) on top of the focus rule's ranking
+  // statutes: the calibrated lock decision (lock-model.ts) on the focus rule's documents: p(right)
+  // from the statute-level aggregation of their article scores and the rankers' agreement; locked at
+  // the threshold that applies, else asked back with the runner-up (replaces the ratio decisions)
   const focused = focus as FocusScores | null;
   let lockCheck: RetrievalState['lockCheck'] = null;
-  if (profileOf(ctx.db, coll) !== 'recipes' && decision.rule === 'focus' && focused && byParent.has(focused.bestParent)) {
-    const features = lockFeatures(ctx, coll, { focus: focused, core: core || question, lists: result.lists, knownSims, chunks: result.chunks, lay });
-    const model = cfg.lockModel;
-    const p = lockProbability(model, features);
-    lockCheck = { features, p: round(p), applied: model.enabled };
-    // the model only holds a lock back: a near tie the focus rule asks about stays a question
-    if (model.enabled && decision.state === 'locked' && p < model.threshold) {
-      const top = decision.parents[0];
-      const second = [focused.rivalParent, focused.otherParent].find((x) => x && x !== top && byParent.has(x));
-      decision = second
-        ? { state: 'ambiguous', parents: [top, second], reason: `锁定把握 ${p.toFixed(2)} 低于 ${model.threshold}，请在两篇中选择（${decision.reason}）`, rule: 'focus' }
-        : { state: 'low_evidence', parents: [top], reason: `锁定把握 ${p.toFixed(2)} 低于 ${model.threshold}（${decision.reason}）`, rule: 'focus' };
+  if (profileOf(ctx.db, coll) !== 'recipes' && decision.rule === 'focus' && focused) {
+    const choice = lockChoice(focused.articles, result.chunks, LOCK_MODEL.temperature, LOCK_MODEL.chooser);
+    if (choice && byParent.has(choice.parent)) {
+      const model = cfg.lockModel;
+      const p = lockProbability(LOCK_MODEL, choice.features);
+      const second = choice.second && byParent.has(choice.second) ? choice.second : null;
+      lockCheck = { parent: choice.parent, second, features: choice.features, p: round(p), applied: model.enabled };
+      if (model.enabled && (decision.state === 'locked' || decision.state === 'ambiguous')) {
+        const was = decision.reason;
+        const family = !!second && sameStatuteFamily(cache.byId.get(Number(choice.parent)), cache.byId.get(Number(second)));
+        const needed = lockThreshold({ lock: model.threshold, family: model.familyThreshold, rival: model.rivalThreshold }, decision.state === 'ambiguous', family);
+        decision =
+          p >= needed
+            ? { state: 'locked', parents: [choice.parent], reason: `锁定把握 ${p.toFixed(2)}（不低于 ${needed}）；${was}`, rule: 'focus' }
+            : second
+              ? { state: 'ambiguous', parents: [choice.parent, second], reason: `锁定把握 ${p.toFixed(2)} 低于 ${needed}，请在两篇中选择（${was}）`, rule: 'focus' }
+              : { state: 'low_evidence', parents: [choice.parent], reason: `锁定把握 ${p.toFixed(2)} 低于 ${needed}（${was}）`, rule: 'focus' };
+      }
     }
   }
   const parents = result.parents.slice(0, Math.max(topParents, 10)).map(toScore);
@@ -425,33 +439,6 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
     lockCheck,
     parents,
     chunks: result.chunks.map((c) => ({ key: c.key, parent: c.parent, rrf: round(c.rrf), score: round(c.score), ranks: c.ranks })),
-  };
-}
-
-/** The calibrated lock decision's features for the focus rule's best document (lock-model.ts). */
-function lockFeatures(
-  ctx: AppContext,
-  coll: CollectionRow,
-  o: { focus: FocusScores; core: string; lists: PipelineResult['lists']; knownSims: Map<string, number>; chunks: PipelineResult['chunks']; lay: LayExpansion },
-): LockFeatures {
-  const f = o.focus;
-  const top = f.bestParent;
-  const docId = Number(top);
-  let known = 0;
-  for (const c of o.chunks) if (c.parent === top) known = Math.max(known, o.knownSims.get(c.key) ?? 0);
-  const ten = [...o.chunks].sort((a, b) => b.rrf - a.rrf).slice(0, 10);
-  const nouns = nounSubject(ctx, coll, o.core);
-  const words = subjectWords(ctx, coll, o.core);
-  const lists = ['lexical', 'vector', 'known'].map((n) => o.lists[n]).filter((l) => l && l.length);
-  return {
-    margin: f.best > 0 ? 1 - f.rival / f.best : 0,
-    familyMargin: f.best > 0 ? 1 - f.other / f.best : 0,
-    evidence: f.evidence,
-    known,
-    subject: nouns.length ? docHoldsSubject(ctx, coll, nouns, docId, o.lay.equivalents).held : 1,
-    coverage: words.length ? docHoldsSubject(ctx, coll, words, docId, o.lay.equivalents).held : 1,
-    agree: lists.length ? lists.filter((l) => l[0].parent === top).length / lists.length : 0,
-    concentration: ten.length ? ten.filter((c) => c.parent === top).length / ten.length : 0,
   };
 }
 
@@ -509,6 +496,8 @@ export interface FocusScores {
   bestParent: string;
   otherParent: string | null;
   rivalParent: string | null;
+  /** every fused chunk in article-score order: its document, article score and term evidence */
+  articles: { key: string; parent: string; score: number; evidence: number }[];
 }
 
 /**
@@ -598,6 +587,7 @@ export function collectionEvidenceRule(r: Omit<PipelineResult, 'decision'>, o: R
       bestParent: top.parent,
       otherParent: other?.parent ?? null,
       rivalParent: rival?.parent ?? null,
+      articles: ranked.map((c) => ({ key: c.key, parent: c.parent, score: scores.get(c.key)?.score ?? 0, evidence: scores.get(c.key)?.evidence ?? 0 })),
     });
     // another document's best article scores about as high: ask which one is meant. The ratio stays
     // seed 003's 0.92: on the tuning part of eval/collections-stard.eval.ts a looser clarify (0.95 /

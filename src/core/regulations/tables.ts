@@ -105,11 +105,16 @@ export function parseCaption(line: string): Caption | null {
   if (!m) return null;
   const [, word, num, rest] = m;
   if (!num && word !== '续表') return null;
-  // a sentence that merely starts with 表 ("表中数值……。") is not a caption
-  if (/[。；;，,]$/.test(rest) || /^[中内示明列]/.test(rest)) return null;
+  // a sentence that merely starts with 表 ("表中数值……。") is not a caption; "续表6-3 …" never starts one (a
+  // scanned caption may end in a speck read as "，")
+  if ((word !== '续表' && /[。；;，,]$/.test(rest)) || /^[中内示明列]/.test(rest)) return null;
   const continued = word === '续表' || CONTINUED_RE.test(text);
   // "表1：设备清单" / "表1、设备清单": the separator is not part of the title; "（续）" / "（续表）" mark a continuation
-  const title = rest.replace(/^[：:、.．]\s*/, '').replace(/[（(]\s*续\s*表?\s*[)）]\s*$/, '').trim();
+  const title = rest
+    .replace(/^[：:、.．]\s*/, '')
+    .replace(/[，,。.]$/, '')
+    .replace(/[（(]\s*续\s*表?\s*[)）]\s*$/, '')
+    .trim();
   const id = num ? `${word === '附表' ? '附表' : '表'}${normalizeTableNumber(num)}` : null;
   return { id, title, continued };
 }
@@ -122,7 +127,8 @@ export function normalizeTableId(input: string): string {
   return `${word}${normalizeTableNumber(m[2])}`;
 }
 
-const norm = (s: string) => s.replace(/\s+/g, '').toLowerCase();
+// a repeated header read by OCR may show the gap of "泄漏电流 mA" as a middle dot
+const norm = (s: string) => s.replace(/[\s·•・]+/g, '').toLowerCase();
 export const sameRow = (a: string[], b: string[]) => a.length === b.length && a.every((c, i) => norm(c) === norm(b[i]));
 
 const NUMERIC_RE = /^[-+±]?[\d.,，%‰～~\-–—/:：]+[a-zA-Z%]*$/;

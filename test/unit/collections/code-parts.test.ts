@@ -7,9 +7,12 @@ import { tempContext, tempDir } from '../../helpers';
 /**
  * A code in parts (民法典/合同编.md, 民法典/物权编.md: every file's title is the code's name) is one
  * statute to the asker, but when its parts' best articles score alike (within
- * collections.familyAmbiguityRatio) asking which part is meant beats a wrong lock; the parts are told
- * apart by their files. Two different statutes scoring alike get the clarify as before. Real SQLite,
- * jieba and the collection pipeline.
+ * collections.familyAmbiguityRatio) the focus rule's ratio rules ask which part is meant; the parts are
+ * told apart by their files. Two different statutes scoring alike get the clarify as before. The
+ * calibrated lock decision (collections/lock-model.ts) then locks a tie inside one statute family when
+ * its p(right) reaches the family threshold (a law and its own rules: the law), and keeps asking
+ * between two different statutes unless p reaches the higher rival threshold. Real SQLite, jieba and
+ * the collection pipeline.
  */
 
 function part(title: string, partName: string, first: number, special: string): string {
@@ -22,8 +25,9 @@ function part(title: string, partName: string, first: number, special: string): 
   return lines.join('\n');
 }
 
-async function askIn(dir: string, files: Record<string, string>, question: string) {
+async function askIn(dir: string, files: Record<string, string>, question: string, lockModel = true) {
   const ctx = tempContext();
+  ctx.config.collections.lockModel.enabled = lockModel;
   try {
     for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
     await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'code' });
@@ -50,10 +54,28 @@ describe('parts of one code and a law with its rules: close scores ask back', ()
   let sameTitle: Awaited<ReturnType<typeof askIn>>;
   let otherTitles: Awaited<ReturnType<typeof askIn>>;
   let lawAndRules: Awaited<ReturnType<typeof askIn>>;
+  let lawAndRulesCalibrated: Awaited<ReturnType<typeof askIn>>;
+  let sameTitleCalibrated: Awaited<ReturnType<typeof askIn>>;
+  let otherTitlesCalibrated: Awaited<ReturnType<typeof askIn>>;
   beforeAll(async () => {
-    lawAndRules = await askIn(fresh(), { '示范法.md': part('中华人民共和国示范法', '总则', 1, a), '示范法实施条例.md': part('中华人民共和国示范法实施条例', '细则', 100, b) }, question);
-    sameTitle = await askIn(fresh(), { '示范法典-合同编.md': part('中华人民共和国示范法典', '合同编', 1, a), '示范法典-物权编.md': part('中华人民共和国示范法典', '物权编', 100, b) }, question);
-    otherTitles = await askIn(fresh(), { '合同示范法.md': part('中华人民共和国合同示范法', '合同编', 1, a), '物权示范法.md': part('中华人民共和国物权示范法', '物权编', 100, b) }, question);
+    const lawFiles = { '示范法.md': part('中华人民共和国示范法', '总则', 1, a), '示范法实施条例.md': part('中华人民共和国示范法实施条例', '细则', 100, b) };
+    const partFiles = { '示范法典-合同编.md': part('中华人民共和国示范法典', '合同编', 1, a), '示范法典-物权编.md': part('中华人民共和国示范法典', '物权编', 100, b) };
+    const otherFiles = { '合同示范法.md': part('中华人民共和国合同示范法', '合同编', 1, a), '物权示范法.md': part('中华人民共和国物权示范法', '物权编', 100, b) };
+    lawAndRules = await askIn(fresh(), lawFiles, question, false);
+    sameTitle = await askIn(fresh(), partFiles, question, false);
+    otherTitles = await askIn(fresh(), otherFiles, question, false);
+    lawAndRulesCalibrated = await askIn(fresh(), lawFiles, question);
+    sameTitleCalibrated = await askIn(fresh(), partFiles, question);
+    otherTitlesCalibrated = await askIn(fresh(), otherFiles, question);
+  });
+
+  it('with the calibrated lock decision: a tie inside one family locks (the law over its rules), two statutes are still asked', () => {
+    expect(lawAndRulesCalibrated.decision).toBe('locked');
+    expect(lawAndRulesCalibrated.lock.title).toBe('中华人民共和国示范法');
+    expect(lawAndRulesCalibrated.answer).toContain('借用他人自行车造成损坏的');
+    expect(sameTitleCalibrated.decision).toBe('locked');
+    expect(sameTitleCalibrated.answer).toMatch(/借用他人的?自行车/);
+    expect(otherTitlesCalibrated.decision).toBe('ambiguous');
   });
 
   it('two statutes whose best articles score alike get a clarify listing both', () => {

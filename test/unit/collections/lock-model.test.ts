@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { fitLockModel, lockProbability, LOCK_FEATURES, type LockFeatures } from '../../../src/core/collections/lock-model';
+import { fitLockModel, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, LOCK_MODEL, statuteShares, type LockFeatures } from '../../../src/core/collections/lock-model';
 import { retrieveState } from '../../../src/core/collections/retrieve';
 import { requireCollection } from '../../../src/core/collections/store';
 import { tempContext, tempDir } from '../../helpers';
@@ -16,17 +16,62 @@ import { tempContext, tempDir } from '../../helpers';
 const base = (f: Partial<LockFeatures>): LockFeatures => ({ ...(Object.fromEntries(LOCK_FEATURES.map((k) => [k, 0.5])) as LockFeatures), ...f });
 
 describe('lock model fit', () => {
-  it('learns that a clear margin over the next statute means a right lock', () => {
+  it('learns that a statute the aggregated articles lean to is a right lock', () => {
     const rows = Array.from({ length: 60 }, (_, i) => {
-      const margin = (i % 10) / 10;
-      // right when the margin is large, with some noise in the middle
-      return { f: base({ margin, evidence: ((i * 7) % 10) / 10 }), right: margin > 0.45 || (margin > 0.35 && i % 3 === 0) };
+      const statuteShare = (i % 10) / 10;
+      // right when the share is large, with some noise in the middle
+      return { f: base({ statuteShare, evidence: ((i * 7) % 10) / 10 }), right: statuteShare > 0.45 || (statuteShare > 0.35 && i % 3 === 0) };
     });
     const model = fitLockModel(rows);
-    expect(model.weights.margin).toBeGreaterThan(0);
-    expect(Math.abs(model.weights.evidence)).toBeLessThan(model.weights.margin);
-    expect(lockProbability(model, base({ margin: 0.9 }))).toBeGreaterThan(0.8);
-    expect(lockProbability(model, base({ margin: 0.05 }))).toBeLessThan(0.2);
+    expect(model.weights.statuteShare).toBeGreaterThan(0);
+    expect(Math.abs(model.weights.evidence)).toBeLessThan(model.weights.statuteShare);
+    expect(lockProbability(model, base({ statuteShare: 0.9 }))).toBeGreaterThan(0.8);
+    expect(lockProbability(model, base({ statuteShare: 0.05 }))).toBeLessThan(0.2);
+  });
+});
+
+describe('statute-level aggregation', () => {
+  const articles = [
+    { key: 'a:1', parent: 'a', score: 0.8, evidence: 0.7 },
+    { key: 'b:1', parent: 'b', score: 0.78, evidence: 0.6 },
+    { key: 'b:2', parent: 'b', score: 0.77, evidence: 0.6 },
+    { key: 'b:3', parent: 'b', score: 0.76, evidence: 0.5 },
+    { key: 'c:1', parent: 'c', score: 0.2, evidence: 0.1 },
+  ];
+  it('a statute with several good articles outweighs one lucky article, unless the temperature is tiny', () => {
+    const warm = statuteShares(articles, 0.2);
+    expect(warm.map((x) => x.parent)).toEqual(['b', 'a', 'c']);
+    expect(warm.reduce((s, x) => s + x.share, 0)).toBeCloseTo(1, 9);
+    expect(statuteShares(articles, 0.005)[0].parent).toBe('a');
+  });
+  it('chooses by share or keeps the best article’s statute, and reads agreement from the ranked lists', () => {
+    const chunks: { key: string; parent: string; rrf: number; ranks: Record<string, number> }[] = [
+      { key: 'b:1', parent: 'b', rrf: 0.03, ranks: { lexical: 1, vector: 2 } },
+      { key: 'a:1', parent: 'a', rrf: 0.02, ranks: { lexical: 2, vector: 1 } },
+      { key: 'b:2', parent: 'b', rrf: 0.01, ranks: { lexical: 3 } },
+    ];
+    const byShare = lockChoice(articles, chunks, 0.2, 'share')!;
+    expect(byShare.parent).toBe('b');
+    expect(byShare.second).toBe('a');
+    expect(byShare.features.lexicalFirst).toBe(1);
+    expect(byShare.features.vectorFirst).toBe(0);
+    expect(byShare.features.concentration).toBeCloseTo(2 / 3, 9);
+    expect(byShare.features.evidence).toBe(0.6);
+    const byFocus = lockChoice(articles, chunks, 0.2, 'article')!;
+    expect(byFocus.parent).toBe('a');
+    expect(byFocus.second).toBe('b');
+    expect(byFocus.features.vectorFirst).toBe(1);
+    // without an embedding model the missing ranker counts as agreeing with the words
+    const lexicalOnly = lockChoice(articles, chunks.map((c) => ({ ...c, ranks: { lexical: c.ranks.lexical } as Record<string, number> })), 0.2, 'share')!;
+    expect(lexicalOnly.features.vectorFirst).toBe(lexicalOnly.features.lexicalFirst);
+  });
+  it('asks for more where the ratio rules would ask back, most for two different statutes', () => {
+    const t = { lock: 0.4, family: 0.7, rival: 0.9 };
+    expect(lockThreshold(t, false, false)).toBe(0.4);
+    expect(lockThreshold(t, true, true)).toBe(0.7);
+    expect(lockThreshold(t, true, false)).toBe(0.9);
+    expect(LOCK_MODEL.thresholds.family).toBeGreaterThanOrEqual(LOCK_MODEL.thresholds.lock);
+    expect(LOCK_MODEL.thresholds.rival).toBeGreaterThanOrEqual(LOCK_MODEL.thresholds.lock);
   });
 });
 
@@ -50,7 +95,7 @@ describe('calibrated lock in a statute collection', () => {
   it('locks when the probability reaches the threshold and asks back below it', async () => {
     const coll = requireCollection(ctx.db, 'laws');
     const question = '探矿权使用费要按期缴纳吗';
-    ctx.config.collections.lockModel.threshold = 0;
+    Object.assign(ctx.config.collections.lockModel, { threshold: 0, familyThreshold: 0, rivalThreshold: 0 });
     const sure = await retrieveState(ctx, coll, question);
     expect(sure.rule).toBe('focus');
     expect(sure.decision).toBe('locked');
@@ -58,7 +103,8 @@ describe('calibrated lock in a statute collection', () => {
     expect(sure.lockCheck?.applied).toBe(true);
     expect(sure.lockCheck!.p).toBeGreaterThan(0);
     expect(sure.lockCheck!.features.evidence).toBeGreaterThan(0.5);
-    ctx.config.collections.lockModel.threshold = 1;
+    expect(sure.lockCheck!.parent).toBe(String(sure.locked!.doc_id));
+    Object.assign(ctx.config.collections.lockModel, { threshold: 1, familyThreshold: 1, rivalThreshold: 1 });
     const unsure = await retrieveState(ctx, coll, question);
     // the same ranking, asked back instead of locked: the best statute first
     expect(['ambiguous', 'low_evidence']).toContain(unsure.decision);
