@@ -98,8 +98,12 @@ export interface SubjectWord {
   word: string;
   /** idf over the collection's chunks (a word no chunk holds gets the highest) */
   weight: number;
-  /** a word next to the dish words (宫保 + 虾球): held by the title, or by the recipe's text (露一手 is not a dish) */
-  attached?: boolean;
+  /**
+   * a word next to the dish words (宫保 + 虾球), before or after them: held by the title, or by the
+   * recipe's text (露一手 is not a dish; 速冻 + 饺子 is 速冻水饺, whose text says 饺子 — requiring the
+   * title for words after the name stopped 糖醋 + 淀粉 → 糖醋汁 but lost the natural 速冻饺子 question)
+   */
+  attached?: 'before' | 'after';
 }
 
 export interface SubjectCheck {
@@ -113,7 +117,10 @@ export interface SubjectCheck {
 /** Question words (data/question-words.json) are no subject; single characters neither (`鱼` alone is, when it is the whole core). */
 const NOT_SUBJECT = { test: isQuestionWord };
 
-/** jieba tags of function words (adverbs, prepositions, particles, conjunctions, pronouns, numbers, measure words, time and place words): never part of a name. */
+/**
+ * jieba tags of function and status words (adverbs, prepositions, particles, conjunctions, pronouns,
+ * numbers, measure words, time, place and direction words, 最舒服-like status words): never part of a name.
+ */
 const FUNCTION_TAG = /^(?:d|p|u|c|r|y|e|o|m|q|f|t|s|z)/;
 
 /** The subject words of a question core with their collection idf. */
@@ -249,12 +256,18 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
   // (X炖Y: a one-character cooking verb between two of them belongs to it); a description is longer
   if (!runs.length) {
     const content = (w: { word: string; tag: string }) => [...w.word].length >= 2 && !NOT_SUBJECT.test(w.word) && !FUNCTION_TAG.test(w.tag);
-    const inName = words.every((w, i) => content(w) || (i > 0 && i < words.length - 1 && [...w.word].length === 1 && /^v/.test(w.tag) && content(words[i - 1]) && content(words[i + 1])));
+    // the question's own verb before the name (想做个…) is not part of it; anything after it that is not
+    // (里脊 + 要切多粗) makes it a question about the thing, not a name
+    let a = 0;
+    while (a < words.length && !content(words[a])) a++;
+    const name = words.slice(a);
+    const text = a === 0 ? core : core.slice(Math.max(0, core.indexOf(name[0]?.word ?? '')));
+    const inName = name.every((w, i) => content(w) || (i > 0 && i + 1 < name.length && [...w.word].length === 1 && /^v/.test(w.tag) && content(name[i - 1]) && content(name[i + 1])));
     const longest = Math.max(0, ...titleText.map((t) => [...t].length));
-    if (inName && words.length >= 2 && [...core].length <= longest) {
-      const verb = words.find((w) => [...w.word].length === 1)?.word;
-      const out = words.filter((w) => w.word !== verb).map((w) => ({ word: w.word, weight: weightOf(idx, w.word) }));
-      return { text: core, words: out, share: 1, unknown: false };
+    if (inName && name.length >= 2 && [...text].length <= longest) {
+      const verb = name.find((w) => [...w.word].length === 1)?.word;
+      const out = name.filter((w) => w.word !== verb).map((w) => ({ word: w.word, weight: weightOf(idx, w.word) }));
+      return { text, words: out, share: [...text].length / ([...core.replace(/[\p{P}\p{S}\s]/gu, '')].length || 1), unknown: false };
     }
   }
   if (!runs.length) return null;
@@ -267,7 +280,7 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
   for (const w of best.words) {
     // the cooking verb inside a name (韭菜炒虾仁) is shown, not weighed
     if (w === best.verb) continue;
-    const attached = best.attached.includes(w);
+    const attached = best.attached.includes(w) ? (w === best.words[0] ? 'before' : 'after') : undefined;
     out.push({ word: w, weight: weightOf(idx, w), attached });
     if (!idx.df.has(w)) for (const t of segmentForSearch(w)) if (t !== w && [...t].length >= 2 && idx.df.has(t) && !out.some((o) => o.word === t)) out.push({ word: t, weight: weightOf(idx, t), attached });
   }
@@ -361,6 +374,9 @@ export function subjectVerdict(
     return { subject: text, near: [], reason: `相近的已知问题涉及集合外的法规（${cited}相似度 ${split.outside.toFixed(2)}；涉及集合内法规的 ${split.inside.toFixed(2)}）` };
   }
   // a lock supported by close known questions (learned lay questions answered by its articles) stands
+  // (also when the statute holds none of the question's nouns and the questions do not name them: that
+  // stopped 公务员辞职 → 劳动合同法 but lost 2 right STARD tuning locks — 仓储合同纠纷管辖: 仓储 only
+  // narrows the matter the statute does regulate)
   if (o.state === 'locked' && o.knownSupport) return null;
   if (!nouns.length) return null;
   const held = Math.max(...ids.map((id) => docHoldsSubject(ctx, coll, nouns, id, o.lay).held));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { levelPage } from '../../../src/core/ocr/read-image';
+import { parseCaption, sameRow } from '../../../src/core/regulations/tables';
 import { tempContext, tempDir } from '../../helpers';
 import { expectedRows, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
 import { rasterize, scanOf } from '../../fixtures/scans';
@@ -61,6 +62,34 @@ describe('scanned ruled tables', { timeout: 120_000 }, () => {
     expect(r.ocr_pages).toBe(1);
     const t = await invokeOperation(ctx, 'regulations.table', { reg_id: r.reg_id!, table_id: '表2-5' });
     expect(t.rows.map((x) => x.cells)).toEqual(expectedRows(KAI_TABLE.tables[0]));
+  });
+
+  it('a 明体 table: a faint first stroke the detector left out of its box ("一号主变" read "号主变") is taken back from the ink it cut', async () => {
+    const ming: DocSpec = {
+      ...KAI_TABLE,
+      name: 'mingjian',
+      font: 'ming',
+      tables: [
+        {
+          ...KAI_TABLE.tables[0],
+          caption: '表2-7 主变压器检查周期',
+          rows: KAI_TABLE.tables[0].rows.map((r, i) => [r[0] === '^' ? '^' : ['一号主变', '二号主变'][i ? 1 : 0], ...r.slice(1)]),
+        },
+      ],
+    };
+    const [{ file }] = await writeStructureDocs(dir, { docs: [ming] });
+    const scan = path.join(dir, 'mingjian-scan.pdf');
+    fs.writeFileSync(scan, await scanOf(fs.readFileSync(file), 200, { skew: 0.4, speckle: 0.001, blur: 1, jpegQuality: 80, seed: 5 }));
+    const [r] = await invokeOperation(ctx, 'regulations.import', { paths: [scan] });
+    const t = await invokeOperation(ctx, 'regulations.table', { reg_id: r.reg_id!, table_id: '表2-7' });
+    expect(t.rows.map((x) => x.cells[0])).toEqual(expectedRows(ming.tables[0]).map((x) => x[0]));
+  });
+
+  it('a 续表 caption ending in a speck read as "，" still continues its table, and its repeated header is dropped', () => {
+    expect(parseCaption('续表6-3 避雷器试验周期，')).toEqual({ id: '表6-3', title: '避雷器试验周期', continued: true });
+    expect(parseCaption('表中数值为最小值，')).toBeNull();
+    // its repeated header read with the gap of "泄漏电流 mA" as a middle dot is still the header
+    expect(sameRow(['变电站', '泄漏电流·mA'], ['变电站', '泄漏电流 mA'])).toBe(true);
   });
 
   it('at 150 dpi the blurred strokes of a caption and of station names chain into no ruling: only the table\'s borders are found', async () => {
