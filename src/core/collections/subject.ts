@@ -112,6 +112,8 @@ export interface SubjectCheck {
   held: number;
   /** subject words the document lacks, most specific first */
   missing: string[];
+  /** titles: the weighted share of the name's words the title holds, before the head-word rule (near alternatives share some) */
+  shared?: number;
 }
 
 /** Question words (data/question-words.json) are no subject; single characters neither (`鱼` alone is, when it is the whole core). */
@@ -182,6 +184,8 @@ export interface NamedSubject {
   share: number;
   /** a noun the collection never mentions (no dish word of it named): it is the subject whatever its share */
   unknown?: boolean;
+  /** the name's last word (黄焖排骨: 排骨): what the dish is made of; a title lacking it names another dish */
+  head?: string;
 }
 
 /**
@@ -267,7 +271,7 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     if (inName && name.length >= 2 && [...text].length <= longest) {
       const verb = name.find((w) => [...w.word].length === 1)?.word;
       const out = name.filter((w) => w.word !== verb).map((w) => ({ word: w.word, weight: weightOf(idx, w.word) }));
-      return { text, words: out, share: [...text].length / ([...core.replace(/[\p{P}\p{S}\s]/gu, '')].length || 1), unknown: false };
+      return { text, words: out, share: [...text].length / ([...core.replace(/[\p{P}\p{S}\s]/gu, '')].length || 1), unknown: false, head: out[out.length - 1]?.word };
     }
   }
   if (!runs.length) return null;
@@ -284,7 +288,8 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     out.push({ word: w, weight: weightOf(idx, w), attached });
     if (!idx.df.has(w)) for (const t of segmentForSearch(w)) if (t !== w && [...t].length >= 2 && idx.df.has(t) && !out.some((o) => o.word === t)) out.push({ word: t, weight: weightOf(idx, t), attached });
   }
-  return { text, words: out, share: [...text].length / coreLen, unknown: best.dish === 0 };
+  const head = [...best.words].reverse().find((w) => w !== best.verb);
+  return { text, words: out, share: [...text].length / coreLen, unknown: best.dish === 0, head: best.words.length > 1 ? head : undefined };
 }
 
 /** The word of the core that holds the document's title inside it and that the collection never mentions (葱油饼 for 葱油), else null. */
@@ -304,7 +309,12 @@ export function titleHoldsSubject(ctx: AppContext, coll: CollectionRow, subject:
   const tokens = new Set(segmentForSearch(title));
   const text = idx.docs.get(String(docId)) ?? new Set<string>();
   const attached = new Set(subject.words.filter((w) => w.attached).map((w) => w.word));
-  return { words: subject.words, ...share(subject.words, (w) => tokens.has(w) || title.includes(w) || (attached.has(w) && text.has(w))) };
+  const holds = (w: string) => tokens.has(w) || title.includes(w) || (attached.has(w) && text.has(w));
+  const s = share(subject.words, holds);
+  // a title without the name's head word is another dish however much of the rest it shares (黄焖排骨 ≠
+  // 黄焖鸡: 黄焖 is the rarer word, 0.62 of the weight): absent dishes, tuning, round 1 wrong locks 6.7 →
+  // 3.3 %; howtocook title, paraphrase and natural questions unchanged
+  return { words: subject.words, ...s, held: subject.head && !holds(subject.head) ? 0 : s.held, shared: s.held };
 }
 
 /** The nouns of a statute question (`铁路`, `线路`, `房子`): what it is about, weighed by collection idf. */
@@ -360,7 +370,7 @@ export function subjectVerdict(
     if (best >= cfg.subjectMinHeld) return null;
     const missing = checked[0]?.missing ?? [];
     // alternatives share part of the named dish (糖醋排骨 for 红烧排骨), never noise
-    const near = o.candidates.filter((id) => titleHoldsSubject(ctx, coll, s, Number(id)).held > 0);
+    const near = o.candidates.filter((id) => (titleHoldsSubject(ctx, coll, s, Number(id)).shared ?? 0) > 0);
     return { subject: s.text, near, reason: `问题所说的「${s.text}」不在候选菜谱的标题中（缺少：${missing.join('、') || '—'}；最多覆盖 ${best.toFixed(2)} < ${cfg.subjectMinHeld}）` };
   }
   const nouns = nounSubject(ctx, coll, o.core);

@@ -253,6 +253,10 @@ describe('the dish a recipe question names', () => {
     const switched = await ask('那红烧带鱼呢', locked.session_id);
     expect(switched).toMatchObject({ state: 'not_found', subject: '红烧带鱼' });
     expect(switched.kind).not.toBe('follow_up');
+    // a title holding the rarer word of the name (黄焖: one recipe) but not its head (素菜: thirty) is another dish
+    const veg = await ask('黄焖素菜怎么做');
+    expect(veg).toMatchObject({ state: 'not_found', subject: '黄焖素菜' });
+    expect(veg.candidates.map((c) => c.title)).toContain('黄焖鸡');
     // words the segmenter makes up around a name (炒个, 要放) are not part of it: held dishes still lock
     expect((await ask('家里来客人想炒个宫保鸡丁')).lock.title).toBe('宫保鸡丁');
     expect((await ask('麻婆豆腐要放豆瓣酱吗')).lock.title).toBe('麻婆豆腐');
