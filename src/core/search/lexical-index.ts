@@ -14,7 +14,9 @@ import { TopHeap } from './vectors';
  * Scores are FTS5's own bm25 with the table's weights (tags 0, title 0.5, body 1): per query word
  * idf = ln((N − n + 0.5)/(n + 0.5)) (1e-6 when ≤ 0), f = 0.5·tf_title + tf_body, D = tokens of the
  * row in all columns, avgdl over all rows, k1 = 1.2, b = 0.75 — N, n and avgdl over the whole table
- * like FTS5, whatever corpus or scope is searched. Tokens are the space-separated jieba tokens of
+ * like FTS5, whatever corpus or scope is searched — or, with `corpusStats` (collections), N, n and
+ * avgdl over the searched corpora only, so a collection's answer does not depend on what else the
+ * data dir holds nor on the order things were imported in. Tokens are the space-separated jieba tokens of
  * the item's title and text (lexical.ts itemTokens, already normalised); every row also counts
  * its two corpus/scope tags in D, as the FTS5 table of schema v1–v5 did (so scores are unchanged).
  * Until schema v6 the tokens were also stored in an FTS5 table that nothing queried any more
