@@ -27,7 +27,7 @@ import { createAppContext, type AppContext } from '../src/core/context';
 import { invokeOperation } from '../src/core/api/invoke';
 import { sharedDir } from '../src/core/common/paths';
 import { CJK_FONTS, printedPdf, scanOf, type Degradation } from '../test/fixtures/scans';
-import { HELD34_DOCS, SCAN_TABLE_DOCS, STRUCTURE_DOCS, expectedRows, tableId, writeStructureDocs } from '../test/fixtures/regulation-tables';
+import { HELD34_DOCS, SCAN_TABLE_DOCS, STRUCTURE_DOCS, TABTEXT_TUNING_DOCS, expectedRows, tableId, writeStructureDocs } from '../test/fixtures/regulation-tables';
 import { charAccuracy } from './ocr-metrics';
 
 interface Case {
@@ -238,7 +238,7 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   const only = process.env.TABLE_DOCS?.split(',');
   // TABLE_SCANS_ONLY=printed,200 limits the run to the conditions whose names start so (a faster look while tuning)
   const kindsOnly = process.env.TABLE_SCANS_ONLY ? ['printed', ...TABLE_SCANS.map((c) => c.name)].filter((k) => process.env.TABLE_SCANS_ONLY!.split(',').some((p) => k.startsWith(p))) : undefined;
-  const docs = [...STRUCTURE_DOCS.filter((d) => d.producer === 'pdfkit-ruled' || d.producer === 'pdfkit-plain'), ...SCAN_TABLE_DOCS, ...HELD34_DOCS].filter((d) => !only || only.includes(d.name));
+  const docs = [...STRUCTURE_DOCS.filter((d) => d.producer === 'pdfkit-ruled' || d.producer === 'pdfkit-plain'), ...SCAN_TABLE_DOCS, ...TABTEXT_TUNING_DOCS, ...HELD34_DOCS].filter((d) => !only || only.includes(d.name));
   const printed = await writeStructureDocs(path.join(dir), { docs });
   type Slot = [number, number];
   const kinds = ['printed', ...TABLE_SCANS.map((c) => c.name)];

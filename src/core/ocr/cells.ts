@@ -150,7 +150,7 @@ export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling
     const thick = by1 - by0 + 1;
     // the piece's shape at the faint threshold first (cheap), then the bar test on its own ink (isDashBar)
     const piece = { x0: x0 + bx0, x1: x0 + bx1 + 1, y0: y0 + by0, y1: y0 + by1 + 1, score: 1 };
-    if (len >= textH * DASH_LENGTH && len <= textH * 1.5 && thick <= Math.max(3, textH / 6) && n >= len * 0.8 && isDashBar(img, piece, textH)) {
+    if (len >= textH * LONE_DASH_LENGTH && len <= textH * 1.5 && thick <= Math.max(3, textH / 6) && n >= len * 0.8 && isDashBar(img, piece, textH, LONE_DASH_LENGTH)) {
       const cy = y0 + (by0 + by1) / 2;
       if (!inBand(x0 + (bx0 + bx1) / 2, cy) && !onTableRow(boxes, x0 + bx0, x0 + bx1, cy, textH)) continue;
       out.push({ x0: x0 + bx0 - textH / 4, x1: x0 + bx1 + 1 + textH / 4, y0: cy - textH / 2, y1: cy + textH / 2, score: 1, bar: true });
@@ -278,6 +278,12 @@ function inkThreshold(img: GreyImage, x0: number, y0: number, x1: number, y1: nu
  * times the print size: an em dash measures 0.45–0.55 of it, a hyphen about 0.2, a speck less).
  */
 const DASH_LENGTH = 0.3;
+/**
+ * A bar standing alone in a table cell (no box, nothing beside it: `strayBars`) is the cell's dash from this
+ * length on: a monospaced face prints "—" one cell wide (Zen Hei Mono: 0.27 of the median box height on the
+ * tuning scan `fengsu`), and a lone hyphen in a cell means "not applicable" just the same; a speck is shorter.
+ */
+const LONE_DASH_LENGTH = 0.2;
 
 /**
  * The box's ink is one horizontal bar: the rows from the first to the last holding at least half of the
@@ -287,7 +293,7 @@ const DASH_LENGTH = 0.3;
  * em dash is ≈ 0.5), going on it is a piece of a longer line (a ruling), not a mark. A lone "一" in a cell is
  * such a bar too and reads "—": in a table cell the dash ("not applicable") is by far the likelier.
  */
-export function isDashBar(img: GreyImage, b: TextBox, textH: number): boolean {
+export function isDashBar(img: GreyImage, b: TextBox, textH: number, minLength = DASH_LENGTH): boolean {
   const x0 = Math.max(0, Math.floor(b.x0));
   const x1 = Math.min(img.width, Math.ceil(b.x1));
   const y0 = Math.max(0, Math.floor(b.y0));
@@ -331,7 +337,7 @@ export function isDashBar(img: GreyImage, b: TextBox, textH: number): boolean {
   const last = rows.length - 1 - [...rows].reverse().findIndex((n) => n >= peak / 2);
   const inBar = rows.slice(first, last + 1).reduce((a, n) => a + n, 0);
   // one stroke: the bar's rows are contiguous ("二" and "=" are two)
-  return last - first + 1 <= Math.max(2, textH / 8) && inBar >= total * 0.8 && full >= textH * DASH_LENGTH;
+  return last - first + 1 <= Math.max(2, textH / 8) && inBar >= total * 0.8 && full >= textH * minLength;
 }
 
 /**
@@ -436,27 +442,33 @@ function leadingGlyphs(img: GreyImage, b: TextBox): [Glyph | null, Glyph | null]
  * sign's bar (flat, or slanted as in 明体 "⩽" and 楷体) reaches down to the digits' baseline. Read as anything
  * else: two pieces stacked with blank rows between them (a speck of one or two pixels aside), the lower a bar
  * (at most half as tall as the upper, across at least 0.6 of the glyph's width), the upper a chevron whose
- * middle row stands right of its top row (">") or left of it ("<") by a fifth of the glyph's width; read "+",
+ * rows cross one stroke each, whose top row starts at one side and whose middle row reaches the other (">"
+ * left to right, "<" right to left); read "+",
  * the same two pieces with the upper's middle under its top are "±". "2", "s", "$", "+" are one piece; "=" has
  * no tall piece.
  */
 function signShape(img: GreyImage, g: Glyph, read: string, next: Glyph | null): '≥' | '≤' | '±' | null {
   const chevron = CHEVRONS[read];
   if (chevron) return next && g.bottom - g.top + 1 >= (next.bottom - next.top + 1) * 0.75 ? chevron : null;
-  const rows: { n: number; cx: number; x0: number; x1: number }[] = [];
+  const rows: { n: number; cx: number; x0: number; x1: number; runs: number }[] = [];
   for (let y = g.top; y <= g.bottom; y++) {
     let n = 0;
     let sx = 0;
     let lo = Infinity;
     let hi = -Infinity;
+    // strokes the row crosses: runs of ink apart by two blank pixels or more
+    let runs = 0;
+    let last = -Infinity;
     for (let x = g.x0; x <= g.x1; x++) {
       if (img.data[y * img.width + x] >= g.ink) continue;
+      if (x - last > 2) runs++;
+      last = x;
       n++;
       sx += x;
       lo = Math.min(lo, x);
       hi = Math.max(hi, x);
     }
-    rows.push({ n, cx: n ? sx / n : 0, x0: lo, x1: hi });
+    rows.push({ n, cx: n ? sx / n : 0, x0: lo, x1: hi, runs });
   }
   const pieces: (typeof rows)[] = [];
   let cur: typeof rows = [];
@@ -472,13 +484,19 @@ function signShape(img: GreyImage, g: Glyph, read: string, next: Glyph | null): 
   if (solid.length !== 2) return null;
   const [upper, lower] = solid;
   const width = g.x1 - g.x0 + 1;
+  // a chevron's rows each cross one arm (a "2"'s top arc is crossed twice, a plus's middle row is one bar)
+  const oneArm = upper.filter((r) => r.runs >= 2).length <= 1;
   const barWidth = Math.max(...lower.map((r) => r.x1)) - Math.min(...lower.map((r) => r.x0)) + 1;
   if (lower.length * 2 > upper.length || barWidth < width * 0.6) return null;
   const top = upper[0].cx;
   const middle = upper[Math.floor(upper.length / 2)].cx;
   // read "+": a plus over a bar is "±" (its upright keeps the middle under the top)
   if (read === '+' || read === '＋') return Math.abs(middle - top) <= width / 5 ? '±' : null;
-  if (middle - top > width / 5) return '≥';
-  if (top - middle > width / 5) return '≤';
+  // a chevron's arms start at one side and meet at the other: its top row in the outer 40 % of the glyph on
+  // one side, its middle row in the outer 40 % on the other (a 楷体 "2", whose base stroke stands apart, has
+  // its top row in the middle)
+  const at = (x: number) => (x - g.x0) / Math.max(1, width - 1);
+  if (oneArm && at(top) < 0.4 && at(middle) > 0.6) return '≥';
+  if (oneArm && at(top) > 0.6 && at(middle) < 0.4) return '≤';
   return null;
 }

@@ -77,7 +77,7 @@ export async function readLevelled(models: OcrModels, page: LevelledPage): Promi
 }
 
 /** Marks a speck beside a line's end is read as. */
-const SPECK_MARKS = new Set(['°', '-', '·', "'", '`', '˙', '.', ',', '"', '”', '’']);
+const SPECK_MARKS = new Set(['°', '-', '·', "'", '`', '˙', '.', ',', '"', '“', '”', '‘', '’']);
 /**
  * The recogniser's probability below which a mark ending a line is a speck, not print: on the tuning table
  * scans specks after a cell ("11:00—12:00°", "16:00—17:00-") were read at 0.25–0.50, printed marks at 0.9 and

@@ -5,7 +5,7 @@ import { invokeOperation } from '../../../src/core/api/invoke';
 import { dropTrailingSpeck } from '../../../src/core/ocr/read-image';
 import { fillMergedDown } from '../../../src/core/regulations/tables';
 import { tempContext, tempDir } from '../../helpers';
-import { SCAN_TABLE_DOCS, expectedRows, tableId, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
+import { SCAN_TABLE_DOCS, TABTEXT_TUNING_DOCS, expectedRows, tableId, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
 import { scanOf } from '../../fixtures/scans';
 
 /**
@@ -48,6 +48,14 @@ describe('scanned table cells', { timeout: 180_000 }, () => {
     // no cell is another row's value: a blank stays blank rather than taking the number above it
     for (let c = 1; c < want[0].length; c++) got.forEach((row, i) => expect(row[c] !== want[i][c] && want.some((w) => w[c] === row[c])).toBe(false));
     expect(got.map((r) => r[0])).toEqual(want.map((r) => r[0]));
+  });
+
+  it('a 楷体 three-line table: a "2" whose base stands apart stays 2, ± in a column of ±; an unruled table in a monospaced face: its short lone dashes', async () => {
+    // before: the 楷体 220 read "≥20" and ±1 "+1" (1 of 18 rows); the monospaced "—" was too short for a dash (11 of 16)
+    for (const name of ['zhiliu', 'fengsu']) {
+      const { got, want } = await scannedRows(TABTEXT_TUNING_DOCS.find((d) => d.name === name)!);
+      expect(got.filter((row, i) => row.join('|') === want[i].join('|')).length).toBeGreaterThanOrEqual(want.length - 1);
+    }
   });
 
   it('a "≥" in a column with no other sign is read from its ink, not as "2"', async () => {
