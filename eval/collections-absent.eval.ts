@@ -200,37 +200,21 @@ export default async function run(args: string[]): Promise<void> {
     printParts('all out-of-collection', [...r, ...p, ...l]);
     console.log('\n## topic switches in a session');
     await sessions((c) => (c === 'howtocook' ? cook : laws), data.sessions, verbose);
-    const v2 = data.heldout_v2;
-    if (v2) {
-      // failures of this set are never printed unless --verbose: it is held out
-      console.log('\n## second held-out set (round 2; every item held out)');
-      const all = () => true;
-      const r2 = await absentList(cook, 'howtocook', v2.recipes, 'recipes (howtocook)', verbose, all);
-      const p2 = await absentList(laws, 'power-laws', v2.power, 'power statutes', verbose, all);
-      const l2 = await absentList(laws, 'labour-laws', v2.labour, 'labour statutes', verbose, all);
-      printAbsent('all out-of-collection v2', [...r2, ...p2, ...l2]);
-      await sessions((c) => (c === 'howtocook' ? cook : laws), v2.sessions, verbose, all);
-    }
-    const v3 = data.round3;
-    if (v3) {
-      console.log('\n## third set (stop 33; every third item held out)');
-      const third: HeldOut = (i) => i % 3 === 2;
-      const r3 = await absentList(cook, 'howtocook', v3.recipes, 'recipes (howtocook)', verbose, third);
-      const p3 = await absentList(laws, 'power-laws', v3.power, 'power statutes', verbose, third);
-      const l3 = await absentList(laws, 'labour-laws', v3.labour, 'labour statutes', verbose, third);
-      printParts('all out-of-collection v3', [...r3, ...p3, ...l3]);
-      await sessions((c) => (c === 'howtocook' ? cook : laws), v3.sessions, verbose, third);
-    }
-    const v4 = data.round4;
-    if (v4) {
-      // never tuned on: failures are printed only with --verbose
-      console.log('\n## fourth set (stop 34; every item held out)');
-      const all = () => true;
-      const r4 = await absentList(cook, 'howtocook', v4.recipes, 'recipes (howtocook)', verbose, all);
-      const p4 = await absentList(laws, 'power-laws', v4.power, 'power statutes', verbose, all);
-      const l4 = await absentList(laws, 'labour-laws', v4.labour, 'labour statutes', verbose, all);
-      printAbsent('all out-of-collection v4', [...r4, ...p4, ...l4]);
-      await sessions((c) => (c === 'howtocook' ? cook : laws), v4.sessions, verbose, all);
+    // later sets: failures of held-out items are printed only with --verbose
+    const all: HeldOut = () => true;
+    const later: [string, string, AbsentSet['round3'], HeldOut][] = [
+      ['second held-out set (round 2; every item held out)', 'v2', data.heldout_v2, all],
+      ['third set (stop 33; every third item held out)', 'v3', data.round3, (i) => i % 3 === 2],
+      ['fourth set (stop 34; every item held out)', 'v4', data.round4, all],
+    ];
+    for (const [title, tag, set, heldOut] of later) {
+      if (!set) continue;
+      console.log(`\n## ${title}`);
+      const rs = await absentList(cook, 'howtocook', set.recipes, 'recipes (howtocook)', verbose, heldOut);
+      const ps = await absentList(laws, 'power-laws', set.power, 'power statutes', verbose, heldOut);
+      const ls = await absentList(laws, 'labour-laws', set.labour, 'labour statutes', verbose, heldOut);
+      printParts(`all out-of-collection ${tag}`, [...rs, ...ps, ...ls]);
+      await sessions((c) => (c === 'howtocook' ? cook : laws), set.sessions, verbose, heldOut);
     }
   } finally {
     await cook.close();

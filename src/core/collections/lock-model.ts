@@ -25,10 +25,10 @@ import fitted from './data/lock-model.json' with { type: 'json' };
  * statutes), else the question is asked back naming it and the runner-up (asking beats a wrong
  * lock). Weights, chooser, T and the thresholds are data (data/lock-model.json), written by
  * `npm run models:fit-lock` (scripts/fit-lock-model.ts) from the tuning rows only: the STARD tuning
- * half and the tuning slices of the power and labour statute sets. The thresholds are those locking
- * the most right statutes on the STARD tuning half with its out-of-fold wrong-lock rate at most 5 %
- * (the issue's bound) and the power and labour tuning answers not below the ratio rules'. The
- * held-out slices are only reported.
+ * half and the tuning slices of the power and labour statute sets. The thresholds keep the STARD
+ * tuning half's out-of-fold wrong-lock rate ≤ 5 % and the power and labour tuning answers not below
+ * the ratio rules'; of those, the fewest wrong locks among the ones locking ≥ 75 % right statutes
+ * (the issue's two bounds; a wrong lock is the worse error). The held-out slices are only reported.
  *
  * Why not STARD's learn part or known-question features (the earlier conditional-logit attempt):
  * the embedding model was trained on the learn part's questions (its first vector hit is right for

@@ -98,8 +98,12 @@ export interface SubjectWord {
   word: string;
   /** idf over the collection's chunks (a word no chunk holds gets the highest) */
   weight: number;
-  /** a word next to the dish words (宫保 + 虾球): held by the title, or by the recipe's text (露一手 is not a dish) */
-  attached?: boolean;
+  /**
+   * a word next to the dish words (宫保 + 虾球), before or after them: held by the title, or by the
+   * recipe's text (露一手 is not a dish; 速冻 + 饺子 is 速冻水饺, whose text says 饺子 — requiring the
+   * title for words after the name stopped 糖醋 + 淀粉 → 糖醋汁 but lost the natural 速冻饺子 question)
+   */
+  attached?: 'before' | 'after';
 }
 
 export interface SubjectCheck {
@@ -108,12 +112,17 @@ export interface SubjectCheck {
   held: number;
   /** subject words the document lacks, most specific first */
   missing: string[];
+  /** titles: the weighted share of the name's words the title holds, before the head-word rule (near alternatives share some) */
+  shared?: number;
 }
 
 /** Question words (data/question-words.json) are no subject; single characters neither (`鱼` alone is, when it is the whole core). */
 const NOT_SUBJECT = { test: isQuestionWord };
 
-/** jieba tags of function words (adverbs, prepositions, particles, conjunctions, pronouns, numbers, measure words, time and place words): never part of a name. */
+/**
+ * jieba tags of function and status words (adverbs, prepositions, particles, conjunctions, pronouns,
+ * numbers, measure words, time, place and direction words, 最舒服-like status words): never part of a name.
+ */
 const FUNCTION_TAG = /^(?:d|p|u|c|r|y|e|o|m|q|f|t|s|z)/;
 
 /** The subject words of a question core with their collection idf. */
@@ -175,6 +184,8 @@ export interface NamedSubject {
   share: number;
   /** a noun the collection never mentions (no dish word of it named): it is the subject whatever its share */
   unknown?: boolean;
+  /** the name's last word (黄焖排骨: 排骨): what the dish is made of; a title lacking it names another dish */
+  head?: string;
 }
 
 /**
@@ -220,8 +231,14 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
   // dishes, tuning parts of eval/collections-absent.eval.ts: round 1 wrong locks 16.7 → 3.3 %, round 3 18.8 → 0 %
   const unknownToCollection = (w: { word: string; tag: string }) =>
     [...w.word].length >= 2 && !NOT_SUBJECT.test(w.word) && w.tag !== 'x' && !FUNCTION_TAG.test(w.tag) && !idx.df.has(w.word) && !titleText.some((t) => t.includes(w.word));
-  const attachable = (w: { word: string; tag: string }, after = false) =>
-    !NOT_SUBJECT.test(w.word) && [...w.word].length >= 2 && (/^(?:n|vn)/.test(w.tag) ? after || docsWith(w.word) <= 2 : after && unknownToCollection(w));
+  // before the name any noun joined to it is part of it (黄油 + 牛肉 is not 酱牛肉; it was only a noun at
+  // most two recipes use); after a run that already is a whole title only such a rare noun (炒河粉 +
+  // 不粘锅 asks about the dish). Absent names made of the collection's own title words × ingredients
+  // (60 a draw, two draws): 10 / 11 → 9 / 10 locked; howtocook natural and title questions unchanged
+  const attachable = (w: { word: string; tag: string }, where: 'before' | 'after' | 'afterTitle') =>
+    !NOT_SUBJECT.test(w.word) &&
+    [...w.word].length >= 2 &&
+    (/^(?:n|vn)/.test(w.tag) ? where !== 'afterTitle' || docsWith(w.word) <= 2 : where === 'after' && unknownToCollection(w));
   // a noun the collection never mentions names something it does not hold (羊肉串, 锅贴)
   const unknownNoun = (w: { word: string; tag: string }) => /^n/.test(w.tag) && unknownToCollection(w);
   // a run of dish words, with the word right before and after it when that can be part of a name
@@ -233,12 +250,12 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     while (j + 1 < words.length && isDish[j + 1]) j++;
     // a name is written in one piece: a word across 的 or other dropped text is not attached
     const joins = (a: number, b: number) => core.includes(words.slice(a, b + 1).map((w) => w.word).join(''));
-    const from = i > 0 && attachable(words[i - 1]) && joins(i - 1, j) ? i - 1 : i;
+    const from = i > 0 && attachable(words[i - 1], 'before') && joins(i - 1, j) ? i - 1 : i;
     // X炒Y / X烧Y: a one-character cooking verb between the dish word and a noun is inside the name
     // a run that already is a whole title (炒河粉) is a complete name: a noun after it is what is asked about it (不粘锅)
     const complete = titleText.includes(words.slice(i, j + 1).map((w) => w.word).join(''));
-    const bridge = !complete && j + 2 < words.length && [...words[j + 1].word].length === 1 && /^v/.test(words[j + 1].tag) && attachable(words[j + 2], true) && joins(from, j + 2);
-    const to = bridge ? j + 2 : j + 1 < words.length && attachable(words[j + 1], !complete) && joins(from, j + 1) ? j + 1 : j;
+    const bridge = !complete && j + 2 < words.length && [...words[j + 1].word].length === 1 && /^v/.test(words[j + 1].tag) && attachable(words[j + 2], 'after') && joins(from, j + 2);
+    const to = bridge ? j + 2 : j + 1 < words.length && attachable(words[j + 1], complete ? 'afterTitle' : 'after') && joins(from, j + 1) ? j + 1 : j;
     const picked = words.slice(from, to + 1).map((w) => w.word);
     const attached = [from < i ? words[from].word : '', to > j ? words[to].word : ''].filter(Boolean);
     runs.push({ words: picked, attached, dish: words.slice(i, j + 1).reduce((n, w) => n + [...w.word].length, 0), verb: bridge ? words[j + 1].word : undefined });
@@ -249,12 +266,18 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
   // (X炖Y: a one-character cooking verb between two of them belongs to it); a description is longer
   if (!runs.length) {
     const content = (w: { word: string; tag: string }) => [...w.word].length >= 2 && !NOT_SUBJECT.test(w.word) && !FUNCTION_TAG.test(w.tag);
-    const inName = words.every((w, i) => content(w) || (i > 0 && i < words.length - 1 && [...w.word].length === 1 && /^v/.test(w.tag) && content(words[i - 1]) && content(words[i + 1])));
+    // the question's own verb before the name (想做个…) is not part of it; anything after it that is not
+    // (里脊 + 要切多粗) makes it a question about the thing, not a name
+    let a = 0;
+    while (a < words.length && !content(words[a])) a++;
+    const name = words.slice(a);
+    const text = a === 0 ? core : core.slice(Math.max(0, core.indexOf(name[0]?.word ?? '')));
+    const inName = name.every((w, i) => content(w) || (i > 0 && i + 1 < name.length && [...w.word].length === 1 && /^v/.test(w.tag) && content(name[i - 1]) && content(name[i + 1])));
     const longest = Math.max(0, ...titleText.map((t) => [...t].length));
-    if (inName && words.length >= 2 && [...core].length <= longest) {
-      const verb = words.find((w) => [...w.word].length === 1)?.word;
-      const out = words.filter((w) => w.word !== verb).map((w) => ({ word: w.word, weight: weightOf(idx, w.word) }));
-      return { text: core, words: out, share: 1, unknown: false };
+    if (inName && name.length >= 2 && [...text].length <= longest) {
+      const verb = name.find((w) => [...w.word].length === 1)?.word;
+      const out = name.filter((w) => w.word !== verb).map((w) => ({ word: w.word, weight: weightOf(idx, w.word) }));
+      return { text, words: out, share: [...text].length / ([...core.replace(/[\p{P}\p{S}\s]/gu, '')].length || 1), unknown: false, head: out[out.length - 1]?.word };
     }
   }
   if (!runs.length) return null;
@@ -267,11 +290,12 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
   for (const w of best.words) {
     // the cooking verb inside a name (韭菜炒虾仁) is shown, not weighed
     if (w === best.verb) continue;
-    const attached = best.attached.includes(w);
+    const attached = best.attached.includes(w) ? (w === best.words[0] ? 'before' : 'after') : undefined;
     out.push({ word: w, weight: weightOf(idx, w), attached });
     if (!idx.df.has(w)) for (const t of segmentForSearch(w)) if (t !== w && [...t].length >= 2 && idx.df.has(t) && !out.some((o) => o.word === t)) out.push({ word: t, weight: weightOf(idx, t), attached });
   }
-  return { text, words: out, share: [...text].length / coreLen, unknown: best.dish === 0 };
+  const head = [...best.words].reverse().find((w) => w !== best.verb);
+  return { text, words: out, share: [...text].length / coreLen, unknown: best.dish === 0, head: best.words.length > 1 ? head : undefined };
 }
 
 /** The word of the core that holds the document's title inside it and that the collection never mentions (葱油饼 for 葱油), else null. */
@@ -291,7 +315,12 @@ export function titleHoldsSubject(ctx: AppContext, coll: CollectionRow, subject:
   const tokens = new Set(segmentForSearch(title));
   const text = idx.docs.get(String(docId)) ?? new Set<string>();
   const attached = new Set(subject.words.filter((w) => w.attached).map((w) => w.word));
-  return { words: subject.words, ...share(subject.words, (w) => tokens.has(w) || title.includes(w) || (attached.has(w) && text.has(w))) };
+  const holds = (w: string) => tokens.has(w) || title.includes(w) || (attached.has(w) && text.has(w));
+  const s = share(subject.words, holds);
+  // a title without the name's head word is another dish however much of the rest it shares (黄焖排骨 ≠
+  // 黄焖鸡: 黄焖 is the rarer word, 0.62 of the weight): absent dishes, tuning, round 1 wrong locks 6.7 →
+  // 3.3 %; howtocook title, paraphrase and natural questions unchanged
+  return { words: subject.words, ...s, held: subject.head && !holds(subject.head) ? 0 : s.held, shared: s.held };
 }
 
 /** The nouns of a statute question (`铁路`, `线路`, `房子`): what it is about, weighed by collection idf. */
@@ -347,7 +376,7 @@ export function subjectVerdict(
     if (best >= cfg.subjectMinHeld) return null;
     const missing = checked[0]?.missing ?? [];
     // alternatives share part of the named dish (糖醋排骨 for 红烧排骨), never noise
-    const near = o.candidates.filter((id) => titleHoldsSubject(ctx, coll, s, Number(id)).held > 0);
+    const near = o.candidates.filter((id) => (titleHoldsSubject(ctx, coll, s, Number(id)).shared ?? 0) > 0);
     return { subject: s.text, near, reason: `问题所说的「${s.text}」不在候选菜谱的标题中（缺少：${missing.join('、') || '—'}；最多覆盖 ${best.toFixed(2)} < ${cfg.subjectMinHeld}）` };
   }
   const nouns = nounSubject(ctx, coll, o.core);
@@ -361,6 +390,9 @@ export function subjectVerdict(
     return { subject: text, near: [], reason: `相近的已知问题涉及集合外的法规（${cited}相似度 ${split.outside.toFixed(2)}；涉及集合内法规的 ${split.inside.toFixed(2)}）` };
   }
   // a lock supported by close known questions (learned lay questions answered by its articles) stands
+  // (also when the statute holds none of the question's nouns and the questions do not name them: that
+  // stopped 公务员辞职 → 劳动合同法 but lost 2 right STARD tuning locks — 仓储合同纠纷管辖: 仓储 only
+  // narrows the matter the statute does regulate)
   if (o.state === 'locked' && o.knownSupport) return null;
   if (!nouns.length) return null;
   const held = Math.max(...ids.map((id) => docHoldsSubject(ctx, coll, nouns, id, o.lay).held));

@@ -124,17 +124,22 @@ export function medianHeight(boxes: TextBox[]): number {
 }
 
 /**
- * Dashes the detector gave no box at all (a lone thin bar scores low as text): inside the band of the page's
- * long horizontal rulings (a table), ink outside every text box and off the rulings whose connected piece is
- * a bar — as long as a dash (DASH_LENGTH) up to two of them, an eighth of the text height thick at most.
+ * Dashes the detector gave no box at all (a lone thin bar scores low as text): ink outside every text box and
+ * off the rulings whose connected piece is a bar — as long as a dash (DASH_LENGTH) up to two of them, an
+ * eighth of the text height thick at most — inside the band of the page's long horizontal rulings (a ruled or
+ * three-line table), or elsewhere on a row of an unruled table (`onTableRow`).
  */
 export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number): CellBox[] {
   const long = rulings.filter((r) => r.y0 === r.y1 && r.x1 - r.x0 >= textH * 8);
-  if (long.length < 2) return [];
-  const x0 = Math.max(0, Math.floor(Math.min(...long.map((r) => r.x0))));
-  const x1 = Math.min(img.width, Math.ceil(Math.max(...long.map((r) => r.x1))));
-  const y0 = Math.max(0, Math.floor(Math.min(...long.map((r) => r.y0))));
-  const y1 = Math.min(img.height, Math.ceil(Math.max(...long.map((r) => r.y0))));
+  const band =
+    long.length >= 2
+      ? { x0: Math.min(...long.map((r) => r.x0)), x1: Math.max(...long.map((r) => r.x1)), y0: Math.min(...long.map((r) => r.y0)), y1: Math.max(...long.map((r) => r.y0)) }
+      : null;
+  const inBand = (x: number, y: number) => !!band && x >= band.x0 && x <= band.x1 && y >= band.y0 && y <= band.y1;
+  const x0 = 0;
+  const x1 = img.width;
+  const y0 = 0;
+  const y1 = img.height;
   const w = x1 - x0;
   const h = y1 - y0;
   if (w <= 0 || h <= 0) return [];
@@ -177,12 +182,24 @@ export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling
     const thick = by1 - by0 + 1;
     // the piece's shape at the faint threshold first (cheap), then the bar test on its own ink (isDashBar)
     const piece = { x0: x0 + bx0, x1: x0 + bx1 + 1, y0: y0 + by0, y1: y0 + by1 + 1, score: 1 };
-    if (len >= textH * DASH_LENGTH && len <= textH * 1.5 && thick <= Math.max(3, textH / 6) && n >= len * 0.8 && isDashBar(img, piece, textH)) {
+    if (len >= textH * LONE_DASH_LENGTH && len <= textH * 1.5 && thick <= Math.max(3, textH / 6) && n >= len * 0.8 && isDashBar(img, piece, textH, LONE_DASH_LENGTH)) {
       const cy = y0 + (by0 + by1) / 2;
+      if (!inBand(x0 + (bx0 + bx1) / 2, cy) && !onTableRow(boxes, x0 + bx0, x0 + bx1, cy, textH)) continue;
       out.push({ x0: x0 + bx0 - textH / 4, x1: x0 + bx1 + 1 + textH / 4, y0: cy - textH / 2, y1: cy + textH / 2, score: 1, bar: true });
     }
   }
   return out;
+}
+
+/**
+ * Outside a ruled table a bar is a cell's dash only on a table row: two text boxes or more with their middles
+ * within a third of the text height of the bar's, none nearer to it than half the text height (a column gap;
+ * a dash inside a line of text, "— 3 —" around a page number, stands closer to its words).
+ */
+function onTableRow(boxes: TextBox[], bx0: number, bx1: number, cy: number, textH: number): boolean {
+  const row = boxes.filter((b) => Math.abs((b.y0 + b.y1) / 2 - cy) <= textH / 3);
+  if (row.length < 2) return false;
+  return row.every((b) => (b.x0 > bx1 ? b.x0 - bx1 : bx0 > b.x1 ? bx0 - b.x1 : 0) >= textH / 2);
 }
 
 /** The recogniser's reading of a box, or the dash for a bar box (confidence: the bar's share of the ink). */
@@ -360,6 +377,12 @@ function markInk(img: GreyImage, x0: number, y0: number, x1: number, y1: number,
  * times the print size: an em dash measures 0.45–0.55 of it, a hyphen about 0.2, a speck less).
  */
 const DASH_LENGTH = 0.3;
+/**
+ * A bar standing alone in a table cell (no box, nothing beside it: `strayBars`) is the cell's dash from this
+ * length on: a monospaced face prints "—" one cell wide (Zen Hei Mono: 0.27 of the median box height on the
+ * tuning scan `fengsu`), and a lone hyphen in a cell means "not applicable" just the same; a speck is shorter.
+ */
+const LONE_DASH_LENGTH = 0.2;
 
 /**
  * The box's ink is one horizontal bar: the rows from the first to the last holding at least half of the
@@ -369,7 +392,7 @@ const DASH_LENGTH = 0.3;
  * em dash is ≈ 0.5), going on it is a piece of a longer line (a ruling), not a mark. A lone "一" in a cell is
  * such a bar too and reads "—": in a table cell the dash ("not applicable") is by far the likelier.
  */
-export function isDashBar(img: GreyImage, b: TextBox, textH: number): boolean {
+export function isDashBar(img: GreyImage, b: TextBox, textH: number, minLength = DASH_LENGTH): boolean {
   const x0 = Math.max(0, Math.floor(b.x0));
   const x1 = Math.min(img.width, Math.ceil(b.x1));
   const y0 = Math.max(0, Math.floor(b.y0));
@@ -417,5 +440,166 @@ export function isDashBar(img: GreyImage, b: TextBox, textH: number): boolean {
   while (first > 0 && rows[first - 1] >= peak / 4) first--;
   while (last + 1 < rows.length && rows[last + 1] >= peak / 4) last++;
   const inBar = rows.slice(first, last + 1).reduce((a, n) => a + n, 0);
-  return last - first + 1 <= Math.max(2, textH / 8) && inBar >= total * 0.8 && full >= textH * DASH_LENGTH;
+  return last - first + 1 <= Math.max(2, textH / 8) && inBar >= total * 0.8 && full >= textH * minLength;
+}
+
+/**
+ * What the recogniser reads for "≥"/"≤"/"±" before a number (tuning scans: "2159" for ≥159, "s3000" and "$66"
+ * for ≤, "<40" for a 明体 "⩽", ">2组" for a 楷体 "≥", "+10" for ±10); it also passes over the sign and reads the
+ * number alone.
+ */
+const SIGN_READS = new Set(['2', 's', 'S', '$', '<', '>', '＜', '＞', 'z', 'Z', '+', '＋']);
+const CHEVRONS: Record<string, '≥' | '≤'> = { '<': '≤', '＜': '≤', '>': '≥', '＞': '≥' };
+
+/**
+ * A comparison sign decided from its ink, where the recogniser's reading of a line's first character is a
+ * sign's lookalike or a digit (`signShape` on the line's first glyph, ink up to the first blank column). The
+ * sign replaces the character read at its place, or is put before the text when the first character read lies
+ * beyond the glyph (the sign passed over).
+ */
+export function readSign(img: GreyImage, b: TextBox, r: RecognizedLine): RecognizedLine {
+  const chars = [...r.text];
+  if (!chars.length || !r.charX || r.charX.length !== chars.length) return r;
+  const lookalike = SIGN_READS.has(chars[0]);
+  if (!(lookalike ? /^[\d.]/.test(chars[1] ?? '') : /^\d/.test(chars[0]))) return r;
+  const [glyph, next] = leadingGlyphs(img, b);
+  const sign = glyph && signShape(img, glyph, chars[0], next);
+  if (!glyph || !sign) return r;
+  // the character read at the sign: its step's middle inside the glyph (a step is about a sixth of the box height)
+  const at = b.x0 + r.charX[0] * (b.x1 - b.x0);
+  if (at <= glyph.x1 + (b.y1 - b.y0) / 6) return lookalike ? { ...r, text: sign + chars.slice(1).join('') } : r;
+  return { ...r, text: sign + r.text, charConfidence: [1, ...r.charConfidence], charX: [0, ...r.charX] };
+}
+
+interface Glyph {
+  x0: number;
+  x1: number;
+  /** rows of the box (rulings inside it left out) */
+  y0: number;
+  y1: number;
+  /**
+   * the glyph's ink: a third of the way from its own darkest pixel to paper (a thin typeface's sign is grey
+   * 150–200; the scanner's blur leaves grey 150–200 in the gap between a sign's chevron and its bar)
+   */
+  ink: number;
+  /** its first and last rows holding ink */
+  top: number;
+  bottom: number;
+}
+
+/**
+ * The box's first two glyphs: pieces of faint ink (FAINT_INK) between blank columns at least a fifth of the box
+ * height wide (narrower: a speck, a ruling's halo) and at most four fifths (a sign is about half an em, the
+ * box about 1.75 em high); rows and columns a ruling crosses are left out.
+ */
+function leadingGlyphs(img: GreyImage, b: TextBox): [Glyph | null, Glyph | null] {
+  const x0 = Math.max(0, Math.floor(b.x0));
+  const x1 = Math.min(img.width, Math.ceil(b.x1));
+  const y0 = Math.max(0, Math.floor(b.y0));
+  const y1 = Math.min(img.height, Math.ceil(b.y1));
+  const h = y1 - y0;
+  if (h <= 0 || x1 <= x0) return [null, null];
+  const ruled = new Uint8Array(h);
+  for (let y = y0; y < y1; y++) {
+    let n = 0;
+    for (let x = x0; x < x1; x++) if (img.data[y * img.width + x] < FAINT_INK) n++;
+    ruled[y - y0] = n > (x1 - x0) * 0.8 ? 1 : 0;
+  }
+  const inkIn = (x: number) => {
+    let n = 0;
+    for (let y = y0; y < y1; y++) if (!ruled[y - y0] && img.data[y * img.width + x] < FAINT_INK) n++;
+    return n > h * 0.8 ? 0 : n;
+  };
+  const found: Glyph[] = [];
+  let end = x0;
+  while (found.length < 2) {
+    let start = end;
+    while (start < x1 && inkIn(start) < 2) start++;
+    end = start;
+    while (end < x1 && inkIn(end) > 0) end++;
+    if (start >= x1) break;
+    if (end - start < h * 0.2) continue;
+    if (end - start > h * 0.8) break;
+    let darkest = 255;
+    for (let y = y0; y < y1; y++) for (let x = start; x < end; x++) if (!ruled[y - y0]) darkest = Math.min(darkest, img.data[y * img.width + x]);
+    const ink = darkest + (255 - darkest) / 3;
+    let top = -1;
+    let bottom = -1;
+    for (let y = y0; y < y1; y++) {
+      if (ruled[y - y0]) continue;
+      let dark = false;
+      for (let x = start; x < end && !dark; x++) dark = img.data[y * img.width + x] < ink;
+      if (!dark) continue;
+      if (top < 0) top = y;
+      bottom = y;
+    }
+    if (top < 0) continue;
+    found.push({ x0: start, x1: end - 1, y0, y1, ink, top, bottom });
+  }
+  return [found[0] ?? null, found[1] ?? null];
+}
+
+/**
+ * "≥" or "≤" from a glyph's ink. Read as a chevron ("<", ">"): the sign when the glyph is as tall as the digit
+ * after it (three quarters of its height at least) — a bare chevron stands in the middle of the line, the
+ * sign's bar (flat, or slanted as in 明体 "⩽" and 楷体) reaches down to the digits' baseline. Read as anything
+ * else: two pieces stacked with blank rows between them (a speck of one or two pixels aside), the lower a bar
+ * (at most half as tall as the upper, across at least 0.6 of the glyph's width), the upper a chevron whose
+ * rows cross one stroke each, whose top row starts at one side and whose middle row reaches the other (">"
+ * left to right, "<" right to left); read "+",
+ * the same two pieces with the upper's middle under its top are "±". "2", "s", "$", "+" are one piece; "=" has
+ * no tall piece.
+ */
+function signShape(img: GreyImage, g: Glyph, read: string, next: Glyph | null): '≥' | '≤' | '±' | null {
+  const chevron = CHEVRONS[read];
+  if (chevron) return next && g.bottom - g.top + 1 >= (next.bottom - next.top + 1) * 0.75 ? chevron : null;
+  const rows: { n: number; cx: number; x0: number; x1: number; runs: number }[] = [];
+  for (let y = g.top; y <= g.bottom; y++) {
+    let n = 0;
+    let sx = 0;
+    let lo = Infinity;
+    let hi = -Infinity;
+    // strokes the row crosses: runs of ink apart by two blank pixels or more
+    let runs = 0;
+    let last = -Infinity;
+    for (let x = g.x0; x <= g.x1; x++) {
+      if (img.data[y * img.width + x] >= g.ink) continue;
+      if (x - last > 2) runs++;
+      last = x;
+      n++;
+      sx += x;
+      lo = Math.min(lo, x);
+      hi = Math.max(hi, x);
+    }
+    rows.push({ n, cx: n ? sx / n : 0, x0: lo, x1: hi, runs });
+  }
+  const pieces: (typeof rows)[] = [];
+  let cur: typeof rows = [];
+  for (const r of rows) {
+    if (r.n) cur.push(r);
+    else if (cur.length) {
+      pieces.push(cur);
+      cur = [];
+    }
+  }
+  if (cur.length) pieces.push(cur);
+  const solid = pieces.filter((p) => p.reduce((a, r) => a + r.n, 0) > 2);
+  if (solid.length !== 2) return null;
+  const [upper, lower] = solid;
+  const width = g.x1 - g.x0 + 1;
+  // a chevron's rows each cross one arm (a "2"'s top arc is crossed twice, a plus's middle row is one bar)
+  const oneArm = upper.filter((r) => r.runs >= 2).length <= 1;
+  const barWidth = Math.max(...lower.map((r) => r.x1)) - Math.min(...lower.map((r) => r.x0)) + 1;
+  if (lower.length * 2 > upper.length || barWidth < width * 0.6) return null;
+  const top = upper[0].cx;
+  const middle = upper[Math.floor(upper.length / 2)].cx;
+  // read "+": a plus over a bar is "±" (its upright keeps the middle under the top)
+  if (read === '+' || read === '＋') return Math.abs(middle - top) <= width / 5 ? '±' : null;
+  // a chevron's arms start at one side and meet at the other: its top row in the outer 40 % of the glyph on
+  // one side, its middle row in the outer 40 % on the other (a 楷体 "2", whose base stroke stands apart, has
+  // its top row in the middle)
+  const at = (x: number) => (x - g.x0) / Math.max(1, width - 1);
+  if (oneArm && at(top) < 0.4 && at(middle) > 0.6) return '≥';
+  if (oneArm && at(top) > 0.6 && at(middle) < 0.4) return '≤';
+  return null;
 }

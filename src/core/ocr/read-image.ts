@@ -1,9 +1,9 @@
 import { estimateSkew } from './deskew';
-import { cellBoxes, medianHeight, readCellBox } from './cells';
+import { cellBoxes, medianHeight, readCellBox, readSign } from './cells';
 import { DEFAULT_DETECT, detectPrepared, detectionInput, type DetectionInput, type TextBox } from './detect';
 import { resize, rotate, type GreyImage } from './image';
 import type { OcrModels } from './models';
-import { recognizeBoxes } from './recognize';
+import { recognizeBoxes, type RecognizedLine } from './recognize';
 import { detectRulings, type ImageRuling } from './rulings';
 import type { OcrPageLine } from './types';
 
@@ -68,12 +68,30 @@ export async function readLevelled(models: OcrModels, page: LevelledPage): Promi
   const recognizeMs = performance.now() - t;
   const lines: OcrLine[] = [];
   boxes.forEach((b, i) => {
-    const r = readCellBox(b, read[i], level, textH);
+    const r = dropTrailingSpeck(readSign(level, b, readCellBox(b, read[i], level, textH)));
     const text = fixLookalikes(fixUnits(r.text.trim()));
     if (!text || r.confidence < MIN_LINE_CONFIDENCE) return;
     lines.push({ text, confidence: r.confidence, min_confidence: Math.min(...r.charConfidence), ...unrotateBox(b, skew, page.width, page.height) });
   });
   return { lines, skew, rulings: page.rulings, ms: { deskew: page.ms, detect: detectMs, recognize: recognizeMs } };
+}
+
+/** Marks a speck beside a line's end is read as. */
+const SPECK_MARKS = new Set(['°', '-', '·', "'", '`', '˙', '.', ',', '"', '“', '”', '‘', '’']);
+/**
+ * The recogniser's probability below which a mark ending a line is a speck, not print: on the tuning table
+ * scans specks after a cell ("11:00—12:00°", "16:00—17:00-") were read at 0.25–0.50, printed marks at 0.9 and
+ * more.
+ */
+const SPECK_CONFIDENCE = 0.6;
+
+/** A line's last character dropped when it is a mark read unsure after a digit or a Han character. */
+export function dropTrailingSpeck(r: RecognizedLine): RecognizedLine {
+  const chars = [...r.text];
+  const n = chars.length;
+  if (n < 2 || !SPECK_MARKS.has(chars[n - 1]) || !(r.charConfidence[n - 1] < SPECK_CONFIDENCE) || !/[\d\u4e00-\u9fff]/.test(chars[n - 2])) return r;
+  const charConfidence = r.charConfidence.slice(0, n - 1);
+  return { ...r, text: chars.slice(0, -1).join(''), charConfidence, confidence: charConfidence.reduce((a, c) => a + c, 0) / charConfidence.length, ...(r.charX ? { charX: r.charX.slice(0, n - 1) } : {}) };
 }
 
 /**

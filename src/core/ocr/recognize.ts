@@ -8,6 +8,11 @@ export interface RecognizedLine {
   confidence: number;
   /** per character probability, same order as text's code points */
   charConfidence: number[];
+  /**
+   * where each character was read, as a share of the line image's width (the middle of its CTC step; the
+   * step is 8 input pixels, a third of a Han character): lets a character be looked at in the image
+   */
+  charX?: number[];
 }
 
 const HEIGHT = 48;
@@ -80,7 +85,7 @@ export async function recognizeBoxes(
       const classes = best.data as BigInt64Array;
       const probs = out.best_prob.data as Float32Array;
       batch.forEach((idx, k) => {
-        results[idx] = ctcDecodeBest(classes, probs, k * steps, steps, models.dictionary);
+        results[idx] = placed(ctcDecodeBest(classes, probs, k * steps, steps, models.dictionary), width / steps / inputs[idx].width);
       });
       return;
     }
@@ -88,7 +93,7 @@ export async function recognizeBoxes(
     const [, steps, classes] = t.dims as number[];
     const probs = t.data as Float32Array;
     batch.forEach((idx, k) => {
-      results[idx] = ctcDecode(probs, k * steps * classes, steps, classes, models.dictionary);
+      results[idx] = placed(ctcDecode(probs, k * steps * classes, steps, classes, models.dictionary), width / steps / inputs[idx].width);
     });
   };
   // longest first, so the last run in flight is a short one
@@ -98,6 +103,11 @@ export async function recognizeBoxes(
   });
   await Promise.all(lanes);
   return results;
+}
+
+/** Character steps (`charX` as decoded: step numbers) -> shares of the line's width (`perStep`: one step's share). */
+function placed(line: RecognizedLine, perStep: number): RecognizedLine {
+  return line.charX ? { ...line, charX: line.charX.map((s) => (s + 0.5) * perStep) } : line;
 }
 
 /** Greedy CTC over the whole probability table: best class per step (the first of equals), then `collapse`. */
@@ -129,15 +139,17 @@ export function ctcDecodeBest(classes: BigInt64Array, probs: Float32Array, offse
 function collapse(classAt: (s: number) => number, probAt: (s: number) => number, steps: number, dictionary: string[]): RecognizedLine {
   let text = '';
   const conf: number[] = [];
+  const at: number[] = [];
   let prev = -1;
   for (let s = 0; s < steps; s++) {
     const best = classAt(s);
     if (best !== 0 && best !== prev) {
       text += dictionary[best - 1] ?? '';
       conf.push(probAt(s));
+      at.push(s);
     }
     prev = best;
   }
   const confidence = conf.length ? conf.reduce((a, b) => a + b, 0) / conf.length : 0;
-  return { text, confidence, charConfidence: conf };
+  return { text, confidence, charConfidence: conf, charX: at };
 }

@@ -125,6 +125,8 @@ export function cleanOcrCell(cell: string): string {
   // Chinese print never ends or opens a cell with ASCII punctuation ("p.u." excepted)
   if (!/[a-z]\.[a-z]\.$/i.test(s)) s = s.replace(/(?<=[\u4e00-\u9fff）)\w%*℃Ω])(?:\s*[.'"`,:;·：；，、])+$/, '');
   s = s.replace(/^[.'"`,:;·：；，、]+\s*(?=[\u4e00-\u9fff\w≥≤±+-])/, '');
+  // a speck beside a decimal point: "89..0"
+  s = s.replace(/(?<=\d)\.{2,}(?=\d)/g, '.');
   // volt and watt are capitals (units named after people): "500kv" is 500 kV
   return s.replace(/^K(V|A|W|VA|var|Wh)$/, 'k$1').replace(/(\d\s?[kMG]?)([vw])(a?)$/, (_m, a: string, u: string, va: string) => `${a}${u.toUpperCase()}${va.toUpperCase()}`);
 }
@@ -360,7 +362,7 @@ export async function parsePdf(bytes: Buffer, fileLabel: string, options: PdfPar
             ocrPages.push(n);
             items = ocrItems(result);
             grids = buildGrids((result.rulings ?? []).map((r) => ({ x0: r.x0, x1: r.x1, y0: result.heightPt - r.y1, y1: result.heightPt - r.y0 })));
-            tableOptions = { centre: boxMiddle, cleanCell: cleanOcrCell, cleanColumns: cleanOcrColumns };
+            tableOptions = { centre: boxMiddle, cleanCell: cleanOcrCell, cleanColumns: cleanOcrColumns, scanned: true };
             for (const l of result.lines) {
               confSum += l.confidence;
               confN++;

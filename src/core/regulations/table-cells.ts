@@ -19,7 +19,7 @@ export function cleanOcrColumns(rows: string[][]): string[][] {
   const n = Math.max(0, ...out.map((r) => r.length));
   for (let c = 0; c < n; c++) {
     const cells = out.map((r) => r[c] ?? '');
-    const fixed = signs(lookalikeDigits(dashSlots(cells)));
+    const fixed = plusMinus(signs(lookalikeDigits(dashSlots(cells))));
     fixed.forEach((v, i) => {
       if (out[i].length > c) out[i][c] = v;
     });
@@ -35,6 +35,10 @@ export function cleanOcrColumns(rows: string[][]): string[][] {
  * of a page's cells (24 cells of one column: 3 dashes, 21 "一"), a "一" position never (0 of 16).
  */
 function dashSlots(cells: string[]): string[] {
+  return digitDashSlots(hanDashSlots(cells));
+}
+
+function hanDashSlots(cells: string[]): string[] {
   const slots = new Map<number, { dash: number; one: number }>();
   const chars = cells.map((c) => [...c]);
   for (const cs of chars) {
@@ -51,6 +55,34 @@ function dashSlots(cells: string[]): string[] {
   return chars.map((cs) => cs.map((ch, i) => (dashAt.has(i) && DASHES.has(ch) && HAN.test(cs[i - 1] ?? '') && HAN.test(cs[i + 1] ?? '') ? '—' : ch)).join(''));
 }
 
+/** A long dash as the recogniser may read it (a hyphen is short: "-", "‐"). */
+const LONG_DASHES = new Set(['—', '―', '─', '–', '一', '－']);
+
+/**
+ * "00:00—01:00" read "00:00-01:00": between two digits the recogniser takes the printed dash for a hyphen in
+ * about a third of the cells (tuning: 6 of 20 in 明体 `fuhe`). Per character position between two digits,
+ * when at least two cells read a long dash there and they are at least half of the dash-like reads, the
+ * position is "—" in every cell. A hyphen printed as such ("GW4-126", "N-1") is read as a hyphen in every cell
+ * (the tuning model numbers: none of 29 read long), so its position never qualifies.
+ */
+function digitDashSlots(cells: string[]): string[] {
+  const slots = new Map<number, { long: number; all: number }>();
+  const chars = cells.map((c) => [...c]);
+  const between = (cs: string[], i: number) => i > 0 && i < cs.length - 1 && /\d/.test(cs[i - 1]) && /\d/.test(cs[i + 1]);
+  for (const cs of chars) {
+    cs.forEach((ch, i) => {
+      if (!DASHES.has(ch) || !between(cs, i)) return;
+      const s = slots.get(i) ?? { long: 0, all: 0 };
+      s.all++;
+      if (LONG_DASHES.has(ch)) s.long++;
+      slots.set(i, s);
+    });
+  }
+  const dashAt = new Set([...slots].filter(([, s]) => s.long >= 2 && s.long >= s.all / 2).map(([i]) => i));
+  if (!dashAt.size) return cells;
+  return chars.map((cs) => cs.map((ch, i) => (dashAt.has(i) && DASHES.has(ch) && between(cs, i) ? '—' : ch)).join(''));
+}
+
 const numeric = (s: string) => NUMBER.test(s) || s === '—';
 
 /** A cell that is one mark the recogniser may have made of a dash or a digit: no evidence of the column's kind. */
@@ -58,15 +90,18 @@ const lone = (c: string) => [...c].length === 1 && (DASHES.has(c) || c in DIGIT_
 
 /**
  * In a column of numbers (two thirds of its filled cells, lone marks aside), "o" in "1o5" is 0 and "l" is 1,
- * and a cell that is one dash-like mark ("-", "一", "－") is the table's "—" (not applicable).
+ * a cell that is one dash-like mark ("-", "一", "－") is the table's "—" (not applicable), and the one cell
+ * with a colon between digits where the others print decimal points has a point ("1:2" for 1.2).
  */
 function lookalikeDigits(cells: string[]): string[] {
   const filled = cells.filter((c) => c && !lone(c));
   if (!filled.length || filled.filter(numeric).length < filled.length * (2 / 3)) return cells;
+  // a decimal point read ":" ("1:2" among 0.3, 0.6): the column's numbers have points, and no other colon
+  const colon = filled.filter((c) => /\d[:：]\d/.test(c)).length === 1 && filled.filter((c) => /\d\.\d/.test(c)).length >= 2;
   return cells.map((c) => {
     if (!c || numeric(c)) return c;
     if (DASHES.has(c)) return '—';
-    const mapped = [...c].map((ch) => DIGIT_LOOKALIKES[ch] ?? ch).join('');
+    const mapped = [...(colon ? c.replace(/(?<=\d)[:：](?=\d)/, '.') : c)].map((ch) => DIGIT_LOOKALIKES[ch] ?? ch).join('');
     return NUMBER.test(mapped) && /\d/.test(mapped) ? mapped : c;
   });
 }
@@ -91,4 +126,15 @@ function signs(cells: string[]): string[] {
     if (m[1] === '2' && !(near(m[2]) && !near(c))) return c;
     return `${SIGN_LOOKALIKES[m[1]]}${m[2]}`;
   });
+}
+
+/**
+ * "±0.5" read "+0.5": in 楷体 the bar under the plus is a faint one-pixel stroke the recogniser and the ink test
+ * both miss (tuning scan `zhiliu`: 13 of 18 cells read "+"). In a column where at least two cells read "±"
+ * before a number and no cell prints a minus or a slash (no "+7/-3", no negative values: "+" there would be a
+ * one-sided limit), a cell that is "+" and a number is "±".
+ */
+function plusMinus(cells: string[]): string[] {
+  if (cells.filter((c) => /^±\d/.test(c)).length < 2 || cells.some((c) => /[-−－/／]/.test(c))) return cells;
+  return cells.map((c) => (/^[+＋]\d[\d.]*$/.test(c) ? `±${c.slice(1)}` : c));
 }

@@ -330,6 +330,8 @@ export interface PageTableOptions {
   cleanCell?: (s: string) => string;
   /** clean-up of a region's body rows column by column (OCR misreads the column gives away) */
   cleanColumns?: (rows: string[][]) => string[][];
+  /** the page is a scan: a blank cell may be a lone "—" the OCR did not read (TableSegment.scanned) */
+  scanned?: boolean;
 }
 
 /**
@@ -343,7 +345,7 @@ export function pageTableSegments(lines: PositionedLine[], grids: CellGrid[], op
   const ruled: TableSegment[] = [];
   for (const g of grids.flatMap((g) => (g.rules ? threeLineGrids(g, lines, centre) : [g]))) {
     const seg = gridSegment(g, lines, centre, clean);
-    if (seg && !ruled.some((s) => seg.from <= s.to && s.from <= seg.to)) ruled.push({ ...seg, rows: columns(seg.rows) });
+    if (seg && !ruled.some((s) => seg.from <= s.to && s.from <= seg.to)) ruled.push({ ...seg, rows: columns(seg.rows), ...(options.scanned ? { scanned: true } : {}) });
   }
   ruled.sort((a, b) => a.from - b.from);
   const out: TableSegment[] = [];
@@ -352,7 +354,7 @@ export function pageTableSegments(lines: PositionedLine[], grids: CellGrid[], op
     const end = seg ? seg.from : lines.length;
     if (end > at) {
       for (const s of findTableSegments(lines.slice(at, end))) {
-        out.push({ ...s, from: s.from + at, to: s.to + at, rows: columns(s.rows.map((r) => r.map(clean))), ...(s.header ? { header: { names: s.header.names.map(clean), lines: s.header.lines.map((l) => l.map(clean)) } } : {}) });
+        out.push({ ...s, from: s.from + at, to: s.to + at, rows: columns(s.rows.map((r) => r.map(clean))), ...(options.scanned ? { scanned: true } : {}), ...(s.header ? { header: { names: s.header.names.map(clean), lines: s.header.lines.map((l) => l.map(clean)) } } : {}) });
       }
     }
     if (!seg) break;

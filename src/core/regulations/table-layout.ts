@@ -61,6 +61,8 @@ const firstOfSeg = (paras: PagePara[], i: number) => !!paras[i]?.seg && paras[i 
 export function stitchTables(pages: PagePara[][], ignorable: (text: string) => boolean = () => false): { lines: Line[]; tables: TableInfo[] } {
   type Building = TableInfo & { caption: Caption | null; colX: [number, number][]; lastPage: number; headerRows: string[][]; mergedCells: MergedCell[] };
   const tables: Building[] = [];
+  /** tables read from scanned pages (a blank cell may be an unread dash) */
+  const scanned = new Set<Building>();
   const lines: Line[] = [];
   let open: Building | null = null;
   pages.forEach((paras, p) => {
@@ -128,6 +130,7 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
         tables.push(open);
       }
       const t = tables[index];
+      if (seg.scanned) scanned.add(t);
       if (caption) lines.push({ text: prevPara.text, page, table: { index, row: -2 } });
       hdr?.lines.forEach((cells) => lines.push({ text: cells.filter(Boolean).join(' '), page, table: { index, row: -1 } }));
       const isHeader = hdr ? false : continues || named ? sameRow(remapCells(firstRow, seg.columns, t.colX), t.columns) : t.columns === firstRow;
@@ -180,7 +183,7 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
   // a cell grid says which cells are merged; text alignment (and a three-line table) leaves it to the blanks
   for (const t of tables) {
     if (t.ruled && !t.threeLine) fillMergedCells(t.rows, t.mergedCells);
-    else fillMergedDown(t.rows);
+    else fillMergedDown(t.rows, scanned.has(t));
   }
   const ids = assignTableIds(tables.map((t) => t.caption));
   return {

@@ -200,6 +200,8 @@ export interface TableSegment {
   threeLine?: boolean;
   /** merged body cells (row among `rows`): a cell spanning several grid rows or columns */
   spans?: MergedCell[];
+  /** read from a scanned page (OCR): a blank cell may be a lone "—" the recogniser did not read */
+  scanned?: boolean;
 }
 
 /** Cells of a line split at wide gaps (at least ~0.8 em): how many cell-like groups it has. */
@@ -434,11 +436,22 @@ export function fillMergedCells(rows: string[][], merged: MergedCell[]): void {
   for (const m of merged) for (let r = m.row + 1; r < Math.min(rows.length, m.row + m.rowspan); r++) if (!rows[r][m.col]) rows[r][m.col] = rows[m.row][m.col];
 }
 
-export function fillMergedDown(rows: string[][]): void {
+export function fillMergedDown(rows: string[][], scanned = false): void {
   for (const c of mergedColumns(rows)) {
-    if (!rows[0][c]) continue;
+    if (!rows[0][c] || (scanned && numberColumn(rows, c))) continue;
     for (let k = 1; k < rows.length; k++) if (!rows[k][c]) rows[k][c] = rows[k - 1][c];
   }
+}
+
+/**
+ * Two thirds of the column's filled cells are numbers (a sign or a unit allowed). On a scan a blank there is a
+ * lone "—" the OCR did not read, not the lower part of a merged number: every such blank on the tuning scans
+ * (三线表 sanxian, fuhe: 9 blanks in number columns) was an unread dash, and no scanned tuning table merges a
+ * number; merged cells there are names (a station, a line, a kind of device).
+ */
+function numberColumn(rows: string[][], c: number): boolean {
+  const filled = rows.map((r) => r[c]).filter(Boolean);
+  return filled.length > 0 && filled.filter((x) => /^[≥≤<>±+-]?\d[\d.,]*[a-zA-Zμ%‰℃Ω/*]*$/.test(x) || x === '—').length >= filled.length * (2 / 3);
 }
 
 /** A header cell that only names a unit: "kV", "MW", "(%)", "单位：A". */

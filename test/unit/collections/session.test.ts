@@ -220,6 +220,8 @@ describe('the dish a recipe question names', () => {
     for (let i = 1; i <= 30; i++) fs.writeFileSync(path.join(dir, `家常素菜${i}.md`), recipe(`家常素菜${i}`, '蔬菜'));
     // a sauce whose title is the first half of another dish's one-word name (葱油 / 葱油饼)
     fs.writeFileSync(path.join(dir, '葱油.md'), recipe('葱油', '小葱'));
+    // ingredients that no title names (no dish word at all in 黄油虾皮)
+    for (const [t, i] of [['煎土豆饼', '黄油'], ['烤面包', '黄油'], ['紫菜汤', '虾皮'], ['炒西葫芦', '虾皮']]) fs.writeFileSync(path.join(dir, `${t}.md`), recipe(t, i));
     await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'dishes' });
   });
   afterAll(() => ctx.cleanup());
@@ -251,9 +253,25 @@ describe('the dish a recipe question names', () => {
     const switched = await ask('那红烧带鱼呢', locked.session_id);
     expect(switched).toMatchObject({ state: 'not_found', subject: '红烧带鱼' });
     expect(switched.kind).not.toBe('follow_up');
+    // a title holding the rarer word of the name (黄焖: one recipe) but not its head (素菜: thirty) is another dish
+    const veg = await ask('黄焖素菜怎么做');
+    expect(veg).toMatchObject({ state: 'not_found', subject: '黄焖素菜' });
+    expect(veg.candidates.map((c) => c.title)).toContain('黄焖鸡');
     // words the segmenter makes up around a name (炒个, 要放) are not part of it: held dishes still lock
     expect((await ask('家里来客人想炒个宫保鸡丁')).lock.title).toBe('宫保鸡丁');
     expect((await ask('麻婆豆腐要放豆瓣酱吗')).lock.title).toBe('麻婆豆腐');
+  });
+
+  it('takes a question of content words alone, with no dish word in it, as the name (想做个黄油虾皮)', async () => {
+    for (const q of ['想做个黄油虾皮', '黄油虾皮怎么做']) {
+      const a = await ask(q);
+      expect(a).toMatchObject({ state: 'not_found', subject: '黄油虾皮' });
+      expect(a.lock.state).not.toBe('locked');
+    }
+    // a question about something of a held dish is not a name: 紫菜汤 still locks, its 虾皮 question follows up
+    const soup = await ask('紫菜汤怎么做');
+    expect(soup.lock.title).toBe('紫菜汤');
+    expect((await ask('虾皮要放多少', soup.session_id)).state).toBe('follow_up');
   });
 
   it('does not lock a title that is only part of a longer word the collection never mentions (葱油 in 葱油饼)', async () => {

@@ -30,6 +30,14 @@ describe('OCR table columns', () => {
     expect(col([['s3000'], ['<2600'], ['2159']], 0)).toEqual(['s3000', '<2600', '2159']);
   });
 
+  it('"+" before a number is "±" in a column printing ± where no cell has a minus or a slash', () => {
+    expect(col([['±0.5'], ['+1'], ['+2'], ['±1']], 0)).toEqual(['±0.5', '±1', '±2', '±1']);
+    // a one-sided limit beside asymmetric ones stays
+    expect(col([['+7/-3'], ['±7'], ['+10'], ['±10']], 0)).toEqual(['+7/-3', '±7', '+10', '±10']);
+    // one ± is no evidence
+    expect(col([['±0.5'], ['+1'], ['+2']], 0)).toEqual(['±0.5', '+1', '+2']);
+  });
+
   it('units named after people are capitals after a number', () => {
     expect(['500kv', '10kva', '35kw', '220V', 'kv'].map(cleanOcrCell)).toEqual(['500kV', '10kVA', '35kW', '220V', 'kv']);
   });
