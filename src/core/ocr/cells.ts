@@ -171,56 +171,8 @@ function onTableRow(boxes: TextBox[], bx0: number, bx1: number, cy: number, text
 }
 
 /** The recogniser's reading of a box, or the dash for a bar box (confidence: the bar's share of the ink). */
-export function readCellBox(b: CellBox, r: RecognizedLine, img?: GreyImage, textH = 0): RecognizedLine {
-  if (b.bar) return { text: '—', confidence: 1, charConfidence: [1] };
-  if (img && textH && /^[<>＜＞]/.test(r.text) && underlined(img, b, textH)) return { ...r, text: (/^[<＜]/.test(r.text) ? '≤' : '≥') + r.text.slice(1) };
-  return r;
-}
-
-/**
- * The box's first glyph stands on a bar: "≤"/"≥" whose underline the recogniser lost ("<6" for "≤6"). In 楷体
- * and 明体 the underline is a one-pixel stroke, grey after the scanner's blur, and the model reads the chevron
- * alone. The first glyph is the first run of ink columns (a gap stands between it and the digit); its lowest
- * ink rows (two pixels, one at 150 dpi's scale of the print) cover at least 60 % of its width for a bar under
- * the chevron, where "<" ends in the point of its lower arm (about a quarter of its width).
- */
-export function underlined(img: GreyImage, b: TextBox, textH: number): boolean {
-  const x0 = Math.max(0, Math.floor(b.x0));
-  const x1 = Math.min(img.width, Math.ceil(b.x1));
-  const y0 = Math.max(0, Math.floor(b.y0));
-  const y1 = Math.min(img.height, Math.ceil(b.y1));
-  if (x1 - x0 < 4 || y1 - y0 < 4) return false;
-  const ink = inkThreshold(img, x0, y0, x1, y1, Math.max(3, Math.round(textH * DASH_LENGTH)));
-  const dark = (x: number, y: number) => img.data[y * img.width + x] < ink;
-  const colInk = (x: number) => {
-    for (let y = y0; y < y1; y++) if (dark(x, y)) return true;
-    return false;
-  };
-  let a = x0;
-  while (a < x1 && !colInk(a)) a++;
-  let c = a;
-  while (c < x1 && colInk(c)) c++;
-  const width = c - a;
-  // a glyph narrower than a fifth of the line height is no chevron (a speck, a stroke)
-  if (width < textH / 5) return false;
-  let bottom = y1 - 1;
-  const rowInk = (y: number) => {
-    let n = 0;
-    for (let x = a; x < c; x++) if (dark(x, y)) n++;
-    return n;
-  };
-  while (bottom > y0 && !rowInk(bottom)) bottom--;
-  const span = (y: number) => {
-    let lo = -1;
-    let hi = -1;
-    for (let x = a; x < c; x++)
-      if (dark(x, y)) {
-        if (lo < 0) lo = x;
-        hi = x;
-      }
-    return lo < 0 ? 0 : hi - lo + 1;
-  };
-  return Math.max(span(bottom), span(bottom - 1)) >= width * 0.6;
+export function readCellBox(b: CellBox, r: RecognizedLine): RecognizedLine {
+  return b.bar ? { text: '—', confidence: 1, charConfidence: [1] } : r;
 }
 
 /** A ruling this far (share of the box height) inside a box's end is the box's own edge, not a border through it. */
