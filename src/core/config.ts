@@ -199,6 +199,17 @@ export const configSchema = z.object({
       focusMinChunks: z.number().int().positive().default(12),
       /** Focus rule in shorter documents: best-chunk evidence needed (they could have reached coverage). */
       focusEvidence: z.number().min(0).max(1).default(0.65),
+      /**
+       * Focus rule in long documents (focusMinChunks+ chunks, statutes): best-article evidence needed
+       * to lock or ask back; below it the answer is low evidence. Calibrated on tuning parts only
+       * (highest value that keeps every in-collection right answer): power / labour / -2 sets 129 of
+       * 176 right at 0.2 … 0.475 (0.55: 123), STARD tuning right statute 76.7 % up to 0.475 (0.49:
+       * 76.0 %); out-of-collection questions (eval/collections-absent.eval.ts tuning) lock less the
+       * higher it is: STARD cross-domain wrong lock 0.2 → 22.0 %, 0.3 → 19.5, 0.4 → 17.1, 0.475 → 14.6,
+       * round-3 statutes 9.4 → 6.3 % from 0.475. A lower value never added a right answer on the
+       * tuning parts (low evidence became an ask-back, and a wrong lock out of the collection).
+       */
+      focusLongEvidence: z.number().min(0).max(1).default(0.475),
       /** Section choice inside a locked document (collections/sections.ts rankSections): weight of term evidence vs the BM25+vector RRF. */
       sectionEvidenceWeight: z.number().min(0).max(1).default(0.6),
       /** Section choice: bonus for an article that states a quantity when the question asks 多少/几天, or enumerates when it asks 哪些. */

@@ -508,7 +508,7 @@ export interface FocusScores {
  * 2. focus: in a long document (a statute of 40 articles) one relevant article is a tiny
  *    coverage_ratio, so nothing is eligible; then the document of the best fused chunk by article
  *    score (article-score.ts: term evidence incl. the statute's title words, fused rank, question
- *    form) is locked when that chunk has real evidence (focusMinChunks+ chunks: minEvidence, shorter
+ *    form) is locked when that chunk has real evidence (focusMinChunks+ chunks: focusLongEvidence, shorter
  *    documents: focusEvidence); ambiguous when another document's best chunk scores within the
  *    ambiguity ratio. Ranking by article score instead of by RRF alone took the power-statute set
  *    from 4.8 % to 0 % wrong locks (eval/collections-laws.eval.ts); short documents (recipes) rarely
@@ -566,7 +566,7 @@ export function collectionEvidenceRule(r: Omit<PipelineResult, 'decision'>, o: R
     const top = parents.find((p) => p.parent === best.parent)!;
     const ev = Math.max(evidenceOf(top), scores.get(best.key)?.evidence ?? 0);
     // long documents: real evidence is enough; short ones could have been covered, so they need more
-    if (ev < (top.total_chunks >= o.cfg.focusMinChunks ? o.cfg.minEvidence : o.cfg.focusEvidence)) return null;
+    if (ev < (top.total_chunks >= o.cfg.focusMinChunks ? o.cfg.focusLongEvidence : o.cfg.focusEvidence)) return null;
     // parts of one code (民法典's 合同编 and 物权编 are both 中华人民共和国民法典) are one statute to
     // the asker: a clarify listing the same name twice cannot be answered, so they are no rivals;
     // nor are a law and the rules or interpretations that name it (sameStatuteFamily). On the tuning

@@ -16,6 +16,8 @@ import type { ImageRuling } from './rulings';
 export interface CellBox extends TextBox {
   /** the box holds one horizontal bar as long as a dash: its text is "—" whatever the recogniser reads */
   bar?: true;
+  /** the box cut back to its cell (`clipAtRulings`): where its marks' ink is looked at */
+  cell?: TextBox;
 }
 
 export function cellBoxes(boxes: TextBox[], rulings: ImageRuling[], img: GreyImage): CellBox[] {
@@ -23,12 +25,24 @@ export function cellBoxes(boxes: TextBox[], rulings: ImageRuling[], img: GreyIma
   const textH = medianHeight(cut);
   const band = textH ? tableBand(rulings, textH) : null;
   const inTable = (b: TextBox) => !!band && (b.y0 + b.y1) / 2 > band.y0 && (b.y0 + b.y1) / 2 < band.y1;
+  // the recogniser reads the detector's box (its margin is what it was trained on); marks are judged on the
+  // part of it inside its cell
   const out: CellBox[] = cut.map((b) => {
-    if (textH && b.x1 - b.x0 <= textH * MARK_WIDTH && isDashBar(img, b, textH)) return { ...b, bar: true };
-    return inTable(b) ? growToInk(img, b, rulings, cut, textH) : b;
+    const cell = clipAtRulings(b, rulings);
+    if (textH && b.x1 - b.x0 <= textH * MARK_WIDTH && isDashBar(img, cell, textH)) return { ...b, bar: true };
+    const grown = inTable(b) ? growToInk(img, b, rulings, cut, textH) : b;
+    return cell === b ? grown : { ...grown, cell: { ...cell, x0: grown.x0, x1: grown.x1 } };
   });
-  // marks outside every box, the grown ones included (a stroke a box took back is no stray dash)
-  return textH ? [...out, ...strayBars(img, out, rulings, textH)] : out;
+  if (!textH) return out;
+  // marks outside every text box, the grown ones included (a stroke a box took back is no stray dash). A box
+  // under half a text line high (no line of text: the detector boxing a speck or the edge of a faint dash
+  // beside the dash itself) does not hide one; a bar found over such a box replaces it (one mark, read once)
+  const small = (b: CellBox) => !b.bar && b.x1 - b.x0 <= textH * MARK_WIDTH && b.y1 - b.y0 < textH / 2;
+  const bars = strayBars(img, out.filter((b) => !small(b)), rulings, textH);
+  const overlaps = (a: TextBox, b: TextBox) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+  const replaced = new Set<CellBox>();
+  for (const bar of bars) for (const b of out) if (small(b) && overlaps(bar, b)) replaced.add(b);
+  return [...out.filter((b) => !replaced.has(b)), ...bars];
 }
 
 /** The band between the page's highest and lowest long horizontal rulings (its tables' rows), or null. */
@@ -83,6 +97,24 @@ export function growToInk(img: GreyImage, b: TextBox, rulings: ImageRuling[], bo
   const right = follow(x1, 1);
   if (left === x0 && right === x1) return b;
   return { ...b, x0: Math.min(b.x0, left - 2), x1: Math.max(b.x1, right + 3) };
+}
+
+/**
+ * A box reaching over a row border is cut back to its cell: the detector grows a text region by about half the
+ * print size on each side, and at 150 dpi a one-line cell's box takes in the ruling under (or over) it, which
+ * then outweighs a faint mark's ink. Only a ruling across the box's middle column, in its top or bottom 30 %
+ * (a line through the middle of a box is no border of its cell).
+ */
+export function clipAtRulings(b: TextBox, rulings: ImageRuling[]): TextBox {
+  const h = b.y1 - b.y0;
+  const cx = (b.x0 + b.x1) / 2;
+  let { y0, y1 } = b;
+  for (const r of rulings) {
+    if (r.y0 !== r.y1 || r.x0 > cx || r.x1 < cx) continue;
+    if (r.y0 > b.y0 && r.y0 < b.y0 + h * 0.3) y0 = Math.max(y0, r.y0 + 3);
+    if (r.y0 < b.y1 && r.y0 > b.y1 - h * 0.3) y1 = Math.min(y1, r.y0 - 3);
+  }
+  return y0 === b.y0 && y1 === b.y1 ? b : { ...b, y0, y1 };
 }
 
 /** The page's median text box height (0 without boxes): the scale the mark tests measure in. */
@@ -171,9 +203,78 @@ function onTableRow(boxes: TextBox[], bx0: number, bx1: number, cy: number, text
 }
 
 /** The recogniser's reading of a box, or the dash for a bar box (confidence: the bar's share of the ink). */
-export function readCellBox(b: CellBox, r: RecognizedLine): RecognizedLine {
-  return b.bar ? { text: '—', confidence: 1, charConfidence: [1] } : r;
+export function readCellBox(b: CellBox, r: RecognizedLine, img?: GreyImage, textH = 0): RecognizedLine {
+  if (b.bar) return { text: '—', confidence: 1, charConfidence: [1] };
+  if (img && textH && /^[<>＜＞]/.test(r.text) && underlined(img, b.cell ?? b, textH)) return { ...r, text: (/^[<＜]/.test(r.text) ? '≤' : '≥') + r.text.slice(1) };
+  return r;
 }
+
+/**
+ * The box's first glyph stands on a bar: "≤"/"≥" whose underline the recogniser lost ("<6" for "≤6"). In 楷体
+ * and 明体 the underline is a one-pixel stroke, grey after the scanner's blur, and the model reads the chevron
+ * alone. The first glyph is the first run of ink columns (a gap stands between it and the digit); its lowest
+ * ink rows (two pixels, one at 150 dpi's scale of the print) cover at least 60 % of its width for a bar under
+ * the chevron, where "<" ends in the point of its lower arm (about a quarter of its width).
+ */
+export function underlined(img: GreyImage, b: TextBox, textH: number): boolean {
+  const x0 = Math.max(0, Math.floor(b.x0));
+  const x1 = Math.min(img.width, Math.ceil(b.x1));
+  const y0 = Math.max(0, Math.floor(b.y0));
+  const y1 = Math.min(img.height, Math.ceil(b.y1));
+  if (x1 - x0 < 4 || y1 - y0 < 4) return false;
+  // the glyphs' ink, the scanner's specks left out (a speck before the sign would be taken for the first glyph)
+  const { mask } = markInk(img, x0, y0, x1, y1, textH);
+  const dark = (x: number, y: number) => mask[(y - y0) * (x1 - x0) + x - x0] === 1;
+  const colInk = (x: number) => {
+    for (let y = y0; y < y1; y++) if (dark(x, y)) return true;
+    return false;
+  };
+  let a = x0;
+  while (a < x1 && !colInk(a)) a++;
+  let c = a;
+  while (c < x1 && colInk(c)) c++;
+  const width = c - a;
+  // a glyph narrower than a fifth of the line height is no chevron (a speck, a stroke)
+  if (width < textH / 5) return false;
+  let bottom = y1 - 1;
+  const rowInk = (y: number) => {
+    let n = 0;
+    for (let x = a; x < c; x++) if (dark(x, y)) n++;
+    return n;
+  };
+  while (bottom > y0 && !rowInk(bottom)) bottom--;
+  const span = (y: number) => {
+    let lo = -1;
+    let hi = -1;
+    for (let x = a; x < c; x++)
+      if (dark(x, y)) {
+        if (lo < 0) lo = x;
+        hi = x;
+      }
+    return lo < 0 ? 0 : hi - lo + 1;
+  };
+  if (Math.max(span(bottom), span(bottom - 1)) >= width * 0.6) return true;
+  // 楷体 draws the bar slanted under the lower arm (⩾): no flat bottom row, but the lower half of the glyph
+  // carries the arm and the bar, the upper half one arm
+  let top = y0;
+  while (top < bottom && !rowInk(top)) top++;
+  const mid = (top + bottom) / 2;
+  let upper = 0;
+  let lower = 0;
+  for (let y = top; y <= bottom; y++) {
+    const n = rowInk(y);
+    if (y < mid) upper += n;
+    else if (y > mid) lower += n;
+  }
+  return lower >= upper * LOWER_HEAVY;
+}
+
+/**
+ * Lower half's ink over the upper half's for a slanted-bar sign. A plain "<"/">" is symmetric (1.0); the 楷体
+ * "⩽"/"⩾" of the tuning scans measured 1.74–2.34 at 200 dpi and 1.1–3.0 at 150 dpi: 1.4 keeps a plain sign
+ * well clear and takes most of the 150 dpi ones. Never checked on a scan with plain "<" (none in the set).
+ */
+const LOWER_HEAVY = 1.4;
 
 /** A ruling this far (share of the box height) inside a box's end is the box's own edge, not a border through it. */
 const EDGE = 0.5;
@@ -214,17 +315,63 @@ const INK = 150;
 const FAINT_INK = 215;
 
 /**
- * The grey below which a box's pixels are its mark's ink: INK, or halfway to the paper for a faint mark. The
- * mark's darkness is that of its `least`-th darkest pixel, so a dark speck of a few pixels beside a faint
- * dash does not set it.
+ * Specks are pieces of ink smaller than this share of the text height, in pixels: a speck of the
+ * scanner (one dark pixel, its JPEG halo) covers 1–9 pixels at the faint threshold, a dash 50–70 (150–200 dpi,
+ * measured on the tuning scans), a third of a text height is 10–15 pixels.
  */
-function inkThreshold(img: GreyImage, x0: number, y0: number, x1: number, y1: number, least: number): number {
+const SPECK_AREA = 1 / 3;
+
+/**
+ * The mark's ink in a box, specks left out: pieces of ink (8-connected, faint ink counts) smaller than a third
+ * of the text height in pixels are the scanner's specks; the mark's darkness is that of the `least`-th darkest
+ * pixel of the rest, and its ink the pixels darker than halfway from that to the paper (never lighter than
+ * FAINT_INK, never darker than INK). At 150 dpi a 楷体 dash is
+ * grey (190–220) among specks darker than it, which set the threshold when they were counted.
+ */
+function markInk(img: GreyImage, x0: number, y0: number, x1: number, y1: number, textH: number): { mask: Uint8Array; ink: number } {
+  const w = x1 - x0;
+  const h = y1 - y0;
+  const mask = new Uint8Array(Math.max(0, w * h));
+  const label = new Int32Array(mask.length).fill(-1);
+  const keep: boolean[] = [];
+  const minArea = Math.max(4, Math.round(textH * SPECK_AREA));
+  const stack: number[] = [];
+  const faint = (p: number) => img.data[(y0 + Math.floor(p / w)) * img.width + x0 + (p % w)] < FAINT_INK;
+  for (let i = 0; i < mask.length; i++) {
+    if (label[i] >= 0 || !faint(i)) continue;
+    const id = keep.length;
+    const members: number[] = [];
+    label[i] = id;
+    stack.push(i);
+    while (stack.length) {
+      const p = stack.pop()!;
+      members.push(p);
+      const px = p % w;
+      const py = (p - px) / w;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const qx = px + dx;
+          const qy = py + dy;
+          if (qx < 0 || qy < 0 || qx >= w || qy >= h) continue;
+          const q = qy * w + qx;
+          if (label[q] < 0 && faint(q)) {
+            label[q] = id;
+            stack.push(q);
+          }
+        }
+    }
+    keep.push(members.length >= minArea);
+  }
   const hist = new Uint32Array(256);
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) hist[img.data[y * img.width + x]]++;
+  for (let i = 0; i < mask.length; i++) if (label[i] >= 0 && keep[label[i]]) hist[img.data[(y0 + Math.floor(i / w)) * img.width + x0 + (i % w)]]++;
   let dark = 0;
+  const least = Math.max(3, Math.round(textH * DASH_LENGTH));
   for (let seen = 0; dark < 255; dark++) if ((seen += hist[dark]) >= least) break;
-  return Math.max(INK, Math.min(FAINT_INK, (dark + 255) / 2));
+  const ink = Math.max(INK, Math.min(FAINT_INK, (dark + 255) / 2));
+  for (let i = 0; i < mask.length; i++) if (label[i] >= 0 && keep[label[i]] && img.data[(y0 + Math.floor(i / w)) * img.width + x0 + (i % w)] < ink) mask[i] = 1;
+  return { mask, ink };
 }
+
 /**
  * A dash is at least this long, as a share of the page's median box height (the detector's box is about 1.75
  * times the print size: an em dash measures 0.45–0.55 of it, a hyphen about 0.2, a speck less).
@@ -250,7 +397,8 @@ export function isDashBar(img: GreyImage, b: TextBox, textH: number, minLength =
   const x1 = Math.min(img.width, Math.ceil(b.x1));
   const y0 = Math.max(0, Math.floor(b.y0));
   const y1 = Math.min(img.height, Math.ceil(b.y1));
-  const ink = inkThreshold(img, x0, y0, x1, y1, Math.max(3, Math.round(textH * DASH_LENGTH)));
+  const { mask, ink } = markInk(img, x0, y0, x1, y1, textH);
+  const w = x1 - x0;
   const rows: number[] = [];
   let total = 0;
   let longest = 0;
@@ -260,7 +408,7 @@ export function isDashBar(img: GreyImage, b: TextBox, textH: number, minLength =
     let n = 0;
     let run = 0;
     for (let x = x0; x < x1; x++) {
-      if (img.data[y * img.width + x] < ink) {
+      if (mask[(y - y0) * w + x - x0]) {
         n++;
         run++;
         if (run > longest) {
@@ -285,10 +433,13 @@ export function isDashBar(img: GreyImage, b: TextBox, textH: number, minLength =
   if (full > textH * 1.5) return false;
   if (!total) return false;
   const peak = Math.max(...rows);
-  const first = rows.findIndex((n) => n >= peak / 2);
-  const last = rows.length - 1 - [...rows].reverse().findIndex((n) => n >= peak / 2);
+  // the bar: the rows next to the fullest one holding a quarter of its ink or more (a faint bar's edge rows
+  // and a speck stuck to it are part of it); one stroke, so "二", "=" and "十" leave ink outside it
+  let first = rows.indexOf(peak);
+  let last = first;
+  while (first > 0 && rows[first - 1] >= peak / 4) first--;
+  while (last + 1 < rows.length && rows[last + 1] >= peak / 4) last++;
   const inBar = rows.slice(first, last + 1).reduce((a, n) => a + n, 0);
-  // one stroke: the bar's rows are contiguous ("二" and "=" are two)
   return last - first + 1 <= Math.max(2, textH / 8) && inBar >= total * 0.8 && full >= textH * minLength;
 }
 

@@ -1,5 +1,5 @@
 import { estimateSkew } from './deskew';
-import { cellBoxes, readCellBox, readSign } from './cells';
+import { cellBoxes, medianHeight, readCellBox, readSign } from './cells';
 import { DEFAULT_DETECT, detectPrepared, detectionInput, type DetectionInput, type TextBox } from './detect';
 import { resize, rotate, type GreyImage } from './image';
 import type { OcrModels } from './models';
@@ -61,13 +61,14 @@ export async function readLevelled(models: OcrModels, page: LevelledPage): Promi
   const { level, skew } = page;
   let t = performance.now();
   const boxes = readingOrder(cellBoxes(await detectPrepared(models, level, page.detection, DEFAULT_DETECT), page.rulings, level));
+  const textH = medianHeight(boxes);
   const detectMs = performance.now() - t;
   t = performance.now();
   const read = await recognizeBoxes(models, level, boxes);
   const recognizeMs = performance.now() - t;
   const lines: OcrLine[] = [];
   boxes.forEach((b, i) => {
-    const r = dropTrailingSpeck(readSign(level, b, readCellBox(b, read[i])));
+    const r = dropTrailingSpeck(readSign(level, b, readCellBox(b, read[i], level, textH)));
     const text = fixLookalikes(fixUnits(r.text.trim()));
     if (!text || r.confidence < MIN_LINE_CONFIDENCE) return;
     lines.push({ text, confidence: r.confidence, min_confidence: Math.min(...r.charConfidence), ...unrotateBox(b, skew, page.width, page.height) });
@@ -77,8 +78,6 @@ export async function readLevelled(models: OcrModels, page: LevelledPage): Promi
 
 /** Marks a speck beside a line's end is read as. */
 const SPECK_MARKS = new Set(['°', '-', '·', "'", '`', '˙', '.', ',', '"', '“', '”', '‘', '’']);
-/** Lines this short are table cells and labels; running text (about 35 characters a line) keeps its marks ("，", quotes). */
-const CELL_CHARS = 16;
 /**
  * The recogniser's probability below which a mark ending a line is a speck, not print: on the tuning table
  * scans specks after a cell ("11:00—12:00°", "16:00—17:00-") were read at 0.25–0.50, printed marks at 0.9 and
@@ -86,11 +85,11 @@ const CELL_CHARS = 16;
  */
 const SPECK_CONFIDENCE = 0.6;
 
-/** A short line's last character dropped when it is a mark read unsure after a digit or a Han character. */
+/** A line's last character dropped when it is a mark read unsure after a digit or a Han character. */
 export function dropTrailingSpeck(r: RecognizedLine): RecognizedLine {
   const chars = [...r.text];
   const n = chars.length;
-  if (n < 2 || n > CELL_CHARS || !SPECK_MARKS.has(chars[n - 1]) || !(r.charConfidence[n - 1] < SPECK_CONFIDENCE) || !/[\d\u4e00-\u9fff]/.test(chars[n - 2])) return r;
+  if (n < 2 || !SPECK_MARKS.has(chars[n - 1]) || !(r.charConfidence[n - 1] < SPECK_CONFIDENCE) || !/[\d\u4e00-\u9fff]/.test(chars[n - 2])) return r;
   const charConfidence = r.charConfidence.slice(0, n - 1);
   return { ...r, text: chars.slice(0, -1).join(''), charConfidence, confidence: charConfidence.reduce((a, c) => a + c, 0) / charConfidence.length, ...(r.charX ? { charX: r.charX.slice(0, n - 1) } : {}) };
 }

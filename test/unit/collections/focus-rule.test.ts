@@ -14,12 +14,12 @@ import type { PipelineChunk, PipelineResult } from '../../../src/core/search/pip
 
 const TITLES: Record<string, string> = { '1': '中华人民共和国示范法', '2': '中华人民共和国示范法实施条例', '3': '中华人民共和国另一法' };
 
-function run(best: Record<string, number>) {
+function run(best: Record<string, number>, totalChunks = 40, cfg = defaultConfig().collections) {
   const chunks: PipelineChunk[] = Object.entries(best)
     .sort((a, b) => b[1] - a[1])
     .map(([p, s], i) => ({ key: `${p}#${i}`, parent: p, rrf: 1 / (61 + i), score: s, ranks: { lexical: i + 1 } }));
   const parents: ParentHit[] = chunks.map((c) => ({
-    parent: c.parent, rrf_sum: c.rrf, max_chunk_score: c.score, coverage: 1, total_chunks: 40, coverage_ratio: 1 / 40,
+    parent: c.parent, rrf_sum: c.rrf, max_chunk_score: c.score, coverage: 1, total_chunks: totalChunks, coverage_ratio: 1 / totalChunks,
     passes_coverage: false, rrf_norm: 1, max_norm: 1, overall_score: c.score, chunks: [c.key],
   }));
   const r: Omit<PipelineResult, 'decision'> = { lists: {}, chunks, parents, generic: { state: 'low_evidence', parents: [], reason: '没有候选的覆盖率达到阈值' } };
@@ -32,7 +32,7 @@ function run(best: Record<string, number>) {
     family: (a, b) => TITLES[a] === TITLES[b] || names(a, b) || names(b, a),
     names,
     articleScores: (cs) => new Map(cs.map((c) => [c.key, { score: c.score, evidence: c.score }])),
-    cfg: defaultConfig().collections,
+    cfg,
     ambiguityRatio: 0.92,
   });
 }
@@ -55,5 +55,25 @@ describe('focus rule between a law, its rules and another law', () => {
     const d = run({ '2': 0.8, '3': 0.78, '1': 0.4 });
     expect(d?.state).toBe('ambiguous');
     expect(d?.parents).toEqual(['2', '3']);
+  });
+});
+
+describe('evidence needed to answer from a long statute (focusLongEvidence)', () => {
+  // calibrated on the tuning parts (config.ts): weaker best articles are mostly questions the
+  // collection cannot answer (STARD cross-domain), and a lower value added no right answer
+  it('a best article below the calibrated evidence leaves the question low evidence', () => {
+    const cfg = defaultConfig().collections;
+    expect(cfg.focusLongEvidence).toBeGreaterThan(cfg.minEvidence);
+    const weak = (cfg.minEvidence + cfg.focusLongEvidence) / 2;
+    expect(run({ '1': weak, '3': weak / 2 })).toBeNull();
+    // the same article with the old bar (minEvidence) would have been locked
+    expect(run({ '1': weak, '3': weak / 2 }, 40, { ...cfg, focusLongEvidence: cfg.minEvidence })).toMatchObject({ state: 'locked', parents: ['1'] });
+  });
+
+  it('an article at the bar locks; shorter documents keep their own bar (focusEvidence)', () => {
+    const cfg = defaultConfig().collections;
+    expect(run({ '1': cfg.focusLongEvidence, '3': 0.1 })).toMatchObject({ state: 'locked', parents: ['1'], rule: 'focus' });
+    expect(run({ '1': (cfg.focusLongEvidence + cfg.focusEvidence) / 2, '3': 0.1 }, cfg.focusMinChunks - 1)).toBeNull();
+    expect(run({ '1': cfg.focusEvidence, '3': 0.1 }, cfg.focusMinChunks - 1)).toMatchObject({ state: 'locked', parents: ['1'] });
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { levelPage } from '../../../src/core/ocr/read-image';
+import { clipAtRulings, isDashBar, underlined } from '../../../src/core/ocr/cells';
 import { parseCaption, sameRow } from '../../../src/core/regulations/tables';
 import { tempContext, tempDir } from '../../helpers';
 import { expectedRows, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
@@ -113,5 +114,51 @@ describe('scanned ruled tables', { timeout: 120_000 }, () => {
     expect(rows.filter((y, i) => i === 0 || y - rows[i - 1] > 3)).toHaveLength(9);
     expect(vs).toHaveLength(6);
     expect(vs.every((v) => v.y0 >= rows[0] - 3)).toBe(true);
+  });
+});
+
+describe('marks in cells, on their own ink', () => {
+  const white = (w: number, h: number) => ({ width: w, height: h, data: new Uint8Array(w * h).fill(255) });
+  const paint = (img: { width: number; data: Uint8Array }, x0: number, y0: number, x1: number, y1: number, v: number) => {
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) img.data[y * img.width + x] = v;
+  };
+  it('a grey one-pixel dash among darker specks, in a box reaching over the row border, is a dash; a grey "二" is not', () => {
+    const textH = 30;
+    const img = white(60, 48);
+    paint(img, 0, 44, 60, 47, 120); // the row border the box reaches over
+    paint(img, 12, 20, 30, 21, 195); // the dash: one grey row and its blur
+    paint(img, 12, 19, 30, 20, 218);
+    paint(img, 12, 21, 30, 22, 212);
+    for (const [x, y] of [[5, 6], [40, 12], [33, 30], [8, 36]]) paint(img, x, y, x + 1, y + 1, 40); // specks
+    const box = { x0: 0, y0: 0, x1: 60, y1: 48, score: 1 };
+    const cell = clipAtRulings(box, [{ x0: 0, x1: 60, y0: 45, y1: 45 }]);
+    expect(cell.y1).toBe(42);
+    expect(isDashBar(img, cell, textH)).toBe(true);
+    const two = white(60, 42);
+    paint(two, 12, 12, 30, 13, 195);
+    paint(two, 10, 28, 32, 29, 195);
+    expect(isDashBar(two, { x0: 0, y0: 0, x1: 60, y1: 42, score: 1 }, textH)).toBe(false);
+  });
+  it('"≤" with its bar flat or slanted under the lower arm is underlined, a plain "<" is not, a speck before it changes nothing', () => {
+    const textH = 40;
+    const chevron = (img: { width: number; data: Uint8Array }, x0: number) => {
+      for (let k = 0; k < 12; k++) {
+        paint(img, x0 + 12 - k, 8 + k, x0 + 14 - k, 9 + k, 30); // upper arm, up to the point
+        paint(img, x0 + k, 20 + k, x0 + 2 + k, 21 + k, 30); // lower arm, back out
+      }
+    };
+    const plain = white(40, 40);
+    chevron(plain, 8);
+    paint(plain, 2, 4, 3, 5, 40); // a speck before it
+    expect(underlined(plain, { x0: 0, y0: 0, x1: 40, y1: 40, score: 1 }, textH)).toBe(false);
+    const flat = white(40, 40);
+    chevron(flat, 8);
+    paint(flat, 8, 35, 22, 37, 30);
+    paint(flat, 2, 4, 3, 5, 40);
+    expect(underlined(flat, { x0: 0, y0: 0, x1: 40, y1: 40, score: 1 }, textH)).toBe(true);
+    const slanted = white(40, 40);
+    chevron(slanted, 8);
+    for (let k = 0; k < 12; k++) paint(slanted, 10 + k, 25 + k, 13 + k, 26 + k, 30); // ⩽: a second stroke under the lower arm
+    expect(underlined(slanted, { x0: 0, y0: 0, x1: 40, y1: 40, score: 1 }, textH)).toBe(true);
   });
 });
