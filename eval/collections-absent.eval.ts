@@ -141,9 +141,8 @@ async function stardCross(pairs: [string, string][], verbose: boolean): Promise<
   const laws = path.join(sharedDir(), 'data', 'laws');
   const trainFile = path.join(sharedDir(), 'data', 'stard', 'train.jsonl');
   if (!fs.existsSync(laws) || !fs.existsSync(trainFile)) return console.log('[skip] STARD data not found');
-  // the statute copies are shared with collections-stard, the data dir is not: term statistics (idf, BM25)
-  // are taken over the whole data dir, so reusing that eval's dir (every domain imported) made these numbers
-  // depend on which eval ran first (tuning 39.0 vs 26.8 % right on the same code)
+  // the statute copies are shared with collections-stard, the data dir is not (term statistics are each
+  // collection's own now, but this eval's not_found questions must not depend on which eval ran first)
   const cache = path.join(projectRoot(), '.cache', 'eval', 'collections-stard');
   const ctx = createAppContext({ dataDir: path.join(projectRoot(), '.cache', 'eval', 'collections-absent', 'stard-data') });
   try {

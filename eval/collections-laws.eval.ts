@@ -187,9 +187,8 @@ export default async function run(args: string[]): Promise<void> {
   try {
     const model = ctx.embedder().status();
     console.log(`embedding model: ${ctx.embedder().available() ? model.model_id : 'none (lexical only)'}`);
-    // both sets are imported before any question is asked: term statistics (idf, BM25) are taken over
-    // the whole data dir, so a first run asking power statutes before the labour ones existed gave
-    // different numbers from every later run on the same cache
+    // both sets are imported before any question is asked (term statistics — idf, BM25 — are each
+    // collection's own since the rel fix, so the order no longer matters; kept for clarity)
     const power = await importSet(ctx, 'power-laws', 'collections-laws.json', cache);
     const labour = await importSet(ctx, 'labour-laws', 'collections-labour.json', cache);
     await evalSet(ctx, 'power-laws', 'collections-laws.json', power, { allHeldOut: false, verbose });

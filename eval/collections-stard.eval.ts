@@ -291,10 +291,9 @@ export default async function run(args: string[]): Promise<void> {
     console.log(`everyday vocabulary: ${Object.keys(lay).length} words learned on the learn part`);
     console.log(`known questions: ${args.includes('--no-known') ? 'off' : `${learnKnown.length} of ${shipped.length} shipped (learn part only)`}`);
     console.log(`questions: ${all.length} (learn ${all.filter((q) => stardPartOf(q.id) === 'learn').length}, tuning ${all.filter((q) => stardPartOf(q.id) === 'tune').length}, held-out ${all.filter((q) => stardPartOf(q.id) === 'heldout').length})`);
-    // every domain is imported before any question is asked: term statistics (idf, BM25) are taken
-    // over the whole data dir, so asking one domain while later ones are still missing gave a first
-    // run different numbers from every later run on the same cache
-    // --separate: each domain in a data dir of its own, as a user importing one collection has it
+    // every domain is imported before any question is asked; term statistics (idf, BM25) are each
+    // collection's own, so the shared data dir and --separate (each domain in a data dir of its own,
+    // as a user importing one collection has it) give the same numbers
     const separate = args.includes('--separate');
     const contextOf = (domain: string): AppContext => {
       if (!separate) return ctx;

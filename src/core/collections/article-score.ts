@@ -1,5 +1,5 @@
 import type { Db } from '../store/db';
-import { documentFrequencies, idfOf, termEvidence } from '../search/lexical';
+import { corpusRows, documentFrequencies, idfOf, termEvidence } from '../search/lexical';
 import { itemTokens } from '../search/tokens';
 import { withLayEquivalents, type LayExpansion } from './lay-terms';
 import { parseChineseNumber, toChineseNumber } from '../text/chinese-numbers';
@@ -99,8 +99,9 @@ export function chunkEvidence(
 ): Map<string, ChunkEvidence> {
   const out = new Map<string, ChunkEvidence>();
   if (!tokens.length) return out;
-  const total = (db.prepare('SELECT COUNT(*) AS n FROM search_items').get() as { n: number }).n;
-  const df = documentFrequencies(db, tokens);
+  // idf over this collection's own chunks (lexical.ts corpusStats), as its BM25 list
+  const total = corpusRows(db, [corpus]);
+  const df = documentFrequencies(db, tokens, [corpus]);
   const queryIdf = new Map(tokens.map((t) => [t, idfOf(df.get(t) ?? 0, Math.max(total, 1))]));
   const select = 'SELECT id, key, title, text FROM search_items WHERE corpus = ? AND ';
   type Row = { id: number; key: string; title: string | null; text: string | null };

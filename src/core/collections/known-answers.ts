@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import { QaMemory } from '../search/learn';
-import { corpusVersion, documentFrequencies, idfOf, stats } from '../search/lexical';
+import { corpusRows, corpusVersion, documentFrequencies, idfOf } from '../search/lexical';
 import { loadShippedKnownQuestions, normLawTitle, splitArticleRef, type KnownQuestion } from '../regulations/known-questions';
 import { ContextValue, KeyedCache } from '../common/cache';
 import { chunkDocument } from './chunk';
@@ -84,8 +84,10 @@ function build(ctx: AppContext, coll: CollectionRow, known: KnownQuestion[]): Om
   }
   if (!articles.size) return { memory: null, passages };
   // questions given without weights are weighed by idf over this data dir's index
-  const total = stats(ctx.db).total || 1;
-  const idf = (t: string) => idfOf(documentFrequencies(ctx.db, [t]).get(t) ?? 0, total);
+  // over this collection's own chunks (lexical.ts corpusStats), whatever else the data dir holds
+  const corpora = [corpusOf(coll.name)];
+  const total = corpusRows(ctx.db, corpora) || 1;
+  const idf = (t: string) => idfOf(documentFrequencies(ctx.db, [t], corpora).get(t) ?? 0, total);
   // entries are stored with their idf weights from the library the file was made on; a query token
   // no known question has gets the highest weight (it is specific, and absent from every neighbour)
   const weights = new Map<string, number>();
@@ -158,8 +160,9 @@ export function knownInsideOutside(ctx: AppContext, coll: CollectionRow, text: s
   let s = cache.get(coll.name);
   if (!s || s.version !== version || s.generation !== generation) {
     const forms = new Set(docsOf(ctx.db, coll.id).flatMap((d) => titleForms(d.title)));
-    const total = stats(ctx.db).total || 1;
-    const idf = (t: string) => idfOf(documentFrequencies(ctx.db, [t]).get(t) ?? 0, total);
+    const corpora = [corpusOf(coll.name)];
+    const total = corpusRows(ctx.db, corpora) || 1;
+    const idf = (t: string) => idfOf(documentFrequencies(ctx.db, [t], corpora).get(t) ?? 0, total);
     const weights = new Map<string, number>();
     let inside = 0;
     const entries: { tokens: [string, number][]; passages: number[] }[] = [];

@@ -244,7 +244,7 @@ function collectionRetrievers(
       if (!own.length) return [];
       // everyday words also search their statute words; evidence stays the share of the question's own terms
       const tokens = [...new Set([...own, ...lay.extra])];
-      const hits = lexicalSearch(ctx.db, { corpus, tokens, k: topK }).hits;
+      const hits = lexicalSearch(ctx.db, { corpus, tokens, k: topK }, { corpusStats: true }).hits;
       const evidence = lay.extra.length ? chunkEvidence(ctx.db, corpus, own, { keys: hits.map((h) => h.key) }, lay.equivalents) : null;
       return hits.map((h) => ({ key: h.key, parent: h.parent, score: evidence?.get(h.key)?.evidence ?? h.evidence }));
     },

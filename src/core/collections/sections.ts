@@ -99,7 +99,7 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
   const lists: Record<string, RankedHit[]> = {};
   const evidence = new Map<string, number>();
   if (tokens.length) {
-    const hits = lexicalSearch(ctx.db, { corpus, scopes: [String(doc.id)], tokens: [...new Set([...tokens, ...(lay?.extra ?? [])])], k: 30 }).hits;
+    const hits = lexicalSearch(ctx.db, { corpus, scopes: [String(doc.id)], tokens: [...new Set([...tokens, ...(lay?.extra ?? [])])], k: 30 }, { corpusStats: true }).hits;
     if (hits.length) lists.lexical = hits.map((h) => ({ key: h.key, parent: h.parent, rank: h.rank }));
     // evidence of every chunk of the document, not only of the BM25 top k
     for (const [key, e] of chunkEvidence(ctx.db, corpus, tokens, { scope: String(doc.id) }, lay?.equivalents, cfg.sectionTitleWeight)) evidence.set(key, e.evidence);

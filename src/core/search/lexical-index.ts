@@ -14,7 +14,9 @@ import { TopHeap } from './vectors';
  * Scores are FTS5's own bm25 with the table's weights (tags 0, title 0.5, body 1): per query word
  * idf = ln((N − n + 0.5)/(n + 0.5)) (1e-6 when ≤ 0), f = 0.5·tf_title + tf_body, D = tokens of the
  * row in all columns, avgdl over all rows, k1 = 1.2, b = 0.75 — N, n and avgdl over the whole table
- * like FTS5, whatever corpus or scope is searched. Tokens are the space-separated jieba tokens of
+ * like FTS5, whatever corpus or scope is searched — or, with `corpusStats` (collections), N, n and
+ * avgdl over the searched corpora only, so a collection's answer does not depend on what else the
+ * data dir holds nor on the order things were imported in. Tokens are the space-separated jieba tokens of
  * the item's title and text (lexical.ts itemTokens, already normalised); every row also counts
  * its two corpus/scope tags in D, as the FTS5 table of schema v1–v5 did (so scores are unchanged).
  * Until schema v6 the tokens were also stored in an FTS5 table that nothing queried any more
@@ -218,27 +220,63 @@ export class LexicalIndex {
     return this.norm;
   }
 
-  /** Rows (live) holding the word: FTS5's n for idf. */
-  df(word: string): number {
+  /** Rows (live) holding the word: FTS5's n for idf; with `corpora`, only the rows of those corpora. */
+  df(word: string, corpora?: string[]): number {
     const t = this.termOf(word);
     if (!t) return 0;
-    if (this.live === this.size) return t.n;
+    if (!corpora && this.live === this.size) return t.n;
+    const ok = corpora ? this.corpusMask(corpora) : null;
     let n = 0;
-    for (let i = 0; i < t.n; i++) if (this.ids[t.docs[i]] >= 0) n++;
+    for (let i = 0; i < t.n; i++) {
+      const doc = t.docs[i];
+      if (this.ids[doc] >= 0 && (!ok || ok[this.corpusOf[doc]])) n++;
+    }
     return n;
+  }
+
+  private corpusMask(corpora: string[]): Uint8Array {
+    const ok = new Uint8Array(this.corpora.length);
+    for (const c of corpora) {
+      const n = this.corpusNo.get(c);
+      if (n !== undefined) ok[n] = 1;
+    }
+    return ok;
+  }
+
+  /** live rows and their tokens per corpus number, for `size:live:totalTokens` */
+  private perCorpus: { key: string; rows: Float64Array; tokens: Float64Array } | null = null;
+
+  /**
+   * Live rows of these corpora and their tokens (all columns): N and avgdl of BM25 over what is
+   * searched, so a collection's scores never depend on what else the data dir holds.
+   */
+  corpusStats(corpora: string[]): { rows: number; tokens: number } {
+    const key = `${this.size}:${this.live}:${this.totalTokens}`;
+    if (this.perCorpus?.key !== key) {
+      const rows = new Float64Array(this.corpora.length);
+      const tokens = new Float64Array(this.corpora.length);
+      for (let doc = 0; doc < this.size; doc++) {
+        if (this.ids[doc] < 0) continue;
+        rows[this.corpusOf[doc]]++;
+        tokens[this.corpusOf[doc]] += this.lens[doc];
+      }
+      this.perCorpus = { key, rows, tokens };
+    }
+    const ok = this.corpusMask(corpora);
+    let rows = 0;
+    let tokens = 0;
+    for (let c = 0; c < ok.length; c++) if (ok[c]) (rows += this.perCorpus.rows[c]), (tokens += this.perCorpus.tokens[c]);
+    return { rows, tokens };
   }
 
   /**
    * BM25 top-k of the words (OR), restricted to corpora (and scopes when given); best first,
-   * ties by item id. `score` is FTS5's bm25 with the sign flipped (higher = better).
+   * ties by item id. `score` is FTS5's bm25 with the sign flipped (higher = better). `corpusStats`:
+   * N, n and avgdl over the searched corpora instead of the whole table (collections).
    */
-  search(words: string[], k: number, corpora: string[], scopes?: string[]): ScoredDoc[] {
+  search(words: string[], k: number, corpora: string[], scopes?: string[], corpusStats = false): ScoredDoc[] {
     if (k <= 0 || !words.length || !this.live) return [];
-    const okCorpus = new Uint8Array(this.corpora.length);
-    for (const c of corpora) {
-      const n = this.corpusNo.get(c);
-      if (n !== undefined) okCorpus[n] = 1;
-    }
+    const okCorpus = this.corpusMask(corpora);
     let okScope: Uint8Array | null = null;
     if (scopes) {
       okScope = new Uint8Array(this.scopes.length);
@@ -250,13 +288,17 @@ export class LexicalIndex {
     if (this.acc.length < this.size) this.acc = new Float64Array(this.ids.length);
     const acc = this.acc;
     const touched: number[] = [];
-    const N = this.live;
-    const norm = this.lengthNorms();
-    const { ids, corpusOf, scopeOf } = this;
+    const own = corpusStats ? this.corpusStats(corpora) : null;
+    const N = own ? own.rows : this.live;
+    if (!N) return [];
+    // length norms against the searched corpora's avgdl when scoped (computed per posting read)
+    const norm = own ? null : this.lengthNorms();
+    const avgdl = own ? own.tokens / own.rows : 0;
+    const { ids, corpusOf, scopeOf, lens } = this;
     for (const w of new Set(words)) {
       const t = this.termOf(w);
       if (!t) continue;
-      const n = this.df(w);
+      const n = own ? this.df(w, corpora) : this.df(w);
       let idf = Math.log((N - n + 0.5) / (n + 0.5));
       if (idf <= 0) idf = 1e-6;
       const { docs, freq } = t;
@@ -264,7 +306,7 @@ export class LexicalIndex {
         const doc = docs[i];
         if (ids[doc] < 0 || !okCorpus[corpusOf[doc]] || (okScope && !okScope[scopeOf[doc]])) continue;
         const f = freq[i] / 2;
-        const s = (idf * (f * (K1 + 1))) / (f + norm[doc]);
+        const s = (idf * (f * (K1 + 1))) / (f + (norm ? norm[doc] : K1 * (1 - B + (B * lens[doc]) / avgdl)));
         if (acc[doc] === 0) touched.push(doc);
         acc[doc] += s;
       }

@@ -211,12 +211,20 @@ function totalChanges(db: Db): number {
 
 const statsCache = new WeakMap<Db, { key: string; stats: IndexStats }>();
 
-/** Document frequency of each token over the whole index (rows holding it, from the in-memory postings). */
-export function documentFrequencies(db: Db, tokens: string[]): Map<string, number> {
+/**
+ * Document frequency of each token over the whole index (rows holding it, from the in-memory
+ * postings), or over the rows of `corpora` only.
+ */
+export function documentFrequencies(db: Db, tokens: string[], corpora?: string[]): Map<string, number> {
   const idx = lexicalIndex(db);
   const out = new Map<string, number>();
-  for (const t of tokens) out.set(t, idx.df(t));
+  for (const t of tokens) out.set(t, idx.df(t, corpora));
   return out;
+}
+
+/** Live rows of these corpora (the N of idf over them). */
+export function corpusRows(db: Db, corpora: string[]): number {
+  return lexicalIndex(db).corpusStats(corpora).rows;
 }
 
 export function idfOf(df: number, total: number): number {
@@ -243,6 +251,12 @@ export interface LexicalOptions {
   maxDfRatio?: number;
   /** document frequencies already looked up for these tokens */
   df?: Map<string, number>;
+  /**
+   * Statistics (N, df, avgdl, the evidence idf) over the searched corpora instead of the whole
+   * index: a collection's answer must not depend on what else the data dir holds (other
+   * collections, regulations) — nor on whether they were imported before or after it.
+   */
+  corpusStats?: boolean;
 }
 
 /**
@@ -251,8 +265,10 @@ export interface LexicalOptions {
  */
 export function lexicalSearch(db: Db, q: LexicalQuery, options: LexicalOptions = {}): LexicalResult {
   const tokens = q.tokens ? [...new Set(q.tokens)] : queryTokens(q.query ?? '');
-  const st = stats(db);
-  const df = options.df ?? documentFrequencies(db, tokens);
+  const corpora = Array.isArray(q.corpus) ? q.corpus : [q.corpus];
+  const scoped = options.corpusStats ?? false;
+  const st = scoped ? { total: corpusRows(db, corpora) } : stats(db);
+  const df = options.df ?? documentFrequencies(db, tokens, scoped ? corpora : undefined);
   const maxDf = (options.maxDfRatio ?? 0.05) * st.total;
   let used = tokens.filter((t) => (df.get(t) ?? 0) > 0);
   const dropped: string[] = [];
@@ -268,12 +284,11 @@ export function lexicalSearch(db: Db, q: LexicalQuery, options: LexicalOptions =
   const terms = buildMatch(used);
   if (!terms || q.k <= 0) return { tokens, dropped, hits: [] };
 
-  const corpora = Array.isArray(q.corpus) ? q.corpus : [q.corpus];
   if (q.scopes && q.scopes.length === 0) return { tokens, dropped, hits: [] };
   // BM25 over the in-memory postings (lexical-index.ts: FTS5's bm25 and weights, without its
   // per-row cost); only the k survivors are joined to their items
   const idx = lexicalIndex(db);
-  const top = idx.search(used, q.k, corpora, q.scopes);
+  const top = idx.search(used, q.k, corpora, q.scopes, scoped);
   if (!top.length) return { tokens, dropped, hits: [] };
   const rows = db
     .prepare('SELECT id, corpus, scope, key, parent, title FROM search_items WHERE id IN (SELECT value FROM json_each(?))')
