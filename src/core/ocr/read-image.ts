@@ -78,6 +78,8 @@ export async function readLevelled(models: OcrModels, page: LevelledPage): Promi
 
 /** Marks a speck beside a line's end is read as. */
 const SPECK_MARKS = new Set(['°', '-', '·', "'", '`', '˙', '.', ',', '"', '“', '”', '‘', '’']);
+/** Lines this short are table cells and labels; running text (about 35 characters a line) keeps its marks ("，", quotes). */
+const CELL_CHARS = 16;
 /**
  * The recogniser's probability below which a mark ending a line is a speck, not print: on the tuning table
  * scans specks after a cell ("11:00—12:00°", "16:00—17:00-") were read at 0.25–0.50, printed marks at 0.9 and
@@ -85,11 +87,11 @@ const SPECK_MARKS = new Set(['°', '-', '·', "'", '`', '˙', '.', ',', '"', '�
  */
 const SPECK_CONFIDENCE = 0.6;
 
-/** A line's last character dropped when it is a mark read unsure after a digit or a Han character. */
+/** A short line's last character dropped when it is a mark read unsure after a digit or a Han character. */
 export function dropTrailingSpeck(r: RecognizedLine): RecognizedLine {
   const chars = [...r.text];
   const n = chars.length;
-  if (n < 2 || !SPECK_MARKS.has(chars[n - 1]) || !(r.charConfidence[n - 1] < SPECK_CONFIDENCE) || !/[\d\u4e00-\u9fff]/.test(chars[n - 2])) return r;
+  if (n < 2 || n > CELL_CHARS || !SPECK_MARKS.has(chars[n - 1]) || !(r.charConfidence[n - 1] < SPECK_CONFIDENCE) || !/[\d\u4e00-\u9fff]/.test(chars[n - 2])) return r;
   const charConfidence = r.charConfidence.slice(0, n - 1);
   return { ...r, text: chars.slice(0, -1).join(''), charConfidence, confidence: charConfidence.reduce((a, c) => a + c, 0) / charConfidence.length, ...(r.charX ? { charX: r.charX.slice(0, n - 1) } : {}) };
 }
