@@ -22,6 +22,31 @@ export interface FusedChunk {
 }
 
 /**
+ * Order of keys that tie on score: digit runs compared as numbers, everything else by code unit,
+ * no locale (the CLI and the app may run under different ones). Collection chunk keys are
+ * `<docId>#<ord>`: chunk 7#1 comes before 276#5 whatever ids the documents took, so a collection
+ * imported after another one (every id shifted alike) breaks its ties the same way.
+ */
+export function keyOrder(a: string, b: string): number {
+  if (a === b) return 0;
+  const pa = a.match(/\d+|\D+/g) ?? [];
+  const pb = b.match(/\d+|\D+/g) ?? [];
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const x = pa[i];
+    const y = pb[i];
+    if (x === y) continue;
+    if (/^\d/.test(x) && /^\d/.test(y)) {
+      const nx = x.replace(/^0+(?=\d)/, '');
+      const ny = y.replace(/^0+(?=\d)/, '');
+      if (nx.length !== ny.length) return nx.length - ny.length;
+      if (nx !== ny) return nx < ny ? -1 : 1;
+    }
+    return x < y ? -1 : 1;
+  }
+  return pa.length - pb.length || (a < b ? -1 : 1);
+}
+
+/**
  * Reciprocal rank fusion: rrf(d) = Σ_lists w_list/(k + rank_list(d)); sorted best first. Lists
  * without a weight count 1 (plain RRF).
  */
@@ -38,7 +63,7 @@ export function rrfFuse(lists: Record<string, RankedHit[]>, k: number, weights: 
       c.rrf += w / (k + h.rank);
     }
   }
-  return [...byKey.values()].sort((a, b) => b.rrf - a.rrf || a.key.localeCompare(b.key));
+  return [...byKey.values()].sort((a, b) => b.rrf - a.rrf || keyOrder(a.key, b.key));
 }
 
 export interface ChunkScore extends FusedChunk {
@@ -160,7 +185,7 @@ export function aggregateParents(chunks: ChunkScore[], totalChunks: (parent: str
   }
   for (const p of out) if (n.kind === 'ideal' || p.passes_coverage) p.overall_score = o.rrfWeight * p.rrf_norm + (1 - o.rrfWeight) * p.max_norm;
   return out.sort(
-    (a, b) => Number(b.passes_coverage) - Number(a.passes_coverage) || b.overall_score - a.overall_score || b.rrf_sum - a.rrf_sum || a.parent.localeCompare(b.parent),
+    (a, b) => Number(b.passes_coverage) - Number(a.passes_coverage) || b.overall_score - a.overall_score || b.rrf_sum - a.rrf_sum || keyOrder(a.parent, b.parent),
   );
 }
 

@@ -43,7 +43,7 @@ function otherCollection(dir: string): string {
   return folder;
 }
 
-describe('collections: the same question, the same answer after reopening the data dir', () => {
+describe('collections: the same question, the same answer after reopening the data dir or importing in another order', () => {
   const dir = tempDir();
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -65,6 +65,16 @@ describe('collections: the same question, the same answer after reopening the da
       expect(await askAll(second)).toEqual(fresh);
     } finally {
       await second.close();
+    }
+    // another data dir where the notes came first (every document id shifted): same answers, ties too
+    const third = createAppContext({ dataDir: path.join(dir, 'data-notes-first') });
+    try {
+      const notes = path.join(dir, 'notes');
+      await invokeOperation(third, 'collections.import', { folder: notes, name: 'notes' });
+      await invokeOperation(third, 'collections.import', { folder: demo, name: 'menu' });
+      expect(await askAll(third)).toEqual(fresh);
+    } finally {
+      await third.close();
     }
     // the questions exercise more than one outcome (not a test of a constant answer)
     expect(new Set(fresh.map((f) => (f as { decision: string }).decision)).size).toBeGreaterThan(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateParents, decide, rrfFuse, type ChunkScore } from '../../../src/core/search/fusion';
+import { aggregateParents, decide, keyOrder, rrfFuse, type ChunkScore } from '../../../src/core/search/fusion';
 
 const K = 60;
 const base = { rrfK: K, rrfWeight: 0.7, coverageThreshold: 0.5 };
@@ -128,5 +128,22 @@ describe('decide', () => {
     const none = decide(aggregateParents([{ key: 'a', parent: 'A', rrf: 1 / 61, ranks: {}, score: 0.9 }], () => 10, ideal(1, 10)), dec);
     expect(none.state).toBe('low_evidence');
     expect(decide([], dec).state).toBe('low_evidence');
+  });
+});
+
+describe('ties: the order of tied chunks does not depend on the ids other imports took', () => {
+  it('tied chunk keys <doc>#<ord> in numeric order, the same after every id shifted alike', () => {
+    // a lexical rank 17 and a vector rank 17 tie on rrf; documents 7 and 276, or 17 and 286 once a
+    // ten-document collection was imported first (string order flipped them: "276#5" < "7#1" but "17#1" < "286#5")
+    const order = (a: number, b: number) =>
+      rrfFuse({ lexical: [{ key: `${b}#5`, parent: String(b), rank: 17 }], vector: [{ key: `${a}#1`, parent: String(a), rank: 17 }] }, K).map((c) => Number(c.parent) - (a - 7));
+    expect(order(7, 276)).toEqual([7, 276]);
+    expect(order(17, 286)).toEqual([7, 276]);
+    expect(order(1007, 1276)).toEqual([7, 276]);
+  });
+
+  it('digit runs compare as numbers, the rest by code unit, no locale', () => {
+    expect(['10#2', '9#1', '9#10', '9#2', 'b', 'a10', 'a9'].sort(keyOrder)).toEqual(['9#1', '9#2', '9#10', '10#2', 'a9', 'a10', 'b']);
+    expect(keyOrder('x', 'x')).toBe(0);
   });
 });
