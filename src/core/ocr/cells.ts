@@ -16,8 +16,6 @@ import type { ImageRuling } from './rulings';
 export interface CellBox extends TextBox {
   /** the box holds one horizontal bar as long as a dash: its text is "—" whatever the recogniser reads */
   bar?: true;
-  /** the box cut back to its cell (`clipAtRulings`): where its marks' ink is looked at */
-  cell?: TextBox;
 }
 
 export function cellBoxes(boxes: TextBox[], rulings: ImageRuling[], img: GreyImage): CellBox[] {
@@ -30,8 +28,7 @@ export function cellBoxes(boxes: TextBox[], rulings: ImageRuling[], img: GreyIma
   const out: CellBox[] = cut.map((b) => {
     const cell = clipAtRulings(b, rulings);
     if (textH && b.x1 - b.x0 <= textH * MARK_WIDTH && isDashBar(img, cell, textH)) return { ...b, bar: true };
-    const grown = inTable(b) ? growToInk(img, b, rulings, cut, textH) : b;
-    return cell === b ? grown : { ...grown, cell: { ...cell, x0: grown.x0, x1: grown.x1 } };
+    return inTable(b) ? growToInk(img, b, rulings, cut, textH) : b;
   });
   if (!textH) return out;
   // marks outside every text box, the grown ones included (a stroke a box took back is no stray dash). A box
@@ -203,78 +200,9 @@ function onTableRow(boxes: TextBox[], bx0: number, bx1: number, cy: number, text
 }
 
 /** The recogniser's reading of a box, or the dash for a bar box (confidence: the bar's share of the ink). */
-export function readCellBox(b: CellBox, r: RecognizedLine, img?: GreyImage, textH = 0): RecognizedLine {
-  if (b.bar) return { text: '—', confidence: 1, charConfidence: [1] };
-  if (img && textH && /^[<>＜＞]/.test(r.text) && underlined(img, b.cell ?? b, textH)) return { ...r, text: (/^[<＜]/.test(r.text) ? '≤' : '≥') + r.text.slice(1) };
-  return r;
+export function readCellBox(b: CellBox, r: RecognizedLine): RecognizedLine {
+  return b.bar ? { text: '—', confidence: 1, charConfidence: [1] } : r;
 }
-
-/**
- * The box's first glyph stands on a bar: "≤"/"≥" whose underline the recogniser lost ("<6" for "≤6"). In 楷体
- * and 明体 the underline is a one-pixel stroke, grey after the scanner's blur, and the model reads the chevron
- * alone. The first glyph is the first run of ink columns (a gap stands between it and the digit); its lowest
- * ink rows (two pixels, one at 150 dpi's scale of the print) cover at least 60 % of its width for a bar under
- * the chevron, where "<" ends in the point of its lower arm (about a quarter of its width).
- */
-export function underlined(img: GreyImage, b: TextBox, textH: number): boolean {
-  const x0 = Math.max(0, Math.floor(b.x0));
-  const x1 = Math.min(img.width, Math.ceil(b.x1));
-  const y0 = Math.max(0, Math.floor(b.y0));
-  const y1 = Math.min(img.height, Math.ceil(b.y1));
-  if (x1 - x0 < 4 || y1 - y0 < 4) return false;
-  // the glyphs' ink, the scanner's specks left out (a speck before the sign would be taken for the first glyph)
-  const { mask } = markInk(img, x0, y0, x1, y1, textH);
-  const dark = (x: number, y: number) => mask[(y - y0) * (x1 - x0) + x - x0] === 1;
-  const colInk = (x: number) => {
-    for (let y = y0; y < y1; y++) if (dark(x, y)) return true;
-    return false;
-  };
-  let a = x0;
-  while (a < x1 && !colInk(a)) a++;
-  let c = a;
-  while (c < x1 && colInk(c)) c++;
-  const width = c - a;
-  // a glyph narrower than a fifth of the line height is no chevron (a speck, a stroke)
-  if (width < textH / 5) return false;
-  let bottom = y1 - 1;
-  const rowInk = (y: number) => {
-    let n = 0;
-    for (let x = a; x < c; x++) if (dark(x, y)) n++;
-    return n;
-  };
-  while (bottom > y0 && !rowInk(bottom)) bottom--;
-  const span = (y: number) => {
-    let lo = -1;
-    let hi = -1;
-    for (let x = a; x < c; x++)
-      if (dark(x, y)) {
-        if (lo < 0) lo = x;
-        hi = x;
-      }
-    return lo < 0 ? 0 : hi - lo + 1;
-  };
-  if (Math.max(span(bottom), span(bottom - 1)) >= width * 0.6) return true;
-  // 楷体 draws the bar slanted under the lower arm (⩾): no flat bottom row, but the lower half of the glyph
-  // carries the arm and the bar, the upper half one arm
-  let top = y0;
-  while (top < bottom && !rowInk(top)) top++;
-  const mid = (top + bottom) / 2;
-  let upper = 0;
-  let lower = 0;
-  for (let y = top; y <= bottom; y++) {
-    const n = rowInk(y);
-    if (y < mid) upper += n;
-    else if (y > mid) lower += n;
-  }
-  return lower >= upper * LOWER_HEAVY;
-}
-
-/**
- * Lower half's ink over the upper half's for a slanted-bar sign. A plain "<"/">" is symmetric (1.0); the 楷体
- * "⩽"/"⩾" of the tuning scans measured 1.74–2.34 at 200 dpi and 1.1–3.0 at 150 dpi: 1.4 keeps a plain sign
- * well clear and takes most of the 150 dpi ones. Never checked on a scan with plain "<" (none in the set).
- */
-const LOWER_HEAVY = 1.4;
 
 /** A ruling this far (share of the box height) inside a box's end is the box's own edge, not a border through it. */
 const EDGE = 0.5;

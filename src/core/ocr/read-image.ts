@@ -1,5 +1,5 @@
 import { estimateSkew } from './deskew';
-import { cellBoxes, medianHeight, readCellBox, readSign } from './cells';
+import { cellBoxes, readCellBox, readSign } from './cells';
 import { DEFAULT_DETECT, detectPrepared, detectionInput, type DetectionInput, type TextBox } from './detect';
 import { resize, rotate, type GreyImage } from './image';
 import type { OcrModels } from './models';
@@ -61,14 +61,13 @@ export async function readLevelled(models: OcrModels, page: LevelledPage): Promi
   const { level, skew } = page;
   let t = performance.now();
   const boxes = readingOrder(cellBoxes(await detectPrepared(models, level, page.detection, DEFAULT_DETECT), page.rulings, level));
-  const textH = medianHeight(boxes);
   const detectMs = performance.now() - t;
   t = performance.now();
   const read = await recognizeBoxes(models, level, boxes);
   const recognizeMs = performance.now() - t;
   const lines: OcrLine[] = [];
   boxes.forEach((b, i) => {
-    const r = dropTrailingSpeck(readSign(level, b, readCellBox(b, read[i], level, textH)));
+    const r = dropTrailingSpeck(readSign(level, b, readCellBox(b, read[i])));
     const text = fixLookalikes(fixUnits(r.text.trim()));
     if (!text || r.confidence < MIN_LINE_CONFIDENCE) return;
     lines.push({ text, confidence: r.confidence, min_confidence: Math.min(...r.charConfidence), ...unrotateBox(b, skew, page.width, page.height) });

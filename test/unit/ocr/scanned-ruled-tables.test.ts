@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { levelPage } from '../../../src/core/ocr/read-image';
-import { clipAtRulings, isDashBar, underlined } from '../../../src/core/ocr/cells';
+import { clipAtRulings, isDashBar } from '../../../src/core/ocr/cells';
 import { parseCaption, sameRow } from '../../../src/core/regulations/tables';
 import { tempContext, tempDir } from '../../helpers';
 import { expectedRows, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
@@ -138,27 +138,5 @@ describe('marks in cells, on their own ink', () => {
     paint(two, 12, 12, 30, 13, 195);
     paint(two, 10, 28, 32, 29, 195);
     expect(isDashBar(two, { x0: 0, y0: 0, x1: 60, y1: 42, score: 1 }, textH)).toBe(false);
-  });
-  it('"≤" with its bar flat or slanted under the lower arm is underlined, a plain "<" is not, a speck before it changes nothing', () => {
-    const textH = 40;
-    const chevron = (img: { width: number; data: Uint8Array }, x0: number) => {
-      for (let k = 0; k < 12; k++) {
-        paint(img, x0 + 12 - k, 8 + k, x0 + 14 - k, 9 + k, 30); // upper arm, up to the point
-        paint(img, x0 + k, 20 + k, x0 + 2 + k, 21 + k, 30); // lower arm, back out
-      }
-    };
-    const plain = white(40, 40);
-    chevron(plain, 8);
-    paint(plain, 2, 4, 3, 5, 40); // a speck before it
-    expect(underlined(plain, { x0: 0, y0: 0, x1: 40, y1: 40, score: 1 }, textH)).toBe(false);
-    const flat = white(40, 40);
-    chevron(flat, 8);
-    paint(flat, 8, 35, 22, 37, 30);
-    paint(flat, 2, 4, 3, 5, 40);
-    expect(underlined(flat, { x0: 0, y0: 0, x1: 40, y1: 40, score: 1 }, textH)).toBe(true);
-    const slanted = white(40, 40);
-    chevron(slanted, 8);
-    for (let k = 0; k < 12; k++) paint(slanted, 10 + k, 25 + k, 13 + k, 26 + k, 30); // ⩽: a second stroke under the lower arm
-    expect(underlined(slanted, { x0: 0, y0: 0, x1: 40, y1: 40, score: 1 }, textH)).toBe(true);
   });
 });
