@@ -83,29 +83,40 @@ function build(ctx: AppContext, coll: CollectionRow, known: KnownQuestion[]): Om
     }
   }
   if (!articles.size) return { memory: null, passages };
-  // questions given without weights are weighed by idf over this data dir's index
-  // over this collection's own chunks (lexical.ts corpusStats), whatever else the data dir holds
-  const corpora = [corpusOf(coll.name)];
-  const total = corpusRows(ctx.db, corpora) || 1;
-  const idf = (t: string) => idfOf(documentFrequencies(ctx.db, [t], corpora).get(t) ?? 0, total);
-  // entries are stored with their idf weights from the library the file was made on; a query token
-  // no known question has gets the highest weight (it is specific, and absent from every neighbour)
-  const weights = new Map<string, number>();
-  const entries: { tokens: [string, number][]; passages: number[] }[] = [];
-  for (const k of known) {
+  const memory = knownMemory(ctx, coll, known, (k) => {
     const ids = new Set<number>();
     for (const ref of k.relevant) {
       const parts = splitArticleRef(ref);
       const id = parts ? articles.get(`${normLawTitle(parts[0])}|${parts[1]}`) : undefined;
       if (id !== undefined) ids.add(id);
     }
+    return [...ids];
+  });
+  return { memory, passages };
+}
+
+/**
+ * The known questions as a QaMemory pointing at `passagesOf(question, index)` (none: left out).
+ * Questions given without weights are weighed by idf over this collection's own chunks (lexical.ts
+ * corpusStats), whatever else the data dir holds; entries are stored with their idf weights from the
+ * library the file was made on, and a query token no known question has gets the highest weight (it
+ * is specific, and absent from every neighbour).
+ */
+function knownMemory(ctx: AppContext, coll: CollectionRow, known: KnownQuestion[], passagesOf: (k: KnownQuestion, i: number) => number[]): QaMemory | null {
+  const corpora = [corpusOf(coll.name)];
+  const total = corpusRows(ctx.db, corpora) || 1;
+  const idf = (t: string) => idfOf(documentFrequencies(ctx.db, [t], corpora).get(t) ?? 0, total);
+  const weights = new Map<string, number>();
+  const entries: { tokens: [string, number][]; passages: number[] }[] = [];
+  for (const [i, k] of known.entries()) {
     const tokens = k.tokens ?? QaMemory.weigh(k.question, idf);
     for (const [t, w] of tokens) if (!weights.has(t)) weights.set(t, w);
-    if (ids.size && tokens.length) entries.push({ tokens, passages: [...ids] });
+    const passages = passagesOf(k, i);
+    if (passages.length && tokens.length) entries.push({ tokens, passages });
   }
-  if (!entries.length) return { memory: null, passages };
+  if (!entries.length) return null;
   const unknownWeight = Math.max(1, ...weights.values());
-  return { memory: QaMemory.fromWeighed(entries, (t) => weights.get(t) ?? unknownWeight), passages };
+  return QaMemory.fromWeighed(entries, (t) => weights.get(t) ?? unknownWeight);
 }
 
 /**
@@ -160,21 +171,13 @@ export function knownInsideOutside(ctx: AppContext, coll: CollectionRow, text: s
   let s = cache.get(coll.name);
   if (!s || s.version !== version || s.generation !== generation) {
     const forms = new Set(docsOf(ctx.db, coll.id).flatMap((d) => titleForms(d.title)));
-    const corpora = [corpusOf(coll.name)];
-    const total = corpusRows(ctx.db, corpora) || 1;
-    const idf = (t: string) => idfOf(documentFrequencies(ctx.db, [t], corpora).get(t) ?? 0, total);
-    const weights = new Map<string, number>();
     let inside = 0;
-    const entries: { tokens: [string, number][]; passages: number[] }[] = [];
-    for (const [i, k] of known.entries()) {
-      const tokens = k.tokens ?? QaMemory.weigh(k.question, idf);
-      for (const [t, w] of tokens) if (!weights.has(t)) weights.set(t, w);
+    const memory = knownMemory(ctx, coll, known, (k, i) => {
       const ours = k.relevant.some((ref) => forms.has(normLawTitle(splitArticleRef(ref)?.[0] ?? '')));
       if (ours) inside++;
-      if (tokens.length) entries.push({ tokens, passages: [ours ? 0 : 1 + i] });
-    }
-    const unknownWeight = Math.max(1, ...weights.values());
-    s = { version, generation, inside, known, memory: entries.length ? QaMemory.fromWeighed(entries, (t) => weights.get(t) ?? unknownWeight) : null };
+      return [ours ? 0 : 1 + i];
+    });
+    s = { version, generation, inside, known, memory };
     cache.set(coll.name, s);
   }
   if (!s.memory) return null;

@@ -16,7 +16,7 @@ import { articleScore, chunkEvidence, formBonus, questionForm } from './article-
 import { layExpansion, type LayExpansion } from './lay-terms';
 import { profileOf } from './profile';
 import { knownAnswers } from './known-answers';
-import { docHoldsSubject, nounSubject, subjectVerdict, subjectWords } from './subject';
+import { subjectVerdict } from './subject';
 import { LOCK_MODEL, lockChoice, lockProbability, lockThreshold, type LockFeatures } from './lock-model';
 
 /**
