@@ -113,6 +113,17 @@ describe('question handling', () => {
     expect(questionCore('可乐鸡翅需要什么锅')).toBe('可乐鸡翅');
   });
 
+  it('statute questions keep 材料 and 告诉 when they are what is asked about, not how it is asked', () => {
+    // recipe scaffolding drops them (需要什么材料, 告诉我…); in a statute question they carry the matter
+    expect(questionCore('用假材料骗领社保待遇怎么处罚')).toBe('用假骗领社保待遇处罚');
+    expect(questionCore('用假材料骗领社保待遇怎么处罚', 'statutes')).toBe('用假材料骗领社保待遇处罚');
+    expect(questionCore('招聘的时候公司应该告诉我哪些情况', 'statutes')).toContain('告诉');
+    // a leading request and an asked-for list of materials are still question parts
+    expect(questionCore('告诉我试用期最长多久', 'statutes')).toBe('试用期最长');
+    expect(questionCore('申请工伤认定需要什么材料', 'statutes')).toBe('申请工伤认定');
+    expect(questionCore('受伤以后多长时间内要申请工伤认定', 'statutes')).toBe('受伤以后内要申请工伤认定');
+  });
+
   it('classifies follow-ups into ingredients / steps / time / tools / general', () => {
     expect(classifyQuery('需要哪些原料？')).toMatchObject({ intent: 'ingredients' });
     expect(classifyQuery('冰糖放多少')).toMatchObject({ intent: 'ingredients' });
