@@ -112,6 +112,20 @@ const QUESTION_PARTS: RegExp[] = [
  */
 const STATUTE_PARTS: RegExp[] = [PUNCTUATION, HOW, HOW_LONG, NEEDS, /^(请问|请教|麻烦|帮我|帮忙|告诉我|我想问|我想知道)+/g, new RegExp(POLITE.source.replace('告诉我|', ''), 'g'), TAIL, ASKS_WHAT];
 
+/** A token that asks rather than names (由谁来, 几天, 哪些, 什么样): statute articles never hold it. */
+const INTERROGATIVE = /谁|几|哪|啥|什么|怎|多少|多久|吗|呢/u;
+
+/**
+ * The terms a question is searched and weighed by: jieba tokens of its core; statute questions drop
+ * tokens that ask rather than name (`最低工资标准由谁来定` keeps 最低工资 标准 定, not 由谁来, which no
+ * article holds and which only dilutes every article's evidence alike). The question's form
+ * (article-score.ts) reads how it asks from the question itself.
+ */
+export function questionTerms(question: string, kind: 'any' | 'statutes' = 'any'): string[] {
+  const tokens = queryTokens(questionCore(question, kind) || question);
+  return kind === 'statutes' ? tokens.filter((t) => !INTERROGATIVE.test(t)) : tokens;
+}
+
 export function questionCore(question: string, kind: 'any' | 'statutes' = 'any'): string {
   let s = normalizeText(question);
   const parts = kind === 'statutes' ? STATUTE_PARTS : QUESTION_PARTS;
@@ -230,8 +244,8 @@ function collectionRetrievers(
   cosines: Map<string, number>,
   lay: LayExpansion,
   knownSims: Map<string, number>,
-  /** the core searched for terms (statutes keep 材料, 告诉: questionCore's 'statutes' kind); default core */
-  termsCore: string = core,
+  /** the terms searched (statutes: questionTerms' 'statutes' kind); default the core's tokens */
+  terms: string[] | null = null,
 ): Retriever[] {
   const cfg = ctx.config.collections;
   const corpus = corpusOf(coll.name);
@@ -258,7 +272,7 @@ function collectionRetrievers(
   const lexical: Retriever = {
     name: 'lexical',
     retrieve: (q) => {
-      const own = queryTokens(termsCore || q);
+      const own = terms ?? queryTokens(core || q);
       if (!own.length) return [];
       // everyday words also search their statute words; evidence stays the share of the question's own terms
       const tokens = [...new Set([...own, ...lay.extra])];
@@ -315,7 +329,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
   const core = questionCore(question);
   // the terms searched and weighed: statutes keep what the recipe scaffolding drops (材料, 告诉);
   // the subject decision and title matching keep the common core
-  const termsCore = profileOf(ctx.db, coll) === 'recipes' ? core : questionCore(question, 'statutes');
+  const terms = profileOf(ctx.db, coll) === 'recipes' ? queryTokens(core || question) : questionTerms(question, 'statutes');
   const topK = options.topK ?? cfg.topChunks;
   const topParents = options.topParents ?? cfg.topParents;
   const titleScores = new Map<number, number>();
@@ -326,7 +340,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
   let focus: FocusScores | null = null;
   const result = await runPipeline(
     question,
-    collectionRetrievers(ctx, coll, cache, core, topK, titleScores, cosines, lay, knownSims, termsCore),
+    collectionRetrievers(ctx, coll, cache, core, topK, titleScores, cosines, lay, knownSims, terms),
     {
       rrfK: search.rrfK,
       topK,
@@ -350,7 +364,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
         ambiguityRatio: search.ambiguityRatio,
         diag: (d) => (focus = d),
         articleScores: (chunks) => {
-          const ev = chunkEvidence(ctx.db, corpusOf(coll.name), queryTokens(termsCore || question), { keys: chunks.map((c) => c.key) }, lay.equivalents);
+          const ev = chunkEvidence(ctx.db, corpusOf(coll.name), terms, { keys: chunks.map((c) => c.key) }, lay.equivalents);
           const maxRrf = Math.max(0, ...chunks.map((c) => c.rrf));
           const form = questionForm(question);
           const out = new Map<string, { score: number; evidence: number }>();

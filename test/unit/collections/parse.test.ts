@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../../../src/core/collections/parse';
 import { chunkDocument, splitText } from '../../../src/core/collections/chunk';
 import { classifyQuery, formatAutoAnswer } from '../../../src/core/collections/answer';
-import { questionCore } from '../../../src/core/collections/retrieve';
+import { questionCore, questionTerms } from '../../../src/core/collections/retrieve';
 import { hasShared, sharedPath } from '../../helpers';
 
 const fixtures = path.resolve(__dirname, '../../fixtures/collections');
@@ -122,6 +122,16 @@ describe('question handling', () => {
     expect(questionCore('告诉我试用期最长多久', 'statutes')).toBe('试用期最长');
     expect(questionCore('申请工伤认定需要什么材料', 'statutes')).toBe('申请工伤认定');
     expect(questionCore('受伤以后多长时间内要申请工伤认定', 'statutes')).toBe('受伤以后内要申请工伤认定');
+  });
+
+  it('statute questions are searched by the words that name, not by the ones that ask (由谁来, 几天)', () => {
+    const terms = questionTerms('最低工资标准由谁来定', 'statutes');
+    expect(terms).toContain('最低工资');
+    expect(terms).toContain('标准');
+    expect(terms.some((t) => t.includes('谁'))).toBe(false);
+    expect(questionTerms('工作满十年每年有几天年假', 'statutes').some((t) => t.includes('几'))).toBe(false);
+    // recipes keep their tokens as before
+    expect(questionTerms('红烧肉要放几个八角')).toEqual(questionTerms('红烧肉要放几个八角', 'any'));
   });
 
   it('classifies follow-ups into ingredients / steps / time / tools / general', () => {
