@@ -3,7 +3,9 @@ import { normalizeText } from '../text/normalize';
 import { queryTokens, segmentForSearch, tagged } from '../text/segment';
 import { corpusVersion } from '../search/lexical';
 import { itemTokens } from '../search/tokens';
-import { KeyedCache } from '../common/cache';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ContextValue, KeyedCache } from '../common/cache';
 import { corpusOf, type CollectionRow } from './store';
 import type { LayExpansion } from './lay-vocabulary';
 import { isQuestionWord } from './question-words';
@@ -414,8 +416,39 @@ export function subjectVerdict(
   if (!nouns.length) return null;
   const held = Math.max(...ids.map((id) => docHoldsSubject(ctx, coll, nouns, id, o.lay).held));
   if (held > 0) return null;
-  const text = nouns.map((n) => n.word).join('、');
-  return { subject: text, near: [], reason: `候选文档都没有提到「${text}」` };
+  // what kind of word is missing: a noun the statutes use (驾驶证, 商标, 燃气管) names a matter regulated
+  // elsewhere; a word no statute uses (电饭锅, 老板, 肚子) names a thing the statutes call by its kind
+  // (商品, 用人单位), so when the retrieval did not lock, it is no reason to say the matter is absent —
+  // the ask-back or low-evidence answer stands. A lock on a statute mentioning none of the question's
+  // nouns is still overruled (买到假货 → 劳动合同法). Tuning parts: no not_found on an absent matter
+  // lost; 老板几个月不发工资 (labour-2) is no longer refused
+  const statuteNouns = nouns.filter((n) => statuteWordFiles(ctx, n.word) >= cfg.statuteWordMinFiles);
+  if (!statuteNouns.length && o.state !== 'locked') return null;
+  const text = (statuteNouns.length ? statuteNouns : nouns).map((n) => n.word).join('、');
+  return { subject: text, near: [], reason: `候选文档都没有提到「${nouns.map((n) => n.word).join('、')}」${statuteNouns.length ? '' : '（都是法规不用的日常词，但检索锁定的法规与之无关）'}` };
+}
+
+/** Statutes of the whole corpus using each word (resources/collections/statute-words.tsv), read once per context; null: no list. */
+const statuteWords = new ContextValue<Map<string, number> | null>('collections.statute-words');
+
+/** How many statutes of the whole corpus use the word (0: none); without the shipped list every word counts as a statute word. */
+export function statuteWordFiles(ctx: AppContext, word: string): number {
+  let table = statuteWords.get(ctx.state);
+  if (table === undefined) {
+    table = null;
+    try {
+      table = new Map();
+      for (const line of fs.readFileSync(path.join(ctx.resourcesDir, 'collections', 'statute-words.tsv'), 'utf8').split('\n')) {
+        if (!line || line.startsWith('#')) continue;
+        const [n, words] = line.split('\t');
+        for (const w of (words ?? '').split(' ')) if (w) table.set(w, Number(n));
+      }
+    } catch {
+      table = null; // a missing or broken resource must not break answering
+    }
+    statuteWords.set(ctx.state, table);
+  }
+  return table ? (table.get(word) ?? 0) : Number.MAX_SAFE_INTEGER;
 }
 
 /**
