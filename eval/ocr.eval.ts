@@ -28,7 +28,7 @@ import { createAppContext, type AppContext } from '../src/core/context';
 import { invokeOperation } from '../src/core/api/invoke';
 import { sharedDir } from '../src/core/common/paths';
 import { CJK_FONTS, printedPdf, scanOf, type Degradation } from '../test/fixtures/scans';
-import { HELD34_DOCS, SCAN_TABLE_DOCS, SEALED35_DOCS, STRUCTURE_DOCS, TABTEXT_TUNING_DOCS, expectedRows, tableId, writeStructureDocs } from '../test/fixtures/regulation-tables';
+import { HELD34_DOCS, SCAN_TABLE_DOCS, SEALED35_DOCS, TUNING35_DOCS, STRUCTURE_DOCS, TABTEXT_TUNING_DOCS, expectedRows, tableId, writeStructureDocs } from '../test/fixtures/regulation-tables';
 import { charAccuracy } from './ocr-metrics';
 
 interface Case {
@@ -239,12 +239,14 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   const only = process.env.TABLE_DOCS?.split(',');
   // TABLE_SCANS_ONLY=printed,200 limits the run to the conditions whose names start so (a faster look while tuning)
   const kindsOnly = process.env.TABLE_SCANS_ONLY ? ['printed', ...TABLE_SCANS.map((c) => c.name)].filter((k) => process.env.TABLE_SCANS_ONLY!.split(',').some((p) => k.startsWith(p))) : undefined;
-  const docs = [...STRUCTURE_DOCS.filter((d) => d.producer === 'pdfkit-ruled' || d.producer === 'pdfkit-plain'), ...SCAN_TABLE_DOCS, ...TABTEXT_TUNING_DOCS, ...HELD34_DOCS, ...SEALED35_DOCS].filter((d) => !only || only.includes(d.name));
+  const docs = [...STRUCTURE_DOCS.filter((d) => d.producer === 'pdfkit-ruled' || d.producer === 'pdfkit-plain'), ...SCAN_TABLE_DOCS, ...TABTEXT_TUNING_DOCS, ...TUNING35_DOCS, ...HELD34_DOCS, ...SEALED35_DOCS].filter((d) => !only || only.includes(d.name));
   const printed = await writeStructureDocs(path.join(dir), { docs });
   type Slot = [number, number];
   const kinds = ['printed', ...TABLE_SCANS.map((c) => c.name)];
   const tally = new Map<string, Record<string, { dev: Slot; held: Slot; fresh: Slot; sealed: Slot; h34: Slot; s35: Slot }>>();
   const squash = (s: string) => s.replace(/[\s\u3000]+/g, '').normalize('NFKC');
+  // SHOW_MISSES=n prints up to n missed rows per table and condition with --verbose (4 when not given)
+  const maxShown = Number(process.env.SHOW_MISSES ?? 4);
   for (const { doc, file } of printed) {
     const variants: [string, string][] = [['printed', file]];
     for (const [k, c] of TABLE_SCANS.entries()) {
@@ -274,7 +276,11 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
             const ok = got[i] === row.map(squash).join('|');
             slot[0] += ok ? 1 : 0;
             slot[1] += 1;
-            if (!ok && verbose && !doc.sealed35 && (!doc.heldOut || showHeld || doc.sealed || doc.held34) && fam === spec.families[0] && shown++ < 4) console.log(`  ✗ [${kind} ${doc.name} ${tableId(spec)}] 第${i + 1}行 ${got[i] ?? '（无）'}  期望 ${row.join('|')}`);
+            if (!ok && verbose && !doc.sealed35 && (!doc.heldOut || showHeld || doc.sealed || doc.held34) && fam === spec.families[0] && shown++ < maxShown) {
+              // 版面: the row has another number of cells, or the table another number of rows (split / merged rows)
+              const layout = !got[i] || got[i].split('|').length !== row.length || got.length !== want.length;
+              console.log(`  ✗ [${kind} ${doc.name} ${tableId(spec)}]${layout ? ' 版面' : ''} 第${i + 1}行 ${got[i] ?? '（无）'}  期望 ${row.join('|')}`);
+            }
           });
         }
       }
