@@ -279,6 +279,16 @@ export const configSchema = z.object({
       elsewhereMargin: z.number().min(0).max(1).default(0.45),
       elsewhereMinKnown: z.number().int().min(0).default(10),
       /**
+       * Statute collections (collections/subject.ts): a noun is a statute word when at least this many
+       * statutes of the whole corpus use it (resources/collections/statute-words.tsv, learned by
+       * scripts/learn-statute-words.ts). A noun no statute uses (电饭锅, 老板, 肚子) names a thing whose
+       * kind the statutes name (商品, 用人单位, 人身损害): the collection not mentioning it is no sign that
+       * the matter is absent, so it alone turns no ask-back or low-evidence answer into not_found.
+       * 2 (every word the list holds) is the only value losing no not_found on the tuning parts of
+       * eval/collections-absent.eval.ts: 3 loses 抚养权 (3 statutes), 起征点 has 2.
+       */
+      statuteWordMinFiles: z.number().int().min(1).default(2),
+      /**
        * The calibrated lock decision of statute collections (collections/lock-model.ts): the best
        * article's statute is locked when p(right) reaches the threshold that applies, else asked back
        * with the runner-up. Weights, temperature and the thresholds are fitted data

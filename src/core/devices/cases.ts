@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { lazyModule } from '../common/lazy';
 import { z } from 'zod';
 import { readUtf8File } from '../common/files';

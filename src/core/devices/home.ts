@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { parseJsonText, readUtf8File } from '../common/files';
 import { GridError } from '../common/errors';
-import { normalizeText, stripControlChars } from '../text/normalize';
+import { stripControlChars } from '../text/normalize';
 import { canonical } from './canonical';
 import { UNKNOWN_ROOM, inferCategory } from './lexicon';
 import { homeFileSchema, type CommandSpec, type Entity, type Home } from './types';

@@ -5,7 +5,6 @@ import { findWords, roomMatches, type HomeIndex } from './index';
 import { DOOR_KINDS, MEDIA_KINDS, SUBTYPES } from './lexicon';
 import { KIND_VOCAB } from './vocab';
 import { commandActions } from './capability';
-import { takeClockTime } from './timing';
 import { UNKNOWN_ACTION, type Command, type ValueAttribute } from './types';
 import { CLIMATE, COMMON, INTENTS, LIGHTS, LOCKS, MEDIA, NUMBERS, QUESTIONS, VACUUM } from './data';
 import { A } from './actions';

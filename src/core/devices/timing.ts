@@ -1,5 +1,5 @@
 import { parseNumber } from './values';
-import { commandSchema, TIMER_ACTION, TIMER_OPS, type Command, type OtherIntent, type Schedule } from './types';
+import { commandSchema, TIMER_ACTION, type Command, type OtherIntent, type Schedule } from './types';
 import { INTENTS, TIME } from './data';
 import { A } from './actions';
 

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import { writeTransaction } from '../store/transaction';
 import type { Db } from '../store/db';
 import { getSetting } from '../store/db';
 import { GridError, isGridError } from '../common/errors';

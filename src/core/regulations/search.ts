@@ -1,9 +1,9 @@
-import { blockTypeOf, inChapterScope, tableRowHit, tableRowText, type BlockType, type TableHit } from './blocks';
+import { blockTypeOf, inChapterScope, tableRowHit, tableRowText, type TableHit } from './blocks';
 import type { AppContext } from '../context';
 import { GridError } from '../common/errors';
 import { queryTokens } from '../text/segment';
 import { lexicalSearch, corpusVersion, type LexicalResult } from '../search/lexical';
-import { searchEngine, type SearchMode } from '../search/engine';
+import { searchEngine } from '../search/engine';
 import { shippedExpansion } from '../search/expansion';
 import { shippedKnownPriors, shippedKnownQuestions, type KnownPriors } from './known-questions';
 import { makeSnippet } from '../search/snippet';

@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { configureLlm } from '../../../src/core/llm/client';
 import { commandSystemPrompt, createLlmCommandParser, parseCommandsWithLlm } from '../../../src/core/devices/llm-commands';
 import { normalizeHome } from '../../../src/core/devices/home';
 import { parseRules } from '../../../src/core/devices/parser';
 import { retrieve } from '../../../src/core/devices/retrieve';
-import { reply, startFakeLlmServer, startLlmTestEnv, type FakeLlmServer } from '../../fixtures/fake-llm-server';
+import { reply, startLlmTestEnv, type FakeLlmServer } from '../../fixtures/fake-llm-server';
 import { tempContext } from '../../helpers';
 
 const KEY = 'sk-parse-test-abcdef0123456789';

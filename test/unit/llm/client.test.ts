@@ -3,7 +3,7 @@ import { createLlmClient, configureLlm, llmAvailable, parseRetryAfter, resolveLl
 import { extractJson } from '../../../src/core/llm/json';
 import { redactSecrets } from '../../../src/core/llm/redact';
 import { toErrorPayload } from '../../../src/core/common/errors';
-import { reply, startFakeLlmServer, startLlmTestEnv, type FakeLlmServer } from '../../fixtures/fake-llm-server';
+import { reply, startLlmTestEnv, type FakeLlmServer } from '../../fixtures/fake-llm-server';
 import { tempContext } from '../../helpers';
 
 const KEY = 'sk-test-0123456789abcdefSECRET';

@@ -6,7 +6,7 @@ import { invokeOperation } from '../../../src/core/api/invoke';
 import { createAppContext } from '../../../src/core/context';
 import { projectRoot } from '../../../src/core/common/paths';
 import { configureLlm } from '../../../src/core/llm/client';
-import { reply, startFakeLlmServer, startLlmTestEnv, type FakeLlmServer } from '../../fixtures/fake-llm-server';
+import { reply, startLlmTestEnv, type FakeLlmServer } from '../../fixtures/fake-llm-server';
 import { tempContext, tempDir } from '../../helpers';
 
 /** The `llm` option of other engines' operations, end to end on the demo home. */

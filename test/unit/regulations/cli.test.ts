@@ -4,9 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../../helpers';
 import { lawMarkdown, writeFile } from './fixtures';
 
-const root = path.resolve(__dirname, '../../..');
-const bin = path.join(root, 'bin', 'gridcode.mjs');
-
 const cli = runCli;
 
 let data: string;

@@ -13,7 +13,6 @@ import { jpegPage, rawImagePdf } from '../../fixtures/scans';
  * written by scripts/make-ocr-fixtures.ts). Its metadata title is "untitled": the printed title wins.
  */
 const root = path.resolve(__dirname, '../../..');
-const bin = path.join(root, 'bin', 'gridcode.mjs');
 const file = path.join(root, 'test/fixtures/scans/figure-page.pdf');
 let data: string;
 let ctx: AppContext;

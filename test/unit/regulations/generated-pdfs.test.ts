@@ -12,8 +12,6 @@ import { ACTION_ROWS, DEVICE_ROWS, GRID_TABLES, LIMIT_ROWS, SETTINGS_ROWS, STRAP
  * cells; Chromium printing HTML) with cross-page tables in every continuation style, and on power statutes
  * from ../shared imported as users import them.
  */
-const root = path.resolve(__dirname, '../../..');
-const bin = path.join(root, 'bin', 'gridcode.mjs');
 const CHROMIUM = '/usr/bin/chromium';
 
 let data: string;

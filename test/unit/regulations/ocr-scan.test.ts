@@ -14,7 +14,6 @@ import { charAccuracy } from '../../../eval/ocr-metrics';
  * a committed fixture (scripts/make-ocr-fixtures.ts: printed, 150 dpi, 0.8° skew, speckle, JPEG).
  */
 const root = path.resolve(__dirname, '../../..');
-const bin = path.join(root, 'bin', 'gridcode.mjs');
 const fixtures = path.join(root, 'test/fixtures/scans');
 const pageJpeg = fs.readFileSync(path.join(fixtures, 'regulation-page-150dpi.jpg'));
 const truth = fs.readFileSync(path.join(fixtures, 'regulation-page.txt'), 'utf8');

@@ -3,16 +3,12 @@
  * page-info, toc --depth/--expand), each with --json printing the operation's output; run on the shipped
  * substation safety demo (a Word document with a merged-cell table, notes and a figure).
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../../helpers';
 
-const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../..');
-const bin = path.join(root, 'bin', 'gridcode.mjs');
 const doc = path.join(root, 'resources', 'regulations', 'biandian_2024', 'biandian_2024.docx');
 let data: string;
 

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { knownQuestionLists, knownQuestionPriors, normLawTitle, splitArticleRef } from '../../../src/core/regulations/known-questions';
