@@ -463,3 +463,20 @@ export function namesOtherDish(ctx: AppContext, coll: CollectionRow, core: strin
   if (titleHoldsSubject(ctx, coll, s, docId).held >= cfg.subjectMinHeld) return false;
   return docHoldsSubject(ctx, coll, s.words, docId).held < cfg.subjectMinHeld;
 }
+
+/**
+ * A statute question asked while locked on `docId` whose retrieval found too little evidence: does it
+ * name a thing of its own the whole collection never mentions (醉驾 while locked on 劳动法)? Then it
+ * is a new question the collection cannot answer, not a follow-up to be answered from the locked
+ * statute. The leading 那 / 那么 of a switch is dropped first (the segmenter glues it to the word:
+ * 那醉 / 驾会). Nouns, and words the dictionary knows but the collection never uses; made-up
+ * segments (tag x) and function words are not things.
+ */
+export function namesThingOutside(ctx: AppContext, coll: CollectionRow, core: string): string | null {
+  const idx = subjectIndex(ctx, coll);
+  const text = core.replace(/^(?:那么|那)/, '');
+  const thing = tagged(text).find(
+    (w) => [...w.word].length >= 2 && !NOT_SUBJECT.test(w.word) && w.tag !== 'x' && !FUNCTION_TAG.test(w.tag) && /^(?:n|vn|v|j|l)/.test(w.tag) && !idx.df.has(w.word) && !segmentForSearch(w.word).some((t) => t !== w.word && idx.df.has(t) && [...t].length >= 2),
+  );
+  return thing?.word ?? null;
+}

@@ -51,3 +51,36 @@ describe('a statute question naming a thing the collection never mentions', () =
     expect(verdict('网上买的商品能退货', 'locked')).toBeNull();
   });
 });
+
+const LABOUR = [
+  '为了保护劳动者的合法权益，制定本法。',
+  '劳动合同期限三个月以上不满一年的，试用期不得超过一个月；劳动合同期限三年以上的，试用期不得超过六个月。',
+  '用人单位安排劳动者延长工作时间的，应当支付加班费。',
+  '劳动者在试用期的工资不得低于本单位相同岗位最低档工资的百分之八十。',
+];
+
+describe('a session locked on a statute, asked about a thing the collection never mentions', () => {
+  const ctx = tempContext();
+  const dir = tempDir();
+  const ask = (question: string, session_id?: string) => invokeOperation(ctx, 'collections.ask', { collection: 'labour', question, session_id });
+  beforeAll(async () => {
+    writeStatuteFile(dir, '劳动示范法', LABOUR);
+    writeStatuteFile(dir, '安全示范条例', ['为了加强安全生产工作，制定本条例。', '生产经营单位应当对从业人员进行安全生产教育和培训。', '发生生产安全事故的，应当立即报告。']);
+    await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'labour' });
+  });
+  afterAll(async () => {
+    await ctx.cleanup();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('does not answer the new matter from the locked statute, and still follows up on its own matters', async () => {
+    const first = await ask('劳动合同的试用期不得超过多久');
+    expect(first.lock.state).toBe('locked');
+    const drunk = await ask('那醉驾会被判几年', first.session_id);
+    expect(drunk.kind).not.toBe('follow_up');
+    expect(drunk.state).not.toBe('locked');
+    const wage = await ask('那试用期的工资呢', first.session_id);
+    expect(wage.lock.title).toBe('劳动示范法');
+    expect(['follow_up', 'answer']).toContain(wage.kind);
+  });
+});
