@@ -33,20 +33,20 @@ import { createAppContext, type AppContext } from '../src/core/context';
 import { invokeOperation } from '../src/core/api/invoke';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
 import { requireCollection } from '../src/core/collections/store';
-import { retrieveState, statuteFamily, type RetrievalState } from '../src/core/collections/retrieve';
+import { retrieveState, statuteRelations, type RetrievalState } from '../src/core/collections/retrieve';
 import { setKnownQuestions } from '../src/core/collections/known-answers';
 import { loadShippedKnownQuestions } from '../src/core/regulations/known-questions';
 import { setLayVocabulary } from '../src/core/collections/lay-terms';
-import { fitLockModel, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, type LockChoice, type LockChooser, type LockModel, type Thresholds } from '../src/core/collections/lock-model';
+import { fitLockModel, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, type LockChoice, type LockChooser, type LockModel, type StatuteRelation, type Thresholds } from '../src/core/collections/lock-model';
+import { defaultConfig } from '../src/core/config';
 
 const NONE: Thresholds = { lock: 0, family: 0, rival: 0 };
 import { readStardQuestions } from '../eval/stard.eval';
 import { STARD_DOMAINS, learnPartLayVocabulary, questionsOf, stageDomain, stardPartOf } from '../eval/collections-stard.eval';
 import { importSet } from '../eval/collections-laws.eval';
 
-const TEMPERATURES = [0.02, 0.03, 0.05, 0.08, 0.12, 0.2];
+const TEMPERATURES = process.env.LOCK_T ? [Number(process.env.LOCK_T)] : [0.02, 0.03, 0.05, 0.08, 0.12, 0.2];
 const MAX_WRONG = 0.05;
-const MIN_RIGHT = 0.75;
 const FOLDS = 5;
 const SETS = ['stard', 'power', 'labour', 'power2', 'labour2', 'absent'] as const;
 type SetName = (typeof SETS)[number];
@@ -62,10 +62,12 @@ interface Row {
   focus: boolean;
   /** a question written to be asked back (the power / labour sets' ambiguous family): a clarify naming an accepted statute is its right answer */
   askWanted: boolean;
-  /** whether two documents are one statute family (retrieve.ts sameStatuteFamily) */
-  family: (a: string, b: string) => boolean;
+  /** how one document stands to another (retrieve.ts statuteRelations) */
+  relation: (a: string, b: string) => StatuteRelation;
   articles: NonNullable<RetrievalState['focus']>['articles'];
   chunks: RetrievalState['chunks'];
+  /** the focus rule's own choice (the best article's statute, a law over its rules when they tie) */
+  focusParent: string | null;
 }
 
 type Outcome = 'right' | 'offered' | 'wrong' | 'other';
@@ -75,7 +77,7 @@ async function ask(ctx: AppContext, name: string, q: string): Promise<RetrievalS
   return retrieveState(ctx, requireCollection(ctx.db, name), q);
 }
 
-function row(set: SetName, part: Row['part'], q: string, gold: Iterable<number>, r: RetrievalState, family: Row['family'], askWanted = false): Row {
+function row(set: SetName, part: Row['part'], q: string, gold: Iterable<number>, r: RetrievalState, relation: Row['relation'], askWanted = false): Row {
   const focus = r.rule === 'focus' && !!r.focus && (r.decision === 'locked' || r.decision === 'ambiguous');
   return {
     set,
@@ -85,9 +87,10 @@ function row(set: SetName, part: Row['part'], q: string, gold: Iterable<number>,
     base: { state: r.decision, parents: r.decision === 'locked' && r.locked ? [String(r.locked.doc_id)] : r.candidates.map((c) => String(c.doc_id)) },
     focus,
     askWanted,
-    family,
+    relation,
     articles: r.focus?.articles ?? [],
     chunks: r.chunks,
+    focusParent: r.focus?.bestParent ?? null,
   };
 }
 
@@ -106,10 +109,10 @@ async function collect(): Promise<Row[]> {
       await invokeOperation(ctx, 'collections.import', { folder: src, name: `stard-${d.name}` });
     }
     for (const d of STARD_DOMAINS) {
-      const family = statuteFamily(ctx, requireCollection(ctx.db, `stard-${d.name}`));
+      const relation = statuteRelations(ctx, requireCollection(ctx.db, `stard-${d.name}`));
       for (const q of questionsOf(ctx, `stard-${d.name}`, all)) {
         if (q.part === 'learn') continue;
-        rows.push(row('stard', q.part, q.question, q.gold.keys(), await ask(ctx, `stard-${d.name}`, q.question), family));
+        rows.push(row('stard', q.part, q.question, q.gold.keys(), await ask(ctx, `stard-${d.name}`, q.question), relation));
       }
     }
   } finally {
@@ -129,11 +132,11 @@ async function collect(): Promise<Row[]> {
       const data = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'eval', 'data', file), 'utf8')) as { items: { q: string; family: string; accept?: { title: string }[] }[]; held_out_every?: number };
       const every = data.held_out_every ?? 4;
       const coll = requireCollection(lctx.db, name);
-      const family = statuteFamily(lctx, coll);
+      const relation = statuteRelations(lctx, coll);
       const docs = lctx.db.prepare('SELECT id, title FROM coll_docs WHERE collection_id = ?').all(coll.id) as { id: number; title: string }[];
       for (const [i, item] of data.items.entries()) {
         const gold = docs.filter((d) => item.accept?.some((a) => a.title === d.title)).map((d) => d.id);
-        rows.push(row(set, i % every === every - 1 ? 'heldout' : 'tune', item.q, gold, await ask(lctx, name, item.q), family, item.family === 'ambiguous'));
+        rows.push(row(set, i % every === every - 1 ? 'heldout' : 'tune', item.q, gold, await ask(lctx, name, item.q), relation, item.family === 'ambiguous'));
       }
     }
     // matters the power / labour statutes do not regulate (eval/collections-absent.eval.ts, its
@@ -150,8 +153,8 @@ async function collect(): Promise<Row[]> {
         [set.power, 'power-laws'],
         [set.labour, 'labour-laws'],
       ] as const) {
-        const family = statuteFamily(lctx, requireCollection(lctx.db, name));
-        for (const [i, item] of list.entries()) rows.push(row('absent', heldOut(i) ? 'heldout' : 'tune', item.q, [], await ask(lctx, name, item.q), family));
+        const relation = statuteRelations(lctx, requireCollection(lctx.db, name));
+        for (const [i, item] of list.entries()) rows.push(row('absent', heldOut(i) ? 'heldout' : 'tune', item.q, [], await ask(lctx, name, item.q), relation));
       }
     }
   } finally {
@@ -170,11 +173,11 @@ function outcome(r: Row, choice: LockChoice | null, p: number | null, t: Thresho
   let state = r.base.state;
   let parents = r.base.parents;
   if (r.focus && choice && p !== null) {
-    if (p >= lockThreshold(t, state === 'ambiguous', !!choice.second && r.family(choice.parent, choice.second))) (state = 'locked'), (parents = [choice.parent]);
+    if (p >= lockThreshold(t, choice.tie)) (state = 'locked'), (parents = [choice.parent]);
     else if (choice.second) (state = 'ambiguous'), (parents = [choice.parent, choice.second]);
     else (state = 'low_evidence'), (parents = [choice.parent]);
   }
-  if (state === 'locked') return !r.gold.has(parents[0]) ? 'wrong' : r.askWanted ? 'other' : 'right';
+  if (state === 'locked') return !r.gold.has(parents[0]) ? 'wrong' : 'right';
   if (state === 'ambiguous' && parents.some((x) => r.gold.has(x))) return r.askWanted ? 'right' : 'offered';
   return 'other';
 }
@@ -196,7 +199,14 @@ async function main(): Promise<void> {
   }
   const rows = await collect();
   const dump = args.indexOf('--dump');
-  if (dump >= 0) fs.writeFileSync(args[dump + 1], JSON.stringify(rows.map((r) => ({ ...r, gold: [...r.gold] }))));
+  if (dump >= 0) {
+    // the family relation among the scored documents (pairs "a|b"), so the dump can be analysed offline
+    const families = (r: Row) => {
+      const ps = [...new Set(r.articles.map((a) => a.parent))];
+      return ps.flatMap((a) => ps.filter((b) => a !== b && r.relation(a, b) !== 'other').map((b) => `${a}|${b}|${r.relation(a, b)}`));
+    };
+    fs.writeFileSync(args[dump + 1], JSON.stringify(rows.map((r) => ({ ...r, gold: [...r.gold], families: families(r) }))));
+  }
   const tune = rows.filter((r) => r.part === 'tune');
   const focusTune = tune.filter((r) => r.focus && r.gold.size);
   console.log(`rows: ${rows.length} (tuning ${tune.length}, focus-decided with a right statute ${focusTune.length})`);
@@ -214,23 +224,29 @@ async function main(): Promise<void> {
     rates(rows.filter((r) => r.part === part && r.set === set).map((r) => outcome(r, choices.get(r) ?? null, probability(r), t)));
   type Fit = { chooser: LockChooser; temperature: number; pair: Pair; model: LockModel; choices: Map<Row, LockChoice | null>; oof: Map<Row, number>; right: number; wrong: number };
   let best: Fit | null = null;
-  // the issue's bounds: both met beats one; then fewer wrong locks (both met) or more right ones
+  // the stated rule, power / labour bounds being hard (the issue forbids lowering them): thresholds
+  // keeping the STARD tuning wrong-lock rate (out-of-fold) within the bound beat those that do not;
+  // among those, the most right STARD locks (ties: fewer wrong); among those that do not, the fewest
+  // wrong locks (ties: more right). Equal: the lower thresholds (the grid's order)
   const better = (a: { right: number; wrong: number }, b: { right: number; wrong: number } | null): boolean => {
     if (!b) return true;
-    const am = a.right >= MIN_RIGHT - 1e-9;
-    const bm = b.right >= MIN_RIGHT - 1e-9;
+    const am = a.wrong <= MAX_WRONG + 1e-9;
+    const bm = b.wrong <= MAX_WRONG + 1e-9;
     if (am !== bm) return am;
-    if (am && Math.abs(a.wrong - b.wrong) > 1e-9) return a.wrong < b.wrong;
+    if (!am && Math.abs(a.wrong - b.wrong) > 1e-9) return a.wrong < b.wrong;
     if (Math.abs(a.right - b.right) > 1e-9) return a.right > b.right;
     return a.wrong < b.wrong - 1e-9;
   };
-  for (const [chooser, temperature] of (['share', 'article'] as const).flatMap((c) => TEMPERATURES.map((t) => [c, t] as const))) {
-    const choices = new Map(rows.map((r) => [r, r.focus ? lockChoice(r.articles, r.chunks, temperature, chooser) : null]));
+  const cfg = defaultConfig();
+  const setting = (r: Row) => ({ focusParent: r.focusParent, relation: r.relation, ambiguityRatio: cfg.search.ambiguityRatio, familyAmbiguityRatio: cfg.collections.familyAmbiguityRatio });
+  for (const [chooser, temperature] of (['focus', 'share'] as const).flatMap((c) => TEMPERATURES.map((t) => [c, t] as const))) {
+    const choices = new Map(rows.map((r) => [r, r.focus ? lockChoice(r.articles, r.chunks, temperature, chooser, setting(r)) : null]));
     // the absent matters are reported, not fitted on: as negatives, with a bound of no more locks
     // there, the fit kept fewer right STARD locks (tuning 74.4 vs 77.5 %, held-out 66.7 vs 69.9 %)
     const fitRows = tune.filter((r) => choices.get(r) && r.set !== 'absent');
-    // a lock is wanted when the chosen statute is right and the question is not one written to be asked back
-    const sample = (rs: Row[]) => rs.map((r) => ({ f: choices.get(r)!.features, right: r.gold.has(choices.get(r)!.parent) && !r.askWanted }));
+    // a lock is wanted when the chosen statute is right (as eval/collections-laws.eval.ts scores the
+    // questions written between two statutes: a lock on an accepted one or a clarify offering it)
+    const sample = (rs: Row[]) => rs.map((r) => ({ f: choices.get(r)!.features, right: r.gold.has(choices.get(r)!.parent) }));
     const oof = new Map<Row, number>();
     for (let f = 0; f < FOLDS; f++) {
       const model = fitLockModel(sample(fitRows.filter((_, i) => i % FOLDS !== f)));
@@ -238,16 +254,27 @@ async function main(): Promise<void> {
     }
     const p = (r: Row) => oof.get(r) ?? null;
     let pick: { pair: Pair; right: number; wrong: number } | null = null;
+    let loose: { pair: Pair; right: number; wrong: number; pl: string } | null = null;
     for (const lock of grid) {
       for (const [family, rival] of grid.flatMap((a) => grid.filter((b) => b >= a).map((b) => [a, b]))) {
         if (family < lock) continue;
         const pair = { lock, family, rival };
         const c = curveOf(choices, 'tune', 'stard', pair, p);
-        if (c.wrong > MAX_WRONG) continue;
-        if (!(['power', 'labour'] as const).every((set) => curveOf(choices, 'tune', set, pair, p).right >= before('tune', set).right - 1e-9)) continue;
+        if (process.env.LOCK_DEBUG && c.wrong <= MAX_WRONG && (!loose || better(c, loose))) loose = { pair, right: c.right, wrong: c.wrong, pl: (['power', 'labour'] as const).map((set) => `${set} ${line(curveOf(choices, 'tune', set, pair, p))} (before ${line(before('tune', set))})`).join(' ') };
+        // power / labour: right answers less wrong locks not below the ratio rules' (an ask-back instead
+        // of a wrong lock is no loss there, one instead of a right lock is)
+        const net = (x: Record<Outcome, number>) => x.right - x.wrong;
+        if (!(['power', 'labour'] as const).every((set) => net(curveOf(choices, 'tune', set, pair, p)) >= net(before('tune', set)) - 1e-9)) continue;
         if (better(c, pick)) pick = { pair, right: c.right, wrong: c.wrong };
       }
     }
+    if (loose && process.env.LOCK_DEBUG === '2')
+      for (const r of rows.filter((r) => r.part === 'tune' && (r.set === 'labour' || r.set === 'power')))
+        if (outcome(r, null, null, NONE) === 'right' && outcome(r, choices.get(r) ?? null, p(r), loose.pair) !== 'right') {
+          const c = choices.get(r)!;
+          console.log(`    lost ${r.set} ${r.q} p ${p(r)?.toFixed(3)} tie ${c.tie} ${JSON.stringify(c.features)}`);
+        }
+    if (loose) console.log(`  without the power / labour bound: ${JSON.stringify(loose.pair)} STARD ${pct(loose.right)} / ${pct(loose.wrong)}; ${loose.pl}`);
     const chosenRight = focusTune.filter((r) => r.gold.has(choices.get(r)!.parent)).length;
     if (!pick) {
       console.log(`${chooser} temperature ${temperature}: chosen statute right for ${chosenRight}/${focusTune.length}; no thresholds meet the bounds`);

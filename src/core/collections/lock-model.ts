@@ -39,7 +39,7 @@ import fitted from './data/lock-model.json' with { type: 'json' };
  * statute or into ask-backs.
  */
 
-export const LOCK_FEATURES = ['statuteShare', 'evidence', 'lexicalFirst', 'vectorFirst', 'concentration'] as const;
+export const LOCK_FEATURES = ['statuteShare', 'evidence', 'lexicalFirst', 'vectorFirst', 'concentration', 'margin'] as const;
 export type LockFeature = (typeof LOCK_FEATURES)[number];
 export type LockFeatures = Record<LockFeature, number>;
 
@@ -49,10 +49,25 @@ export interface LockModel {
 }
 
 /**
- * p needed to lock: `lock` where the focus rule's ratio rules would lock; where they would ask back
- * (two statutes' best articles within the ambiguity ratio), `family` when the runner-up is of the
- * chosen statute's family (a law and its own rules or interpretation, parts of one code: the asker
- * means the statute either way) and `rival` when it is another statute (a question spanning two).
+ * How document b stands to the chosen document a: `unit` — a law and the implementing rules or judicial
+ * interpretation naming it (one statute to the asker: the rules detail the law, and a tie between them
+ * is answered from the law); `part` — another part of the same code (民法典 合同编 / 物权编: one name, but
+ * different articles, so a tie between two parts is a real question); `other` — another statute.
+ */
+export type StatuteRelation = 'unit' | 'part' | 'other';
+
+/**
+ * Where the chosen statute stands against the best document outside it: `none` — clearly ahead;
+ * `part` — another part of the same code scores about as high (within familyAmbiguityRatio); `rival` —
+ * another statute scores about as high (within the ambiguity ratio). The same ratios as the focus
+ * rule's (retrieve.ts), with a law and its own rules counted as one statute.
+ */
+export type LockTie = 'none' | 'part' | 'rival';
+
+/**
+ * p needed to lock: `lock` when no other statute ties with the chosen one, `family` when another part of
+ * the same code ties with it, `rival` when another statute does (a question spanning two: asking back
+ * with both names beats a wrong lock).
  */
 export interface Thresholds {
   lock: number;
@@ -60,12 +75,16 @@ export interface Thresholds {
   rival: number;
 }
 
-export function lockThreshold(t: Thresholds, ratioAsks: boolean, runnerUpFamily: boolean): number {
-  return !ratioAsks ? t.lock : runnerUpFamily ? t.family : t.rival;
+export function lockThreshold(t: Thresholds, tie: LockTie): number {
+  return tie === 'none' ? t.lock : tie === 'part' ? t.family : t.rival;
 }
 
-/** Which statute is chosen: the largest aggregated share, or the best article's (shares only describe it). */
-export type LockChooser = 'share' | 'article';
+/**
+ * Which statute is chosen: `focus` — the focus rule's own choice (its best article's statute, the law
+ * when the law and its rules tie); `article` — the best article's statute; `share` — the largest
+ * aggregated share.
+ */
+export type LockChooser = 'share' | 'article' | 'focus';
 
 export interface FittedLockModel extends LockModel {
   /** softmax temperature of the statute-level aggregation of article scores */
@@ -79,7 +98,7 @@ export const LOCK_MODEL: FittedLockModel = {
   bias: fitted.bias,
   weights: fitted.weights as Record<LockFeature, number>,
   temperature: fitted.temperature,
-  chooser: fitted.chooser === 'article' ? 'article' : 'share',
+  chooser: fitted.chooser === 'article' || fitted.chooser === 'focus' ? fitted.chooser : 'share',
   thresholds: { lock: fitted.threshold, family: fitted.familyThreshold, rival: fitted.rivalThreshold },
 };
 
@@ -112,28 +131,41 @@ export function statuteShares(articles: ScoredArticle[], temperature: number): {
 }
 
 export interface LockChoice {
-  /** the chosen statute and the runner-up (null when only one document was scored) */
+  /** the chosen statute and the runner-up outside it (null when no other document was scored) */
   parent: string;
   second: string | null;
+  tie: LockTie;
   features: LockFeatures;
+}
+
+export interface LockSetting {
+  /** the focus rule's own choice (chooser 'focus'); without it the best article's statute */
+  focusParent?: string | null;
+  /** how a document stands to another (retrieve.ts statuteRelation); default: every other document is another statute */
+  relation?: (a: string, b: string) => StatuteRelation;
+  /** the focus rule's ratios: another statute's / another part's best article within best × ratio ties */
+  ambiguityRatio?: number;
+  familyAmbiguityRatio?: number;
 }
 
 /**
  * The chosen statute and its features. `articles`: the scored articles, best first; `chunks`: the
- * fused chunks with their rank in each list.
+ * fused chunks with their rank in each list. A law and its own rules count as one statute: their
+ * shares, chunks and first hits are added up, and the runner-up is the best document outside them.
  */
 export function lockChoice(
   articles: ScoredArticle[],
   chunks: { key: string; parent: string; rrf: number; ranks: Record<string, number> }[],
   temperature: number,
   chooser: LockChooser = 'share',
+  setting: LockSetting = {},
 ): LockChoice | null {
   const all = statuteShares(articles, temperature);
   if (!all.length) return null;
-  // 'article': the best article's statute first, the others by share
-  const best = all.find((x) => x.parent === articles[0].parent)!;
-  const shares = chooser === 'article' ? [best, ...all.filter((x) => x !== best)] : all;
-  const parent = shares[0].parent;
+  const relation = setting.relation ?? (() => 'other');
+  const parent =
+    chooser === 'share' ? all[0].parent : chooser === 'focus' && setting.focusParent && all.some((x) => x.parent === setting.focusParent) ? setting.focusParent : articles[0].parent;
+  const inside = (p: string) => p === parent || relation(parent, p) === 'unit';
   const first = (list: string): string | null => {
     let best: { rank: number; parent: string } | null = null;
     for (const c of chunks) {
@@ -144,20 +176,31 @@ export function lockChoice(
   };
   const lexical = first('lexical');
   const vector = first('vector');
-  const lexicalFirst = lexical === parent ? 1 : 0;
+  const lexicalFirst = lexical !== null && inside(lexical) ? 1 : 0;
   const ten = [...chunks].sort((a, b) => b.rrf - a.rrf).slice(0, 10);
   let evidence = 0;
-  for (const a of articles) if (a.parent === parent) evidence = Math.max(evidence, a.evidence);
+  let bestIn = 0;
+  for (const a of articles) if (inside(a.parent)) (evidence = Math.max(evidence, a.evidence)), (bestIn = Math.max(bestIn, a.score));
+  // the best article outside the chosen statute: of another statute, and of another part of the same code
+  const outside = articles.filter((a) => !inside(a.parent));
+  const rival = outside.find((a) => relation(parent, a.parent) === 'other');
+  const part = outside.find((a) => relation(parent, a.parent) === 'part');
+  const close = (a: ScoredArticle | undefined, ratio: number | undefined) => !!a && ratio !== undefined && bestIn > 0 && a.score / bestIn > ratio;
+  const tie: LockTie = close(rival, setting.ambiguityRatio) ? 'rival' : close(part, setting.familyAmbiguityRatio) ? 'part' : 'none';
+  const second = tie === 'rival' ? rival!.parent : tie === 'part' ? part!.parent : (outside[0]?.parent ?? null);
   return {
     parent,
-    second: shares[1]?.parent ?? null,
+    second,
+    tie,
     features: {
-      statuteShare: shares[0].share,
+      statuteShare: all.filter((x) => inside(x.parent)).reduce((s, x) => s + x.share, 0),
       evidence,
       lexicalFirst,
       // without an embedding model the missing ranker neither adds nor removes agreement
-      vectorFirst: vector === null ? lexicalFirst : vector === parent ? 1 : 0,
-      concentration: ten.length ? ten.filter((c) => c.parent === parent).length / ten.length : 0,
+      vectorFirst: vector === null ? lexicalFirst : inside(vector) ? 1 : 0,
+      concentration: ten.length ? ten.filter((c) => inside(c.parent)).length / ten.length : 0,
+      // how far the best article outside the chosen statute falls behind its best (1: nothing else scored)
+      margin: bestIn > 0 && outside.length ? Math.max(0, 1 - outside[0].score / bestIn) : 1,
     },
   };
 }

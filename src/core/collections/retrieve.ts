@@ -17,7 +17,7 @@ import { layExpansion, type LayExpansion } from './lay-terms';
 import { profileOf } from './profile';
 import { knownAnswers } from './known-answers';
 import { subjectVerdict } from './subject';
-import { LOCK_MODEL, lockChoice, lockProbability, lockThreshold, type LockFeatures } from './lock-model';
+import { LOCK_MODEL, lockChoice, lockProbability, lockThreshold, type LockFeatures, type LockTie, type StatuteRelation } from './lock-model';
 
 /**
  * Retrieval state of seed 003 for a collection, on the shared pipeline (search/pipeline.ts):
@@ -51,7 +51,7 @@ export interface RetrievalState {
   /** The focus rule's article scores when it decided (null otherwise). */
   focus: FocusScores | null;
   /** The calibrated lock decision when the focus rule decided (lock-model.ts), else null: the chosen statute, the runner-up, features, p(right). */
-  lockCheck: { parent: string; second: string | null; features: LockFeatures; p: number; applied: boolean } | null;
+  lockCheck: { parent: string; second: string | null; tie: LockTie; features: LockFeatures; p: number; applied: boolean } | null;
   parents: ParentScore[];
 }
 
@@ -171,6 +171,31 @@ export function documentTitles(ctx: AppContext, coll: CollectionRow): { docId: n
 export function statuteFamily(ctx: AppContext, coll: CollectionRow): (a: string, b: string) => boolean {
   const cache = collectionCache(ctx, coll);
   return (a, b) => sameStatuteFamily(cache.byId.get(Number(a)), cache.byId.get(Number(b)));
+}
+
+/** How document b of the collection stands to document a for the lock decision (lock-model.ts StatuteRelation). */
+export function statuteRelations(ctx: AppContext, coll: CollectionRow): (a: string, b: string) => StatuteRelation {
+  return relationIn(collectionCache(ctx, coll));
+}
+
+/**
+ * A law and the rules or interpretation naming it are one statute (`unit`) when the law is one
+ * document; two parts of one code share a title (`part`), and so does an interpretation naming a
+ * code in parts with each part (民法典's 担保制度的解释 details 物权编 and 合同编 alike: which part
+ * is meant stays a question).
+ */
+function relationIn(cache: CollectionCache): (a: string, b: string) => StatuteRelation {
+  const copies = new Map<string, number>();
+  for (const t of cache.titles) copies.set(t.title, (copies.get(t.title) ?? 0) + 1);
+  return (x, y) => {
+    const a = cache.byId.get(Number(x));
+    const b = cache.byId.get(Number(y));
+    if (!a || !b) return 'other';
+    if (a.title === b.title) return 'part';
+    const law = titleNames(a, b) ? b : titleNames(b, a) ? a : null;
+    if (!law) return 'other';
+    return (copies.get(law.title) ?? 1) > 1 ? 'part' : 'unit';
+  };
 }
 
 /** Titles of the collection that the question names literally (longest first), for switching documents. */
@@ -370,16 +395,20 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
   const focused = focus as FocusScores | null;
   let lockCheck: RetrievalState['lockCheck'] = null;
   if (profileOf(ctx.db, coll) !== 'recipes' && decision.rule === 'focus' && focused) {
-    const choice = lockChoice(focused.articles, result.chunks, LOCK_MODEL.temperature, LOCK_MODEL.chooser);
+    const choice = lockChoice(focused.articles, result.chunks, LOCK_MODEL.temperature, LOCK_MODEL.chooser, {
+      focusParent: focused.bestParent,
+      relation: relationIn(cache),
+      ambiguityRatio: search.ambiguityRatio,
+      familyAmbiguityRatio: cfg.familyAmbiguityRatio,
+    });
     if (choice && byParent.has(choice.parent)) {
       const model = cfg.lockModel;
       const p = lockProbability(LOCK_MODEL, choice.features);
       const second = choice.second && byParent.has(choice.second) ? choice.second : null;
-      lockCheck = { parent: choice.parent, second, features: choice.features, p: round(p), applied: model.enabled };
+      lockCheck = { parent: choice.parent, second, tie: choice.tie, features: choice.features, p: round(p), applied: model.enabled };
       if (model.enabled && (decision.state === 'locked' || decision.state === 'ambiguous')) {
         const was = decision.reason;
-        const family = !!second && sameStatuteFamily(cache.byId.get(Number(choice.parent)), cache.byId.get(Number(second)));
-        const needed = lockThreshold({ lock: model.threshold, family: model.familyThreshold, rival: model.rivalThreshold }, decision.state === 'ambiguous', family);
+        const needed = lockThreshold({ lock: model.threshold, family: model.familyThreshold, rival: model.rivalThreshold }, choice.tie);
         decision =
           p >= needed
             ? { state: 'locked', parents: [choice.parent], reason: `锁定把握 ${p.toFixed(2)}（不低于 ${needed}）；${was}`, rule: 'focus' }
