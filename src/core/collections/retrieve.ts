@@ -17,7 +17,7 @@ import { layExpansion, type LayExpansion } from './lay-terms';
 import { profileOf } from './profile';
 import { knownAnswers } from './known-answers';
 import { subjectVerdict } from './subject';
-import { LOCK_MODEL, lockChoice, lockProbability, lockThreshold, type LockFeatures, type LockTie, type StatuteRelation } from './lock-model';
+import { LOCK_MODEL, lockChoice, lockProbability, lockThreshold, type LockFeatures, type LockTie } from './lock-model';
 
 /**
  * Retrieval state of seed 003 for a collection, on the shared pipeline (search/pipeline.ts):
@@ -171,31 +171,6 @@ export function documentTitles(ctx: AppContext, coll: CollectionRow): { docId: n
 export function statuteFamily(ctx: AppContext, coll: CollectionRow): (a: string, b: string) => boolean {
   const cache = collectionCache(ctx, coll);
   return (a, b) => sameStatuteFamily(cache.byId.get(Number(a)), cache.byId.get(Number(b)));
-}
-
-/** How document b of the collection stands to document a for the lock decision (lock-model.ts StatuteRelation). */
-export function statuteRelations(ctx: AppContext, coll: CollectionRow): (a: string, b: string) => StatuteRelation {
-  return relationIn(collectionCache(ctx, coll));
-}
-
-/**
- * A law and the rules or interpretation naming it are one statute (`unit`) when the law is one
- * document; two parts of one code share a title (`part`), and so does an interpretation naming a
- * code in parts with each part (民法典's 担保制度的解释 details 物权编 and 合同编 alike: which part
- * is meant stays a question).
- */
-function relationIn(cache: CollectionCache): (a: string, b: string) => StatuteRelation {
-  const copies = new Map<string, number>();
-  for (const t of cache.titles) copies.set(t.title, (copies.get(t.title) ?? 0) + 1);
-  return (x, y) => {
-    const a = cache.byId.get(Number(x));
-    const b = cache.byId.get(Number(y));
-    if (!a || !b) return 'other';
-    if (a.title === b.title) return 'part';
-    const law = titleNames(a, b) ? b : titleNames(b, a) ? a : null;
-    if (!law) return 'other';
-    return (copies.get(law.title) ?? 1) > 1 ? 'part' : 'unit';
-  };
 }
 
 /** Titles of the collection that the question names literally (longest first), for switching documents. */
@@ -397,7 +372,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
   if (profileOf(ctx.db, coll) !== 'recipes' && decision.rule === 'focus' && focused) {
     const choice = lockChoice(focused.articles, result.chunks, LOCK_MODEL.temperature, LOCK_MODEL.chooser, {
       focusParent: focused.bestParent,
-      relation: relationIn(cache),
+      family: (a, b) => sameStatuteFamily(cache.byId.get(Number(a)), cache.byId.get(Number(b))),
       ambiguityRatio: search.ambiguityRatio,
       familyAmbiguityRatio: cfg.familyAmbiguityRatio,
     });

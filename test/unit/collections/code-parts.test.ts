@@ -9,11 +9,10 @@ import { tempContext, tempDir } from '../../helpers';
  * statute to the asker, but when its parts' best articles score alike (within
  * collections.familyAmbiguityRatio) the focus rule's ratio rules ask which part is meant; the parts are
  * told apart by their files. Two different statutes scoring alike get the clarify as before. The
- * calibrated lock decision (collections/lock-model.ts) counts a law and its own rules as one statute
- * (a tie between them locks the law), keeps asking between two parts of one code unless p reaches the
- * family threshold (on the STARD tuning half the better-scoring part of 民法典 was right for 2 of 5
- * such ties), and between two statutes unless p reaches the rival threshold. Real SQLite, jieba and
- * the collection pipeline.
+ * calibrated lock decision (collections/lock-model.ts) takes the focus rule's statute — the law when
+ * a law and its own rules tie — and locks a tie inside one statute family (law and rules, parts of one
+ * code) when p reaches the family threshold, and keeps asking between two statutes, naming both,
+ * unless p reaches the rival threshold. Real SQLite, jieba and the collection pipeline.
  */
 
 function part(title: string, partName: string, first: number, special: string): string {
@@ -70,14 +69,14 @@ describe('parts of one code and a law with its rules: close scores ask back', ()
     otherTitlesCalibrated = await askIn(fresh(), otherFiles, question);
   });
 
-  it('with the calibrated lock decision: a law tying with its own rules locks the law, two parts of a code or two statutes are asked', () => {
-    // the law and its rules are one statute to the lock decision: locked on the law, quoting its article
+  it('with the calibrated lock decision: a law tying with its own rules locks the law, two statutes are still asked with both names', () => {
+    // a tie between the law and its own rules: the law is chosen and locked, quoting its article
     expect(lawAndRulesCalibrated.decision).toBe('locked');
     expect(lawAndRulesCalibrated.lock.title).toBe('中华人民共和国示范法');
     expect(lawAndRulesCalibrated.answer).toContain('借用他人自行车造成损坏的');
-    // two parts of one code hold different articles: a tie between them is asked back, told apart by file
-    expect(sameTitleCalibrated.decision).toBe('ambiguous');
-    expect(sameTitleCalibrated.candidates.map((c) => c.rel_path).sort()).toEqual(['示范法典-合同编.md', '示范法典-物权编.md']);
+    // two parts of one code saying the same: locked when p reaches the family threshold, quoting the matching article
+    expect(sameTitleCalibrated.decision).toBe('locked');
+    expect(sameTitleCalibrated.answer).toMatch(/借用他人的?自行车/);
     // two statutes: asked back with both names
     expect(otherTitlesCalibrated.decision).toBe('ambiguous');
     expect(otherTitlesCalibrated.candidates.map((c) => c.title).sort()).toEqual(['中华人民共和国合同示范法', '中华人民共和国物权示范法']);

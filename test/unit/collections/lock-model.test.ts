@@ -65,47 +65,46 @@ describe('statute-level aggregation', () => {
     const lexicalOnly = lockChoice(articles, chunks.map((c) => ({ ...c, ranks: { lexical: c.ranks.lexical } as Record<string, number> })), 0.2, 'share')!;
     expect(lexicalOnly.features.vectorFirst).toBe(lexicalOnly.features.lexicalFirst);
   });
-  it('asks for more when another part of the code or another statute ties, most for another statute', () => {
+  it('asks for more when a document of the same family or another statute ties, most for another statute', () => {
     const t = { lock: 0.4, family: 0.7, rival: 0.9 };
     expect(lockThreshold(t, 'none')).toBe(0.4);
-    expect(lockThreshold(t, 'part')).toBe(0.7);
+    expect(lockThreshold(t, 'family')).toBe(0.7);
     expect(lockThreshold(t, 'rival')).toBe(0.9);
     expect(LOCK_MODEL.thresholds.family).toBeGreaterThanOrEqual(LOCK_MODEL.thresholds.lock);
     expect(LOCK_MODEL.thresholds.rival).toBeGreaterThanOrEqual(LOCK_MODEL.thresholds.lock);
   });
-  it('counts a law and its own rules as one statute, and tells a tie with another part or another statute', () => {
-    // law L ties with its rules R; P is another part of L's code... here: another part of a code, O another statute
+  it('takes the focus rule’s statute (the law over its rules) and tells a tie inside the family from one with another statute', () => {
+    // law L ties with its rules R; P: another statute further behind; O: far behind
     const tied = [
       { key: 'R:1', parent: 'R', score: 0.8, evidence: 0.7 },
       { key: 'L:1', parent: 'L', score: 0.79, evidence: 0.6 },
       { key: 'P:1', parent: 'P', score: 0.5, evidence: 0.4 },
       { key: 'O:1', parent: 'O', score: 0.3, evidence: 0.2 },
     ];
-    const relation = (a: string, b: string) => (new Set([a, b]).has('L') && new Set([a, b]).has('R') ? 'unit' : new Set([a, b]).has('P') && new Set([a, b]).has('L') ? 'part' : 'other') as 'unit' | 'part' | 'other';
+    const family = (a: string, b: string) => [a, b].sort().join() === 'L,R';
     const ratios = { ambiguityRatio: 0.92, familyAmbiguityRatio: 0.95 };
     const chunks = [
       { key: 'R:1', parent: 'R', rrf: 0.03, ranks: { lexical: 1 } },
       { key: 'L:1', parent: 'L', rrf: 0.02, ranks: { lexical: 2 } },
     ];
-    // the focus rule chose the law (a tie with its rules goes to the law): their shares add up, no tie remains
-    const law = lockChoice(tied, chunks, 0.05, 'focus', { focusParent: 'L', relation, ...ratios })!;
+    const law = lockChoice(tied, chunks, 0.05, 'article', { focusParent: 'L', family, ...ratios })!;
     expect(law.parent).toBe('L');
-    expect(law.tie).toBe('none');
-    expect(law.features.lexicalFirst).toBe(1);
-    expect(law.features.concentration).toBe(1);
-    expect(law.features.evidence).toBe(0.7);
-    expect(law.features.margin).toBeCloseTo(1 - 0.5 / 0.8, 9);
-    expect(law.second).toBe('P');
-    // without the relation the rules are a rival statute tying with the law
-    const apart = lockChoice(tied, chunks, 0.05, 'focus', { focusParent: 'L', ...ratios })!;
-    expect(apart.tie).toBe('rival');
-    expect(apart.second).toBe('R');
-    expect(apart.features.margin).toBe(0);
-    expect(apart.features.statuteShare).toBeLessThan(law.features.statuteShare);
-    // another part of the same code scoring nearly as high is a tie of its own kind
-    const parts = lockChoice([tied[1], { ...tied[2], score: 0.78 }, tied[3]], chunks, 0.05, 'focus', { focusParent: 'L', relation, ...ratios })!;
-    expect(parts.tie).toBe('part');
-    expect(parts.second).toBe('P');
+    expect(law.tie).toBe('family');
+    expect(law.second).toBe('R');
+    expect(law.features.evidence).toBe(0.6);
+    expect(law.features.lexicalFirst).toBe(0);
+    expect(law.features.margin).toBe(0);
+    // the same scores between two statutes: a tie with a rival, the higher threshold
+    const rivals = lockChoice(tied, chunks, 0.05, 'article', { focusParent: 'L', ...ratios })!;
+    expect(rivals.tie).toBe('rival');
+    expect(rivals.second).toBe('R');
+    // nothing near: no tie; the runner-up is still named for an ask-back, and the margin shows the gap
+    const alone = lockChoice([tied[1], tied[2], tied[3]], chunks, 0.05, 'article', { focusParent: 'L', family, ...ratios })!;
+    expect(alone.tie).toBe('none');
+    expect(alone.second).toBe('P');
+    expect(alone.features.margin).toBeCloseTo(1 - 0.5 / 0.79, 9);
+    // without the focus rule's choice the best article's statute
+    expect(lockChoice(tied, chunks, 0.05, 'article', { family, ...ratios })!.parent).toBe('R');
   });
 });
 
