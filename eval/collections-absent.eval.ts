@@ -53,6 +53,12 @@ interface AbsentSet {
   round3?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
   /** fourth set (stop 34), every item held out */
   round4?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
+  /** fifth set (stop 35), every item held out; `inside`: questions the collections answer (a not_found is a false refusal) */
+  round5?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[]; inside?: InsideItem[] };
+}
+interface InsideItem {
+  collection: string;
+  q: string;
 }
 
 /** Which items of a list are held out: every 4th (rounds 1), all (round 2), every 3rd (round 3). */
@@ -69,6 +75,8 @@ interface Row {
   clarify: boolean;
   notFound: boolean;
   got: string;
+  /** a not_found answer naming exactly the item's subject (「红烧排骨」, not 「红烧」) */
+  named?: boolean;
 }
 
 function pct(n: number, d: number): string {
@@ -103,9 +111,11 @@ async function absentList(ctx: AppContext, collection: string, items: AbsentItem
   const rows: Row[] = [];
   for (const [i, item] of items.entries()) {
     const a = await invokeOperation(ctx, 'collections.ask', { collection, question: item.q });
-    rows.push(absentRow(item.q, heldOutAt(i), a));
+    rows.push({ ...absentRow(item.q, heldOutAt(i), a), named: a.decision === 'not_found' && !!item.subject && (a.answer ?? '').includes(`「${item.subject}」`) });
   }
   printParts(label, rows);
+  const said = rows.filter((r) => r.notFound);
+  if (said.length && label.startsWith('recipes')) console.log(`  not_found naming the whole subject: ${said.filter((r) => r.named).length} / ${said.length}`);
   for (const r of rows) if ((!r.ok && !r.heldOut) || verbose) console.log(`    ${r.ok ? 'ok  ' : 'MISS'}${r.heldOut ? ' (held-out)' : ''} ${r.label} → ${r.got}`);
   return rows;
 }
@@ -206,6 +216,24 @@ export default async function run(args: string[]): Promise<void> {
       ['third set (stop 33; every third item held out)', 'v3', data.round3, (i) => i % 3 === 2],
       ['fourth set (stop 34; every item held out)', 'v4', data.round4, all],
     ];
+    const everyday = createAppContext({ dataDir: path.join(lawCache, 'data-everyday') });
+    try {
+      await importSet(everyday, 'everyday-laws', 'collections-everyday-3.json', lawCache);
+      const ctxOf = (c: string) => (c === 'howtocook' ? cook : c === 'everyday-laws' ? everyday : laws);
+      if (data.round5) {
+        later.push(['fifth set (stop 35; every item held out)', 'v5', data.round5, all]);
+        console.log('\n## questions the collections answer, asked with everyday nouns (fifth set; a not_found is a false refusal)');
+        const rows: { q: string; c: string; notFound: boolean; locked: boolean; got: string }[] = [];
+        for (const it of data.round5.inside ?? []) {
+          const a = await invokeOperation(ctxOf(it.collection), 'collections.ask', { collection: it.collection, question: it.q });
+          rows.push({ q: it.q, c: it.collection, notFound: a.decision === 'not_found', locked: a.decision === 'locked', got: describe(a) });
+        }
+        console.log(`inside (everyday nouns)    n=${String(rows.length).padStart(4)}  false not_found ${pct(rows.filter((r) => r.notFound).length, rows.length).padStart(6)}  locked ${pct(rows.filter((r) => r.locked).length, rows.length).padStart(6)}`);
+        for (const r of rows) if (verbose || r.notFound) console.log(`    ${r.notFound ? 'MISS' : 'ok  '} (held-out) [${r.c}] ${r.q} → ${r.got}`);
+      }
+    } finally {
+      await everyday.close();
+    }
     for (const [title, tag, set, heldOut] of later) {
       if (!set) continue;
       console.log(`\n## ${title}`);

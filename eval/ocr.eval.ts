@@ -14,10 +14,11 @@
  * Tables: the pdfkit documents of test/fixtures/regulation-tables.ts (ruled and unruled: two-row headers,
  * merged cells, wrapped and centred cells, continuations with and without a header, units, footnotes)
  * printed, scanned at 200 dpi (+0.4°) and at 150 dpi (−1°, speckle 0.3 %, JPEG 70): rows exact per family,
- * tuning | held out | fresh held out (stop 33; looked at since) | sealed held out (stop 34, ruled tables, written
- * before any run and never printed) | held34 (stop 34, unruled / three-line / sign-heavy tables, written before
- * any run and never printed) (`--tables-only` runs just this part; SCAN_TABLE_DOCS adds dashes, signs,
- * three-line tables and other fonts; `--show-held` prints held-out misses except the sealed slice's; TABLE_DOCS=a,b
+ * tuning | held out (looked at) | fresh held out (stop 33; looked at since) | stop 34 ruled (`sealed`, sealed at
+ * stop 34, tuning from stop 35 on) | stop 34 unruled / three-line (`held34`, tuning from stop 35 on) | sealed held
+ * out of stop 35 (`sealed35`: written before any run, only its totals are printed, never its rows)
+ * (`--tables-only` runs just this part; SCAN_TABLE_DOCS adds dashes, signs, three-line tables and other fonts;
+ * `--show-held` prints held-out misses except the stop-35 sealed slice's (stop-34 slices are tuning: printed); TABLE_DOCS=a,b
  * limits the run to those documents, TABLE_SCANS_ONLY=printed,200 to those conditions).
  */
 import fs from 'node:fs';
@@ -27,7 +28,7 @@ import { createAppContext, type AppContext } from '../src/core/context';
 import { invokeOperation } from '../src/core/api/invoke';
 import { sharedDir } from '../src/core/common/paths';
 import { CJK_FONTS, printedPdf, scanOf, type Degradation } from '../test/fixtures/scans';
-import { HELD34_DOCS, SCAN_TABLE_DOCS, STRUCTURE_DOCS, TABTEXT_TUNING_DOCS, expectedRows, tableId, writeStructureDocs } from '../test/fixtures/regulation-tables';
+import { HELD34_DOCS, SCAN_TABLE_DOCS, SEALED35_DOCS, TUNING35_DOCS, STRUCTURE_DOCS, TABTEXT_TUNING_DOCS, expectedRows, tableId, writeStructureDocs } from '../test/fixtures/regulation-tables';
 import { charAccuracy } from './ocr-metrics';
 
 interface Case {
@@ -238,12 +239,14 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   const only = process.env.TABLE_DOCS?.split(',');
   // TABLE_SCANS_ONLY=printed,200 limits the run to the conditions whose names start so (a faster look while tuning)
   const kindsOnly = process.env.TABLE_SCANS_ONLY ? ['printed', ...TABLE_SCANS.map((c) => c.name)].filter((k) => process.env.TABLE_SCANS_ONLY!.split(',').some((p) => k.startsWith(p))) : undefined;
-  const docs = [...STRUCTURE_DOCS.filter((d) => d.producer === 'pdfkit-ruled' || d.producer === 'pdfkit-plain'), ...SCAN_TABLE_DOCS, ...TABTEXT_TUNING_DOCS, ...HELD34_DOCS].filter((d) => !only || only.includes(d.name));
+  const docs = [...STRUCTURE_DOCS.filter((d) => d.producer === 'pdfkit-ruled' || d.producer === 'pdfkit-plain'), ...SCAN_TABLE_DOCS, ...TABTEXT_TUNING_DOCS, ...TUNING35_DOCS, ...HELD34_DOCS, ...SEALED35_DOCS].filter((d) => !only || only.includes(d.name));
   const printed = await writeStructureDocs(path.join(dir), { docs });
   type Slot = [number, number];
   const kinds = ['printed', ...TABLE_SCANS.map((c) => c.name)];
-  const tally = new Map<string, Record<string, { dev: Slot; held: Slot; fresh: Slot; sealed: Slot; h34: Slot }>>();
+  const tally = new Map<string, Record<string, { dev: Slot; held: Slot; fresh: Slot; sealed: Slot; h34: Slot; s35: Slot }>>();
   const squash = (s: string) => s.replace(/[\s\u3000]+/g, '').normalize('NFKC');
+  // SHOW_MISSES=n prints up to n missed rows per table and condition with --verbose (4 when not given)
+  const maxShown = Number(process.env.SHOW_MISSES ?? 4);
   for (const { doc, file } of printed) {
     const variants: [string, string][] = [['printed', file]];
     for (const [k, c] of TABLE_SCANS.entries()) {
@@ -266,14 +269,18 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
         }
         let shown = 0;
         for (const fam of spec.families) {
-          const byKind = tally.get(fam) ?? Object.fromEntries(kinds.map((k) => [k, { dev: [0, 0] as Slot, held: [0, 0] as Slot, fresh: [0, 0] as Slot, sealed: [0, 0] as Slot, h34: [0, 0] as Slot }]));
+          const byKind = tally.get(fam) ?? Object.fromEntries(kinds.map((k) => [k, { dev: [0, 0] as Slot, held: [0, 0] as Slot, fresh: [0, 0] as Slot, sealed: [0, 0] as Slot, h34: [0, 0] as Slot, s35: [0, 0] as Slot }]));
           tally.set(fam, byKind);
-          const slot = doc.held34 ? byKind[kind].h34 : doc.sealed ? byKind[kind].sealed : doc.fresh ? byKind[kind].fresh : doc.heldOut ? byKind[kind].held : byKind[kind].dev;
+          const slot = doc.sealed35 ? byKind[kind].s35 : doc.held34 ? byKind[kind].h34 : doc.sealed ? byKind[kind].sealed : doc.fresh ? byKind[kind].fresh : doc.heldOut ? byKind[kind].held : byKind[kind].dev;
           want.forEach((row, i) => {
             const ok = got[i] === row.map(squash).join('|');
             slot[0] += ok ? 1 : 0;
             slot[1] += 1;
-            if (!ok && verbose && !doc.sealed && !doc.held34 && (!doc.heldOut || showHeld) && fam === spec.families[0] && shown++ < 4) console.log(`  ✗ [${kind} ${doc.name} ${tableId(spec)}] 第${i + 1}行 ${got[i] ?? '（无）'}  期望 ${row.join('|')}`);
+            if (!ok && verbose && !doc.sealed35 && (!doc.heldOut || showHeld || doc.sealed || doc.held34) && fam === spec.families[0] && shown++ < maxShown) {
+              // 版面: the row has another number of cells, or the table another number of rows (split / merged rows)
+              const layout = !got[i] || got[i].split('|').length !== row.length || got.length !== want.length;
+              console.log(`  ✗ [${kind} ${doc.name} ${tableId(spec)}]${layout ? ' 版面' : ''} 第${i + 1}行 ${got[i] ?? '（无）'}  期望 ${row.join('|')}`);
+            }
           });
         }
       }
@@ -281,8 +288,8 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   }
   const pct = ([a, b]: Slot) => (b ? `${((100 * a) / b).toFixed(1)}% (${a}/${b})` : '—');
   console.log(
-    `\n表格整行一致（pdfkit 生成的规程表格：框线表、三线表、无框线；调参集 | 留出集 | 第33轮新留出集（已查看过） | 第34轮封存留出集（框线表，运行前写好，从未打印） | 第34轮无框线/三线表留出集（运行前写好，从未打印））`,
+    `\n表格整行一致（pdfkit 生成的规程表格：框线表、三线表、无框线；调参集 | 留出集（已查看过） | 第33轮新留出集（已查看过） | 第34轮框线表（原封存，第35轮起为调参集） | 第34轮无框线/三线表（原留出，第35轮起为调参集） | 第35轮封存留出集（运行前写好，只报合计，从不打印）`,
   );
-  console.log(`${'族'.padEnd(14)}${kinds.map((k) => k.padEnd(100)).join('')}`);
-  for (const [fam, byKind] of tally) console.log(`${fam.padEnd(14)}${kinds.map((k) => `${pct(byKind[k].dev)} | ${pct(byKind[k].held)} | ${pct(byKind[k].fresh)} | ${pct(byKind[k].sealed)} | ${pct(byKind[k].h34)}`.padEnd(100)).join('')}`);
+  console.log(`${'族'.padEnd(14)}${kinds.map((k) => k.padEnd(120)).join('')}`);
+  for (const [fam, byKind] of tally) console.log(`${fam.padEnd(14)}${kinds.map((k) => `${pct(byKind[k].dev)} | ${pct(byKind[k].held)} | ${pct(byKind[k].fresh)} | ${pct(byKind[k].sealed)} | ${pct(byKind[k].h34)} | ${pct(byKind[k].s35)}`.padEnd(120)).join('')}`);
 }

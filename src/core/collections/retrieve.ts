@@ -80,26 +80,56 @@ interface CollectionCache {
  * Question scaffolding around the thing asked about. Removed before title matching so
  * `做红烧肉需要什么原料` and `红烧肉怎么做？` both leave `红烧肉`.
  */
+const PUNCTUATION = /[？?！!。，,、；;：:“”"'‘’（）()《》【】\[\]{}\s~～…*+=<>|^&%$#@/\\-]+/g;
+// 怎么做 / 如何烧 / 怎样才能做好吃: the verb goes with the question word, never alone (红烧 keeps 烧)
+const HOW = /(应该|要)?(怎么|如何|怎样|咋)(样)?(才能|才)?(做|烧|煮|炒|蒸|炖|烤|弄|制作|烹饪|操作|处理|办)?(出来|好|才好吃|好吃|比较好)?/g;
+const POLITE = /(请问|请教|麻烦|帮我|帮忙|告诉我|教我|教教我|我想|我要|想要|想学|学做|学习|能不能|可以|可不可以|一下|一道|这道|那道)/g;
+const HOW_LONG = /(大概|一共|总共)?(要|需要|得)?(多久|多长时间|多少时间|几分钟|几个小时|多少分钟|多少小时)/g;
+const NEEDS = /(需要|要用|要|用|准备)(哪些|什么|啥|些什么|多少)?(原料|原材料|材料|食材|配料|用料|调料|东西|工具|步骤)/g;
+const TAIL = /(呢|吗|呀|啊|吧|嘛|哦|的)$/g;
+const ASKS_WHAT = /(是什么|是啥|有哪些|有什么|需要什么|需要哪些)$/g;
 const QUESTION_PARTS: RegExp[] = [
-  /[？?！!。，,、；;：:“”"'‘’（）()《》【】\[\]{}\s~～…*+=<>|^&%$#@/\\-]+/g,
-  // 怎么做 / 如何烧 / 怎样才能做好吃: the verb goes with the question word, never alone (红烧 keeps 烧)
-  /(应该|要)?(怎么|如何|怎样|咋)(样)?(才能|才)?(做|烧|煮|炒|蒸|炖|烤|弄|制作|烹饪|操作|处理|办)?(出来|好|才好吃|好吃|比较好)?/g,
+  PUNCTUATION,
+  HOW,
   // follow-up aspects asked together with the name: 红烧肉第三步是什么, 红烧肉要多久, 可乐鸡翅用什么锅
   /第[一二三四五六七八九十百零两〇\d]+(个)?步(骤)?(是什么|是啥|怎么做|呢)?|(最后|下|上)一步/g,
-  /(大概|一共|总共)?(要|需要|得)?(多久|多长时间|多少时间|几分钟|几个小时|多少分钟|多少小时)/g,
+  HOW_LONG,
   /(需要|要用|要|用)(什么|哪种|啥)(样的)?(锅|工具|器具|厨具|设备)/g,
-  /(请问|请教|麻烦|帮我|帮忙|告诉我|教我|教教我|我想|我要|想要|想学|学做|学习|能不能|可以|可不可以|一下|一道|这道|那道)/g,
-  /(需要|要用|要|用|准备)(哪些|什么|啥|些什么|多少)?(原料|原材料|材料|食材|配料|用料|调料|东西|工具|步骤)/g,
+  POLITE,
+  NEEDS,
   /(的)?(做法|作法|制作方法|制作步骤|制作过程|烹饪方法|步骤|流程|菜谱|食谱|教程|配方|原料|原材料|材料|食材|配料|用料|调料|工具)(是什么|是啥|有哪些|有什么)?/g,
   /^(做|制作|烹饪)(?=.)/g,
-  /(呢|吗|呀|啊|吧|嘛|哦|的)$/g,
-  /(是什么|是啥|有哪些|有什么|需要什么|需要哪些)$/g,
+  TAIL,
+  ASKS_WHAT,
   /(要|需要|得|该)?(放|加|用|准备|买)(些)?(什么|哪些|啥|多少)$/g,
 ];
 
-export function questionCore(question: string): string {
+/**
+ * Statute questions keep what the recipe scaffolding takes for question parts: 材料 not asked for
+ * (`用假材料骗领`; `需要什么材料` stays a question part),
+ * 告诉 inside the question (`公司应该告诉我哪些情况`: the duty to inform; only a leading `告诉我` is a
+ * request).
+ */
+const STATUTE_PARTS: RegExp[] = [PUNCTUATION, HOW, HOW_LONG, NEEDS, /^(请问|请教|麻烦|帮我|帮忙|告诉我|我想问|我想知道)+/g, new RegExp(POLITE.source.replace('告诉我|', ''), 'g'), TAIL, ASKS_WHAT];
+
+/** A token that asks rather than names (由谁来, 几天, 哪些, 什么样): statute articles never hold it. */
+const INTERROGATIVE = /谁|几|哪|啥|什么|怎|多少|多久|吗|呢/u;
+
+/**
+ * The terms a question is searched and weighed by: jieba tokens of its core; statute questions drop
+ * tokens that ask rather than name (`最低工资标准由谁来定` keeps 最低工资 标准 定, not 由谁来, which no
+ * article holds and which only dilutes every article's evidence alike). The question's form
+ * (article-score.ts) reads how it asks from the question itself.
+ */
+export function questionTerms(question: string, kind: 'any' | 'statutes' = 'any'): string[] {
+  const tokens = queryTokens(questionCore(question, kind) || question);
+  return kind === 'statutes' ? tokens.filter((t) => !INTERROGATIVE.test(t)) : tokens;
+}
+
+export function questionCore(question: string, kind: 'any' | 'statutes' = 'any'): string {
   let s = normalizeText(question);
-  for (let pass = 0; pass < 2; pass++) for (const re of QUESTION_PARTS) s = s.replace(re, '');
+  const parts = kind === 'statutes' ? STATUTE_PARTS : QUESTION_PARTS;
+  for (let pass = 0; pass < 2; pass++) for (const re of parts) s = s.replace(re, '');
   return s.trim();
 }
 
@@ -214,6 +244,8 @@ function collectionRetrievers(
   cosines: Map<string, number>,
   lay: LayExpansion,
   knownSims: Map<string, number>,
+  /** the terms searched (statutes: questionTerms' 'statutes' kind); default the core's tokens */
+  terms: string[] | null = null,
 ): Retriever[] {
   const cfg = ctx.config.collections;
   const corpus = corpusOf(coll.name);
@@ -240,7 +272,7 @@ function collectionRetrievers(
   const lexical: Retriever = {
     name: 'lexical',
     retrieve: (q) => {
-      const own = queryTokens(core || q);
+      const own = terms ?? queryTokens(core || q);
       if (!own.length) return [];
       // everyday words also search their statute words; evidence stays the share of the question's own terms
       const tokens = [...new Set([...own, ...lay.extra])];
@@ -295,6 +327,9 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
   const search = ctx.config.search;
   const cache = collectionCache(ctx, coll);
   const core = questionCore(question);
+  // the terms searched and weighed: statutes keep what the recipe scaffolding drops (材料, 告诉);
+  // the subject decision and title matching keep the common core
+  const terms = profileOf(ctx.db, coll) === 'recipes' ? queryTokens(core || question) : questionTerms(question, 'statutes');
   const topK = options.topK ?? cfg.topChunks;
   const topParents = options.topParents ?? cfg.topParents;
   const titleScores = new Map<number, number>();
@@ -305,7 +340,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
   let focus: FocusScores | null = null;
   const result = await runPipeline(
     question,
-    collectionRetrievers(ctx, coll, cache, core, topK, titleScores, cosines, lay, knownSims),
+    collectionRetrievers(ctx, coll, cache, core, topK, titleScores, cosines, lay, knownSims, terms),
     {
       rrfK: search.rrfK,
       topK,
@@ -329,7 +364,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
         ambiguityRatio: search.ambiguityRatio,
         diag: (d) => (focus = d),
         articleScores: (chunks) => {
-          const ev = chunkEvidence(ctx.db, corpusOf(coll.name), queryTokens(core || question), { keys: chunks.map((c) => c.key) }, lay.equivalents);
+          const ev = chunkEvidence(ctx.db, corpusOf(coll.name), terms, { keys: chunks.map((c) => c.key) }, lay.equivalents);
           const maxRrf = Math.max(0, ...chunks.map((c) => c.rrf));
           const form = questionForm(question);
           const out = new Map<string, { score: number; evidence: number }>();

@@ -11,7 +11,7 @@ import { vectorTopK } from '../search/vectors';
 import { loadMatrix } from '../search/vector-index';
 import { chunkDocument } from './chunk';
 import { corpusOf, type CollectionRow, type StoredDoc } from './store';
-import { questionCore } from './retrieve';
+import { questionCore, questionTerms } from './retrieve';
 import { knownAnswers } from './known-answers';
 
 /**
@@ -93,8 +93,8 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
   const corpus = corpusOf(coll.name);
   const sections = sectionsOf(doc);
   const toSection = sectionOfChunk(ctx, doc);
-  const core = questionCore(question) || question;
-  const tokens = [...new Set([...queryTokens(core), ...extraTokens])];
+  const core = questionCore(question, doc.kind === 'recipe' ? 'any' : 'statutes') || question;
+  const tokens = [...new Set([...(doc.kind === 'recipe' ? queryTokens(core) : questionTerms(question, 'statutes')), ...extraTokens])];
   const lay = doc.kind === 'recipe' ? null : layExpansion(ctx, coll, question);
   const lists: Record<string, RankedHit[]> = {};
   const evidence = new Map<string, number>();
@@ -149,7 +149,7 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
 
 /** Best idf-weighted share of the question's terms found in one section of the document (0..1). */
 export async function bestSectionEvidence(ctx: AppContext, coll: CollectionRow, doc: StoredDoc, question: string): Promise<number> {
-  const tokens = queryTokens(questionCore(question) || question);
+  const tokens = questionTerms(question, doc.kind === 'recipe' ? 'any' : 'statutes');
   if (!tokens.length) return 0;
   const hits = lexicalSearch(ctx.db, { corpus: corpusOf(coll.name), scopes: [String(doc.id)], tokens, k: 5 }).hits;
   return Math.max(0, ...hits.map((h) => h.evidence));

@@ -8,7 +8,7 @@ import { questionCore, retrieveState, titleMatches, titlesNamedIn, type ParentSc
 import { getDoc, requireCollection, type CollectionRow, type StoredDoc } from './store';
 import { writeLog, type LogBase } from './logs';
 import { profileOf, WORDING, type CollectionProfile } from './profile';
-import { namesOtherDish } from './subject';
+import { namesOtherDish, namesThingOutside } from './subject';
 import { newTopicLead } from './question-words';
 import { answerInDocument, bestSectionEvidence, classifySectionQuery, linkCitationsToLibrary, type Citation, type SectionAnswer, type SectionIntent } from './sections';
 
@@ -467,7 +467,10 @@ export async function askCollection(ctx: AppContext, input: AskInput, now = new 
       } else {
         const before = state.doc_id;
         await runRetrieval(question, elsewhere ?? undefined);
-        if (result.kind === 'low_evidence' && state.lock_state === 'locked' && state.doc_id === before) {
+        // a weak question about the locked statute is answered from it, unless it names a thing the
+        // collection never mentions (那醉驾会被判几年 while locked on 劳动法): a new question, and the
+        // low-evidence answer stands
+        if (result.kind === 'low_evidence' && state.lock_state === 'locked' && state.doc_id === before && !namesThingOutside(ctx, coll, core)) {
           result.kind = 'follow_up';
           result.code = null;
           result.clarify_question = null;

@@ -3,7 +3,9 @@ import { normalizeText } from '../text/normalize';
 import { queryTokens, segmentForSearch, tagged } from '../text/segment';
 import { corpusVersion } from '../search/lexical';
 import { itemTokens } from '../search/tokens';
-import { KeyedCache } from '../common/cache';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ContextValue, KeyedCache } from '../common/cache';
 import { corpusOf, type CollectionRow } from './store';
 import type { LayExpansion } from './lay-vocabulary';
 import { isQuestionWord } from './question-words';
@@ -189,6 +191,22 @@ export interface NamedSubject {
 }
 
 /**
+ * The whole name as written around the words a subject was read from (what a not_found answer
+ * names): the words joined to them in the core (no 的 or dropped text between) that belong to a
+ * name — dish words, words the collection never mentions (a place, 西湖 / 兰州 / 水晶, or a dish it
+ * lacks), single-character nouns inside a name (醋 + 鱼) — so 西湖醋鱼 is named whole, not 「西湖」.
+ * Only the wording: the words weighed for the decision stay those of the run.
+ */
+function nameSpan(core: string, words: { word: string; tag: string }[], from: number, to: number, nameWord: (w: { word: string; tag: string }, k: number) => boolean): string {
+  const joined = (a: number, b: number) => core.includes(words.slice(a, b + 1).map((w) => w.word).join(''));
+  const belongs = (k: number) => nameWord(words[k], k) || ([...words[k].word].length === 1 && /^n/.test(words[k].tag));
+  // a place before the name is part of it (重庆 + 鸡公煲) even when the collection mentions the place
+  while (from > 0 && [...words[from - 1].word].length >= 2 && (nameWord(words[from - 1], from - 1) || words[from - 1].tag === 'ns') && joined(from - 1, to)) from--;
+  while (to + 1 < words.length && belongs(to + 1) && joined(from, to + 1)) to++;
+  return words.slice(from, to + 1).map((w) => w.word).join('');
+}
+
+/**
  * The thing a recipe question names: the longest run of words of the core that are dish-name words
  * of this collection (a title word, or inside a title) together with the nouns and unknown words
  * attached to them (`宫保` + `虾球`, `红烧` + `带鱼`, `羊肉串`). Null when the question names no dish
@@ -243,13 +261,14 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
   const unknownNoun = (w: { word: string; tag: string }) => /^n/.test(w.tag) && unknownToCollection(w);
   // a run of dish words, with the word right before and after it when that can be part of a name
   const isDish = words.map((w) => dishy(w.word) || segmentForSearch(w.word).some((t) => t !== w.word && dishy(t)));
-  const runs: { words: string[]; attached: string[]; dish: number; verb?: string }[] = [];
+  const runs: { words: string[]; attached: string[]; dish: number; verb?: string; from: number; to: number }[] = [];
+  // a name is written in one piece: a word across 的 or other dropped text is not attached (酸菜鱼的酸菜
+  // is two names, not 「酸菜鱼酸菜」)
+  const joins = (a: number, b: number) => core.includes(words.slice(a, b + 1).map((w) => w.word).join(''));
   for (let i = 0; i < words.length; i++) {
-    if (!isDish[i] || (i > 0 && isDish[i - 1])) continue;
+    if (!isDish[i] || (i > 0 && isDish[i - 1] && joins(i - 1, i))) continue;
     let j = i;
-    while (j + 1 < words.length && isDish[j + 1]) j++;
-    // a name is written in one piece: a word across 的 or other dropped text is not attached
-    const joins = (a: number, b: number) => core.includes(words.slice(a, b + 1).map((w) => w.word).join(''));
+    while (j + 1 < words.length && isDish[j + 1] && joins(i, j + 1)) j++;
     const from = i > 0 && attachable(words[i - 1], 'before') && joins(i - 1, j) ? i - 1 : i;
     // X炒Y / X烧Y: a one-character cooking verb between the dish word and a noun is inside the name
     // a run that already is a whole title (炒河粉) is a complete name: a noun after it is what is asked about it (不粘锅)
@@ -258,9 +277,9 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     const to = bridge ? j + 2 : j + 1 < words.length && attachable(words[j + 1], complete ? 'afterTitle' : 'after') && joins(from, j + 1) ? j + 1 : j;
     const picked = words.slice(from, to + 1).map((w) => w.word);
     const attached = [from < i ? words[from].word : '', to > j ? words[to].word : ''].filter(Boolean);
-    runs.push({ words: picked, attached, dish: words.slice(i, j + 1).reduce((n, w) => n + [...w.word].length, 0), verb: bridge ? words[j + 1].word : undefined });
+    runs.push({ words: picked, attached, dish: words.slice(i, j + 1).reduce((n, w) => n + [...w.word].length, 0), verb: bridge ? words[j + 1].word : undefined, from, to });
   }
-  for (const w of words) if (unknownNoun(w)) runs.push({ words: [w.word], attached: [], dish: 0 });
+  for (const [k, w] of words.entries()) if (unknownNoun(w)) runs.push({ words: [w.word], attached: [], dish: 0, from: k, to: k });
   // no dish word at all (孜然羊肉, 番茄炖牛尾: each word is in many recipes, no title is named by it): a core
   // made only of content words, no longer than the collection's longest title, is itself the name
   // (X炖Y: a one-character cooking verb between two of them belongs to it); a description is longer
@@ -282,7 +301,7 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
   }
   if (!runs.length) return null;
   const best = runs.sort((a, b) => b.dish - a.dish || b.words.join('').length - a.words.join('').length)[0];
-  const text = best.words.join('');
+  const text = nameSpan(core, words, best.from, best.to, (w, k) => isDish[k] || unknownToCollection(w));
   const coreLen = [...core.replace(/[\p{P}\p{S}\s]/gu, '')].length || 1;
   // a word of the name the collection does not know is also weighed by its known parts (宫爆鸡丁: 鸡丁),
   // so a near dish sharing them is offered
@@ -397,8 +416,39 @@ export function subjectVerdict(
   if (!nouns.length) return null;
   const held = Math.max(...ids.map((id) => docHoldsSubject(ctx, coll, nouns, id, o.lay).held));
   if (held > 0) return null;
-  const text = nouns.map((n) => n.word).join('、');
-  return { subject: text, near: [], reason: `候选文档都没有提到「${text}」` };
+  // what kind of word is missing: a noun the statutes use (驾驶证, 商标, 燃气管) names a matter regulated
+  // elsewhere; a word no statute uses (电饭锅, 老板, 肚子) names a thing the statutes call by its kind
+  // (商品, 用人单位), so when the retrieval did not lock, it is no reason to say the matter is absent —
+  // the ask-back or low-evidence answer stands. A lock on a statute mentioning none of the question's
+  // nouns is still overruled (买到假货 → 劳动合同法). Tuning parts: no not_found on an absent matter
+  // lost; 老板几个月不发工资 (labour-2) is no longer refused
+  const statuteNouns = nouns.filter((n) => statuteWordFiles(ctx, n.word) >= cfg.statuteWordMinFiles);
+  if (!statuteNouns.length && o.state !== 'locked') return null;
+  const text = (statuteNouns.length ? statuteNouns : nouns).map((n) => n.word).join('、');
+  return { subject: text, near: [], reason: `候选文档都没有提到「${nouns.map((n) => n.word).join('、')}」${statuteNouns.length ? '' : '（都是法规不用的日常词，但检索锁定的法规与之无关）'}` };
+}
+
+/** Statutes of the whole corpus using each word (resources/collections/statute-words.tsv), read once per context; null: no list. */
+const statuteWords = new ContextValue<Map<string, number> | null>('collections.statute-words');
+
+/** How many statutes of the whole corpus use the word (0: none); without the shipped list every word counts as a statute word. */
+export function statuteWordFiles(ctx: AppContext, word: string): number {
+  let table = statuteWords.get(ctx.state);
+  if (table === undefined) {
+    table = null;
+    try {
+      table = new Map();
+      for (const line of fs.readFileSync(path.join(ctx.resourcesDir, 'collections', 'statute-words.tsv'), 'utf8').split('\n')) {
+        if (!line || line.startsWith('#')) continue;
+        const [n, words] = line.split('\t');
+        for (const w of (words ?? '').split(' ')) if (w) table.set(w, Number(n));
+      }
+    } catch {
+      table = null; // a missing or broken resource must not break answering
+    }
+    statuteWords.set(ctx.state, table);
+  }
+  return table ? (table.get(word) ?? 0) : Number.MAX_SAFE_INTEGER;
 }
 
 /**
@@ -412,4 +462,21 @@ export function namesOtherDish(ctx: AppContext, coll: CollectionRow, core: strin
   if (!s || s.share < cfg.subjectMinShare) return false;
   if (titleHoldsSubject(ctx, coll, s, docId).held >= cfg.subjectMinHeld) return false;
   return docHoldsSubject(ctx, coll, s.words, docId).held < cfg.subjectMinHeld;
+}
+
+/**
+ * A statute question asked while locked on `docId` whose retrieval found too little evidence: does it
+ * name a thing of its own the whole collection never mentions (醉驾 while locked on 劳动法)? Then it
+ * is a new question the collection cannot answer, not a follow-up to be answered from the locked
+ * statute. The leading 那 / 那么 of a switch is dropped first (the segmenter glues it to the word:
+ * 那醉 / 驾会). Nouns, and words the dictionary knows but the collection never uses; made-up
+ * segments (tag x) and function words are not things.
+ */
+export function namesThingOutside(ctx: AppContext, coll: CollectionRow, core: string): string | null {
+  const idx = subjectIndex(ctx, coll);
+  const text = core.replace(/^(?:那么|那)/, '');
+  const thing = tagged(text).find(
+    (w) => [...w.word].length >= 2 && !NOT_SUBJECT.test(w.word) && w.tag !== 'x' && !FUNCTION_TAG.test(w.tag) && /^(?:n|vn|v|j|l)/.test(w.tag) && !idx.df.has(w.word) && !segmentForSearch(w.word).some((t) => t !== w.word && idx.df.has(t) && [...t].length >= 2),
+  );
+  return thing?.word ?? null;
 }

@@ -127,8 +127,19 @@ export function cleanOcrCell(cell: string): string {
   s = s.replace(/^[.'"`,:;·：；，、]+\s*(?=[\u4e00-\u9fff\w≥≤±+-])/, '');
   // a speck beside a decimal point: "89..0"
   s = s.replace(/(?<=\d)\.{2,}(?=\d)/g, '.');
-  // volt and watt are capitals (units named after people): "500kv" is 500 kV
-  return s.replace(/^K(V|A|W|VA|var|Wh)$/, 'k$1').replace(/(\d\s?[kMG]?)([vw])(a?)$/, (_m, a: string, u: string, va: string) => `${a}${u.toUpperCase()}${va.toUpperCase()}`);
+  // "×" between two numbers is read as the letter ("3x120" mm², "2×50MVA"): a letter x is never printed between digits
+  s = s.replace(/(?<=\d)\s?[xX]\s?(?=\d)/g, '×');
+  // the ring of "℃" read as a quote or doubled ("±2"C", "40'C")
+  s = s.replace(/(?<=\d)\s?(?:["'“”’`]|[°º˚]{2})\s?C(?![A-Za-z])/g, '℃').replace(/(?<=\d)\s?[°º˚"'](?=℃)/g, '');
+  // a colon for the decimal point of a number followed by its unit ("0:38kV"; a time "10:00" has no unit after it)
+  s = s.replace(/(?<=\d)[:：](?=\d+(?:k?V|kW|MW|kA|A|Hz|kvar|Mvar|MVA|kVA)(?![A-Za-z]))/g, '.');
+  // a cell opening with a long dash and going on in Han characters: the dash is "一" (一般, 一遥); the lone
+  // dash of an empty cell, and a dash between two names, stay
+  s = s.replace(/^[—－-](?=[\u4e00-\u9fff])/, '一');
+  // volt and watt are capitals (units named after people): "500kv" is 500 kV, a unit row's "kv" is kV
+  return s
+    .replace(/^K(V|A|W|VA|var|Wh)$/, 'k$1')
+    .replace(/^[kK]([vw])(a?)$/, (_m, u: string, va: string) => `k${u.toUpperCase()}${va.toUpperCase()}`).replace(/(\d\s?[kMG]?)([vw])(a?)$/, (_m, a: string, u: string, va: string) => `${a}${u.toUpperCase()}${va.toUpperCase()}`);
 }
 
 /** A fragment's middle for the grid when its y is already the middle of its box (OCR items). */

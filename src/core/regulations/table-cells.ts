@@ -112,7 +112,8 @@ const magnitude = (s: string) => Math.log10(Math.max(1e-9, Math.abs(parseFloat(s
  * Comparison signs: in a column where at least two cells read "≥"/"≤" before a number, a number opened by a
  * sign's lookalike takes the sign — "s"/"$" never open a number, "<"/">" become the inclusive sign the column
  * uses; a leading "2" only when the number without it is of the size of the column's signed numbers (within
- * a factor of 3) and the number with it is not ("2159" among ≥154, ≥164: ≥159; "26" among ≥20, ≥35 stays).
+ * a factor of 3) and the number with it is not ("2159" among ≥154, ≥164: ≥159; "26" among ≥20, ≥35 stays);
+ * "=" (the bars without the chevron) only in a column printing one of the two signs.
  */
 function signs(cells: string[]): string[] {
   const signed = cells.filter((c) => /^[≥≤]\d/.test(c));
@@ -120,10 +121,14 @@ function signs(cells: string[]): string[] {
   const sizes = signed.map(magnitude).sort((a, b) => a - b);
   const mid = sizes[Math.floor(sizes.length / 2)];
   const near = (s: string) => Math.abs(magnitude(s) - mid) <= Math.log10(3);
+  const kinds = new Set(signed.map((c) => c[0]));
+  const only = kinds.size === 1 ? [...kinds][0] : null;
   return cells.map((c) => {
-    const m = /^([2sS$<>＜＞])(\d[\d.,]*.*)$/.exec(c);
+    const m = /^([2sS$<>＜＞=＝])(\d[\d.,]*.*)$/.exec(c);
     if (!m || !NUMBER.test(`≥${m[2]}`)) return c;
     if (m[1] === '2' && !(near(m[2]) && !near(c))) return c;
+    // the sign's two bars without its chevron ("=98" among ≥97, ≥99 in 楷体 at 8 pt): the one sign the column prints
+    if (m[1] === '=' || m[1] === '＝') return only ? `${only}${m[2]}` : c;
     return `${SIGN_LOOKALIKES[m[1]]}${m[2]}`;
   });
 }

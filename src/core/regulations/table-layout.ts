@@ -6,6 +6,7 @@ import {
   looksLikeHeader,
   parseCaption,
   remapCells,
+  repeatedHeaderLine,
   sameRow,
   type Caption,
   type Fragment,
@@ -134,7 +135,12 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
       if (caption) lines.push({ text: prevPara.text, page, table: { index, row: -2 } });
       hdr?.lines.forEach((cells) => lines.push({ text: cells.filter(Boolean).join(' '), page, table: { index, row: -1 } }));
       const isHeader = hdr ? false : continues || named ? sameRow(remapCells(firstRow, seg.columns, t.colX), t.columns) : t.columns === firstRow;
-      const rowBase = t.rows.length - (isHeader ? 1 : 0);
+      // header lines printed again on a continuation page that the page's own header test did not take (a
+      // unit row read "kv", a label with one character misread): rows matching the table's header lines
+      let skip = isHeader ? 1 : 0;
+      if (continues || named)
+        while (skip < seg.rows.length && skip < (hdr?.lines.length ?? 0) + t.headerRows.length && t.headerRows.some((h) => repeatedHeaderLine(remapCells(seg.rows[skip], seg.columns, t.colX), h))) skip++;
+      const rowBase = t.rows.length - skip;
       if (seg.columns.length === t.colX.length) {
         const continued = new Set<number>();
         for (const s of seg.spans ?? []) {
@@ -152,7 +158,7 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
         }
         // ... also when only one of its rows is left for this page (no span of its own here), or only one was
         // on the page before: a blank cell opening the page in a column of merged cells
-        const first = seg.rows[isHeader ? 1 : 0];
+        const first = seg.rows[skip];
         if (t.ruled && seg.ruled && first?.some(Boolean) && t.rows.length) {
           for (let c = 0; c < first.length; c++) {
             if (continued.has(c) || first[c] || !t.rows[t.rows.length - 1][c] || !t.mergedCells.some((p) => p.col === c && p.rowspan > 1)) continue;
@@ -165,7 +171,7 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
       seg.rows.forEach((cells, r) => {
         const mapped = remapCells(cells, seg.columns, t.colX);
         const text = cells.filter(Boolean).join(' ');
-        if (r === 0 && isHeader) {
+        if (r < skip) {
           lines.push({ text, page, table: { index, row: -1 } });
           return;
         }

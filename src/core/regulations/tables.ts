@@ -131,6 +131,24 @@ export function normalizeTableId(input: string): string {
 const norm = (s: string) => s.replace(/[\s·•・]+/g, '').toLowerCase();
 export const sameRow = (a: string[], b: string[]) => a.length === b.length && a.every((c, i) => norm(c) === norm(b[i]));
 
+/** Two cells alike but for one character read otherwise ("不平衡度" / "不平街度": OCR substitutes, it seldom adds or drops in a label). */
+const nearCell = (a: string, b: string) => {
+  const x = [...norm(a)];
+  const y = [...norm(b)];
+  return x.length === y.length && x.filter((ch, i) => ch !== y[i]).length <= (x.length >= 2 ? 1 : 0);
+};
+
+/**
+ * A header line printed again on a continuation page and read by OCR: the same cells, at least two filled, at
+ * least half of them read exactly, the others but for one character. Header labels are words and units while
+ * body rows hold values, so a body row does not pass for one.
+ */
+export function repeatedHeaderLine(row: string[], header: string[]): boolean {
+  if (row.length !== header.length || !row.every((c, i) => nearCell(c, header[i]))) return false;
+  const filled = row.filter((c) => norm(c));
+  return filled.length >= 2 && row.filter((c, i) => norm(c) && norm(c) === norm(header[i])).length * 2 >= filled.length;
+}
+
 const NUMERIC_RE = /^[-+±]?[\d.,，%‰～~\-–—/:：]+[a-zA-Z%]*$/;
 
 /** The first row is a header when every cell holds a short label and none is a number. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../../../src/core/collections/parse';
 import { chunkDocument, splitText } from '../../../src/core/collections/chunk';
 import { classifyQuery, formatAutoAnswer } from '../../../src/core/collections/answer';
-import { questionCore } from '../../../src/core/collections/retrieve';
+import { questionCore, questionTerms } from '../../../src/core/collections/retrieve';
 import { hasShared, sharedPath } from '../../helpers';
 
 const fixtures = path.resolve(__dirname, '../../fixtures/collections');
@@ -111,6 +111,27 @@ describe('question handling', () => {
     expect(questionCore('红烧肉第三步是什么？')).toBe('红烧肉');
     expect(questionCore('红烧肉要多久')).toBe('红烧肉');
     expect(questionCore('可乐鸡翅需要什么锅')).toBe('可乐鸡翅');
+  });
+
+  it('statute questions keep 材料 and 告诉 when they are what is asked about, not how it is asked', () => {
+    // recipe scaffolding drops them (需要什么材料, 告诉我…); in a statute question they carry the matter
+    expect(questionCore('用假材料骗领社保待遇怎么处罚')).toBe('用假骗领社保待遇处罚');
+    expect(questionCore('用假材料骗领社保待遇怎么处罚', 'statutes')).toBe('用假材料骗领社保待遇处罚');
+    expect(questionCore('招聘的时候公司应该告诉我哪些情况', 'statutes')).toContain('告诉');
+    // a leading request and an asked-for list of materials are still question parts
+    expect(questionCore('告诉我试用期最长多久', 'statutes')).toBe('试用期最长');
+    expect(questionCore('申请工伤认定需要什么材料', 'statutes')).toBe('申请工伤认定');
+    expect(questionCore('受伤以后多长时间内要申请工伤认定', 'statutes')).toBe('受伤以后内要申请工伤认定');
+  });
+
+  it('statute questions are searched by the words that name, not by the ones that ask (由谁来, 几天)', () => {
+    const terms = questionTerms('最低工资标准由谁来定', 'statutes');
+    expect(terms).toContain('最低工资');
+    expect(terms).toContain('标准');
+    expect(terms.some((t) => t.includes('谁'))).toBe(false);
+    expect(questionTerms('工作满十年每年有几天年假', 'statutes').some((t) => t.includes('几'))).toBe(false);
+    // recipes keep their tokens as before
+    expect(questionTerms('红烧肉要放几个八角')).toEqual(questionTerms('红烧肉要放几个八角', 'any'));
   });
 
   it('classifies follow-ups into ingredients / steps / time / tools / general', () => {

@@ -13,6 +13,7 @@ import { defaultConfig } from '../../../src/core/config';
 import { tempContext, tempDir } from '../../helpers';
 import { tagged } from '../../../src/core/text/segment';
 import { subjectVerdict } from '../../../src/core/collections/subject';
+import { questionCore } from '../../../src/core/collections/retrieve';
 import { requireCollection } from '../../../src/core/collections/store';
 
 const run = promisify(execFile);
@@ -272,6 +273,28 @@ describe('the dish a recipe question names', () => {
     const soup = await ask('紫菜汤怎么做');
     expect(soup.lock.title).toBe('紫菜汤');
     expect((await ask('虾皮要放多少', soup.session_id)).state).toBe('follow_up');
+  });
+
+  it('names the whole dish when it is absent: a place before it (西湖醋鱼, 兰州拉面), never two names across 的 (酸菜鱼的酸菜)', async () => {
+    // the segmenter splits the names into a place and pieces (西湖 / 醋 / 鱼, 兰州 / 拉面): the answer names the whole
+    expect(tagged('西湖醋鱼').map((w) => w.word)).toEqual(['西湖', '醋', '鱼']);
+    const coll = requireCollection(ctx.db, 'dishes');
+    const fish = String((ctx.db.prepare('SELECT id FROM coll_docs WHERE collection_id = ? AND title = ?').get(coll.id, '清蒸鲈鱼') as { id: number }).id);
+    for (const [q, name] of [
+      ['西湖醋鱼怎么做', '西湖醋鱼'],
+      ['兰州拉面的面怎么拉', '兰州拉面'],
+      ['水晶虾饺的皮怎么做', '水晶虾饺'],
+      ['酸菜鱼的酸菜要怎么处理', '酸菜鱼'],
+    ]) {
+      // a lock on a fish recipe the retrieval might make is overruled, naming the whole dish
+      const verdict = subjectVerdict(ctx, coll, { recipes: true, core: questionCore(q), state: 'locked', rule: 'focus', candidates: [fish], lay: [] });
+      expect(verdict?.subject, q).toBe(name);
+      const a = await ask(q);
+      expect(a.lock.state, q).not.toBe('locked');
+      if (a.state === 'not_found') expect(a.answer!.split('\n')[0]).toBe(`文集中没有「${name}」的菜谱。`);
+    }
+    // the held dish itself stands
+    expect(subjectVerdict(ctx, coll, { recipes: true, core: questionCore('清蒸鲈鱼怎么做'), state: 'locked', rule: 'focus', candidates: [fish], lay: [] })).toBeNull();
   });
 
   it('does not lock a title that is only part of a longer word the collection never mentions (葱油 in 葱油饼)', async () => {

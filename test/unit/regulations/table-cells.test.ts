@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cleanOcrColumns } from '../../../src/core/regulations/table-cells';
 import { cleanOcrCell } from '../../../src/core/regulations/pdf';
+import { repeatedHeaderLine } from '../../../src/core/regulations/tables';
 
 /** Column-wise clean-up of scanned tables: each rule fires on the column's evidence and leaves real text alone. */
 describe('OCR table columns', () => {
@@ -38,7 +39,32 @@ describe('OCR table columns', () => {
     expect(col([['±0.5'], ['+1'], ['+2']], 0)).toEqual(['±0.5', '+1', '+2']);
   });
 
-  it('units named after people are capitals after a number', () => {
-    expect(['500kv', '10kva', '35kw', '220V', 'kv'].map(cleanOcrCell)).toEqual(['500kV', '10kVA', '35kW', '220V', 'kv']);
+  it('units named after people are capitals after a number, and alone in a unit row', () => {
+    expect(['500kv', '10kva', '35kw', '220V', 'kv', 'Kw', 'v', 'kva用户'].map(cleanOcrCell)).toEqual(['500kV', '10kVA', '35kW', '220V', 'kV', 'kW', 'v', 'kva用户']);
+  });
+
+  it('a multiplication sign, a degree ring, a decimal point before a unit and a leading "一" as OCR misreads them', () => {
+    expect(['3x120', 'YJV22-3X185', '2 x 50MVA', 'x120', 'GW4x'].map(cleanOcrCell)).toEqual(['3×120', 'YJV22-3×185', '2×50MVA', 'x120', 'GW4x']);
+    expect(['偏差±2"C内运行', "40'C", '±2°°C', '90°℃', '3C认证'].map(cleanOcrCell)).toEqual(['偏差±2℃内运行', '40℃', '±2℃', '90℃', '3C认证']);
+    expect(['0:38kV用户侧', '10:00—12:00', '0:4'].map(cleanOcrCell)).toEqual(['0.38kV用户侧', '10:00—12:00', '0:4']);
+    expect(['—遥', '—般缺陷', '—', '东郊—西山线', '—10'].map(cleanOcrCell)).toEqual(['一遥', '一般缺陷', '—', '东郊—西山线', '—10']);
+  });
+
+  it('a header line repeated on a continuation page is known with one label misread; body rows are not', () => {
+    const header = ['监测点', '标称电压', '允许偏差', '合格率', '不平衡度', '统计周期'];
+    expect(repeatedHeaderLine(['监测点', '标称电压', '允许偏差', '合格率', '不平街度', '统计周期'], header)).toBe(true);
+    expect(repeatedHeaderLine(['', 'kv', '%', '%', '%', ''], ['', 'kV', '%', '%', '%', ''])).toBe(true);
+    // a label that lost a character, most labels misread, a body row, another column count
+    expect(repeatedHeaderLine(['监测点', '标称电', '允许偏差', '合格率', '不平衡度', '统计周期'], header)).toBe(false);
+    expect(repeatedHeaderLine(['监测占', '标称电庄', '允许偏羞', '合格季', '不平衡度', '统计周期'], header)).toBe(false);
+    expect(repeatedHeaderLine(['一段母线', '10.5', '±7', '≥98', '≤2', '每日'], header)).toBe(false);
+    expect(repeatedHeaderLine(header.slice(1), header)).toBe(false);
+    // one filled cell is no evidence
+    expect(repeatedHeaderLine(['', '%'], ['', '%'])).toBe(false);
+  });
+
+  it('"=" before a number is the sign of a column printing only one of ≥ / ≤', () => {
+    expect(col([['≥98'], ['=99'], ['≥97']], 0)).toEqual(['≥98', '≥99', '≥97']);
+    expect(col([['≥98'], ['=99'], ['≤97']], 0)).toEqual(['≥98', '=99', '≤97']);
   });
 });
