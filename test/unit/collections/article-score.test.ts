@@ -53,6 +53,20 @@ describe('article score: what the form of a question asks for', () => {
     expect(formBonus(list, '用户不得有下列危害供电、用电安全的行为：（一）擅自改变用电类别', 0.1)).toBeCloseTo(0.2);
   });
 
+  it('a question asking who acts favours an article naming the body, also when choosing between documents', () => {
+    const who = questionForm('并网双方达不成协议时由谁协调');
+    const body = '并网双方达不成协议，影响电网安全运行的，由省级以上电力管理部门协调，并决定应急措施。';
+    const none = '并网双方应当按照统一调度、分级管理和平等互利、协商一致的原则签订并网协议。';
+    // coarse cues (the choice of the document to lock) and detailed ones (the article to quote)
+    expect(formBonus(who, body, 0.1)).toBeCloseTo(0.1);
+    expect(formBonus(who, none, 0.1)).toBe(0);
+    expect(formBonus(who, body, 0.1, true)).toBeCloseTo(0.1);
+    // the detailed unit cue stays out of the choice between documents
+    const far = questionForm('铁路线路两侧多远以内不能盖房子');
+    expect(formBonus(far, '架空电力线路保护区为导线边线向外侧延伸10米', 0.1)).toBe(0);
+    expect(formBonus(far, '架空电力线路保护区为导线边线向外侧延伸10米', 0.1, true)).toBeCloseTo(0.1);
+  });
+
   it('weights evidence against the fused rank', () => {
     // an article holding all the question's terms beats one ranked first for repeating a single word
     expect(articleScore(1, 0.5, 0, 0.6)).toBeGreaterThan(articleScore(0.5, 1, 0, 0.6));
