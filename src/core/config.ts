@@ -269,6 +269,10 @@ export const configSchema = z.object({
        */
       subjectMinHeld: z.number().min(0).max(1).default(0.6),
       subjectMinShare: z.number().min(0).max(1).default(0.3),
+      /** Made-up words (tag x) no more recipes write than this are modifiers of the name they precede (subject.ts). */
+      modifierMaxDocs: z.number().int().min(0).default(0),
+      /** A name's modifier at least this distinctive (idf over the collection's chunks) must be held by the title (subject.ts). */
+      subjectModifierMinWeight: z.number().min(0).default(0),
       /**
        * Statute collections (collections/subject.ts): a question whose nearest known questions cite
        * statutes the collection does not hold at least this much closer (cosine) than any citing one it
