@@ -55,6 +55,7 @@ interface AbsentSet {
   round4?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
   /** fifth set (stop 35), every item held out; `inside`: questions the collections answer (a not_found is a false refusal) */
   round5?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[]; inside?: InsideItem[] };
+  round6_tuning?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
   round6?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
 }
 interface InsideItem {
@@ -236,7 +237,7 @@ export default async function run(args: string[]): Promise<void> {
     } finally {
       await everyday.close();
     }
-    later.push(sixth);
+    later.push(['sixth set, tuning slice (stop 36: every item tuned on)', 'v6t', data.round6_tuning, () => false], sixth);
     for (const [title, tag, set, heldOut] of later) {
       if (!set) continue;
       console.log(`\n## ${title}`);
