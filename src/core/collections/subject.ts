@@ -224,6 +224,23 @@ function nameSpan(core: string, words: { word: string; tag: string }[], from: nu
 }
 
 /**
+ * Two single characters the segmenter split (香 + 煎) that at least two titles of the collection write
+ * together are one word of a dish name (香煎, as in 香煎五花肉 and 香煎翘嘴鱼).
+ */
+function rejoined(words: { word: string; tag: string }[], titles: string[]): { word: string; tag: string }[] {
+  const out: { word: string; tag: string }[] = [];
+  for (let k = 0; k < words.length; k++) {
+    const a = words[k];
+    const b = words[k + 1];
+    if (b && [...a.word].length === 1 && [...b.word].length === 1 && !FUNCTION_TAG.test(a.tag) && !FUNCTION_TAG.test(b.tag) && titles.filter((t) => t.includes(a.word + b.word)).length >= 2) {
+      out.push({ word: a.word + b.word, tag: 'n' });
+      k++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/**
  * The thing a recipe question names: the longest run of words of the core that are dish-name words
  * of this collection (a title word, or inside a title) together with the nouns and unknown words
  * attached to them (`宫保` + `虾球`, `红烧` + `带鱼`, `羊肉串`). Null when the question names no dish
@@ -231,9 +248,9 @@ function nameSpan(core: string, words: { word: string; tag: string }[], from: nu
  */
 export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string): NamedSubject | null {
   const idx = subjectIndex(ctx, coll);
-  const words = tagged(core);
-  if (!words.length) return null;
   const titleText = [...idx.titles.values()];
+  const words = rejoined(tagged(core), titleText);
+  if (!words.length) return null;
   // a dish-name word: titles use it for a good share of the documents that mention it at all
   // (排骨, 红烧, 鸡丁), unlike description words that one title happens to hold (家常, 口感)
   const titleShare = (w: string) => {
@@ -274,6 +291,8 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     !NOT_SUBJECT.test(w.word) &&
     [...w.word].length >= 2 &&
     (/^(?:n|vn)/.test(w.tag) ? where !== 'afterTitle' || docsWith(w.word) <= 2 : where === 'after' && unknownToCollection(w));
+  const attachBefore = (w: { word: string; tag: string }) =>
+    attachable(w, 'before') || (!NOT_SUBJECT.test(w.word) && (([...w.word].length >= 2 && /^l/.test(w.tag)) || ([...w.word].length === 1 && w.tag === 'n')));
   // a word the segmenter made up (tag x) right before the dish word is a modifier of the name (京酱 +
   // 肉丝: 京酱肉丝 is not 鱼香肉丝) when no recipe of the collection writes it (its document frequency,
   // as written, at most collections.modifierMaxDocs) and every piece of it is a noun or a place (京 + 酱);
@@ -299,7 +318,7 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     if (!isDish[i] || (i > 0 && isDish[i - 1] && joins(i - 1, i))) continue;
     let j = i;
     while (j + 1 < words.length && isDish[j + 1] && joins(i, j + 1)) j++;
-    const from = i > 0 && (attachable(words[i - 1], 'before') || madeUpModifier(words[i - 1])) && joins(i - 1, j) ? i - 1 : i;
+    const from = i > 0 && (attachBefore(words[i - 1]) || madeUpModifier(words[i - 1])) && joins(i - 1, j) ? i - 1 : i;
     // X炒Y / X烧Y: a one-character cooking verb between the dish word and a noun is inside the name
     // a run that already is a whole title (炒河粉) is a complete name: a noun after it is what is asked about it (不粘锅)
     const complete = titleText.includes(words.slice(i, j + 1).map((w) => w.word).join(''));
