@@ -18,7 +18,16 @@ describe('a name whose modifier no recipe writes is another dish, however heavy 
   beforeAll(async () => {
     const dir = tempDir();
     fs.cpSync(demo, dir, { recursive: true });
-    for (const [t, i, s] of [['鱼香肉丝', '猪里脊', '泡椒'], ['香干肉丝', '香干', '干辣椒'], ['青椒肉丝', '青椒', '蒜末']]) fs.writeFileSync(path.join(dir, `${t}.md`), recipe(t, i, s));
+    for (const [t, i, s] of [
+      ['鱼香肉丝', '猪里脊', '泡椒'],
+      ['香干肉丝', '香干', '干辣椒'],
+      ['青椒肉丝', '青椒', '蒜末'],
+      ['红烧猪蹄', '猪蹄', '冰糖'],
+      ['照烧鸡腿', '鸡腿', '照烧汁'],
+      ['香煎五花肉', '五花肉', '黑胡椒'],
+      ['香煎带鱼', '带鱼', '料酒'],
+    ])
+      fs.writeFileSync(path.join(dir, `${t}.md`), recipe(t, i, s));
     await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'shreds' });
   });
   afterAll(() => ctx.cleanup());
@@ -44,5 +53,18 @@ describe('a name whose modifier no recipe writes is another dish, however heavy 
     expect(a.lock.title).toBe('鱼香肉丝');
     const b = await ask('青椒肉丝怎么做');
     expect(b.lock.title).toBe('青椒肉丝');
+  });
+
+  it('a one-character noun before the head is a modifier too: 卤猪蹄 is not 红烧猪蹄', async () => {
+    const a = await ask('卤猪蹄怎么做才软烂');
+    expect(a).toMatchObject({ state: 'not_found', subject: '卤猪蹄' });
+    expect((await ask('红烧猪蹄怎么做')).lock.title).toBe('红烧猪蹄');
+  });
+
+  it('two characters the segmenter split that two titles write together are one name word: 香煎鸡腿 is not 照烧鸡腿', async () => {
+    const a = await ask('香煎鸡腿怎么煎');
+    expect(a).toMatchObject({ state: 'not_found', subject: '香煎鸡腿' });
+    expect((await ask('香煎五花肉怎么做')).lock.title).toBe('香煎五花肉');
+    expect((await ask('照烧鸡腿怎么做')).lock.title).toBe('照烧鸡腿');
   });
 });
