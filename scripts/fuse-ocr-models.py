@@ -17,7 +17,9 @@ they cost more than the convolutions. This script rewrites, exactly:
 4. The HardSigmoid and Add nodes left: 1x1 depthwise convolutions (+ Clip, which fuses into them), which
    ONNX Runtime keeps in its blocked layout instead of reordering the map out and back around them.
 5. Recognition only: outputs `best_class` (ArgMax) and `best_prob` (ReduceMax) per step instead of the
-   steps x 6,625 probability table — all the greedy CTC decode reads (recognize.ts takes either form).
+   steps x 6,625 probability table — all the greedy CTC decode reads (recognize.ts takes either form) —
+   plus `top_class` / `top_prob` (TopK, k = 5): each step's five most probable classes, best first, for
+   decoding under a constraint the context gives (recognize.ts `decodeConstrained`).
 
 Outputs equal the originals to float rounding (checked by test/unit/ocr/fused-models.test.ts on a real
 scanned line). Needs python3-onnx (Debian: apt-get install -y python3-onnx); deterministic, so a rebuild
@@ -39,6 +41,8 @@ except ImportError:
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = os.path.join(ROOT, 'node_modules', '@gutenye', 'ocr-models', 'assets')
 OUT = os.path.join(ROOT, 'resources', 'ocr')
+# runners-up kept per CTC step (outputs top_class / top_prob)
+TOP_K = 5
 MODELS = [
     ('detection', 'ch_PP-OCRv4_det_infer.onnx', 'ch_PP-OCRv4_det_fused.onnx'),
     ('recognition', 'ch_PP-OCRv4_rec_infer.onnx', 'ch_PP-OCRv4_rec_fused.onnx'),
@@ -216,10 +220,19 @@ def fuse(model, best_class=False):
         axis = next(helper.get_attribute_value(a) for a in soft.attribute if a.name == 'axis')
         nodes.append(helper.make_node('ArgMax', [out.name], ['best_class'], name='best_class', axis=axis, keepdims=0))
         nodes.append(helper.make_node('ReduceMax', [out.name], ['best_prob'], name='best_prob', axes=[axis], keepdims=0))
+        # the runners-up: the TOP_K most probable classes of each step and their probabilities (best first),
+        # for decoding under a context's constraint (a number column, a blank box) in recognize.ts
+        nodes.append(helper.make_node('TopK', [out.name], ['top_prob', 'top_class'], name='top_k', axis=axis, k=TOP_K))
         dims = [d.dim_param or d.dim_value for d in out.type.tensor_type.shape.dim][:2]
         del g.output[:]
-        g.output.extend([helper.make_tensor_value_info('best_class', onnx.TensorProto.INT64, dims), helper.make_tensor_value_info('best_prob', onnx.TensorProto.FLOAT, dims)])
+        g.output.extend([
+            helper.make_tensor_value_info('best_class', onnx.TensorProto.INT64, dims),
+            helper.make_tensor_value_info('best_prob', onnx.TensorProto.FLOAT, dims),
+            helper.make_tensor_value_info('top_class', onnx.TensorProto.INT64, dims + [TOP_K]),
+            helper.make_tensor_value_info('top_prob', onnx.TensorProto.FLOAT, dims + [TOP_K]),
+        ])
         counts['best_class_outputs'] = 1
+        counts['top_k'] = TOP_K
 
     used = {i for n in nodes for i in n.input}
     del g.node[:]

@@ -302,7 +302,7 @@ export const configSchema = z.object({
       lockModel: z
         .object({
           enabled: z.boolean().default(true),
-          /** p needed to lock where the ratio rules would lock / ask back with a runner-up of the same statute family / of another statute (lock-model.ts Thresholds) */
+          /** p needed to lock with no tie / a tie with another part of the same code / a tie with another statute (lock-model.ts Thresholds; a law and its own rules are one statute) */
           threshold: z.number().min(0).max(1).default(LOCK_MODEL.thresholds.lock),
           familyThreshold: z.number().min(0).max(1).default(LOCK_MODEL.thresholds.family),
           rivalThreshold: z.number().min(0).max(1).default(LOCK_MODEL.thresholds.rival),

@@ -17,7 +17,7 @@ import { layExpansion, type LayExpansion } from './lay-terms';
 import { profileOf } from './profile';
 import { knownAnswers } from './known-answers';
 import { subjectVerdict } from './subject';
-import { LOCK_MODEL, lockChoice, lockProbability, lockThreshold, type LockFeatures } from './lock-model';
+import { LOCK_MODEL, lockChoice, lockProbability, lockThreshold, type LockFeatures, type LockTie } from './lock-model';
 
 /**
  * Retrieval state of seed 003 for a collection, on the shared pipeline (search/pipeline.ts):
@@ -51,7 +51,7 @@ export interface RetrievalState {
   /** The focus rule's article scores when it decided (null otherwise). */
   focus: FocusScores | null;
   /** The calibrated lock decision when the focus rule decided (lock-model.ts), else null: the chosen statute, the runner-up, features, p(right). */
-  lockCheck: { parent: string; second: string | null; features: LockFeatures; p: number; applied: boolean } | null;
+  lockCheck: { parent: string; second: string | null; tie: LockTie; features: LockFeatures; p: number; applied: boolean } | null;
   parents: ParentScore[];
 }
 
@@ -405,16 +405,20 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
   const focused = focus as FocusScores | null;
   let lockCheck: RetrievalState['lockCheck'] = null;
   if (profileOf(ctx.db, coll) !== 'recipes' && decision.rule === 'focus' && focused) {
-    const choice = lockChoice(focused.articles, result.chunks, LOCK_MODEL.temperature, LOCK_MODEL.chooser);
+    const choice = lockChoice(focused.articles, result.chunks, LOCK_MODEL.temperature, LOCK_MODEL.chooser, {
+      focusParent: focused.bestParent,
+      family: (a, b) => sameStatuteFamily(cache.byId.get(Number(a)), cache.byId.get(Number(b))),
+      ambiguityRatio: search.ambiguityRatio,
+      familyAmbiguityRatio: cfg.familyAmbiguityRatio,
+    });
     if (choice && byParent.has(choice.parent)) {
       const model = cfg.lockModel;
       const p = lockProbability(LOCK_MODEL, choice.features);
       const second = choice.second && byParent.has(choice.second) ? choice.second : null;
-      lockCheck = { parent: choice.parent, second, features: choice.features, p: round(p), applied: model.enabled };
+      lockCheck = { parent: choice.parent, second, tie: choice.tie, features: choice.features, p: round(p), applied: model.enabled };
       if (model.enabled && (decision.state === 'locked' || decision.state === 'ambiguous')) {
         const was = decision.reason;
-        const family = !!second && sameStatuteFamily(cache.byId.get(Number(choice.parent)), cache.byId.get(Number(second)));
-        const needed = lockThreshold({ lock: model.threshold, family: model.familyThreshold, rival: model.rivalThreshold }, decision.state === 'ambiguous', family);
+        const needed = lockThreshold({ lock: model.threshold, family: model.familyThreshold, rival: model.rivalThreshold }, choice.tie);
         decision =
           p >= needed
             ? { state: 'locked', parents: [choice.parent], reason: `锁定把握 ${p.toFixed(2)}（不低于 ${needed}）；${was}`, rule: 'focus' }

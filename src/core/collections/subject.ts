@@ -424,8 +424,27 @@ export function subjectVerdict(
   // lost; 老板几个月不发工资 (labour-2) is no longer refused
   const statuteNouns = nouns.filter((n) => statuteWordFiles(ctx, n.word) >= cfg.statuteWordMinFiles);
   if (!statuteNouns.length && o.state !== 'locked') return null;
-  const text = (statuteNouns.length ? statuteNouns : nouns).map((n) => n.word).join('、');
+  const text = [...new Set((statuteNouns.length ? statuteNouns : nouns).map((n) => nounPhrase(o.core, n.word)))].join('、');
   return { subject: text, near: [], reason: `候选文档都没有提到「${nouns.map((n) => n.word).join('、')}」${statuteNouns.length ? '' : '（都是法规不用的日常词，但检索锁定的法规与之无关）'}` };
+}
+
+/**
+ * The noun phrase as written around a noun of the core (what a statute not_found names): the nouns
+ * joined to it in the core (自来水 + 公司, 消防 + 通道), and a one-character noun or measure word the
+ * segmenter split off its end (燃气管 + 道). 的 or other dropped text ends it.
+ */
+function nounPhrase(core: string, word: string): string {
+  const words = tagged(core);
+  const k = words.findIndex((w) => w.word === word);
+  if (k < 0) return word;
+  const joined = (a: number, b: number) => core.includes(words.slice(a, b + 1).map((w) => w.word).join(''));
+  const noun = (w: { word: string; tag: string }) => [...w.word].length >= 2 && /^(?:n|l|vn)/.test(w.tag) && !NOT_SUBJECT.test(w.word);
+  let from = k;
+  let to = k;
+  while (from > 0 && noun(words[from - 1]) && joined(from - 1, to)) from--;
+  while (to + 1 < words.length && noun(words[to + 1]) && joined(from, to + 1)) to++;
+  if (to + 1 < words.length && [...words[to + 1].word].length === 1 && /^(?:n|q)/.test(words[to + 1].tag) && joined(from, to + 1)) to++;
+  return words.slice(from, to + 1).map((w) => w.word).join('');
 }
 
 /** Statutes of the whole corpus using each word (resources/collections/statute-words.tsv), read once per context; null: no list. */

@@ -4,6 +4,7 @@ import { DEFAULT_DETECT, detectPrepared, detectionInput, type DetectionInput, ty
 import { resize, rotate, type GreyImage } from './image';
 import type { OcrModels } from './models';
 import { recognizeBoxes, type RecognizedLine } from './recognize';
+import { rereadLines, romanOne } from './reread';
 import { detectRulings, type ImageRuling } from './rulings';
 import type { OcrPageLine } from './types';
 
@@ -63,7 +64,7 @@ export async function readLevelled(models: OcrModels, page: LevelledPage): Promi
   const boxes = readingOrder(cellBoxes(await detectPrepared(models, level, page.detection, DEFAULT_DETECT), page.rulings, level));
   const detectMs = performance.now() - t;
   t = performance.now();
-  const read = await recognizeBoxes(models, level, boxes);
+  const read = romanOne(rereadLines(await recognizeBoxes(models, level, boxes), models.dictionary));
   const recognizeMs = performance.now() - t;
   const lines: OcrLine[] = [];
   boxes.forEach((b, i) => {
@@ -86,13 +87,31 @@ const CELL_CHARS = 16;
  */
 const SPECK_CONFIDENCE = 0.6;
 
-/** A short line's last character dropped when it is a mark read unsure after a digit or a Han character. */
+/**
+ * A short line's last characters dropped when they are marks read unsure after a digit or a Han character
+ * ("20°." at 0.19 and 0.53: two specks). A mark is one of SPECK_MARKS, or any mark whose runner-up is no
+ * character (blank).
+ */
 export function dropTrailingSpeck(r: RecognizedLine): RecognizedLine {
   const chars = [...r.text];
   const n = chars.length;
-  if (n < 2 || n > CELL_CHARS || !SPECK_MARKS.has(chars[n - 1]) || !(r.charConfidence[n - 1] < SPECK_CONFIDENCE) || !/[\d\u4e00-\u9fff]/.test(chars[n - 2])) return r;
-  const charConfidence = r.charConfidence.slice(0, n - 1);
-  return { ...r, text: chars.slice(0, -1).join(''), charConfidence, confidence: charConfidence.reduce((a, c) => a + c, 0) / charConfidence.length, ...(r.charX ? { charX: r.charX.slice(0, n - 1) } : {}) };
+  if (n < 2 || n > CELL_CHARS) return r;
+  const speck = (i: number) => (SPECK_MARKS.has(chars[i]) || (!/[\p{L}\p{N}]/u.test(chars[i]) && blankRunnerUp(r, i))) && r.charConfidence[i] < SPECK_CONFIDENCE;
+  let keep = n;
+  while (keep > 1 && speck(keep - 1)) keep--;
+  if (keep === n || !/[\d\u4e00-\u9fff]/.test(chars[keep - 1])) return r;
+  const charConfidence = r.charConfidence.slice(0, keep);
+  return { ...r, text: chars.slice(0, keep).join(''), charConfidence, confidence: charConfidence.reduce((a, c) => a + c, 0) / charConfidence.length, ...(r.charX ? { charX: r.charX.slice(0, keep) } : {}) };
+}
+
+/**
+ * The recogniser's second choice for character `i` is no character at all (the CTC blank): any mark read
+ * unsure that way is as likely a speck ("Y5WZ-17/45*": "*" 0.34, blank 0.22), whatever mark it was read as.
+ */
+function blankRunnerUp(r: RecognizedLine, i: number): boolean {
+  const t = r.top;
+  if (!t || t.charStep.length !== [...r.text].length) return false;
+  return t.classes[t.charStep[i] * t.k + 1] === 0;
 }
 
 /**

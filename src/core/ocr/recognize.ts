@@ -13,6 +13,22 @@ export interface RecognizedLine {
    * step is 8 input pixels, a third of a Han character): lets a character be looked at in the image
    */
   charX?: number[];
+  /**
+   * the recogniser's runners-up (fused model only): each CTC step's `k` most probable classes and their
+   * probabilities, best first, and the step each character was read at — for re-reading under a constraint
+   * (reread.ts). Stays in the ONNX thread.
+   */
+  top?: TopClasses;
+}
+
+/** Per CTC step, the k most probable classes (class 0 the blank, class i dictionary[i - 1]), best first. */
+export interface TopClasses {
+  k: number;
+  steps: number;
+  classes: Int32Array;
+  probs: Float32Array;
+  /** the step each character of the text was read at */
+  charStep: number[];
 }
 
 const HEIGHT = 48;
@@ -84,8 +100,11 @@ export async function recognizeBoxes(
       const steps = best.dims[1];
       const classes = best.data as BigInt64Array;
       const probs = out.best_prob.data as Float32Array;
+      const top = out.top_class;
       batch.forEach((idx, k) => {
-        results[idx] = placed(ctcDecodeBest(classes, probs, k * steps, steps, models.dictionary), width / steps / inputs[idx].width);
+        const line = ctcDecodeBest(classes, probs, k * steps, steps, models.dictionary);
+        if (top) line.top = topOf(top.data as BigInt64Array, out.top_prob.data as Float32Array, k, steps, top.dims[2], line.charX!);
+        results[idx] = placed(line, width / steps / inputs[idx].width);
       });
       return;
     }
@@ -103,6 +122,14 @@ export async function recognizeBoxes(
   });
   await Promise.all(lanes);
   return results;
+}
+
+/** One batch entry's top-k table out of the model's outputs. */
+function topOf(classes: BigInt64Array, probs: Float32Array, entry: number, steps: number, k: number, charStep: number[]): TopClasses {
+  const from = entry * steps * k;
+  const c = new Int32Array(steps * k);
+  for (let i = 0; i < c.length; i++) c[i] = Number(classes[from + i]);
+  return { k, steps, classes: c, probs: probs.slice(from, from + steps * k), charStep: [...charStep] };
 }
 
 /** Character steps (`charX` as decoded: step numbers) -> shares of the line's width (`perStep`: one step's share). */

@@ -9,10 +9,10 @@ import { tempContext, tempDir } from '../../helpers';
  * statute to the asker, but when its parts' best articles score alike (within
  * collections.familyAmbiguityRatio) the focus rule's ratio rules ask which part is meant; the parts are
  * told apart by their files. Two different statutes scoring alike get the clarify as before. The
- * calibrated lock decision (collections/lock-model.ts) then locks a tie inside one statute family when
- * its p(right) reaches the family threshold (a law and its own rules: the law), and keeps asking
- * between two different statutes unless p reaches the higher rival threshold. Real SQLite, jieba and
- * the collection pipeline.
+ * calibrated lock decision (collections/lock-model.ts) takes the focus rule's statute — the law when
+ * a law and its own rules tie — and locks a tie inside one statute family (law and rules, parts of one
+ * code) when p reaches the family threshold, and keeps asking between two statutes, naming both,
+ * unless p reaches the rival threshold. Real SQLite, jieba and the collection pipeline.
  */
 
 function part(title: string, partName: string, first: number, special: string): string {
@@ -69,13 +69,19 @@ describe('parts of one code and a law with its rules: close scores ask back', ()
     otherTitlesCalibrated = await askIn(fresh(), otherFiles, question);
   });
 
-  it('with the calibrated lock decision: a tie inside one family locks (the law over its rules), two statutes are still asked', () => {
+  it('with the calibrated lock decision: a law tying with its own rules locks the law, two statutes are still asked with both names', () => {
+    // a tie between the law and its own rules: the law is chosen and locked, quoting its article
     expect(lawAndRulesCalibrated.decision).toBe('locked');
     expect(lawAndRulesCalibrated.lock.title).toBe('中华人民共和国示范法');
     expect(lawAndRulesCalibrated.answer).toContain('借用他人自行车造成损坏的');
+    // two parts of one code saying the same: locked when p reaches the family threshold, quoting the matching article
     expect(sameTitleCalibrated.decision).toBe('locked');
     expect(sameTitleCalibrated.answer).toMatch(/借用他人的?自行车/);
+    // two statutes: asked back with both names
     expect(otherTitlesCalibrated.decision).toBe('ambiguous');
+    expect(otherTitlesCalibrated.candidates.map((c) => c.title).sort()).toEqual(['中华人民共和国合同示范法', '中华人民共和国物权示范法']);
+    expect(otherTitlesCalibrated.answer).toContain('中华人民共和国合同示范法');
+    expect(otherTitlesCalibrated.answer).toContain('中华人民共和国物权示范法');
   });
 
   it('two statutes whose best articles score alike get a clarify listing both', () => {

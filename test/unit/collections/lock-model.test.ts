@@ -65,13 +65,46 @@ describe('statute-level aggregation', () => {
     const lexicalOnly = lockChoice(articles, chunks.map((c) => ({ ...c, ranks: { lexical: c.ranks.lexical } as Record<string, number> })), 0.2, 'share')!;
     expect(lexicalOnly.features.vectorFirst).toBe(lexicalOnly.features.lexicalFirst);
   });
-  it('asks for more where the ratio rules would ask back, most for two different statutes', () => {
+  it('asks for more when a document of the same family or another statute ties, most for another statute', () => {
     const t = { lock: 0.4, family: 0.7, rival: 0.9 };
-    expect(lockThreshold(t, false, false)).toBe(0.4);
-    expect(lockThreshold(t, true, true)).toBe(0.7);
-    expect(lockThreshold(t, true, false)).toBe(0.9);
+    expect(lockThreshold(t, 'none')).toBe(0.4);
+    expect(lockThreshold(t, 'family')).toBe(0.7);
+    expect(lockThreshold(t, 'rival')).toBe(0.9);
     expect(LOCK_MODEL.thresholds.family).toBeGreaterThanOrEqual(LOCK_MODEL.thresholds.lock);
     expect(LOCK_MODEL.thresholds.rival).toBeGreaterThanOrEqual(LOCK_MODEL.thresholds.lock);
+  });
+  it('takes the focus rule’s statute (the law over its rules) and tells a tie inside the family from one with another statute', () => {
+    // law L ties with its rules R; P: another statute further behind; O: far behind
+    const tied = [
+      { key: 'R:1', parent: 'R', score: 0.8, evidence: 0.7 },
+      { key: 'L:1', parent: 'L', score: 0.79, evidence: 0.6 },
+      { key: 'P:1', parent: 'P', score: 0.5, evidence: 0.4 },
+      { key: 'O:1', parent: 'O', score: 0.3, evidence: 0.2 },
+    ];
+    const family = (a: string, b: string) => [a, b].sort().join() === 'L,R';
+    const ratios = { ambiguityRatio: 0.92, familyAmbiguityRatio: 0.95 };
+    const chunks = [
+      { key: 'R:1', parent: 'R', rrf: 0.03, ranks: { lexical: 1 } },
+      { key: 'L:1', parent: 'L', rrf: 0.02, ranks: { lexical: 2 } },
+    ];
+    const law = lockChoice(tied, chunks, 0.05, 'article', { focusParent: 'L', family, ...ratios })!;
+    expect(law.parent).toBe('L');
+    expect(law.tie).toBe('family');
+    expect(law.second).toBe('R');
+    expect(law.features.evidence).toBe(0.6);
+    expect(law.features.lexicalFirst).toBe(0);
+    expect(law.features.margin).toBe(0);
+    // the same scores between two statutes: a tie with a rival, the higher threshold
+    const rivals = lockChoice(tied, chunks, 0.05, 'article', { focusParent: 'L', ...ratios })!;
+    expect(rivals.tie).toBe('rival');
+    expect(rivals.second).toBe('R');
+    // nothing near: no tie; the runner-up is still named for an ask-back, and the margin shows the gap
+    const alone = lockChoice([tied[1], tied[2], tied[3]], chunks, 0.05, 'article', { focusParent: 'L', family, ...ratios })!;
+    expect(alone.tie).toBe('none');
+    expect(alone.second).toBe('P');
+    expect(alone.features.margin).toBeCloseTo(1 - 0.5 / 0.79, 9);
+    // without the focus rule's choice the best article's statute
+    expect(lockChoice(tied, chunks, 0.05, 'article', { family, ...ratios })!.parent).toBe('R');
   });
 });
 

@@ -47,6 +47,9 @@ describe('a statute question naming a thing the collection never mentions', () =
     expect(verdict('新买的电饭锅用了三天就坏了', 'locked')?.subject).toBe('电饭锅');
     // 驾驶证 is a statute word this collection never uses: another matter, whatever the retrieval decided
     for (const state of ['low_evidence', 'ambiguous', 'locked'] as const) expect(verdict('驾驶证被扣分', state)?.subject, state).toBe('驾驶证');
+    // the answer names the noun phrase as written, not the segmenter's pieces (燃气管 + 道, 电动 + 自行车)
+    expect(verdict('燃气管道上方可以种树', 'locked')?.subject).toBe('燃气管道');
+    expect(verdict('电动自行车要不要上牌照', 'ambiguous')?.subject).toBe('电动自行车、牌照');
     // named in the statute's own words: held, no verdict
     expect(verdict('网上买的商品能退货', 'locked')).toBeNull();
   });

@@ -1,0 +1,188 @@
+/**
+ * Re-reading unsure characters with the recogniser's runners-up (the fused model's top-k per CTC step).
+ *
+ * On fonts it was not trained on the recogniser confuses look-alike glyphs, and its best class is then
+ * often only a little ahead of the right one: 微米黑 "砂土" read "砂士" (士 0.52–0.73, 土 0.26–0.44 as the
+ * runner-up), "Y10W" read "YI0W" (I 0.72, 1 0.28), "Ⅰ母" read "1母" (1 0.31–0.50, I 0.23–0.45 — the
+ * dictionary has no Ⅰ; the page prints it "I母" elsewhere). The context tells which reading is text: a
+ * character read below `UNSURE` is replaced by a runner-up at its step (at least `MIN_ALT` probable) when
+ * the line's text around it then forms something known and did not before. Known, for a window of 2–4
+ * characters of the line holding the character (not only digits and marks: numbers carry no such evidence,
+ * "35" and "36" are both numbers):
+ *  - the same window read in another line of the page (a table repeats its vocabulary: station names,
+ *    model numbers, soil kinds; a page of text its terms), or
+ *  - a Han word of the segmentation dictionary (jieba's, plus resources/dict).
+ * Generic: no character pair, font or column is named; thresholds calibrated on the tuning scans
+ * (`npm run eval -- ocr`, see docs/ocr.md "Re-reading with the runners-up").
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { lazyModule } from '../common/lazy';
+import { resourcesDir } from '../common/paths';
+import type { RecognizedLine } from './recognize';
+
+/** A character read below this probability may be re-read (tuning: the misreads 0.31–0.73, see the doc). */
+export const UNSURE = 0.8;
+/** A runner-up below this probability is not considered (tuning: the right readings 0.23–0.45). */
+export const MIN_ALT = 0.15;
+
+/**
+ * Only lines this short are re-read: table cells, labels, headings. In running text the recogniser's own
+ * sequence context is stronger than a page's word counts — re-reading every line changed one character of
+ * the statute scans for the worse for one it mended (`npm run eval -- ocr`, 200 dpi families and held-out).
+ */
+export const MAX_CHARS = 16;
+/** A dictionary word counts as this many readings elsewhere on the page. */
+export const LEXICON_WEIGHT = 3;
+/** A runner-up is taken when the text it makes is this many times better supported than the text read … */
+export const SUPPORT_RATIO = 2;
+/** … and supported at all. */
+const MIN_SUPPORT = 1;
+
+const HAN_ONLY = /^[\u3400-\u9fff]+$/u;
+/** Windows of nothing but digits, marks and spaces say nothing about which reading is right. */
+const NO_EVIDENCE = /^[\d\s.,:;\-—/+%°'"()（）]*$/u;
+
+const kind = (ch: string) => (HAN_ONLY.test(ch) ? 'han' : /\p{L}|\p{N}/u.test(ch) ? 'alnum' : 'mark');
+
+/**
+ * A runner-up may replace a character of its own kind: Han for Han, a mark for a mark, a letter or digit
+ * for a letter or digit (codes mix them: "Y10W" read "YI0W"). Not across kinds — 明体 "东郊—北岭" is read
+ * "一" for the dash in most cells of a column, so the page "knows" the misreading (the column rule of
+ * table-cells.ts decides dashes) — and not a letter's case alone ("kV" is no likelier than "kv" from the
+ * page's words).
+ */
+function lookalikeKinds(read: string, alt: string): boolean {
+  return alt !== read && kind(alt) === kind(read) && alt.toLowerCase() !== read.toLowerCase();
+}
+
+export interface Lexicon {
+  has(word: string): boolean;
+}
+
+const jiebaDict = lazyModule<{ dict: Uint8Array }>('@node-rs/jieba/dict.js');
+let words: Set<string> | null = null;
+
+/** jieba's dictionary words of 2–4 Han characters, plus the domain words of resources/dict (built once per thread, on first need). */
+export function segmentationLexicon(): Lexicon {
+  if (words) return words;
+  const set = new Set<string>();
+  // "word freq tag" lines; one pass without splitting the 5 MB text (≈ 0.1 s on an idle core, 330,000 words)
+  const add = (text: string) => {
+    for (let i = 0; i < text.length; ) {
+      const nl = text.indexOf('\n', i);
+      const end = nl < 0 ? text.length : nl;
+      const sp = text.indexOf(' ', i);
+      const w = text.slice(i, sp < 0 || sp > end ? end : sp).trim();
+      if (w.length >= 2 && w.length <= 4 && HAN_ONLY.test(w)) set.add(w);
+      i = end + 1;
+    }
+  };
+  add(Buffer.from(jiebaDict().dict).toString('utf8'));
+  const dir = path.join(resourcesDir(), 'dict');
+  if (fs.existsSync(dir)) for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.txt'))) add(fs.readFileSync(path.join(dir, f), 'utf8'));
+  words = set;
+  return set;
+}
+
+/** Counts of every 2–4 character window of the page's lines. */
+function windowCounts(texts: string[][]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const chars of texts)
+    for (let n = 2; n <= 4; n++)
+      for (let i = 0; i + n <= chars.length; i++) {
+        const w = chars.slice(i, i + n).join('');
+        counts.set(w, (counts.get(w) ?? 0) + 1);
+      }
+  return counts;
+}
+
+/**
+ * The lines with their unsure characters re-read where a runner-up makes the text known (see the module
+ * comment). Lines without the model's runners-up (the package's model) come back as they are. `lexicon` is
+ * asked only when a line has an unsure character with a runner-up.
+ */
+export function rereadLines(lines: RecognizedLine[], dictionary: string[], lexicon: () => Lexicon = segmentationLexicon): RecognizedLine[] {
+  const texts = lines.map((l) => [...l.text]);
+  let page: Map<string, number> | null = null;
+  return lines.map((line, li) => {
+    const top = line.top;
+    const chars = texts[li];
+    if (!top || top.charStep.length !== chars.length || chars.length > MAX_CHARS) return line;
+    let out: { chars: string[]; conf: number[] } | null = null;
+    for (let i = 0; i < chars.length; i++) {
+      const s = top.charStep[i];
+      if (!(top.probs[s * top.k] < UNSURE)) continue;
+      const alts: { ch: string; p: number }[] = [];
+      for (let j = 1; j < top.k; j++) {
+        const c = top.classes[s * top.k + j];
+        const p = top.probs[s * top.k + j];
+        if (c === 0 || p < MIN_ALT) continue;
+        const ch = dictionary[c - 1];
+        if (ch && ch.trim() && lookalikeKinds(chars[i], ch)) alts.push({ ch, p });
+      }
+      if (!alts.length) continue;
+      page ??= windowCounts(texts);
+      const own = windowCounts([chars]);
+      const lex = lexicon();
+      const current = out?.chars ?? chars;
+      /**
+       * how well the text through position i is supported: per window of 2–4 characters holding it, the
+       * times the page reads it in another line, plus `LEXICON_WEIGHT` when it is a dictionary word
+       */
+      const support = (cs: string[], self: Map<string, number> | null) => {
+        let n = 0;
+        for (let len = 2; len <= 4; len++)
+          for (let a = Math.max(0, i - len + 1); a <= i && a + len <= cs.length; a++) {
+            const w = cs.slice(a, a + len).join('');
+            if (NO_EVIDENCE.test(w)) continue;
+            n += (page!.get(w) ?? 0) - (self ? (self.get(w) ?? 0) : 0);
+            if (HAN_ONLY.test(w) && lex.has(w)) n += LEXICON_WEIGHT;
+          }
+        return n;
+      };
+      const mine = support(current, own);
+      let best: { ch: string; p: number; n: number } | null = null;
+      for (const a of alts) {
+        const cand = [...current];
+        cand[i] = a.ch;
+        // the candidate's windows are not this line's own reading: every page occurrence is elsewhere
+        const n = support(cand, null);
+        if (n >= MIN_SUPPORT && n >= mine * SUPPORT_RATIO && (!best || n > best.n || (n === best.n && a.p > best.p))) best = { ...a, n };
+      }
+      if (!best) continue;
+      out ??= { chars: [...chars], conf: [...line.charConfidence] };
+      out.chars[i] = best.ch;
+      // the model put this much on the two readings together; the context chose between them
+      out.conf[i] = Math.min(1, top.probs[s * top.k] + best.p);
+    }
+    if (!out) return line;
+    const confidence = out.conf.reduce((a, b) => a + b, 0) / out.conf.length;
+    return { ...line, text: out.chars.join(''), charConfidence: out.conf, confidence };
+  });
+}
+
+/** What the recogniser reads for "Ⅰ", a class its dictionary lacks (it has Ⅱ, Ⅲ, Ⅳ). */
+const ONE_READS = new Set(['1', 'I', 'l', '|', '丨', 'Ⅰ']);
+const ROMAN = /(?:[Ⅱ-Ⅻ]|I{2,3}|IV|V)(?=[\u3400-\u9fff])/gu;
+
+/**
+ * "Ⅰ母" read "1母" or "I母": the dictionary has no Ⅰ, so no runner-up can give it. Where the page reads a
+ * Roman numeral before a Han character ("Ⅱ母", "Ⅲ段"), a lone "1"/"I"/"l"/"|" before that same character (not
+ * inside a number or a word of letters) is "Ⅰ" — the series' first member, by the page's own usage.
+ */
+export function romanOne(lines: RecognizedLine[]): RecognizedLine[] {
+  const after = new Set<string>();
+  for (const l of lines) for (const m of l.text.matchAll(ROMAN)) after.add(l.text[m.index + m[0].length]);
+  if (!after.size) return lines;
+  return lines.map((l) => {
+    const chars = [...l.text];
+    let changed = false;
+    chars.forEach((ch, i) => {
+      if (!ONE_READS.has(ch) || ch === 'Ⅰ' || !after.has(chars[i + 1] ?? '') || /[\p{L}\p{N}.]/u.test(chars[i - 1] ?? '') && !/[\u3400-\u9fff]/.test(chars[i - 1])) return;
+      chars[i] = 'Ⅰ';
+      changed = true;
+    });
+    return changed ? { ...l, text: chars.join('') } : l;
+  });
+}
