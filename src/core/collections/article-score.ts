@@ -41,14 +41,17 @@ export function questionForm(question: string): QuestionForm {
 /**
  * Bonus for a chunk text that has what the question's form asks for (a bonus per cue met): a quantity,
  * an enumeration, a rule. `detailed` (the article to quote inside a locked document, sections.ts) adds
- * the finer cues: the quantity in the asked unit, a computed amount (百分之八十), a body that acts. The
- * choice between documents (retrieve.ts focus rule) keeps the coarse cues: the finer ones widened the
- * lead of a document holding the asked form but not the asked subject (`铁路线路两侧多远以内不能盖房子`
- * locked 电力设施保护条例's distances article instead of asking back; eval/collections-absent.eval.ts).
+ * the finer cues: the quantity in the asked unit, a computed amount (百分之八十). The choice between
+ * documents (retrieve.ts focus rule) keeps the coarse cues: the finer ones widened the lead of a
+ * document holding the asked form but not the asked subject (`铁路线路两侧多远以内不能盖房子` locked
+ * 电力设施保护条例's distances article instead of asking back; eval/collections-absent.eval.ts). A body
+ * that acts (由…决定, 向…申请) for a question asking who or where counts in both: at the choice
+ * between documents it took the power tuning part 70 → 71/78 (`并网双方达不成协议时由谁协调`) and one
+ * STARD tuning wrong lock to an ask-back, collections-absent and every held-out total unchanged.
  */
 export function formBonus(form: QuestionForm, text: string, bonus: number, detailed = false): number {
   if (!detailed) {
-    return (form.quantity && STATES.quantity.test(text) ? bonus : 0) + (form.list && STATES.list.test(text) ? bonus : 0) + (form.permission && STATES.rule.test(text) ? bonus : 0);
+    return (form.quantity && STATES.quantity.test(text) ? bonus : 0) + (form.list && STATES.list.test(text) ? bonus : 0) + (form.permission && STATES.rule.test(text) ? bonus : 0) + (form.agent && STATES.agent.test(text) ? bonus : 0);
   }
   const stated = form.unit ? UNITS.find((u) => u.unit === form.unit)?.stated : undefined;
   const quantity = stated ? stated.test(text) : STATES.amount.test(text);

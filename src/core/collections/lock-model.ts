@@ -7,8 +7,10 @@ import fitted from './data/lock-model.json' with { type: 'json' };
  * counts, nothing learnt about one collection's documents):
  *
  * 1. choice — the focus rule's own statute (chooser 'article': its best article's, the law when the
- *    law and its implementing rules or interpretation tie) or the largest share of softmax(article
- *    score / T) over the scored articles ('share'); the fit picks chooser and T on the tuning rows.
+ *    law and its implementing rules or interpretation tie), the largest share of softmax(article
+ *    score / T) over the scored articles ('share'), or the best of the five largest shares by a
+ *    conditional-logit choice model over CHOICE_FEATURES ('model'); the fit picks chooser and T on
+ *    the tuning rows.
  * 2. confidence — p(the chosen statute is right) = σ(bias + Σ wᵢ · featureᵢ) over
  *
  *      statuteShare  its share of the aggregation (how far the statute level leans to it)
@@ -82,25 +84,113 @@ export function lockThreshold(t: Thresholds, tie: LockTie): number {
 
 /**
  * Which statute is chosen: `article` — the focus rule's own choice (its best article's statute, the
- * law when the law and its rules tie); `share` — the largest aggregated share.
+ * law when the law and its rules tie); `share` — the largest aggregated share; `model` — the best of
+ * the five largest shares by a conditional-logit score over CHOICE_FEATURES (fitted on the tuning rows).
  */
-export type LockChooser = 'share' | 'article';
+export type LockChooser = 'share' | 'article' | 'model';
+
+/**
+ * What the choice model sees of each candidate statute (each relative to the question's other candidates):
+ *
+ *   share      its share of the statute-level aggregation
+ *   relative   its best article's score / the best article's score
+ *   evidence   idf-weighted share of the question's terms in its best article
+ *   lexicalRR  1 / rank of its first chunk in the word ranking (0: none)
+ *   vectorRR   1 / rank of its first chunk in the embedding ranking (no vectors: = lexicalRR)
+ *   tenShare   its share of the ten best fused chunks
+ *   focus      1 for the focus rule's own choice
+ */
+export const CHOICE_FEATURES = ['share', 'relative', 'evidence', 'lexicalRR', 'vectorRR', 'tenShare', 'focus'] as const;
+export type ChoiceFeature = (typeof CHOICE_FEATURES)[number];
+export type ChoiceModel = Record<ChoiceFeature, number>;
+/** how many of the largest shares the choice model compares */
+export const CHOICE_CANDIDATES = 5;
 
 export interface FittedLockModel extends LockModel {
   /** softmax temperature of the statute-level aggregation of article scores */
   temperature: number;
   chooser: LockChooser;
+  /** the choice model's weights (chooser 'model') */
+  choice: ChoiceModel | null;
   thresholds: Thresholds;
 }
+
+const fittedFile = fitted as typeof fitted & { choiceWeights?: Record<string, number> };
 
 /** The shipped fit (data/lock-model.json, written by `npm run models:fit-lock`). */
 export const LOCK_MODEL: FittedLockModel = {
   bias: fitted.bias,
   weights: fitted.weights as Record<LockFeature, number>,
   temperature: fitted.temperature,
-  chooser: fitted.chooser === 'article' ? 'article' : 'share',
+  chooser: fitted.chooser === 'article' || (fitted.chooser === 'model' && fittedFile.choiceWeights) ? (fitted.chooser as LockChooser) : 'share',
+  choice: fittedFile.choiceWeights ? (Object.fromEntries(CHOICE_FEATURES.map((k) => [k, fittedFile.choiceWeights![k] ?? 0])) as ChoiceModel) : null,
   thresholds: { lock: fitted.threshold, family: fitted.familyThreshold, rival: fitted.rivalThreshold },
 };
+
+type Chunk = { key: string; parent: string; rrf: number; ranks: Record<string, number> };
+
+/** The candidate statutes (the largest shares) and what the choice model sees of each. */
+export function choiceCandidates(articles: ScoredArticle[], chunks: Chunk[], temperature: number, focusParent?: string | null): { parent: string; x: ChoiceModel }[] {
+  const shares = statuteShares(articles, temperature).slice(0, CHOICE_CANDIDATES);
+  if (!shares.length) return [];
+  const top = articles.reduce((m, a) => Math.max(m, a.score), 0);
+  const ten = [...chunks].sort((a, b) => b.rrf - a.rrf).slice(0, 10);
+  const has = (list: string) => chunks.some((c) => c.ranks[list] !== undefined);
+  const rr = (parent: string, list: string) => {
+    let best = Infinity;
+    for (const c of chunks) if (c.parent === parent && c.ranks[list] !== undefined) best = Math.min(best, c.ranks[list]);
+    return best === Infinity ? 0 : 1 / best;
+  };
+  return shares.map(({ parent, share }) => {
+    let best = 0;
+    let evidence = 0;
+    for (const a of articles) if (a.parent === parent) (best = Math.max(best, a.score)), (evidence = Math.max(evidence, a.evidence));
+    const lexicalRR = rr(parent, 'lexical');
+    return {
+      parent,
+      x: {
+        share,
+        relative: top > 0 ? best / top : 0,
+        evidence,
+        lexicalRR,
+        vectorRR: has('vector') ? rr(parent, 'vector') : lexicalRR,
+        tenShare: ten.length ? ten.filter((c) => c.parent === parent).length / ten.length : 0,
+        focus: parent === focusParent ? 1 : 0,
+      },
+    };
+  });
+}
+
+export function choiceScore(model: ChoiceModel, x: ChoiceModel): number {
+  let z = 0;
+  for (const k of CHOICE_FEATURES) z += model[k] * x[k];
+  return z;
+}
+
+/**
+ * Fits the choice model: conditional logit (softmax over each question's candidates, the right ones
+ * sharing the target), L2-regularised, batch gradient descent, deterministic. Questions with no right
+ * candidate teach nothing and are skipped.
+ */
+export function fitChoiceModel(questions: { candidates: { x: ChoiceModel; right: boolean }[] }[], l2 = 1, steps = 1500, rate = 0.5): ChoiceModel {
+  const train = questions.filter((q) => q.candidates.some((c) => c.right));
+  const w = CHOICE_FEATURES.map(() => 0);
+  for (let step = 0; step < steps; step++) {
+    const g = CHOICE_FEATURES.map(() => 0);
+    for (const q of train) {
+      const z = q.candidates.map((c) => Math.exp(CHOICE_FEATURES.reduce((s, k, j) => s + w[j] * c.x[k], 0)));
+      const total = z.reduce((s, v) => s + v, 0);
+      const rights = q.candidates.filter((c) => c.right).length;
+      for (const [i, c] of q.candidates.entries()) {
+        const err = z[i] / total - (c.right ? 1 / rights : 0);
+        for (const [j, k] of CHOICE_FEATURES.entries()) g[j] += err * c.x[k];
+      }
+    }
+    const n = Math.max(train.length, 1);
+    for (let j = 0; j < w.length; j++) w[j] -= rate * (g[j] / n + (l2 * w[j]) / n);
+  }
+  return Object.fromEntries(CHOICE_FEATURES.map((k, j) => [k, round(w[j])])) as ChoiceModel;
+}
 
 export function lockProbability(model: LockModel, f: LockFeatures): number {
   let z = model.bias;
@@ -141,6 +231,8 @@ export interface LockChoice {
 export interface LockSetting {
   /** the focus rule's own choice (chooser 'article'); without it the best article's statute */
   focusParent?: string | null;
+  /** the choice model (chooser 'model'); without it the focus rule's choice */
+  choice?: ChoiceModel | null;
   /** whether two documents are one statute family (retrieve.ts sameStatuteFamily); default: never */
   family?: (a: string, b: string) => boolean;
   /** the focus rule's ratios: another statute's / a family member's best article within best × ratio ties */
@@ -154,7 +246,7 @@ export interface LockSetting {
  */
 export function lockChoice(
   articles: ScoredArticle[],
-  chunks: { key: string; parent: string; rrf: number; ranks: Record<string, number> }[],
+  chunks: Chunk[],
   temperature: number,
   chooser: LockChooser = 'share',
   setting: LockSetting = {},
@@ -162,7 +254,16 @@ export function lockChoice(
   const all = statuteShares(articles, temperature);
   if (!all.length) return null;
   const family = setting.family ?? (() => false);
-  const parent = chooser === 'share' ? all[0].parent : setting.focusParent && all.some((x) => x.parent === setting.focusParent) ? setting.focusParent : articles[0].parent;
+  const focusParent = setting.focusParent && all.some((x) => x.parent === setting.focusParent) ? setting.focusParent : articles[0].parent;
+  let parent = chooser === 'share' ? all[0].parent : focusParent;
+  if (chooser === 'model' && setting.choice) {
+    let best = -Infinity;
+    // ties keep the larger share (candidates come largest first)
+    for (const c of choiceCandidates(articles, chunks, temperature, focusParent)) {
+      const z = choiceScore(setting.choice, c.x);
+      if (z > best) (best = z), (parent = c.parent);
+    }
+  }
   const first = (list: string): string | null => {
     let best: { rank: number; parent: string } | null = null;
     for (const c of chunks) {

@@ -407,6 +407,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
   if (profileOf(ctx.db, coll) !== 'recipes' && decision.rule === 'focus' && focused) {
     const choice = lockChoice(focused.articles, result.chunks, LOCK_MODEL.temperature, LOCK_MODEL.chooser, {
       focusParent: focused.bestParent,
+      choice: LOCK_MODEL.choice,
       family: (a, b) => sameStatuteFamily(cache.byId.get(Number(a)), cache.byId.get(Number(b))),
       ambiguityRatio: search.ambiguityRatio,
       familyAmbiguityRatio: cfg.familyAmbiguityRatio,

@@ -5,6 +5,7 @@ import { parseChineseNumber } from '../text/chinese-numbers';
 import { queryTokens } from '../text/segment';
 import { lexicalSearch } from '../search/lexical';
 import { articleScore, chunkEvidence, formBonus, questionForm } from './article-score';
+import { UNITS } from './question-forms';
 import { layExpansion } from './lay-terms';
 import { rrfFuse, type RankedHit } from '../search/fusion';
 import { vectorTopK } from '../search/vectors';
@@ -139,12 +140,34 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
   }
   const maxRrf = Math.max(0, ...[...bySection.values()].map((v) => v.rrf));
   const form = questionForm(question);
+  // a number in the asked unit next to a word of the question answers it (`几天年假` → 年休假5天)
+  const near = namedQuantity(form, [...tokens.filter((t) => [...t].length >= 2), ...(lay?.equivalents.flatMap(([, st]) => st) ?? [])]);
   return [...bySection.entries()]
     .map(([i, v]) => {
-      const bonus = formBonus(form, sections[i].text, cfg.sectionFormBonus, true);
+      const bonus = formBonus(form, sections[i].text, cfg.sectionFormBonus, true) + (near?.(sections[i].text) ? cfg.sectionFormBonus : 0);
       return { section: sections[i], rrf: v.rrf, evidence: v.evidence, score: articleScore(v.evidence, maxRrf > 0 ? v.rrf / maxRrf : 0, bonus, cfg.sectionEvidenceWeight) };
     })
     .sort((a, b) => b.score - a.score || b.rrf - a.rrf || a.section.index - b.section.index);
+}
+
+/**
+ * For a question asking a quantity in a unit (几天年假): does a text state a number in that unit next to
+ * one of the question's words or their statute words, in one clause (`年休假5天`, not `请事假累计20天以上`)?
+ * A second form cue for the article to quote: labour tuning 33 → 34/48 (`工作满十年每年有几天年假` →
+ * 职工带薪年休假条例 第三条), the same from 0.1 to 0.2, every other tuning part and STARD unchanged.
+ */
+export function namedQuantity(form: ReturnType<typeof questionForm>, words: string[]): ((text: string) => boolean) | null {
+  const stated = form.unit ? UNITS.find((u) => u.unit === form.unit)?.stated : undefined;
+  if (!stated || !words.length) return null;
+  const re = new RegExp(stated.source, 'gu');
+  return (text) => {
+    for (const m of text.matchAll(re)) {
+      const before = text.slice(Math.max(0, m.index - 6), m.index).split(/[，。；：,;]/).pop() ?? '';
+      const after = text.slice(m.index + m[0].length, m.index + m[0].length + 6).split(/[，。；：,;]/)[0];
+      if (words.some((w) => before.includes(w) || after.includes(w))) return true;
+    }
+    return false;
+  };
 }
 
 /** Best idf-weighted share of the question's terms found in one section of the document (0..1). */

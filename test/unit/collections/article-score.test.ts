@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { articleScore, formBonus, otherNumberForm, questionForm } from '../../../src/core/collections/article-score';
+import { namedQuantity } from '../../../src/core/collections/sections';
 
 describe('article score: what the form of a question asks for', () => {
   it('recognises quantity, list and permission questions', () => {
@@ -51,6 +52,29 @@ describe('article score: what the form of a question asks for', () => {
     const list = questionForm('用户不得有哪些行为');
     // a list question about a prohibition: an article that enumerates rules gets both cues
     expect(formBonus(list, '用户不得有下列危害供电、用电安全的行为：（一）擅自改变用电类别', 0.1)).toBeCloseTo(0.2);
+  });
+
+  it('a question asking who acts favours an article naming the body, also when choosing between documents', () => {
+    const who = questionForm('并网双方达不成协议时由谁协调');
+    const body = '并网双方达不成协议，影响电网安全运行的，由省级以上电力管理部门协调，并决定应急措施。';
+    const none = '并网双方应当按照统一调度、分级管理和平等互利、协商一致的原则签订并网协议。';
+    // coarse cues (the choice of the document to lock) and detailed ones (the article to quote)
+    expect(formBonus(who, body, 0.1)).toBeCloseTo(0.1);
+    expect(formBonus(who, none, 0.1)).toBe(0);
+    expect(formBonus(who, body, 0.1, true)).toBeCloseTo(0.1);
+    // the detailed unit cue stays out of the choice between documents
+    const far = questionForm('铁路线路两侧多远以内不能盖房子');
+    expect(formBonus(far, '架空电力线路保护区为导线边线向外侧延伸10米', 0.1)).toBe(0);
+    expect(formBonus(far, '架空电力线路保护区为导线边线向外侧延伸10米', 0.1, true)).toBeCloseTo(0.1);
+  });
+
+  it('a number in the asked unit next to a word of the question answers it (年休假5天, not 事假累计20天)', () => {
+    const near = namedQuantity(questionForm('工作满十年每年有几天年假'), ['工作', '年休假']);
+    expect(near).not.toBeNull();
+    expect(near!('职工累计工作已满1年不满10年的，年休假5天；已满10年不满20年的，年休假10天')).toBe(true);
+    expect(near!('职工有下列情形之一的，不享受当年的年休假：（一）职工请事假累计20天以上且单位按照规定不扣工资的')).toBe(false);
+    // a question without a unit asks for no such number
+    expect(namedQuantity(questionForm('年休假怎么安排'), ['年休假'])).toBeNull();
   });
 
   it('weights evidence against the fused rank', () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { fitLockModel, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, LOCK_MODEL, statuteShares, type LockFeatures } from '../../../src/core/collections/lock-model';
+import { choiceCandidates, fitChoiceModel, fitLockModel, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, LOCK_MODEL, statuteShares, type LockFeatures } from '../../../src/core/collections/lock-model';
 import { retrieveState } from '../../../src/core/collections/retrieve';
 import { requireCollection } from '../../../src/core/collections/store';
 import { tempContext, tempDir } from '../../helpers';
@@ -105,6 +105,34 @@ describe('statute-level aggregation', () => {
     expect(alone.features.margin).toBeCloseTo(1 - 0.5 / 0.79, 9);
     // without the focus rule's choice the best article's statute
     expect(lockChoice(tied, chunks, 0.05, 'article', { family, ...ratios })!.parent).toBe('R');
+  });
+});
+
+describe('choice model', () => {
+  // two candidate statutes per question: the right one has the better evidence but, half the time, the
+  // lower article score (the focus rule's pick is then wrong)
+  const question = (i: number) => {
+    const rightFirst = i % 2 === 0;
+    const articles = [
+      { key: 'a:1', parent: rightFirst ? 'R' : 'W', score: 0.8, evidence: rightFirst ? 0.7 : 0.3 },
+      { key: 'b:1', parent: rightFirst ? 'W' : 'R', score: 0.78, evidence: rightFirst ? 0.3 : 0.7 },
+    ];
+    const chunks = [
+      { key: 'a:1', parent: articles[0].parent, rrf: 0.03, ranks: { lexical: 1 } as Record<string, number> },
+      { key: 'b:1', parent: articles[1].parent, rrf: 0.02, ranks: { lexical: 2 } as Record<string, number> },
+    ];
+    return { articles, chunks };
+  };
+  it('learns which candidate is right from the question’s candidates and chooses it over the focus rule’s pick', () => {
+    const qs = Array.from({ length: 40 }, (_, i) => question(i));
+    const model = fitChoiceModel(qs.map((q) => ({ candidates: choiceCandidates(q.articles, q.chunks, 0.05, q.articles[0].parent).map((c) => ({ x: c.x, right: c.parent === 'R' })) })));
+    expect(model.evidence).toBeGreaterThan(0);
+    expect(model.evidence).toBeGreaterThan(Math.abs(model.focus));
+    const wrongFirst = question(1);
+    expect(lockChoice(wrongFirst.articles, wrongFirst.chunks, 0.05, 'article', { focusParent: 'W' })!.parent).toBe('W');
+    expect(lockChoice(wrongFirst.articles, wrongFirst.chunks, 0.05, 'model', { focusParent: 'W', choice: model })!.parent).toBe('R');
+    // without a fitted choice model the chooser falls back to the focus rule's pick
+    expect(lockChoice(wrongFirst.articles, wrongFirst.chunks, 0.05, 'model', { focusParent: 'W' })!.parent).toBe('W');
   });
 });
 
