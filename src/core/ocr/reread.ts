@@ -26,6 +26,10 @@ export const UNSURE = 0.8;
 /** A runner-up below this probability is not considered (tuning: the right readings 0.23–0.45). */
 export const MIN_ALT = 0.15;
 
+/** A character passed over is put back only from this probability at its step … */
+export const MIN_INSERT = 0.1;
+/** … and when the text it makes is this well supported (see `support`). */
+export const INSERT_SUPPORT = 6;
 /**
  * Only lines this short are re-read: table cells, labels, headings. In running text the recogniser's own
  * sequence context is stronger than a page's word counts — re-reading every line changed one character of
@@ -98,6 +102,23 @@ function windowCounts(texts: string[][]): Map<string, number> {
 }
 
 /**
+ * How well the text `cs` is supported through position i: per window of 2–4 characters holding it, the times
+ * the page reads it in another line (`self`: this line's own windows, not counted), plus `LEXICON_WEIGHT` when
+ * it is a dictionary word.
+ */
+function support(cs: string[], i: number, page: Map<string, number>, self: Map<string, number> | null, lex: Lexicon): number {
+  let n = 0;
+  for (let len = 2; len <= 4; len++)
+    for (let a = Math.max(0, i - len + 1); a <= i && a + len <= cs.length; a++) {
+      const w = cs.slice(a, a + len).join('');
+      if (NO_EVIDENCE.test(w)) continue;
+      n += (page.get(w) ?? 0) - (self ? (self.get(w) ?? 0) : 0);
+      if (HAN_ONLY.test(w) && lex.has(w)) n += LEXICON_WEIGHT;
+    }
+  return n;
+}
+
+/**
  * The lines with their unsure characters re-read where a runner-up makes the text known (see the module
  * comment). Lines without the model's runners-up (the package's model) come back as they are. `lexicon` is
  * asked only when a line has an unsure character with a runner-up.
@@ -126,28 +147,13 @@ export function rereadLines(lines: RecognizedLine[], dictionary: string[], lexic
       const own = windowCounts([chars]);
       const lex = lexicon();
       const current = out?.chars ?? chars;
-      /**
-       * how well the text through position i is supported: per window of 2–4 characters holding it, the
-       * times the page reads it in another line, plus `LEXICON_WEIGHT` when it is a dictionary word
-       */
-      const support = (cs: string[], self: Map<string, number> | null) => {
-        let n = 0;
-        for (let len = 2; len <= 4; len++)
-          for (let a = Math.max(0, i - len + 1); a <= i && a + len <= cs.length; a++) {
-            const w = cs.slice(a, a + len).join('');
-            if (NO_EVIDENCE.test(w)) continue;
-            n += (page!.get(w) ?? 0) - (self ? (self.get(w) ?? 0) : 0);
-            if (HAN_ONLY.test(w) && lex.has(w)) n += LEXICON_WEIGHT;
-          }
-        return n;
-      };
-      const mine = support(current, own);
+      const mine = support(current, i, page, own, lex);
       let best: { ch: string; p: number; n: number } | null = null;
       for (const a of alts) {
         const cand = [...current];
         cand[i] = a.ch;
         // the candidate's windows are not this line's own reading: every page occurrence is elsewhere
-        const n = support(cand, null);
+        const n = support(cand, i, page, null, lex);
         if (n >= MIN_SUPPORT && n >= mine * SUPPORT_RATIO && (!best || n > best.n || (n === best.n && a.p > best.p))) best = { ...a, n };
       }
       if (!best) continue;
@@ -156,10 +162,59 @@ export function rereadLines(lines: RecognizedLine[], dictionary: string[], lexic
       // the model put this much on the two readings together; the context chose between them
       out.conf[i] = Math.min(1, top.probs[s * top.k] + best.p);
     }
-    if (!out) return line;
-    const confidence = out.conf.reduce((a, b) => a + b, 0) / out.conf.length;
-    return { ...line, text: out.chars.join(''), charConfidence: out.conf, confidence };
+    const inserted = insertDropped(line, out?.chars ?? chars, out?.conf ?? line.charConfidence, dictionary, () => (page ??= windowCounts(texts)), lexicon);
+    if (!out && !inserted) return line;
+    const res = inserted ?? { chars: out!.chars, conf: out!.conf, charStep: top.charStep, charX: line.charX };
+    const confidence = res.conf.reduce((a, b) => a + b, 0) / res.conf.length;
+    return { ...line, text: res.chars.join(''), charConfidence: res.conf, confidence, charX: res.charX, top: { ...top, charStep: res.charStep } };
   });
+}
+
+/**
+ * A Han character, letter or digit the recogniser passed over: at a step it read as blank, a runner-up at least
+ * `MIN_INSERT` probable is put in when the text then holds windows the page reads in other lines or the
+ * dictionary knows, `INSERT_SUPPORT` at least (there is no reading to compare with, so the bar is absolute:
+ * twice a dictionary word's weight). 微米黑等宽 "一般缺陷" read "般缺陷": the blank step before 般 had 一 at
+ * 0.13–0.23 (a hyphen 0.15–0.20 beside it, a mark, never put in). At most one character per gap between two
+ * characters read.
+ */
+function insertDropped(
+  line: RecognizedLine,
+  chars: string[],
+  conf: number[],
+  dictionary: string[],
+  pageCounts: () => Map<string, number>,
+  lexicon: () => Lexicon,
+): { chars: string[]; conf: number[]; charStep: number[]; charX?: number[] } | null {
+  const top = line.top!;
+  const steps = top.charStep;
+  let best: { pos: number; step: number; ch: string; p: number; n: number } | null = null;
+  let pos = 0;
+  for (let s = 0; s < top.steps; s++) {
+    while (pos < steps.length && steps[pos] < s) pos++;
+    if (top.classes[s * top.k] !== 0 || steps[pos] === s) continue;
+    for (let j = 1; j < top.k; j++) {
+      const c = top.classes[s * top.k + j];
+      const p = top.probs[s * top.k + j];
+      if (c === 0 || p < MIN_INSERT) continue;
+      const ch = dictionary[c - 1];
+      // a mark is what a speck is read as; a character equal to a neighbour is the CTC's own repeat
+      if (!ch || kind(ch) === 'mark' || ch === chars[pos - 1] || ch === chars[pos]) continue;
+      const cand = [...chars.slice(0, pos), ch, ...chars.slice(pos)];
+      const n = support(cand, pos, pageCounts(), null, lexicon());
+      if (n >= INSERT_SUPPORT && (!best || n > best.n)) best = { pos, step: s, ch, p, n };
+    }
+  }
+  if (!best) return null;
+  const { pos: at, step, ch, p } = best;
+  const charStep = [...steps.slice(0, at), step, ...steps.slice(at)];
+  // charX: shares of the line's width at a step's middle, one step's share from the steps already placed
+  let charX = line.charX;
+  if (charX && charX.length === chars.length && chars.length) {
+    const perStep = charX[0] / (steps[0] + 0.5);
+    charX = [...charX.slice(0, at), (step + 0.5) * perStep, ...charX.slice(at)];
+  }
+  return { chars: [...chars.slice(0, at), ch, ...chars.slice(at)], conf: [...conf.slice(0, at), p, ...conf.slice(at)], charStep, charX };
 }
 
 /** What the recogniser reads for "Ⅰ", a class its dictionary lacks (it has Ⅱ, Ⅲ, Ⅳ). */

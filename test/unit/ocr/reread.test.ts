@@ -63,6 +63,8 @@ function line(dictionary: string[], chars: [string, number, [string, number]?][]
   };
 }
 
+const plainIn = (dictionary: string[], text: string) => line(dictionary, [...text].map((c) => [c, 0.99] as [string, number]));
+
 describe('rereadLines', () => {
   const dictionary = [...'砂士土黏岩石YI10W-/26母Ⅱ主变一—郊北岭东线'];
   const lexicon: Lexicon = new Set(['砂土', '黏土', '岩石']);
@@ -89,6 +91,37 @@ describe('rereadLines', () => {
   it('never swaps across kinds of character: a dash the page misreads as 一 stays a dash', () => {
     const out = rereadLines([line(dictionary, [['东', 0.99], ['郊', 0.99], ['—', 0.55, ['一', 0.44]], ['北', 0.99], ['岭', 0.99]]), plain('东郊一北岭'), plain('东郊一北岭')], dictionary, () => lexicon);
     expect(out[0].text).toBe('东郊—北岭');
+  });
+
+  it('puts back a character passed over when the page and the dictionary know the text, never a mark', () => {
+    // steps: blank (一 0.2 runner-up), 般, 缺, 陷 — the line read "般缺陷"
+    const dict = [...'一般缺陷-严重'];
+    const idx = (ch: string) => dict.indexOf(ch) + 1;
+    const k = 2;
+    const steps: [number, number, number, number][] = [
+      [0, 0.7, idx('一'), 0.2],
+      [idx('般'), 0.99, 0, 0.01],
+      [idx('缺'), 0.99, 0, 0.01],
+      [idx('陷'), 0.99, 0, 0.01],
+    ];
+    const dropped: RecognizedLine = {
+      text: '般缺陷',
+      confidence: 0.99,
+      charConfidence: [0.99, 0.99, 0.99],
+      charX: [0.375, 0.625, 0.875],
+      top: { k, steps: 4, classes: Int32Array.from(steps.flatMap((x) => [x[0], x[2]])), probs: Float32Array.from(steps.flatMap((x) => [x[1], x[3]])), charStep: [1, 2, 3] },
+    };
+    const lex: Lexicon = new Set(['一般', '缺陷']);
+    const page = [plainIn(dict, '一般缺陷'), plainIn(dict, '严重缺陷')];
+    const out = rereadLines([dropped, ...page], dict, () => lex);
+    expect(out[0].text).toBe('一般缺陷');
+    expect(out[0].charX).toEqual([0.125, 0.375, 0.625, 0.875]);
+    expect(out[0].top!.charStep).toEqual([0, 1, 2, 3]);
+    // the same blank step with a hyphen as the runner-up: a mark is never put in
+    const hyphen = { ...dropped, top: { ...dropped.top!, classes: Int32Array.from(steps.flatMap((x, i) => [x[0], i ? x[2] : idx('-')])) } };
+    expect(rereadLines([hyphen, ...page], dict, () => lex)[0].text).toBe('般缺陷');
+    // without the page's or the dictionary's word, nothing is put in
+    expect(rereadLines([dropped], dict, () => new Set<string>())[0].text).toBe('般缺陷');
   });
 
   it('reads "1"/"I" before a character the page prints after Ⅱ as Ⅰ (the dictionary has no Ⅰ)', () => {
