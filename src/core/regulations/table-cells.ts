@@ -113,7 +113,8 @@ const magnitude = (s: string) => Math.log10(Math.max(1e-9, Math.abs(parseFloat(s
  * sign's lookalike takes the sign — "s"/"$" never open a number, "<"/">" become the inclusive sign the column
  * uses; a leading "2" only when the number without it is of the size of the column's signed numbers (within
  * a factor of 3) and the number with it is not ("2159" among ≥154, ≥164: ≥159; "26" among ≥20, ≥35 stays);
- * "=" (the bars without the chevron) only in a column printing one of the two signs.
+ * "=" (the bars without the chevron), or one cell's letter before a bare number ("W40", "K3"), only in a column
+ * printing one of the two signs.
  */
 function signs(cells: string[]): string[] {
   const signed = cells.filter((c) => /^[≥≤]\d/.test(c));
@@ -123,7 +124,13 @@ function signs(cells: string[]): string[] {
   const near = (s: string) => Math.abs(magnitude(s) - mid) <= Math.log10(3);
   const kinds = new Set(signed.map((c) => c[0]));
   const only = kinds.size === 1 ? [...kinds][0] : null;
+  // a letter opening a bare number where the column prints signed numbers: the sign read as a letter (≥ read
+  // "W"/"v"/"N", ≤ read "K" in DejaVu/楷体 cells) — one such cell, or one for three signed ones: more are names (T11)
+  const lettered = cells.filter((c) => /^[A-Za-z]\d[\d.]*$/.test(c)).length;
+  const letterSign = lettered === 1 || lettered * 3 <= signed.length;
   return cells.map((c) => {
+    const l = letterSign && /^[A-Za-z](\d[\d.]*)$/.exec(c);
+    if (l) return only ? `${only}${l[1]}` : c;
     const m = /^([2sS$<>＜＞=＝])(\d[\d.,]*.*)$/.exec(c);
     if (!m || !NUMBER.test(`≥${m[2]}`)) return c;
     if (m[1] === '2' && !(near(m[2]) && !near(c))) return c;

@@ -63,8 +63,13 @@ describe('OCR table columns', () => {
     expect(repeatedHeaderLine(['', '%'], ['', '%'])).toBe(false);
   });
 
-  it('"=" before a number is the sign of a column printing only one of ≥ / ≤', () => {
+  it('"=" or a letter before a number is the sign of a column printing only one of ≥ / ≤', () => {
     expect(col([['≥98'], ['=99'], ['≥97']], 0)).toEqual(['≥98', '≥99', '≥97']);
     expect(col([['≥98'], ['=99'], ['≤97']], 0)).toEqual(['≥98', '=99', '≤97']);
+    // a letter read for the sign ("W40", "K3") in such a column; model names opening with letters stay
+    expect(col([['≥45'], ['W40'], ['≥50'], ['≥60']], 0)).toEqual(['≥45', '≥40', '≥50', '≥60']);
+    expect(col([['≤2'], ['K3'], ['≤4']], 0)).toEqual(['≤2', '≤3', '≤4']);
+    expect(col([['≥45'], ['T11'], ['T13'], ['≥60']], 0)).toEqual(['≥45', 'T11', 'T13', '≥60']);
+    expect(col([['≥45'], ['W40'], ['≤50']], 0)).toEqual(['≥45', 'W40', '≤50']);
   });
 });
