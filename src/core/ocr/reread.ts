@@ -50,14 +50,15 @@ const NO_EVIDENCE = /^[\d\s.,:;\-—/+%°'"()（）]*$/u;
 const kind = (ch: string) => (HAN_ONLY.test(ch) ? 'han' : /\p{L}|\p{N}/u.test(ch) ? 'alnum' : 'mark');
 
 /**
- * A runner-up may replace a character of its own kind: Han for Han, a mark for a mark, a letter or digit
- * for a letter or digit (codes mix them: "Y10W" read "YI0W"). Not across kinds — 明体 "东郊—北岭" is read
- * "一" for the dash in most cells of a column, so the page "knows" the misreading (the column rule of
- * table-cells.ts decides dashes) — and not a letter's case alone ("kV" is no likelier than "kv" from the
- * page's words).
+ * A runner-up may replace a character of its own kind: Han for Han, a letter or digit for a letter or digit
+ * (codes mix them: "Y10W" read "YI0W"). Not across kinds — 明体 "东郊—北岭" is read "一" for the dash in most
+ * cells of a column, so the page "knows" the misreading (the column rule of table-cells.ts decides dashes) —
+ * not a mark for a mark (at 150 dpi signs re-read from the page's other cells, "≥" as ">" among them, cost the
+ * tuning three-line tables 11 of 136 rows: signs are decided from their ink and the column), and not a
+ * letter's case alone ("kV" is no likelier than "kv" from the page's words).
  */
 function lookalikeKinds(read: string, alt: string): boolean {
-  return alt !== read && kind(alt) === kind(read) && alt.toLowerCase() !== read.toLowerCase();
+  return alt !== read && kind(alt) === kind(read) && kind(read) !== 'mark' && alt.toLowerCase() !== read.toLowerCase();
 }
 
 export interface Lexicon {

@@ -88,9 +88,13 @@ describe('rereadLines', () => {
     expect(out[0].charConfidence[1]).toBeCloseTo(0.98, 5);
   });
 
-  it('never swaps across kinds of character: a dash the page misreads as 一 stays a dash', () => {
+  it('never swaps across kinds of character (a dash the page misreads as 一 stays a dash) nor marks', () => {
     const out = rereadLines([line(dictionary, [['东', 0.99], ['郊', 0.99], ['—', 0.55, ['一', 0.44]], ['北', 0.99], ['岭', 0.99]]), plain('东郊一北岭'), plain('东郊一北岭')], dictionary, () => lexicon);
     expect(out[0].text).toBe('东郊—北岭');
+    // nor a mark for a mark: signs are read from their ink and the column ("≥" re-read ">" from other cells)
+    const signs = [...'≥>45'];
+    const sign = rereadLines([line(signs, [['≥', 0.6, ['>', 0.4]], ['4', 0.99], ['5', 0.99]]), plainIn(signs, '>45'), plainIn(signs, '>45')], signs, () => lexicon);
+    expect(sign[0].text).toBe('≥45');
   });
 
   it('puts back a character passed over when the page and the dictionary know the text, never a mark', () => {
