@@ -55,6 +55,8 @@ interface AbsentSet {
   round4?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
   /** fifth set (stop 35), every item held out; `inside`: questions the collections answer (a not_found is a false refusal) */
   round5?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[]; inside?: InsideItem[] };
+  round6_tuning?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
+  round6?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
 }
 interface InsideItem {
   collection: string;
@@ -216,6 +218,7 @@ export default async function run(args: string[]): Promise<void> {
       ['third set (stop 33; every third item held out)', 'v3', data.round3, (i) => i % 3 === 2],
       ['fourth set (stop 34; every item held out)', 'v4', data.round4, all],
     ];
+    const sixth: [string, string, AbsentSet['round3'], HeldOut] = ['sixth set (stop 36: head or modifier held by a title; every item held out)', 'v6', data.round6, all];
     const everyday = createAppContext({ dataDir: path.join(lawCache, 'data-everyday') });
     try {
       await importSet(everyday, 'everyday-laws', 'collections-everyday-3.json', lawCache);
@@ -234,6 +237,7 @@ export default async function run(args: string[]): Promise<void> {
     } finally {
       await everyday.close();
     }
+    later.push(['sixth set, tuning slice (stop 36: every item tuned on)', 'v6t', data.round6_tuning, () => false], sixth);
     for (const [title, tag, set, heldOut] of later) {
       if (!set) continue;
       console.log(`\n## ${title}`);

@@ -94,8 +94,7 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
   const corpus = corpusOf(coll.name);
   const sections = sectionsOf(doc);
   const toSection = sectionOfChunk(ctx, doc);
-  const core = questionCore(question, doc.kind === 'recipe' ? 'any' : 'statutes') || question;
-  const tokens = [...new Set([...(doc.kind === 'recipe' ? queryTokens(core) : questionTerms(question, 'statutes')), ...extraTokens])];
+  const tokens = [...new Set([...questionTerms(question, doc.kind === 'recipe' ? 'any' : 'statutes'), ...extraTokens])];
   const lay = doc.kind === 'recipe' ? null : layExpansion(ctx, coll, question);
   const lists: Record<string, RankedHit[]> = {};
   const evidence = new Map<string, number>();

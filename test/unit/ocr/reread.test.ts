@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { rereadLines, romanOne, type Lexicon } from '../../../src/core/ocr/reread';
+import { rereadLines, romanOne, segmentationLexicon, type Lexicon } from '../../../src/core/ocr/reread';
 import type { RecognizedLine } from '../../../src/core/ocr/recognize';
 import { tempContext, tempDir } from '../../helpers';
 import { SCAN_TABLE_DOCS, expectedRows, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
@@ -122,6 +122,12 @@ describe('rereadLines', () => {
     expect(rereadLines([hyphen, ...page], dict, () => lex)[0].text).toBe('般缺陷');
     // without the page's or the dictionary's word, nothing is put in
     expect(rereadLines([dropped], dict, () => new Set<string>())[0].text).toBe('般缺陷');
+  });
+
+  it('the segmentation dictionary packed for look-up knows jieba\'s words and the domain dictionary\'s, not misreadings', () => {
+    const lex = segmentationLexicon();
+    for (const w of ['砂土', '黏土', '一般', '变电站', '母线']) expect(lex.has(w)).toBe(true);
+    for (const w of ['砂士', '黏士', '土', '一般缺陷问题']) expect(lex.has(w)).toBe(false);
   });
 
   it('reads "1"/"I" before a character the page prints after Ⅱ as Ⅰ (the dictionary has no Ⅰ)', () => {

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invokeOperation } from '../../../src/core/api/invoke';
+import { tempContext, tempDir } from '../../helpers';
+
+const demo = path.resolve(__dirname, '../../../resources/recipes');
+
+function recipe(title: string, ingredient: string, sauce: string): string {
+  return [`# ${title}的做法`, '', `${title}是一道家常下饭菜，${ingredient}滑嫩。`, '', '## 必备原料和工具', '', `- ${ingredient}`, `- ${sauce}`, '- 生抽', '', '## 操作', '', `- ${ingredient}切丝上浆`, `- 热锅下${sauce}炒香，放${ingredient}翻炒 2 分钟`, ''].join('\n');
+}
+
+// a dish named by a modifier the segmenter does not know (京酱, tag x) before a head word the
+// collection's titles hold (肉丝): real SQLite, FTS5 and jieba over the demo recipes plus three 肉丝 dishes
+describe('a name whose modifier no recipe writes is another dish, however heavy the shared head', () => {
+  const ctx = tempContext();
+  const ask = (question: string, session_id?: string) => invokeOperation(ctx, 'collections.ask', { collection: 'shreds', question, session_id });
+  beforeAll(async () => {
+    const dir = tempDir();
+    fs.cpSync(demo, dir, { recursive: true });
+    for (const [t, i, s] of [
+      ['鱼香肉丝', '猪里脊', '泡椒'],
+      ['香干肉丝', '香干', '干辣椒'],
+      ['青椒肉丝', '青椒', '蒜末'],
+      ['红烧猪蹄', '猪蹄', '冰糖'],
+      ['照烧鸡腿', '鸡腿', '照烧汁'],
+      ['香煎五花肉', '五花肉', '黑胡椒'],
+      ['香煎带鱼', '带鱼', '料酒'],
+    ])
+      fs.writeFileSync(path.join(dir, `${t}.md`), recipe(t, i, s));
+    await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'shreds' });
+  });
+  afterAll(() => ctx.cleanup());
+
+  it('京酱肉丝 is not in the collection (not a lock on 鱼香肉丝), and is named whole', async () => {
+    const a = await ask('京酱肉丝的酱怎么调');
+    expect(a).toMatchObject({ state: 'not_found', subject: '京酱肉丝' });
+    expect(a.answer!.split('\n')[0]).toBe('文集中没有「京酱肉丝」的菜谱。');
+    expect(a.lock.state).not.toBe('locked');
+  });
+
+  it('a switch to it inside a session is a new question, not a follow-up of the locked 肉丝 dish', async () => {
+    const first = await ask('鱼香肉丝怎么做');
+    expect(first.lock.title).toBe('鱼香肉丝');
+    const next = await ask('换个问题，京酱肉丝怎么做', first.session_id);
+    expect(next.state).toBe('not_found');
+    expect(next.kind).not.toBe('follow_up');
+  });
+
+  it('the question’s own made-up words before a dish it holds are no modifier (炒个 = 炒 + 个)', async () => {
+    const a = await ask('中午炒个鱼香肉丝');
+    expect(a.decision).toBe('locked');
+    expect(a.lock.title).toBe('鱼香肉丝');
+    const b = await ask('青椒肉丝怎么做');
+    expect(b.lock.title).toBe('青椒肉丝');
+  });
+
+  it('a one-character noun before the head is a modifier too: 卤猪蹄 is not 红烧猪蹄', async () => {
+    const a = await ask('卤猪蹄怎么做才软烂');
+    expect(a).toMatchObject({ state: 'not_found', subject: '卤猪蹄' });
+    expect((await ask('红烧猪蹄怎么做')).lock.title).toBe('红烧猪蹄');
+  });
+
+  it('two characters the segmenter split that two titles write together are one name word: 香煎鸡腿 is not 照烧鸡腿', async () => {
+    const a = await ask('香煎鸡腿怎么煎');
+    expect(a).toMatchObject({ state: 'not_found', subject: '香煎鸡腿' });
+    expect((await ask('香煎五花肉怎么做')).lock.title).toBe('香煎五花肉');
+    expect((await ask('照烧鸡腿怎么做')).lock.title).toBe('照烧鸡腿');
+  });
+});
