@@ -179,7 +179,6 @@ export async function bestSectionEvidence(ctx: AppContext, coll: CollectionRow, 
 
 const NUM = '[一二三四五六七八九十百千零〇两\\d]+';
 const ARTICLE_REF = new RegExp(`第\\s*(${NUM})\\s*条`);
-const SECTION_REF = new RegExp(`第\\s*(${NUM})\\s*([章节部分])`);
 
 export function classifySectionQuery(question: string): { intent: SectionIntent; n: number | null } {
   const q = question.replace(/\s+/g, '');
