@@ -326,6 +326,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
   const cfg = ctx.config.collections;
   const search = ctx.config.search;
   const cache = collectionCache(ctx, coll);
+  const family = statuteFamily(ctx, coll);
   const core = questionCore(question);
   // the terms searched and weighed: statutes keep what the recipe scaffolding drops (材料, 告诉);
   // the subject decision and title matching keep the common core
@@ -358,7 +359,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
         cosines,
         named: namedTitles(cache, question),
         titleOf: (p) => cache.byId.get(Number(p))?.title ?? p,
-        family: (a, b) => sameStatuteFamily(cache.byId.get(Number(a)), cache.byId.get(Number(b))),
+        family,
         names: (a, b) => titleNames(cache.byId.get(Number(a)), cache.byId.get(Number(b))),
         cfg,
         ambiguityRatio: search.ambiguityRatio,
@@ -408,7 +409,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
     const choice = lockChoice(focused.articles, result.chunks, LOCK_MODEL.temperature, LOCK_MODEL.chooser, {
       focusParent: focused.bestParent,
       choice: LOCK_MODEL.choice,
-      family: (a, b) => sameStatuteFamily(cache.byId.get(Number(a)), cache.byId.get(Number(b))),
+      family,
       ambiguityRatio: search.ambiguityRatio,
       familyAmbiguityRatio: cfg.familyAmbiguityRatio,
     });

@@ -553,8 +553,3 @@ export function namesThingOutside(ctx: AppContext, coll: CollectionRow, core: st
   );
   return thing?.word ?? null;
 }
-
-/** How many documents of the collection write the string (title or text as written). */
-export function documentsWriting(ctx: AppContext, coll: CollectionRow, w: string): number {
-  return docsWriting(subjectIndex(ctx, coll), w);
-}
