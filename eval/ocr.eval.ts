@@ -16,13 +16,13 @@
  * printed, scanned at 200 dpi (+0.4°) and at 150 dpi (−1°, speckle 0.3 %, JPEG 70): rows exact per family,
  * tuning | held out (looked at) | fresh held out (stop 33; looked at since) | stop 34 ruled (`sealed`, sealed at
  * stop 34, tuning from stop 35 on) | stop 34 unruled / three-line (`held34`, tuning from stop 35 on) | sealed held
- * out of stop 35 (`sealed35`: written before any run, only its totals are printed, never its rows) | sealed held out of
+ * out of stop 35 (`sealed35`: written before any run of stop 35; tuning from stop 36 on, its misses printed) | sealed held out of
  * stop 36 (`sealed36`: the faces nobody trains or tunes on — Noto Serif/Sans CJK SC, AR PL KaitiM GB, DejaVu Sans
  * Mono digits — written before any run, totals only; skipped when those fonts are not installed). The statute part
  * has a sealed page of its own (`sealed36 · 思源宋体`, a third held-out statute in Noto Serif CJK SC): its accuracy
  * line only, its lines kept out of the low-confidence calibration and never printed.
  * (`--tables-only` runs just this part; SCAN_TABLE_DOCS adds dashes, signs, three-line tables and other fonts;
- * `--show-held` prints held-out misses except the stop-35 sealed slice's (stop-34 slices are tuning: printed); TABLE_DOCS=a,b
+ * `--show-held` prints held-out misses except the stop-36 sealed slice's (stop-34 and stop-35 slices are tuning: printed); TABLE_DOCS=a,b
  * limits the run to those documents, TABLE_SCANS_ONLY=printed,200 to those conditions).
  */
 import fs from 'node:fs';
@@ -290,7 +290,7 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
             const ok = got[i] === row.map(squash).join('|');
             slot[0] += ok ? 1 : 0;
             slot[1] += 1;
-            if (!ok && verbose && !doc.sealed35 && !doc.sealed36 && (!doc.heldOut || showHeld || doc.sealed || doc.held34) && fam === spec.families[0] && shown++ < maxShown) {
+            if (!ok && verbose && !doc.sealed36 && (!doc.heldOut || showHeld || doc.sealed || doc.held34 || doc.sealed35) && fam === spec.families[0] && shown++ < maxShown) {
               // 版面: the row has another number of cells, or the table another number of rows (split / merged rows)
               const layout = !got[i] || got[i].split('|').length !== row.length || got.length !== want.length;
               console.log(`  ✗ [${kind} ${doc.name} ${tableId(spec)}]${layout ? ' 版面' : ''} 第${i + 1}行 ${got[i] ?? '（无）'}  期望 ${row.join('|')}`);
@@ -302,7 +302,7 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   }
   const pct = ([a, b]: Slot) => (b ? `${((100 * a) / b).toFixed(1)}% (${a}/${b})` : '—');
   console.log(
-    `\n表格整行一致（pdfkit 生成的规程表格：框线表、三线表、无框线；调参集 | 留出集（已查看过） | 第33轮新留出集（已查看过） | 第34轮框线表（原封存，第35轮起为调参集） | 第34轮无框线/三线表（原留出，第35轮起为调参集） | 第35轮封存留出集（运行前写好，只报合计，从不打印） | 第36轮封存留出集（思源宋体/黑体、楷体GB，运行前写好，只报合计，从不打印）`,
+    `\n表格整行一致（pdfkit 生成的规程表格：框线表、三线表、无框线；调参集 | 留出集（已查看过） | 第33轮新留出集（已查看过） | 第34轮框线表（原封存，第35轮起为调参集） | 第34轮无框线/三线表（原留出，第35轮起为调参集） | 第35轮封存留出集（第36轮起为调参集） | 第36轮封存留出集（思源宋体/黑体、楷体GB，运行前写好，只报合计，从不打印）`,
   );
   console.log(`${'族'.padEnd(14)}${kinds.map((k) => k.padEnd(140)).join('')}`);
   for (const [fam, byKind] of tally) console.log(`${fam.padEnd(14)}${kinds.map((k) => `${pct(byKind[k].dev)} | ${pct(byKind[k].held)} | ${pct(byKind[k].fresh)} | ${pct(byKind[k].sealed)} | ${pct(byKind[k].h34)} | ${pct(byKind[k].s35)} | ${pct(byKind[k].s36)}`.padEnd(140)).join('')}`);
