@@ -4,6 +4,7 @@ import {
   fillMergedDown,
   findTableSegments,
   looksLikeHeader,
+  normalizeTableNumber,
   parseCaption,
   remapCells,
   repeatedHeaderLine,
@@ -191,6 +192,17 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
     if (t.ruled && !t.threeLine) fillMergedCells(t.rows, t.mergedCells);
     else fillMergedDown(t.rows, scanned.has(t));
   }
+  // a scanned caption whose number lost its separator ("表41" for 表4-1: OCR drops a short hyphen or point
+  // between digits) takes the number the text cites when exactly one cited number, no caption's, has its digits
+  const captionIds = new Set(tables.map((t) => t.caption?.id).filter(Boolean));
+  const cited = new Set<string>();
+  for (const l of lines) if (!l.table) for (const m of l.text.matchAll(CITED_TABLE_RE)) cited.add(`${m[1] === '附表' ? '附表' : '表'}${normalizeTableNumber(m[2])}`);
+  for (const t of tables) {
+    const id = t.caption?.id;
+    if (!id || !scanned.has(t) || !/^(?:附表|表)\d{2,}$/.test(id)) continue;
+    const same = [...cited].filter((c) => !captionIds.has(c) && c.replace(/[.\-]/g, '') === id && c !== id);
+    if (same.length === 1 && !cited.has(id)) t.caption = { ...t.caption!, id: same[0] };
+  }
   const ids = assignTableIds(tables.map((t) => t.caption));
   return {
     lines,
@@ -202,6 +214,9 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
     })),
   };
 }
+
+/** a table number cited in running text: "见表4-1", "按附表 3.2" */
+const CITED_TABLE_RE = /(附表|表)\s*((?:[A-Za-z]\s*[.．])?[0-9０-９]+(?:\s*[.．\-－—–]\s*[0-9０-９]+){1,3})/g;
 
 // ---------------------------------------------------------------- TXT exports: columns aligned by spaces
 
