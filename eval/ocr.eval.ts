@@ -254,6 +254,9 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   if (!sealed36) console.log('[skip] 第36轮封存留出集：未安装 fonts-noto-cjk / fonts-arphic-gkai00mp');
   const kindsOnly = process.env.TABLE_SCANS_ONLY ? ['printed', ...TABLE_SCANS.map((c) => c.name)].filter((k) => process.env.TABLE_SCANS_ONLY!.split(',').some((p) => k.startsWith(p))) : undefined;
   const docs = [...STRUCTURE_DOCS.filter((d) => d.producer === 'pdfkit-ruled' || d.producer === 'pdfkit-plain'), ...SCAN_TABLE_DOCS, ...TABTEXT_TUNING_DOCS, ...TUNING35_DOCS, ...HELD34_DOCS, ...SEALED35_DOCS, ...(sealed36 ? SEALED36_DOCS : [])].filter((d) => !only || only.includes(d.name));
+  // one file per document name: two documents of one name would print over each other
+  const dup = docs.find((d, i) => docs.findIndex((e) => e.name === d.name) !== i);
+  if (dup) throw new Error(`表格文档重名：${dup.name}`);
   const printed = await writeStructureDocs(path.join(dir), { docs });
   type Slot = [number, number];
   const kinds = ['printed', ...TABLE_SCANS.map((c) => c.name)];
