@@ -1,3 +1,4 @@
+import { cleanOcrColumns } from './table-cells';
 import {
   assignTableIds,
   fillMergedCells,
@@ -187,6 +188,9 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
     // a table continues onto the next page only when nothing follows it on this one
     if (open && open.lastPage !== page) open = null;
   });
+  // a scanned table's column rules again over all its pages (one page's column may hold too few cells to show
+  // its kind: "21.5" for ≥1.5 on a page whose other signs were read likewise, the next page reading "≥")
+  for (const t of tables) if (scanned.has(t) && t.rows.length) t.rows = cleanOcrColumns(t.rows);
   // a cell grid says which cells are merged; text alignment (and a three-line table) leaves it to the blanks
   for (const t of tables) {
     if (t.ruled && !t.threeLine) fillMergedCells(t.rows, t.mergedCells);

@@ -36,14 +36,18 @@ const doc: DocSpec = {
   ],
 };
 
+/** the text cites the number as OCR read it too ("见表41"): the lookup `table 表4-1` still finds the one table */
+const both: DocSpec = { ...doc, name: 'biaohao2', intro: ['第一章 总则', '第一条 设备检查参数见表41。'] };
+
 let ctx: ReturnType<typeof tempContext>;
 let dir: string;
 let file: string;
+let file2: string;
 
 beforeAll(async () => {
   ctx = tempContext();
   dir = tempDir('gridcode-scanned-captions-');
-  [{ file }] = await writeStructureDocs(dir, { docs: [doc] });
+  [{ file }, { file: file2 }] = await writeStructureDocs(dir, { docs: [doc, both] });
 });
 afterAll(async () => {
   await ctx.cleanup();
@@ -59,6 +63,15 @@ describe('scanned table captions', { timeout: 180_000 }, () => {
     const t = await invokeOperation(ctx, 'regulations.table', { reg_id: r.reg_id!, table_id: '表4-1' });
     expect(t.title).toBe('设备检查参数');
     expect(t.rows.map((x) => x.cells[0])).toEqual(['组件', '逆变器', '箱变']);
+  });
+
+  it('a scanned table whose number OCR read without its separator everywhere is found by the number as printed', async () => {
+    const scan = path.join(dir, 'biaohao2-scan.pdf');
+    fs.writeFileSync(scan, await scanOf(fs.readFileSync(file2), 200, { skew: 0.4, speckle: 0.001, blur: 1, jpegQuality: 80, seed: 5 }));
+    const [r] = await invokeOperation(ctx, 'regulations.import', { paths: [scan] });
+    const t = await invokeOperation(ctx, 'regulations.table', { reg_id: r.reg_id!, table_id: '表4-1' });
+    expect(t.table_id).toBe('表41');
+    expect(t.rows).toHaveLength(3);
   });
 
   it('only a mark right before 表 is a speck', () => {
