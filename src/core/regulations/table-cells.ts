@@ -19,7 +19,7 @@ export function cleanOcrColumns(rows: string[][]): string[][] {
   const n = Math.max(0, ...out.map((r) => r.length));
   for (let c = 0; c < n; c++) {
     const cells = out.map((r) => r[c] ?? '');
-    const fixed = loneDashes(plusMinus(signs(lookalikeDigits(dashSlots(cells)))));
+    const fixed = strayRings(lostPercent(loneDashes(plusMinus(signs(lookalikeDigits(decimalMarks(dashSlots(cells))))))));
     fixed.forEach((v, i) => {
       if (out[i].length > c) out[i][c] = v;
     });
@@ -96,15 +96,10 @@ const lone = (c: string) => [...c].length === 1 && (DASHES.has(c) || c in DIGIT_
 function lookalikeDigits(cells: string[]): string[] {
   const filled = cells.filter((c) => c && !lone(c));
   if (!filled.length || filled.filter(numeric).length < filled.length * (2 / 3)) return cells;
-  // a decimal point read ":" ("1:2" among 0.3, 0.6): the column's numbers have points, and a colon is one
-  // cell's, or one for five points at most (a column of times "10:00" has colons throughout)
-  const colons = filled.filter((c) => /\d[:：]\d/.test(c)).length;
-  const points = filled.filter((c) => /\d\.\d/.test(c)).length;
-  const colon = colons >= 1 && points >= 2 && (colons === 1 || colons * 5 <= points);
   return cells.map((c) => {
     if (!c || numeric(c)) return c;
     if (DASHES.has(c)) return '—';
-    const mapped = [...(colon ? c.replace(/(?<=\d)[:：](?=\d)/, '.') : c)].map((ch) => DIGIT_LOOKALIKES[ch] ?? ch).join('');
+    const mapped = [...c].map((ch) => DIGIT_LOOKALIKES[ch] ?? ch).join('');
     return NUMBER.test(mapped) && /\d/.test(mapped) ? mapped : c;
   });
 }
@@ -166,6 +161,34 @@ function plusMinus(cells: string[]): string[] {
   const signedNow = read.filter((c) => /^±\d/.test(c)).length;
   const others = read.filter((c) => /\d/.test(c) && !/^±\d/.test(c) && !/^\d[\d.]*$/.test(c)).length;
   return signedNow >= 4 && bare * 6 <= signedNow && !others ? read.map((c) => (/^\d[\d.]*$/.test(c) ? `±${c}` : c)) : read;
+}
+
+/**
+ * A decimal point read ":" or "," between two digits ("MY2,0-121", "ZR-YJV-8,7/15", "0:5" among 0.3, 0.6) in a
+ * column whose cells print points between digits: at least two with points, and the other marks one cell's, or
+ * one for five points at most (a column of times "10:00" or of lists "1,2" has them throughout).
+ */
+function decimalMarks(cells: string[]): string[] {
+  const MARK = /(?<=\d)[:：,，](?=\d)/;
+  const marks = cells.filter((c) => MARK.test(c)).length;
+  const points = cells.filter((c) => /\d\.\d/.test(c)).length;
+  if (!marks || points < 2 || (marks > 1 && marks * 5 > points)) return cells;
+  return cells.map((c) => c.replace(new RegExp(MARK.source, 'g'), '.'));
+}
+
+/** "≥97" among "≥97%", "≥95%": the "%" lost — a column whose numbers all end in "%" (five at least, one bare for six). */
+function lostPercent(cells: string[]): string[] {
+  const pct = cells.filter((c) => /\d%$/.test(c)).length;
+  const bare = cells.filter((c) => /^[≥≤±]?\d[\d.]*$/.test(c)).length;
+  if (pct < 5 || !bare || bare * 6 > pct || cells.some((c) => /\d/.test(c) && !/\d%$/.test(c) && !/^[≥≤±]?\d[\d.]*$/.test(c))) return cells;
+  return cells.map((c) => (/^[≥≤±]?\d[\d.]*$/.test(c) ? `${c}%` : c));
+}
+
+/** A ring after a number's last digit where no other cell of the column prints one ("-30～+40°"): a speck. */
+function strayRings(cells: string[]): string[] {
+  const rings = cells.filter((c) => /[°º˚]/.test(c));
+  if (rings.length !== 1 || cells.filter((c) => /\d/.test(c)).length < 4) return cells;
+  return cells.map((c) => c.replace(/(?<=\d)[°º˚]$/, ''));
 }
 
 /** "——" alone in a cell of a column whose other dash cells read "—": the one dash read twice (a long 8 pt dash). */

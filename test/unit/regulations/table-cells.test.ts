@@ -91,6 +91,20 @@ describe('OCR table columns', () => {
     expect(col([['甲З'], ['乙'], ['丙']], 0)).toEqual(['甲З', '乙', '丙']);
   });
 
+  it('a point read "," in model numbers, a lost "%" and a stray ring, each from its column', () => {
+    expect(col([['ZR-YJV-8.7/15'], ['ZR-YJV-8,7/15'], ['YJLV22-8.7/15']], 0)).toEqual(['ZR-YJV-8.7/15', 'ZR-YJV-8.7/15', 'YJLV22-8.7/15']);
+    expect(col([['1,2'], ['3,4'], ['0.5']], 0)).toEqual(['1,2', '3,4', '0.5']);
+    const pct = ['≥97%', '≥95%', '≥97%', '—', '≥96%', '≥95%', '≥97%'];
+    expect(col([...pct.map((x) => [x]), ['≥97']], 0)).toEqual([...pct, '≥97%']);
+    expect(col([['≥97%'], ['≥95%'], ['≥97%'], ['≥96%'], ['≥95%'], ['≥97'], ['3'], ['4']], 0)).toEqual(['≥97%', '≥95%', '≥97%', '≥96%', '≥95%', '≥97', '3', '4']);
+    expect(col([['-30～+40°'], ['-20～+40'], ['-10～+45'], ['-20～+40']], 0)).toEqual(['-30～+40', '-20～+40', '-10～+45', '-20～+40']);
+    expect(col([['30°'], ['45°'], ['60'], ['90°']], 0)).toEqual(['30°', '45°', '60', '90°']);
+  });
+
+  it('a speck read as a point between a number and its bracket', () => {
+    expect(['UP2000-115.(高原型)', 'GW121-2500（常温型）', '3.(2)'].map(cleanOcrCell)).toEqual(['UP2000-115(高原型)', 'GW121-2500（常温型）', '3(2)']);
+  });
+
   it('a lone dash read twice is one dash where the column prints "—"', () => {
     expect(col([['—'], ['——'], ['0.85'], ['—']], 0)).toEqual(['—', '—', '0.85', '—']);
     expect(col([['——'], ['甲'], ['乙']], 0)).toEqual(['——', '甲', '乙']);
