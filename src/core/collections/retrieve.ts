@@ -17,6 +17,7 @@ import { layExpansion, type LayExpansion } from './lay-terms';
 import { profileOf } from './profile';
 import { knownAnswers } from './known-answers';
 import { subjectVerdict } from './subject';
+import { knownStatutePosterior } from './known-statutes';
 import { LOCK_MODEL, lockChoice, lockProbability, lockThreshold, type LockFeatures, type LockTie } from './lock-model';
 
 /**
@@ -415,6 +416,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
     const choice = lockChoice(focused.articles, result.chunks, LOCK_MODEL.temperature, LOCK_MODEL.chooser, {
       focusParent: focused.bestParent,
       choice: LOCK_MODEL.choice,
+      prior: LOCK_MODEL.chooser === 'model' ? knownStatutePosterior(ctx, coll, question) : null,
       family,
       ambiguityRatio: search.ambiguityRatio,
       familyAmbiguityRatio: cfg.familyAmbiguityRatio,
