@@ -112,12 +112,13 @@ const QUESTION_PARTS: RegExp[] = [
  * request).
  */
 /**
- * An A-not-A question (`要不要`, `能不能`, `是不是`, `有没有`, `可不可以`) asks yes or no; its pieces (不要,
- * 不能, 没有) would otherwise be searched as words and match articles that say 不得 / 不能 about something else
- * (`公司开除员工之前要不要先通知工会`: 不要 → 不得 through the learned vocabulary chose 劳动合同法 第六十九条).
+ * An A-not-A question (`要不要`, `能不能`, `是不是`, `有没有`, `可不可以`, `包不包括`) asks yes or no: it is read
+ * as its verb (要, 能, 可以, 包括). Its pieces (不要, 不能, 没有, 不可, 包不 + 括) would otherwise be searched as words
+ * and match articles that say 不得 / 不能 about something else (`公司开除员工之前要不要先通知工会`: 不要 → 不得
+ * through the learned vocabulary chose 劳动合同法 第六十九条).
  */
-const A_NOT_A = /(\p{Script=Han})[不没]\1(?:以)?/gu;
-const STATUTE_PARTS: RegExp[] = [PUNCTUATION, A_NOT_A, HOW, HOW_LONG, NEEDS, /^(请问|请教|麻烦|帮我|帮忙|告诉我|我想问|我想知道)+/g, new RegExp(POLITE.source.replace('告诉我|', ''), 'g'), TAIL, ASKS_WHAT];
+const A_NOT_A = /(\p{Script=Han})[不没]\1/gu;
+const STATUTE_PARTS: RegExp[] = [PUNCTUATION, HOW, HOW_LONG, NEEDS, /^(请问|请教|麻烦|帮我|帮忙|告诉我|我想问|我想知道)+/g, new RegExp(POLITE.source.replace('告诉我|', ''), 'g'), TAIL, ASKS_WHAT];
 
 /** A token that asks rather than names (由谁来, 几天, 哪些, 什么样): statute articles never hold it. */
 const INTERROGATIVE = /谁|几|哪|啥|什么|怎|多少|多久|吗|呢/u;
@@ -136,6 +137,7 @@ export function questionTerms(question: string, kind: 'any' | 'statutes' = 'any'
 export function questionCore(question: string, kind: 'any' | 'statutes' = 'any'): string {
   let s = normalizeText(question);
   const parts = kind === 'statutes' ? STATUTE_PARTS : QUESTION_PARTS;
+  if (kind === 'statutes') s = s.replace(A_NOT_A, '$1');
   for (let pass = 0; pass < 2; pass++) for (const re of parts) s = s.replace(re, '');
   return s.trim();
 }

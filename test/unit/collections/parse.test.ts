@@ -143,6 +143,8 @@ describe('question handling', () => {
     expect(questionTerms('兼职的人有没有工伤保险', 'statutes')).not.toContain('没有');
     expect(questionTerms('可不可以拒绝加班', 'statutes')).toContain('加班');
     expect(questionTerms('可不可以拒绝加班', 'statutes').some((t) => t.includes('不可'))).toBe(false);
+    // read as its verb: 包不包括 is 包括, not 包不 + 括
+    expect(questionTerms('月工资包不包括奖金', 'statutes')).toContain('包括');
     // a 不 between two different characters is a word of the question (不得, 不能胜任), kept
     expect(questionTerms('不能胜任工作会被辞退吗', 'statutes')).toContain('不能');
   });
