@@ -1,5 +1,5 @@
 /**
- * `npm run models:fit-lock [-- --dump FILE] [--why]` fits the calibrated lock decision of statute collections
+ * `npm run models:fit-lock [-- --dump FILE] [--why] [--no-bounds]` fits the calibrated lock decision of statute collections
  * (src/core/collections/lock-model.ts) and writes src/core/collections/data/lock-model.json,
  * deterministically, from ../shared only:
  *
@@ -262,6 +262,9 @@ async function main(): Promise<void> {
   // --why: per chooser and temperature, the thresholds the STARD bound alone would pick and the
   // power / labour tuning answers they would lose
   const why = args.includes('--why');
+  // --no-bounds: measurement only — thresholds by the STARD rule alone (power / labour not bounded);
+  // prints the curves and writes nothing
+  const noBounds = args.includes('--no-bounds');
   const rows = await collect();
   const dump = args.indexOf('--dump');
   if (dump >= 0) {
@@ -347,7 +350,7 @@ async function main(): Promise<void> {
         // power / labour: right answers less wrong locks not below the ratio rules' nor the shipped
         // fit's (an ask-back instead of a wrong lock is no loss there, one instead of a right lock is)
         const net = (x: Record<Outcome, number>) => x.right - x.wrong;
-        if (!(['power', 'labour'] as const).every((set) => net(curveOf(choices, 'tune', set, pair, p)) >= Math.max(net(before('tune', set)), net(shipped('tune', set))) - 1e-9)) continue;
+        if (!noBounds && !(['power', 'labour'] as const).every((set) => net(curveOf(choices, 'tune', set, pair, p)) >= Math.max(net(before('tune', set)), net(shipped('tune', set))) - 1e-9)) continue;
         if (better(c, pick)) pick = { pair, right: c.right, wrong: c.wrong };
       }
     }
@@ -406,6 +409,10 @@ async function main(): Promise<void> {
   };
   const file = path.join(projectRoot(), 'src', 'core', 'collections', 'data', 'lock-model.json');
   console.log(`\nchooser ${chooser}, temperature ${temperature}, thresholds: ${pair.lock} where the ratio rules lock; where they ask back ${pair.family} (runner-up of the same statute family) / ${pair.rival} (another statute)`);
+  if (noBounds) {
+    console.log(`--no-bounds: nothing written (the power / labour bound was off)`);
+    return;
+  }
   if (keep) {
     console.log(`kept ${path.relative(projectRoot(), file)}: the refit (STARD tuning out-of-fold right ${pct(best.right)} wrong ${pct(best.wrong)}) does not beat the shipped fit (right ${pct(current.right)} wrong ${pct(current.wrong)}) by the rule`);
     return;

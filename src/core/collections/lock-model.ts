@@ -22,6 +22,7 @@ import fitted from './data/lock-model.json' with { type: 'json' };
  *      choiceP       the chooser's probability of it: softmax of the choice model's scores over the
  *                    candidates (chooser 'model'), else its aggregated share
  *      choiceMargin  choiceP less the runner-up candidate's (how close the second statute is)
+ *      knownStatute  its p by the known questions' word model (known-statutes.ts; chooser 'model' only, else 0)
  *
  * 3. the tie (LockTie, the focus rule's own ratios against the chosen document's best article):
  *    another statute within the ambiguity ratio ('rival'), a document of its family — its law or
@@ -53,7 +54,7 @@ import fitted from './data/lock-model.json' with { type: 'json' };
  * no change on any tuning figure).
  */
 
-export const LOCK_FEATURES = ['statuteShare', 'evidence', 'lexicalFirst', 'vectorFirst', 'concentration', 'margin', 'choiceP', 'choiceMargin'] as const;
+export const LOCK_FEATURES = ['statuteShare', 'evidence', 'lexicalFirst', 'vectorFirst', 'concentration', 'margin', 'choiceP', 'choiceMargin', 'knownStatute'] as const;
 export type LockFeature = (typeof LOCK_FEATURES)[number];
 export type LockFeatures = Record<LockFeature, number>;
 
@@ -321,6 +322,7 @@ export function lockChoice(
       margin: best > 0 && others.length ? Math.max(0, 1 - others[0].score / best) : 1,
       choiceP,
       choiceMargin: choiceP - (runnerUp?.p ?? 0),
+      knownStatute: setting.prior ? (setting.prior.get(parent) ?? 1 / setting.prior.size) : 0,
     },
   };
 }
