@@ -194,5 +194,8 @@ function strayRings(cells: string[]): string[] {
 /** "——" alone in a cell of a column whose other dash cells read "—": the one dash read twice (a long 8 pt dash). */
 function loneDashes(cells: string[]): string[] {
   if (cells.filter((c) => c === '—').length < 2) return cells;
-  return cells.map((c) => (c.length >= 2 && c.length <= 3 && [...c].every((ch) => DASHES.has(ch)) ? '—' : c));
+  return cells.map((c) => {
+    const d = c.replace(/\s+/g, '');
+    return d.length >= 2 && d.length <= 3 && [...d].every((ch) => DASHES.has(ch)) ? '—' : c;
+  });
 }

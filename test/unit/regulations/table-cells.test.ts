@@ -106,7 +106,7 @@ describe('OCR table columns', () => {
   });
 
   it('a lone dash read twice is one dash where the column prints "—"', () => {
-    expect(col([['—'], ['——'], ['0.85'], ['—']], 0)).toEqual(['—', '—', '0.85', '—']);
+    expect(col([['—'], ['——'], ['0.85'], ['—'], ['— —']], 0)).toEqual(['—', '—', '0.85', '—', '—']);
     expect(col([['——'], ['甲'], ['乙']], 0)).toEqual(['——', '甲', '乙']);
   });
 });
