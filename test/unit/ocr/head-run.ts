@@ -1,8 +1,8 @@
-// Child process for finetuned-recognizer.test.ts (onnxruntime-node may be used by one thread per process only):
+// Child process for recognizer-head.test.ts (onnxruntime-node may be used by one thread per process only):
 // prints a ruled table of the given cells with pdfkit in a test font (AR PL UKai / UMing, Liberation Serif for the
 // cells of Latin characters), scans it at 150 dpi (skew, speckle, blur, JPEG 70, test/fixtures/scans.ts), finds the
 // cells with the app's detector and cell boxes, and reads every box with the package's recogniser and with the
-// shipped one (resources/ocr: the fine-tuned head). Prints both readings per box as JSON.
+// fused one of resources/ocr (or of the directory given third). Prints both readings per box as JSON.
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import PDFDocument from 'pdfkit';
 import * as ort from 'onnxruntime-node';
@@ -15,7 +15,7 @@ import { recognizeBoxes } from '../../../src/core/ocr/recognize';
 import { CJK_FONTS, FONT_FAMILY } from '../../fixtures/fonts';
 import { degrade, encodeJpeg, rasterize } from '../../fixtures/scans';
 
-const [font, cellsJson] = process.argv.slice(2);
+const [font, cellsJson, fusedDir] = process.argv.slice(2);
 const cells = JSON.parse(cellsJson) as string[];
 const DPI = 150;
 
@@ -45,7 +45,7 @@ ctx.drawImage(image, 0, 0);
 const page = levelPage(greyFromRgba(ctx.getImageData(0, 0, image.width, image.height).data, image.width, image.height), DPI);
 
 const packaged = packagedOcrModelFiles();
-const fused = fusedOcrModelFiles();
+const fused = fusedOcrModelFiles(fusedDir);
 if (!fused) throw new Error('resources/ocr does not match its manifest');
 const dictionary = readOcrDictionary(packaged.dictionary);
 const options = { graphOptimizationLevel: 'all' as const, intraOpNumThreads: 1 };
