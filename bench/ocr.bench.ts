@@ -15,6 +15,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
+import { cellBoxes } from '../src/core/ocr/cells';
+import { DEFAULT_DETECT, detectPrepared } from '../src/core/ocr/detect';
+import { loadOcrModels, type OcrModels } from '../src/core/ocr/models';
+import { closePrepDoc, openPrepDoc, preparePage } from '../src/core/ocr/prepare-page';
+import { recognizeBoxes } from '../src/core/ocr/recognize';
+import { rereadLines, romanOne, segmentationLexicon } from '../src/core/ocr/reread';
 import { CJK_FONTS, printedPdf, scanOf } from '../test/fixtures/scans';
 
 const TARGET_SECONDS_PER_PAGE = 1.5;
@@ -95,8 +101,80 @@ export default async function ocrBench(): Promise<void> {
       console.log(`峰值 RSS（VmHWM）${s.hwmMb.toFixed(0)} MB（目标 ≤ ${TARGET_RSS_MB} MB，比值 ${(s.hwmMb / TARGET_RSS_MB).toFixed(2)}）`);
     }
     console.log(`负载：开始时 1 分钟平均负载 ${load0.toFixed(1)}，结束时 ${os.loadavg()[0].toFixed(1)}（${os.cpus().length} 核；负载高于核数时墙钟时间偏大）`);
+    if (process.env.GRIDCODE_BENCH_OCR_STAGES !== '0') await stageProfile(fs.readFileSync(scan));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(modelsDir, { recursive: true, force: true });
+  }
+}
+
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/**
+ * Where the time of a page goes, stage by stage, in this process (one thread for the JS, ONNX Runtime's own
+ * threads as the CLI uses them; CPU is the whole process's): the same scan, pages prepared as the preparation
+ * thread does, then the ONNX thread's steps. Wall and CPU milliseconds per page; the dictionary's first use
+ * once. `GRIDCODE_BENCH_OCR_STAGES=0` skips it.
+ */
+async function stageProfile(pdf: Buffer): Promise<void> {
+  const acc = new Map<string, { wall: number; cpu: number }>();
+  const time = async <T>(stage: string, f: () => Promise<T> | T): Promise<T> => {
+    const w = performance.now();
+    const c = cpuMs();
+    const out = await f();
+    const a = acc.get(stage) ?? { wall: 0, cpu: 0 };
+    acc.set(stage, { wall: a.wall + performance.now() - w, cpu: a.cpu + cpuMs() - c });
+    return out;
+  };
+  const doc = await openPrepDoc(new Uint8Array(pdf), { dpi: 200, maxPagePixels: 12_000_000, maxImagePixels: 40_000_000 });
+  const models = await loadOcrModels();
+  // the recogniser's model runs timed apart from the JS around them (crops, CTC decode, runners-up copied out)
+  const run = models.recognition.run.bind(models.recognition);
+  let runWall = 0;
+  let runCpu = 0;
+  const timed: OcrModels = {
+    ...models,
+    recognition: Object.assign(Object.create(models.recognition) as typeof models.recognition, {
+      run: async (...args: Parameters<typeof run>) => {
+        const w = performance.now();
+        const c = cpuMs();
+        const out = await run(...args);
+        runWall += performance.now() - w;
+        runCpu += cpuMs() - c;
+        return out;
+      },
+    }),
+  };
+  await time('词典首次使用（每个线程一次）', () => segmentationLexicon().has('变电站'));
+  let pages = 0;
+  let lines = 0;
+  let short = 0;
+  try {
+    for (let n = 1; n <= doc.doc.numPages; n++) {
+      const prepared = await time('页面准备（解码、纠斜、表格线、检测输入；准备线程）', () => preparePage(doc, n));
+      if (!prepared || 'done' in prepared) continue;
+      const { level, detection, rulings } = prepared.levelled;
+      pages++;
+      const boxes = await time('文字检测（模型 + 框）', async () => cellBoxes(await detectPrepared(models, level, detection, DEFAULT_DETECT), rulings, level));
+      runWall = 0;
+      runCpu = 0;
+      const read = await time('识别（模型运行 + JS）', () => recognizeBoxes(timed, level, boxes));
+      const r = acc.get('  其中模型运行') ?? { wall: 0, cpu: 0 };
+      acc.set('  其中模型运行', { wall: r.wall + runWall, cpu: r.cpu + runCpu });
+      await time('重读（页内支持、词典查找）', () => romanOne(rereadLines(read, models.dictionary)));
+      lines += read.length;
+      short += read.filter((l) => [...l.text].length <= 16).length;
+    }
+  } finally {
+    await closePrepDoc(doc);
+  }
+  console.log(`\n分阶段（本进程重做同一扫描件，${pages} 页，${lines} 行，其中 ${short} 行不超过 16 字会重读；负载 ${os.loadavg()[0].toFixed(1)}）：`);
+  for (const [stage, a] of acc) {
+    const once = stage.startsWith('词典');
+    const per = once ? 1 : pages;
+    console.log(`  ${stage}：墙钟 ${(a.wall / per).toFixed(0)} ms，CPU ${(a.cpu / per).toFixed(0)} ms${once ? '（一次）' : ' 每页'}`);
   }
 }

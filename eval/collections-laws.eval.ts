@@ -14,6 +14,9 @@
  *    property management; collection `everyday-laws` in a data dir of its own, so the term statistics
  *    of the first two collections, and their figures, stay as before). Both written and committed
  *    before any run of that round's vocabulary work; every item held out.
+ * 5. Round 7 (#27 item 3, stop 36): eval/data/collections-labour-4.json, fresh everyday labour
+ *    questions written and committed before any run of the learned question -> article relevance
+ *    signal (collections/article-relevance.ts); every item held out.
  * Statutes are copied into .cache/eval, never into the project; each question gets a fresh session.
  * Prints, overall / tuning / held-out / per family (definitions, prohibitions, penalties, duties,
  * procedures, numbers, out-of-domain, ambiguous): right, lock accuracy (locked on an accepted
@@ -200,6 +203,8 @@ export default async function run(args: string[]): Promise<void> {
       ['power-laws', 'collections-laws-2.json', power],
       ['labour-laws', 'collections-labour-2.json', labour],
       ['labour-laws', 'collections-labour-3.json', labour],
+      // round 7 (stop 36): fresh everyday labour questions written before the learned relevance signal ran
+      ['labour-laws', 'collections-labour-4.json', labour],
     ] as const) {
       if (!set) continue;
       const data = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'eval', 'data', file), 'utf8')) as QuestionSet;

@@ -51,7 +51,8 @@ export function setKnownQuestions(ctx: AppContext, known: KnownQuestion[] | null
   override.set(ctx.state, { generation: (cur?.generation ?? 0) + 1, known });
 }
 
-function knownQuestions(ctx: AppContext): { generation: number; known: KnownQuestion[] | null } {
+/** The known questions in use: set by setKnownQuestions, else the shipped file. */
+export function knownQuestions(ctx: AppContext): { generation: number; known: KnownQuestion[] | null } {
   const o = override.get(ctx.state);
   if (o && o.known) return o;
   return { generation: o?.generation ?? 0, known: loadShippedKnownQuestions(ctx) };

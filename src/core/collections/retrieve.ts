@@ -17,6 +17,7 @@ import { layExpansion, type LayExpansion } from './lay-terms';
 import { profileOf } from './profile';
 import { knownAnswers } from './known-answers';
 import { subjectVerdict } from './subject';
+import { knownStatutePosterior } from './known-statutes';
 import { LOCK_MODEL, lockChoice, lockProbability, lockThreshold, type LockFeatures, type LockTie } from './lock-model';
 
 /**
@@ -110,6 +111,13 @@ const QUESTION_PARTS: RegExp[] = [
  * 告诉 inside the question (`公司应该告诉我哪些情况`: the duty to inform; only a leading `告诉我` is a
  * request).
  */
+/**
+ * An A-not-A question (`要不要`, `能不能`, `是不是`, `有没有`, `可不可以`, `包不包括`) asks yes or no: it is read
+ * as its verb (要, 能, 可以, 包括). Its pieces (不要, 不能, 没有, 不可, 包不 + 括) would otherwise be searched as words
+ * and match articles that say 不得 / 不能 about something else (`公司开除员工之前要不要先通知工会`: 不要 → 不得
+ * through the learned vocabulary chose 劳动合同法 第六十九条).
+ */
+const A_NOT_A = /(\p{Script=Han})[不没]\1/gu;
 const STATUTE_PARTS: RegExp[] = [PUNCTUATION, HOW, HOW_LONG, NEEDS, /^(请问|请教|麻烦|帮我|帮忙|告诉我|我想问|我想知道)+/g, new RegExp(POLITE.source.replace('告诉我|', ''), 'g'), TAIL, ASKS_WHAT];
 
 /** A token that asks rather than names (由谁来, 几天, 哪些, 什么样): statute articles never hold it. */
@@ -129,6 +137,7 @@ export function questionTerms(question: string, kind: 'any' | 'statutes' = 'any'
 export function questionCore(question: string, kind: 'any' | 'statutes' = 'any'): string {
   let s = normalizeText(question);
   const parts = kind === 'statutes' ? STATUTE_PARTS : QUESTION_PARTS;
+  if (kind === 'statutes') s = s.replace(A_NOT_A, '$1');
   for (let pass = 0; pass < 2; pass++) for (const re of parts) s = s.replace(re, '');
   return s.trim();
 }
@@ -409,6 +418,7 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
     const choice = lockChoice(focused.articles, result.chunks, LOCK_MODEL.temperature, LOCK_MODEL.chooser, {
       focusParent: focused.bestParent,
       choice: LOCK_MODEL.choice,
+      prior: LOCK_MODEL.chooser === 'model' ? knownStatutePosterior(ctx, coll, question) : null,
       family,
       ambiguityRatio: search.ambiguityRatio,
       familyAmbiguityRatio: cfg.familyAmbiguityRatio,

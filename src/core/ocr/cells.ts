@@ -390,6 +390,9 @@ export function readSign(img: GreyImage, b: TextBox, r: RecognizedLine): Recogni
   if (!chars.length || !r.charX || r.charX.length !== chars.length) return r;
   const lookalike = SIGN_READS.has(chars[0]);
   if (!(lookalike ? /^[\d.]/.test(chars[1] ?? '') : /^\d/.test(chars[0]))) return r;
+  // a "2" before "0" and a digit is the number's own first digit: no number is printed "≥00…" (a serif "2",
+  // whose flat base the scanner's blur parts from its arc, looks like the sign: "200" read "≥00")
+  if (chars[0] === '2' && /^0\d/.test(chars.slice(1).join(''))) return r;
   const [glyph, next] = leadingGlyphs(img, b);
   const sign = glyph && signShape(img, glyph, chars[0], next);
   if (!glyph || !sign) return r;

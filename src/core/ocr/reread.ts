@@ -68,14 +68,23 @@ export interface Lexicon {
 const jiebaDict = lazyModule<{ dict: Uint8Array }>('@node-rs/jieba/dict.js');
 let words: Lexicon | null = null;
 
+/** A word the lexicon can hold: 2–4 Han characters. */
+const lexiconWord = (w: string) => w.length >= 2 && w.length <= 4 && HAN_ONLY.test(w);
+
 /**
  * Words of one length packed into one sorted string, looked up by binary search: 330,000 words take
  * about 2 MB this way, against about 100 MB of peak RSS as a Set of strings (`npm run bench -- ocr`).
  */
 class PackedWords implements Lexicon {
   private readonly packed = new Map<number, string>();
-  constructor(byLength: Map<number, string[]>) {
-    for (const [n, list] of byLength) this.packed.set(n, [...new Set(list)].sort().join(''));
+  constructor(list: string[]) {
+    const byLength = new Map<number, string[]>();
+    for (const w of list) {
+      const same = byLength.get(w.length);
+      if (same) same.push(w);
+      else byLength.set(w.length, [w]);
+    }
+    for (const [n, same] of byLength) this.packed.set(n, [...new Set(same)].sort().join(''));
   }
   has(word: string): boolean {
     const n = word.length;
@@ -94,29 +103,100 @@ class PackedWords implements Lexicon {
   }
 }
 
-/** jieba's dictionary words of 2–4 Han characters, plus the domain words of resources/dict (built once per thread, on first need). */
-export function segmentationLexicon(): Lexicon {
-  if (words) return words;
-  const byLength = new Map<number, string[]>();
-  // "word freq tag" lines; one pass without splitting the 5 MB text (330,000 words)
+const NL = 0x0a;
+const SPACE = 0x20;
+
+/** The word of the line starting at byte `at` ("word freq tag") against `key`, in byte (UTF-8: code point) order. */
+function compareLineWord(bytes: Uint8Array, at: number, key: Uint8Array): number {
+  for (let i = 0; ; i++) {
+    const b = at + i < bytes.length ? bytes[at + i] : NL;
+    const end = b === SPACE || b === NL || b === 0x0d;
+    if (i === key.length) return end ? 0 : 1;
+    if (end) return -1;
+    if (b !== key[i]) return b - key[i];
+  }
+}
+
+/** Where the word of the line starting at byte `at` ends (its first space, carriage return or newline). */
+function wordEnd(bytes: Uint8Array, at: number): number {
+  let i = at;
+  while (i < bytes.length && bytes[i] !== SPACE && bytes[i] !== NL && bytes[i] !== 0x0d) i++;
+  return i;
+}
+
+/** Whether every line's word is non-empty and after the previous line's in byte order (jieba ships its dictionary so). */
+export function sortedLines(bytes: Uint8Array): boolean {
+  let prev = -1;
+  let prevEnd = -1;
+  for (let at = 0; at < bytes.length; ) {
+    const end = wordEnd(bytes, at);
+    if (end === at) return false;
+    if (prev >= 0) {
+      let i = 0;
+      while (prev + i < prevEnd && at + i < end && bytes[prev + i] === bytes[at + i]) i++;
+      // equal words, or the earlier one longer (the later its prefix), or a smaller byte later: not sorted
+      if (at + i === end || (prev + i < prevEnd && bytes[prev + i] > bytes[at + i])) return false;
+    }
+    prev = at;
+    prevEnd = end;
+    const nl = bytes.indexOf(NL, end);
+    at = nl < 0 ? bytes.length : nl + 1;
+  }
+  return true;
+}
+
+/**
+ * A dictionary file of "word freq tag" lines sorted by word, searched as it is: a binary search over its bytes
+ * (a probe backs up to the start of its line). Nothing is built — packing jieba's 330,000 short Han words took
+ * the ONNX thread ~250 ms of CPU per import (`npm run bench -- ocr`).
+ */
+class SortedDictionary implements Lexicon {
+  constructor(private readonly bytes: Uint8Array) {}
+  has(word: string): boolean {
+    const key = Buffer.from(word, 'utf8');
+    const bytes = this.bytes;
+    // [lo, hi): byte offsets, lo always a line's start
+    let lo = 0;
+    let hi = bytes.length;
+    while (lo < hi) {
+      let at = (lo + hi) >>> 1;
+      while (at > lo && bytes[at - 1] !== NL) at--;
+      const c = compareLineWord(bytes, at, key);
+      if (c === 0) return true;
+      if (c < 0) {
+        const nl = bytes.indexOf(NL, at);
+        lo = nl < 0 ? hi : nl + 1;
+      } else hi = at;
+    }
+    return false;
+  }
+}
+
+/**
+ * Dictionary words of 2–4 Han characters from "word freq tag" texts: the first searched in place when its
+ * lines are sorted (jieba's is), any other packed (see PackedWords).
+ */
+export function lexiconOf(dictionary: Uint8Array, others: string[] = []): Lexicon {
+  const packedWords: string[] = [];
   const add = (text: string) => {
-    for (let i = 0; i < text.length; ) {
-      const nl = text.indexOf('\n', i);
-      const end = nl < 0 ? text.length : nl;
-      const sp = text.indexOf(' ', i);
-      const w = text.slice(i, sp < 0 || sp > end ? end : sp).trim();
-      if (w.length >= 2 && w.length <= 4 && HAN_ONLY.test(w)) {
-        const list = byLength.get(w.length) ?? [];
-        list.push(w);
-        byLength.set(w.length, list);
-      }
-      i = end + 1;
+    for (const line of text.split('\n')) {
+      const w = line.split(' ')[0].trim();
+      if (lexiconWord(w)) packedWords.push(w);
     }
   };
-  add(Buffer.from(jiebaDict().dict).toString('utf8'));
+  const sorted = sortedLines(dictionary) ? new SortedDictionary(dictionary) : null;
+  if (!sorted) add(Buffer.from(dictionary).toString('utf8'));
+  for (const text of others) add(text);
+  const packed = new PackedWords(packedWords);
+  return { has: (w: string) => lexiconWord(w) && (packed.has(w) || (sorted?.has(w) ?? false)) };
+}
+
+/** jieba's dictionary words of 2–4 Han characters, plus the domain words of resources/dict (once per thread, on first need). */
+export function segmentationLexicon(): Lexicon {
+  if (words) return words;
   const dir = path.join(resourcesDir(), 'dict');
-  if (fs.existsSync(dir)) for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.txt'))) add(fs.readFileSync(path.join(dir, f), 'utf8'));
-  words = new PackedWords(byLength);
+  const domain = fs.existsSync(dir) ? fs.readdirSync(dir).filter((x) => x.endsWith('.txt')).sort().map((f) => fs.readFileSync(path.join(dir, f), 'utf8')) : [];
+  words = lexiconOf(jiebaDict().dict, domain);
   return words;
 }
 

@@ -74,7 +74,14 @@ function findTableRow(db: Db, regId: string, tableId: string): TableRow | undefi
   if (exact) return exact;
   const loose = (s: string) => s.replace(/[.\-]/g, '.').toUpperCase();
   const norm = loose(/^T\d+$/i.test(want) ? want.toUpperCase() : normalizeTableId(want));
-  return rows.find((r) => loose(r.table_id) === norm);
+  const found = rows.find((r) => loose(r.table_id) === norm);
+  if (found || /^T\d+$/i.test(want)) return found;
+  // a scanned regulation whose caption and citations OCR read without the separator ("表41" for 表4-1): the one
+  // table whose number has the same digits
+  const bare = (s: string) => s.replace(/[.\-]/g, '').toUpperCase();
+  const same = rows.filter((r) => bare(r.table_id) === bare(norm));
+  if (same.length !== 1 || !db.prepare('SELECT 1 FROM reg_ocr_lines WHERE reg_id = ? LIMIT 1').get(regId)) return undefined;
+  return same[0];
 }
 
 export interface NoteOut {

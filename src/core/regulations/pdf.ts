@@ -127,6 +127,8 @@ export function cleanOcrCell(cell: string): string {
   s = s.replace(/^[.'"`,:;·：；，、]+\s*(?=[\u4e00-\u9fff\w≥≤±+-])/, '');
   // a speck beside a decimal point: "89..0"
   s = s.replace(/(?<=\d)\.{2,}(?=\d)/g, '.');
+  // a speck read as a point between a number and its bracket: "UP2000-115.(高原型)" (no number ends in a point)
+  s = s.replace(/(?<=\d)[.·](?=[（(])/g, '');
   // "×" between two numbers is read as the letter ("3x120" mm², "2×50MVA"): a letter x is never printed between digits
   s = s.replace(/(?<=\d)\s?[xX]\s?(?=\d)/g, '×');
   // the ring of "℃" read as a quote or doubled ("±2"C", "40'C")

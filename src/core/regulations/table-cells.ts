@@ -10,7 +10,7 @@ const HAN = /[\u3400-\u9fff]/;
 /** A number, possibly with a comparison sign, a unit, a footnote star or superscript. */
 const NUMBER = /^[≥≤<>±+-]?\d[\d.,]*[a-zA-Zμ%‰℃Ω/*ᵃ-ᶻ¹²³]*[\u4e00-\u9fff]{0,2}$/;
 /** Letters the recogniser reads for digits in a cell that is otherwise a number. */
-const DIGIT_LOOKALIKES: Record<string, string> = { o: '0', O: '0', l: '1', I: '1', '|': '1' };
+const DIGIT_LOOKALIKES: Record<string, string> = { o: '0', O: '0', l: '1', I: '1', '|': '1', З: '3', з: '3' };
 /** Comparison signs as misread before a number (seen on the tuning scans: "2159" for ≥159, "s3000" for ≤3000, "<2600" for ≤2600). */
 const SIGN_LOOKALIKES: Record<string, string> = { '2': '≥', s: '≤', S: '≤', $: '≤', '<': '≤', '>': '≥', '＜': '≤', '＞': '≥' };
 
@@ -19,7 +19,7 @@ export function cleanOcrColumns(rows: string[][]): string[][] {
   const n = Math.max(0, ...out.map((r) => r.length));
   for (let c = 0; c < n; c++) {
     const cells = out.map((r) => r[c] ?? '');
-    const fixed = plusMinus(signs(lookalikeDigits(dashSlots(cells))));
+    const fixed = strayRings(lostPercent(loneDashes(plusMinus(signs(lookalikeDigits(decimalMarks(dashSlots(cells))))))));
     fixed.forEach((v, i) => {
       if (out[i].length > c) out[i][c] = v;
     });
@@ -96,12 +96,10 @@ const lone = (c: string) => [...c].length === 1 && (DASHES.has(c) || c in DIGIT_
 function lookalikeDigits(cells: string[]): string[] {
   const filled = cells.filter((c) => c && !lone(c));
   if (!filled.length || filled.filter(numeric).length < filled.length * (2 / 3)) return cells;
-  // a decimal point read ":" ("1:2" among 0.3, 0.6): the column's numbers have points, and no other colon
-  const colon = filled.filter((c) => /\d[:：]\d/.test(c)).length === 1 && filled.filter((c) => /\d\.\d/.test(c)).length >= 2;
   return cells.map((c) => {
     if (!c || numeric(c)) return c;
     if (DASHES.has(c)) return '—';
-    const mapped = [...(colon ? c.replace(/(?<=\d)[:：](?=\d)/, '.') : c)].map((ch) => DIGIT_LOOKALIKES[ch] ?? ch).join('');
+    const mapped = [...c].map((ch) => DIGIT_LOOKALIKES[ch] ?? ch).join('');
     return NUMBER.test(mapped) && /\d/.test(mapped) ? mapped : c;
   });
 }
@@ -119,6 +117,7 @@ const magnitude = (s: string) => Math.log10(Math.max(1e-9, Math.abs(parseFloat(s
 function signs(cells: string[]): string[] {
   const signed = cells.filter((c) => /^[≥≤]\d/.test(c));
   if (signed.length < 2) return cells;
+
   const sizes = signed.map(magnitude).sort((a, b) => a - b);
   const mid = sizes[Math.floor(sizes.length / 2)];
   const near = (s: string) => Math.abs(magnitude(s) - mid) <= Math.log10(3);
@@ -128,7 +127,7 @@ function signs(cells: string[]): string[] {
   // "W"/"v"/"N", ≤ read "K" in DejaVu/楷体 cells) — one such cell, or one for three signed ones: more are names (T11)
   const lettered = cells.filter((c) => /^[A-Za-z]\d[\d.]*$/.test(c)).length;
   const letterSign = lettered === 1 || lettered * 3 <= signed.length;
-  return cells.map((c) => {
+  const read = cells.map((c) => {
     const l = letterSign && /^[A-Za-z](\d[\d.]*)$/.exec(c);
     if (l) return only ? `${only}${l[1]}` : c;
     const m = /^([2sS$<>＜＞=＝])(\d[\d.,]*.*)$/.exec(c);
@@ -138,6 +137,13 @@ function signs(cells: string[]): string[] {
     if (m[1] === '=' || m[1] === '＝') return only ? `${only}${m[2]}` : c;
     return `${SIGN_LOOKALIKES[m[1]]}${m[2]}`;
   });
+  // a bare number in a column whose numbers all carry one sign: the sign read as nothing (8 pt condensed
+  // digits "≥2.0" read "2.0", 楷体 "≤1" read "1") — one such cell for six signed ones at most (more: a column
+  // that prints both)
+  const signedNow = read.filter((c) => /^[≥≤]\d/.test(c));
+  const bare = read.filter((c) => /^\d[\d.]*%?$/.test(c));
+  const lost = only && signedNow.length >= 4 && bare.length * 6 <= signedNow.length && new Set(signedNow.map((c) => c[0])).size === 1 ? only : null;
+  return lost ? read.map((c) => (/^\d[\d.]*%?$/.test(c) ? `${lost}${c}` : c)) : read;
 }
 
 /**
@@ -147,6 +153,46 @@ function signs(cells: string[]): string[] {
  * one-sided limit), a cell that is "+" and a number is "±".
  */
 function plusMinus(cells: string[]): string[] {
-  if (cells.filter((c) => /^±\d/.test(c)).length < 2 || cells.some((c) => /[-−－/／]/.test(c))) return cells;
-  return cells.map((c) => (/^[+＋]\d[\d.]*$/.test(c) ? `±${c.slice(1)}` : c));
+  const pm = cells.filter((c) => /^±\d/.test(c)).length;
+  if (pm < 2 || cells.some((c) => /[-−－/／]/.test(c))) return cells;
+  const read = cells.map((c) => (/^[+＋]\d[\d.]*$/.test(c) ? `±${c.slice(1)}` : c));
+  // a bare number where every other number is "±": the sign read as nothing, as for ≥/≤ in `signs`
+  const bare = read.filter((c) => /^\d[\d.]*$/.test(c)).length;
+  const signedNow = read.filter((c) => /^±\d/.test(c)).length;
+  const others = read.filter((c) => /\d/.test(c) && !/^±\d/.test(c) && !/^\d[\d.]*$/.test(c)).length;
+  return signedNow >= 4 && bare * 6 <= signedNow && !others ? read.map((c) => (/^\d[\d.]*$/.test(c) ? `±${c}` : c)) : read;
+}
+
+/**
+ * A decimal point read ":" or "," between two digits ("MY2,0-121", "ZR-YJV-8,7/15", "0:5" among 0.3, 0.6) in a
+ * column whose cells print points between digits: at least two with points, and the other marks one cell's, or
+ * one for five points at most (a column of times "10:00" or of lists "1,2" has them throughout).
+ */
+function decimalMarks(cells: string[]): string[] {
+  const MARK = /(?<=\d)[:：,，](?=\d)/;
+  const marks = cells.filter((c) => MARK.test(c)).length;
+  const points = cells.filter((c) => /\d\.\d/.test(c)).length;
+  if (!marks || points < 2 || (marks > 1 && marks * 5 > points)) return cells;
+  return cells.map((c) => c.replace(new RegExp(MARK.source, 'g'), '.'));
+}
+
+/** "≥97" among "≥97%", "≥95%": the "%" lost — a column whose numbers all end in "%" (five at least, one bare for six). */
+function lostPercent(cells: string[]): string[] {
+  const pct = cells.filter((c) => /\d%$/.test(c)).length;
+  const bare = cells.filter((c) => /^[≥≤±]?\d[\d.]*$/.test(c)).length;
+  if (pct < 5 || !bare || bare * 6 > pct || cells.some((c) => /\d/.test(c) && !/\d%$/.test(c) && !/^[≥≤±]?\d[\d.]*$/.test(c))) return cells;
+  return cells.map((c) => (/^[≥≤±]?\d[\d.]*$/.test(c) ? `${c}%` : c));
+}
+
+/** A ring after a number's last digit where no other cell of the column prints one ("-30～+40°"): a speck. */
+function strayRings(cells: string[]): string[] {
+  const rings = cells.filter((c) => /[°º˚]/.test(c));
+  if (rings.length !== 1 || cells.filter((c) => /\d/.test(c)).length < 4) return cells;
+  return cells.map((c) => c.replace(/(?<=\d)[°º˚]$/, ''));
+}
+
+/** "——" alone in a cell of a column whose other dash cells read "—": the one dash read twice (a long 8 pt dash). */
+function loneDashes(cells: string[]): string[] {
+  if (cells.filter((c) => c === '—').length < 2) return cells;
+  return cells.map((c) => (c.length >= 2 && c.length <= 3 && [...c].every((ch) => DASHES.has(ch)) ? '—' : c));
 }

@@ -227,13 +227,22 @@ function cellText(frags: { f: Fragment; cy: number }[]): string {
   return lines.map((l) => joinFragments(l.map((x) => x.f).sort((a, b) => a.x - b.x))).reduce(glue, '');
 }
 
+/** A unit, or a short unit with one character before or after it (a scanner's speck read "%6", "·kV"): the unit. */
+function unitWithSpeck(t: string): string | null {
+  if (UNIT_CELL_RE.test(t)) return t;
+  if (t.length < 2 || t.length > 5) return null;
+  if (UNIT_CELL_RE.test(t.slice(0, -1))) return t.slice(0, -1);
+  if (UNIT_CELL_RE.test(t.slice(1))) return t.slice(1);
+  return null;
+}
+
 /** Most header lines a ruled table stacks (group, sub-group, name, unit). */
 const MAX_HEADER_ROWS = 4;
 
 /** The number of header rows at the top of a grid whose cell texts are `text`. */
 function headerRows(grid: CellGrid, text: string[]): number {
   const nr = grid.ys.length - 1;
-  const anchored = (r: number) => grid.cells.map((c, i) => ({ c, t: text[i] })).filter(({ c }) => c.row === r);
+  const anchored = (r: number) => grid.cells.map((c, i) => ({ c, i, t: text[i] })).filter(({ c }) => c.row === r);
   const first = anchored(0).filter(({ t }) => t);
   if (first.length < 2 || !first.every(({ t }) => labelCell(t) || UNIT_CELL_RE.test(t))) return 0;
   let h = 1;
@@ -243,10 +252,14 @@ function headerRows(grid: CellGrid, text: string[]): number {
     // a group cell ending above row h whose columns row h splits (额定电压 kV over 10 | 35 | 110)
     const splits = grid.cells.some((c, i) => c.row < h && c.row + c.rowspan === h && c.colspan > 1 && !!text[i] && new Set(grid.owner[h].slice(c.col, c.col + c.colspan)).size > 1);
     const row = anchored(h).filter(({ t }) => t);
-    const units = row.length > 0 && row.every(({ t }) => UNIT_CELL_RE.test(t));
+    // a unit row; on a scan one of its cells may carry a speck read as a character ("%6")
+    const strict = row.filter(({ t }) => UNIT_CELL_RE.test(t)).length;
+    const units = row.length > 0 && row.every(({ t }) => unitWithSpeck(t) !== null) && strict >= Math.max(1, row.length - 1) && (strict === row.length || row.length >= 2);
     const short = row.every(({ t }) => t.length <= 24);
-    if ((reaches || splits || units) && short) h++;
-    else break;
+    if ((reaches || splits || units) && short) {
+      if (units) for (const { i, t } of row) text[i] = unitWithSpeck(t)!;
+      h++;
+    } else break;
   }
   return h;
 }

@@ -1,9 +1,11 @@
+import { cleanOcrColumns } from './table-cells';
 import {
   assignTableIds,
   fillMergedCells,
   fillMergedDown,
   findTableSegments,
   looksLikeHeader,
+  normalizeTableNumber,
   parseCaption,
   remapCells,
   repeatedHeaderLine,
@@ -186,10 +188,24 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
     // a table continues onto the next page only when nothing follows it on this one
     if (open && open.lastPage !== page) open = null;
   });
+  // a scanned table's column rules again over all its pages (one page's column may hold too few cells to show
+  // its kind: "21.5" for ≥1.5 on a page whose other signs were read likewise, the next page reading "≥")
+  for (const t of tables) if (scanned.has(t) && t.rows.length) t.rows = cleanOcrColumns(t.rows);
   // a cell grid says which cells are merged; text alignment (and a three-line table) leaves it to the blanks
   for (const t of tables) {
     if (t.ruled && !t.threeLine) fillMergedCells(t.rows, t.mergedCells);
     else fillMergedDown(t.rows, scanned.has(t));
+  }
+  // a scanned caption whose number lost its separator ("表41" for 表4-1: OCR drops a short hyphen or point
+  // between digits) takes the number the text cites when exactly one cited number, no caption's, has its digits
+  const captionIds = new Set(tables.map((t) => t.caption?.id).filter(Boolean));
+  const cited = new Set<string>();
+  for (const l of lines) if (!l.table) for (const m of l.text.matchAll(CITED_TABLE_RE)) cited.add(`${m[1] === '附表' ? '附表' : '表'}${normalizeTableNumber(m[2])}`);
+  for (const t of tables) {
+    const id = t.caption?.id;
+    if (!id || !scanned.has(t) || !/^(?:附表|表)\d{2,}$/.test(id)) continue;
+    const same = [...cited].filter((c) => !captionIds.has(c) && c.replace(/[.\-]/g, '') === id && c !== id);
+    if (same.length === 1 && !cited.has(id)) t.caption = { ...t.caption!, id: same[0] };
   }
   const ids = assignTableIds(tables.map((t) => t.caption));
   return {
@@ -202,6 +218,9 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
     })),
   };
 }
+
+/** a table number cited in running text: "见表4-1", "按附表 3.2" */
+const CITED_TABLE_RE = /(附表|表)\s*((?:[A-Za-z]\s*[.．])?[0-9０-９]+(?:\s*[.．\-－—–]\s*[0-9０-９]+){1,3})/g;
 
 // ---------------------------------------------------------------- TXT exports: columns aligned by spaces
 

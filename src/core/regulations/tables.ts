@@ -99,7 +99,8 @@ export function normalizeTableNumber(num: string): string {
 }
 
 export function parseCaption(line: string): Caption | null {
-  const text = line.replace(/^#{1,6}\s+/, '').replace(/\*\*/g, '').trim();
+  // a scanner's speck before the caption is read as a mark ("·表4-1 …"): one leading mark before 表 is not text
+  const text = line.replace(/^#{1,6}\s+/, '').replace(/\*\*/g, '').trim().replace(/^[·.・•'‘’`,，、]\s*(?=(?:续|附)?表)/, '');
   if (!text || text.length > 70) return null;
   const m = CAPTION_RE.exec(text);
   if (!m) return null;

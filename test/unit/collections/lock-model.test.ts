@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { choiceCandidates, fitChoiceModel, fitLockModel, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, LOCK_MODEL, statuteShares, type LockFeatures } from '../../../src/core/collections/lock-model';
+import { choiceCandidates, fitChoiceModel, fitLockModel, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, LOCK_MODEL, statuteShares, type ChoiceModel, type LockFeatures } from '../../../src/core/collections/lock-model';
 import { retrieveState } from '../../../src/core/collections/retrieve';
-import { requireCollection } from '../../../src/core/collections/store';
+import { docsOf, requireCollection } from '../../../src/core/collections/store';
+import { setKnownQuestions } from '../../../src/core/collections/known-answers';
+import { knownStatutePosterior } from '../../../src/core/collections/known-statutes';
 import { tempContext, tempDir } from '../../helpers';
 
 /**
@@ -134,6 +136,44 @@ describe('choice model', () => {
     // without a fitted choice model the chooser falls back to the focus rule's pick
     expect(lockChoice(wrongFirst.articles, wrongFirst.chunks, 0.05, 'model', { focusParent: 'W' })!.parent).toBe('W');
   });
+  it('reads what close known questions were answered, and gives the lock decision its own probability, margin and runner-up', () => {
+    // A leads the article scores, then B, then C; known questions close to this one cite C first, then B
+    const articles = [
+      { key: 'A:1', parent: 'A', score: 0.8, evidence: 0.6 },
+      { key: 'B:1', parent: 'B', score: 0.75, evidence: 0.6 },
+      { key: 'C:1', parent: 'C', score: 0.7, evidence: 0.6 },
+    ];
+    const chunks = [
+      { key: 'A:1', parent: 'A', rrf: 0.03, ranks: { lexical: 1 } as Record<string, number> },
+      { key: 'B:1', parent: 'B', rrf: 0.02, ranks: { lexical: 2, known: 2 } as Record<string, number> },
+      { key: 'C:1', parent: 'C', rrf: 0.01, ranks: { lexical: 3, known: 1 } as Record<string, number> },
+    ];
+    const x = Object.fromEntries(choiceCandidates(articles, chunks, 0.05, 'A').map((c) => [c.parent, c.x.knownRR]));
+    expect(x).toEqual({ A: 0, B: 0.5, C: 1 });
+    const choice = Object.fromEntries(Object.keys(choiceCandidates(articles, chunks, 0.05, 'A')[0].x).map((k) => [k, k === 'knownRR' ? 2 : 0])) as ChoiceModel;
+    const picked = lockChoice(articles, chunks, 0.05, 'model', { focusParent: 'A', choice })!;
+    expect(picked.parent).toBe('C');
+    // asked back, the chooser's runner-up is named (B), not the next largest share (A)
+    expect(picked.second).toBe('B');
+    const z = [2, 1, 0].map((v) => Math.exp(v));
+    expect(picked.features.choiceP).toBeCloseTo(z[0] / (z[0] + z[1] + z[2]), 9);
+    expect(picked.features.choiceMargin).toBeCloseTo((z[0] - z[1]) / (z[0] + z[1] + z[2]), 9);
+    // the known questions' word model: its p for each statute, the uniform prior for one it has no model of
+    const prior = new Map([
+      ['B', 0.9],
+      ['C', 0.1],
+    ]);
+    expect(Object.fromEntries(choiceCandidates(articles, chunks, 0.05, 'A', prior).map((c) => [c.parent, c.x.knownStatute]))).toEqual({ A: 0.5, B: 0.9, C: 0.1 });
+    expect(choiceCandidates(articles, chunks, 0.05, 'A').every((c) => c.x.knownStatute === 0)).toBe(true);
+    // …which the lock decision also sees for the chosen statute
+    expect(lockChoice(articles, chunks, 0.05, 'model', { focusParent: 'A', choice, prior })!.features.knownStatute).toBe(0.1);
+    expect(picked.features.knownStatute).toBe(0);
+    // the other choosers: the share of the chosen statute and its lead over the next share
+    const byShare = lockChoice(articles, chunks, 0.05, 'share')!;
+    const shares = statuteShares(articles, 0.05);
+    expect(byShare.features.choiceP).toBeCloseTo(shares[0].share, 9);
+    expect(byShare.features.choiceMargin).toBeCloseTo(shares[0].share - shares[1].share, 9);
+  });
 });
 
 function statute(title: string, topic: string, n: number): string {
@@ -165,6 +205,10 @@ describe('calibrated lock in a statute collection', () => {
     expect(sure.lockCheck!.p).toBeGreaterThan(0);
     expect(sure.lockCheck!.features.evidence).toBeGreaterThan(0.5);
     expect(sure.lockCheck!.parent).toBe(String(sure.locked!.doc_id));
+    // the chooser's own confidence reaches the lock decision: one statute clearly ahead of the other
+    expect(sure.lockCheck!.features.choiceP).toBeGreaterThan(0.5);
+    expect(sure.lockCheck!.features.choiceMargin).toBeGreaterThan(0);
+    expect(sure.lockCheck!.features.choiceMargin).toBeLessThanOrEqual(sure.lockCheck!.features.choiceP);
     Object.assign(ctx.config.collections.lockModel, { threshold: 1, familyThreshold: 1, rivalThreshold: 1 });
     const unsure = await retrieveState(ctx, coll, question);
     // the same ranking, asked back instead of locked: the best statute first
@@ -175,5 +219,35 @@ describe('calibrated lock in a statute collection', () => {
     const off = await retrieveState(ctx, coll, question);
     expect(off.lockCheck?.applied).toBe(false);
     expect(off.decision).toBe('locked');
+  });
+
+  it('learns from known questions which statute askers of a question’s words were answered from', () => {
+    const coll = requireCollection(ctx.db, 'laws');
+    const ids = Object.fromEntries(docsOf(ctx.db, coll.id).map((d) => [d.title, String(d.id)]));
+    const mine = ids['中华人民共和国矿产资源示范法'];
+    const water = ids['中华人民共和国水资源示范法'];
+    // everyday words no article holds: 挖矿 / 开矿 asked of the mining statute, 打井 / 抽水 of the water one
+    const known = [
+      { question: '私自挖矿会怎么样', relevant: ['中华人民共和国矿产资源示范法第三条'] },
+      { question: '村里有人开矿挖矿要批准吗', relevant: ['中华人民共和国矿产资源示范法第五条'] },
+      { question: '挖矿的钱交给谁', relevant: ['矿产资源示范法第三条'] },
+      { question: '自己家打井抽水要审批吗', relevant: ['中华人民共和国水资源示范法第二条'] },
+      { question: '工厂抽水太多有人管吗', relevant: ['中华人民共和国水资源示范法第四条'] },
+      { question: '打井抽水要交费吗', relevant: ['中华人民共和国水资源示范法第六条'] },
+      // a statute this collection does not hold teaches nothing here
+      { question: '挖矿打井都要交税吗', relevant: ['中华人民共和国税收示范法第一条'] },
+    ];
+    setKnownQuestions(ctx, known);
+    try {
+      const digging = knownStatutePosterior(ctx, coll, '在山上挖矿要不要批准')!;
+      expect(digging.get(mine)!).toBeGreaterThan(0.9);
+      expect(digging.get(mine)! + digging.get(water)!).toBeCloseTo(1, 9);
+      expect(knownStatutePosterior(ctx, coll, '家里打井抽水犯法吗')!.get(water)!).toBeGreaterThan(0.9);
+      // a statute with too few known questions gets no model: with one statute left there is no choice
+      setKnownQuestions(ctx, known.filter((k) => !k.relevant[0].includes('水资源')).concat(known[3]));
+      expect(knownStatutePosterior(ctx, coll, '在山上挖矿要不要批准')).toBeNull();
+    } finally {
+      setKnownQuestions(ctx, null);
+    }
   });
 });

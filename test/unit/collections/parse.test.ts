@@ -134,6 +134,21 @@ describe('question handling', () => {
     expect(questionTerms('红烧肉要放几个八角')).toEqual(questionTerms('红烧肉要放几个八角', 'any'));
   });
 
+  it('statute questions asked as A-not-A (要不要, 能不能, 有没有, 可不可以) are not searched by their pieces (不要, 不能, 没有)', () => {
+    const terms = questionTerms('单位辞退员工要不要提前通知工会', 'statutes');
+    expect(terms).toEqual(expect.arrayContaining(['单位', '辞退', '员工', '提前', '通知', '工会']));
+    expect(terms).not.toContain('不要');
+    expect(questionTerms('试用期内公司能不能随便解除合同', 'statutes')).not.toContain('不能');
+    expect(questionTerms('试用期内公司能不能随便解除合同', 'statutes')).toContain('解除');
+    expect(questionTerms('兼职的人有没有工伤保险', 'statutes')).not.toContain('没有');
+    expect(questionTerms('可不可以拒绝加班', 'statutes')).toContain('加班');
+    expect(questionTerms('可不可以拒绝加班', 'statutes').some((t) => t.includes('不可'))).toBe(false);
+    // read as its verb: 包不包括 is 包括, not 包不 + 括
+    expect(questionTerms('月工资包不包括奖金', 'statutes')).toContain('包括');
+    // a 不 between two different characters is a word of the question (不得, 不能胜任), kept
+    expect(questionTerms('不能胜任工作会被辞退吗', 'statutes')).toContain('不能');
+  });
+
   it('classifies follow-ups into ingredients / steps / time / tools / general', () => {
     expect(classifyQuery('需要哪些原料？')).toMatchObject({ intent: 'ingredients' });
     expect(classifyQuery('冰糖放多少')).toMatchObject({ intent: 'ingredients' });

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { rereadLines, romanOne, segmentationLexicon, type Lexicon } from '../../../src/core/ocr/reread';
+import { lexiconOf, rereadLines, romanOne, segmentationLexicon, sortedLines, type Lexicon } from '../../../src/core/ocr/reread';
 import type { RecognizedLine } from '../../../src/core/ocr/recognize';
 import { tempContext, tempDir } from '../../helpers';
 import { SCAN_TABLE_DOCS, expectedRows, writeStructureDocs, type DocSpec } from '../../fixtures/regulation-tables';
@@ -132,6 +133,28 @@ describe('rereadLines', () => {
     const lex = segmentationLexicon();
     for (const w of ['砂土', '黏土', '一般', '变电站', '母线']) expect(lex.has(w)).toBe(true);
     for (const w of ['砂士', '黏士', '土', '一般缺陷问题']) expect(lex.has(w)).toBe(false);
+  });
+
+  it('searches a sorted dictionary in place and packs an unsorted one, with the same answers', () => {
+    // jieba's dictionary ships sorted by word (byte order), so it is searched as it is, nothing built
+    const jieba = (createRequire(import.meta.url)('@node-rs/jieba/dict.js') as { dict: Uint8Array }).dict;
+    expect(sortedLines(jieba)).toBe(true);
+    const lines = ['一般 30 a', '一般性 8 n', '变电 5 v', '变电站 40 n', '土 9 n', '母线 12 n', '砂土 3 n', '黏土 4 n', '𠀋𠀋 1 n', 'kV 2 eng'];
+    const sorted = Buffer.from([...lines].sort((a, b) => Buffer.compare(Buffer.from(a.split(' ')[0]), Buffer.from(b.split(' ')[0]))).join('\n') + '\n');
+    const unsorted = Buffer.from([...lines].reverse().join('\r\n'));
+    expect(sortedLines(sorted)).toBe(true);
+    expect(sortedLines(unsorted)).toBe(false);
+    // a repeated word, or a blank line inside, is no sorted dictionary either
+    expect(sortedLines(Buffer.from('一般 1\n一般 2\n'))).toBe(false);
+    expect(sortedLines(Buffer.from('一般 1\n\n变电 2\n'))).toBe(false);
+    const probes = ['一般', '一般性', '变电', '变电站', '母线', '砂土', '黏土', '土', '砂士', '一', '一般性质', '电站', '变电站站', 'kV', '𠀋𠀋', '站变', ''];
+    const a = lexiconOf(sorted, ['直埋 3 n\n']);
+    const b = lexiconOf(unsorted, ['直埋 3 n\n']);
+    const known = probes.filter((w) => a.has(w));
+    // 2–4 Han characters only: not "土", not Latin, not a character outside the BMP's Han blocks
+    expect(known).toEqual(['一般', '一般性', '变电', '变电站', '母线', '砂土', '黏土']);
+    expect(probes.filter((w) => b.has(w))).toEqual(known);
+    expect(a.has('直埋') && b.has('直埋')).toBe(true);
   });
 
   it('reads "1"/"I" before a character the page prints after Ⅱ as Ⅰ (the dictionary has no Ⅰ)', () => {

@@ -72,4 +72,41 @@ describe('OCR table columns', () => {
     expect(col([['≥45'], ['T11'], ['T13'], ['≥60']], 0)).toEqual(['≥45', 'T11', 'T13', '≥60']);
     expect(col([['≥45'], ['W40'], ['≤50']], 0)).toEqual(['≥45', 'W40', '≤50']);
   });
+  it('a sign read as nothing in a column whose numbers all carry it (one bare number for six signed at most)', () => {
+    const sens = ['≥2.0', '≥1.5', '≥1.3', '—', '≥1.5', '≥1.3', '≥1.2'];
+    expect(col([...sens.map((x) => [x]), ['2.0']], 0)).toEqual([...sens, '≥2.0']);
+    // a column that prints both bare and signed numbers, or both signs, stays
+    expect(col([['≥2.0'], ['≥1.5'], ['≥1.3'], ['≥1.5'], ['1.0'], ['1.2']], 0)).toEqual(['≥2.0', '≥1.5', '≥1.3', '≥1.5', '1.0', '1.2']);
+    expect(col([['≥2.0'], ['≤1.5'], ['≥1.3'], ['≥1.5'], ['≥1.1'], ['≥1.2'], ['≥1.4'], ['1.0']], 0)).toEqual(['≥2.0', '≤1.5', '≥1.3', '≥1.5', '≥1.1', '≥1.2', '≥1.4', '1.0']);
+    // "±" alike; a column with other numbers keeps its bare ones
+    expect(col([['±3'], ['±5'], ['±5'], ['±5'], ['±3'], ['±2'], ['3']], 0)).toEqual(['±3', '±5', '±5', '±5', '±3', '±2', '±3']);
+    expect(col([['±3'], ['±5'], ['±5'], ['±5'], ['±3'], ['±2'], ['3'], ['0.5%']], 0)).toEqual(['±3', '±5', '±5', '±5', '±3', '±2', '3', '0.5%']);
+  });
+
+  it('decimal points read ":" (one for five points at most) and a Cyrillic "З" read for 3 in a column of numbers', () => {
+    const pts = ['0.3', '0.6', '0.5', '1.0', '6', '0.5', '1.0', '0.3', '0.6', '0.5', '1.0'];
+    expect(col([...pts.map((x) => [x]), ['0:5'], ['1:0']], 0)).toEqual([...pts, '0.5', '1.0']);
+    expect(col([['10:00'], ['11:30'], ['12:00'], ['0.5']], 0)).toEqual(['10:00', '11:30', '12:00', '0.5']);
+    expect(col([['≤3'], ['З'], ['≤2'], ['≤3']], 0)).toEqual(['≤3', '3', '≤2', '≤3']);
+    expect(col([['甲З'], ['乙'], ['丙']], 0)).toEqual(['甲З', '乙', '丙']);
+  });
+
+  it('a point read "," in model numbers, a lost "%" and a stray ring, each from its column', () => {
+    expect(col([['ZR-YJV-8.7/15'], ['ZR-YJV-8,7/15'], ['YJLV22-8.7/15']], 0)).toEqual(['ZR-YJV-8.7/15', 'ZR-YJV-8.7/15', 'YJLV22-8.7/15']);
+    expect(col([['1,2'], ['3,4'], ['0.5']], 0)).toEqual(['1,2', '3,4', '0.5']);
+    const pct = ['≥97%', '≥95%', '≥97%', '—', '≥96%', '≥95%', '≥97%'];
+    expect(col([...pct.map((x) => [x]), ['≥97']], 0)).toEqual([...pct, '≥97%']);
+    expect(col([['≥97%'], ['≥95%'], ['≥97%'], ['≥96%'], ['≥95%'], ['≥97'], ['3'], ['4']], 0)).toEqual(['≥97%', '≥95%', '≥97%', '≥96%', '≥95%', '≥97', '3', '4']);
+    expect(col([['-30～+40°'], ['-20～+40'], ['-10～+45'], ['-20～+40']], 0)).toEqual(['-30～+40', '-20～+40', '-10～+45', '-20～+40']);
+    expect(col([['30°'], ['45°'], ['60'], ['90°']], 0)).toEqual(['30°', '45°', '60', '90°']);
+  });
+
+  it('a speck read as a point between a number and its bracket', () => {
+    expect(['UP2000-115.(高原型)', 'GW121-2500（常温型）', '3.(2)'].map(cleanOcrCell)).toEqual(['UP2000-115(高原型)', 'GW121-2500（常温型）', '3(2)']);
+  });
+
+  it('a lone dash read twice is one dash where the column prints "—"', () => {
+    expect(col([['—'], ['——'], ['0.85'], ['—']], 0)).toEqual(['—', '—', '0.85', '—']);
+    expect(col([['——'], ['甲'], ['乙']], 0)).toEqual(['——', '甲', '乙']);
+  });
 });
