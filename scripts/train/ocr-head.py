@@ -198,8 +198,8 @@ def main():
         total = 0.0
         for g in groups:
             x = batch(train, tf, g)
-            out = model(x)
-            logp = out.transpose(0, 1)
+            own = model(x)
+            logp = own.transpose(0, 1)
             targets = torch.tensor([index[c] for i in g for c in train[i]['label']], dtype=torch.long)
             loss = F.ctc_loss(logp, targets, torch.tensor([train[i]['steps'] for i in g]), torch.tensor([len(train[i]['label']) for i in g]), blank=0, reduction='sum', zero_infinity=True) / len(g)
             loss = loss + pull * model.pull()
@@ -207,10 +207,10 @@ def main():
                 # learning without forgetting: every step's distribution kept near the package's (KL, summed over
                 # steps, mean over samples), so only what the labels contradict moves
                 ref = model.package_logp(x)
-                mask = torch.zeros(out.shape[:2])
+                mask = torch.zeros(own.shape[:2])
                 for k, i in enumerate(g):
                     mask[k, : train[i]['steps']] = 1
-                kl = (ref.exp() * (ref - out)).sum(-1)
+                kl = (ref.exp() * (ref - own)).sum(-1)
                 loss = loss + distill * (kl * mask).sum() / len(g)
             opt.zero_grad()
             loss.backward()
