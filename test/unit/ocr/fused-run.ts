@@ -1,5 +1,6 @@
 // Child process for fused-models.test.ts (onnxruntime-node may be used by one thread per process only):
-// reads a real scanned page with the package's PP-OCRv4 files and with the fused copies in resources/ocr,
+// reads a real scanned page with the package's PP-OCRv4 files and with the fused copies in resources/ocr (or the
+// directory given after the image),
 // through the app's own detection and recognition stages, and prints both results as JSON.
 import fs from 'node:fs';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
@@ -9,7 +10,7 @@ import { greyFromRgba } from '../../../src/core/ocr/image';
 import { fusedOcrModelFiles, packagedOcrModelFiles, readOcrDictionary, type OcrModels } from '../../../src/core/ocr/models';
 import { recognizeBoxes } from '../../../src/core/ocr/recognize';
 
-const [imageFile] = process.argv.slice(2);
+const [imageFile, fusedDir] = process.argv.slice(2);
 const img = await loadImage(fs.readFileSync(imageFile));
 const canvas = createCanvas(img.width, img.height);
 const ctx = canvas.getContext('2d');
@@ -17,7 +18,7 @@ ctx.drawImage(img, 0, 0);
 const page = greyFromRgba(ctx.getImageData(0, 0, img.width, img.height).data, img.width, img.height);
 
 const packaged = packagedOcrModelFiles();
-const fused = fusedOcrModelFiles();
+const fused = fusedOcrModelFiles(fusedDir);
 if (!fused) throw new Error('resources/ocr does not match its manifest');
 const dictionary = readOcrDictionary(packaged.dictionary);
 

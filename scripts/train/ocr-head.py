@@ -1,0 +1,230 @@
+#!/usr/bin/python3
+"""
+Fine-tunes the PP-OCRv4 recogniser's last layers on generated text (`npm run train:ocr`, step 2 of 3;
+docs/ocr.md "Fine-tuned recogniser").
+
+The recogniser's neck ends in a 1x1 convolution (60 -> 120, no bias) + batch norm + swish, then the CTC
+head (Linear 120 -> 6,625; a class no training label holds keeps its column). scripts/train/ocr-data.ts saved, for every generated sample, the map feeding that
+convolution (60 x steps, read by the package's own backbone on the app's own crop) and the label. Trained
+here, initialised from the package's values: the convolution's weights, the batch norm's scale and shift
+(its running mean and variance stay) and the Linear layer, with CTC loss plus an L2 pull toward the
+package's values (so what the generated text does not show is not forgotten). torch 1.13 CPU, fixed seeds,
+one thread: the same data gives the same weights.
+
+Writes resources/ocr/ch_PP-OCRv4_rec_head.npz (the tensors by their initialiser names; scripts/fuse-ocr-models.py
+substitutes them) and prints exact-line rates, package vs fine-tuned, on training and validation samples
+(validation pages are printed in faces training never sees).
+
+Usage: /usr/bin/python3 scripts/train/ocr-head.py DIR [--epochs N] [--pull L] [--distill A] [--out FILE]
+"""
+import json
+import os
+import sys
+import time
+
+try:
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper as nh
+    import torch
+    import torch.nn.functional as F
+except ImportError:
+    sys.exit('需要 python3-torch、python3-numpy、python3-onnx，用 /usr/bin/python3 运行')
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SOURCE = os.path.join(ROOT, 'node_modules', '@gutenye', 'ocr-models', 'assets')
+CONV, BN, FC = 'conv2d_146.w_0', 'batch_norm2d_152', 'linear_85'
+EPS = 1e-5
+FEAT = 60
+
+
+def arg(name, default):
+    a = sys.argv
+    return type(default)(a[a.index(name) + 1]) if name in a else default
+
+
+def dictionary():
+    with open(os.path.join(SOURCE, 'ppocr_keys_v1.txt'), encoding='utf-8') as f:
+        chars = f.read().replace('\r', '').split('\n')
+    if chars[-1] == '':
+        chars.pop()
+    return chars + [' ']
+
+
+def package_weights():
+    m = onnx.load(os.path.join(SOURCE, 'ch_PP-OCRv4_rec_infer.onnx'))
+    init = {t.name: nh.to_array(t) for t in m.graph.initializer}
+    init.update({n.output[0]: nh.to_array(n.attribute[0].t) for n in m.graph.node if n.op_type == 'Constant'})
+    return {k: init[k].astype(np.float32) for k in [CONV, BN + '.w_0', BN + '.b_0', BN + '.w_1', BN + '.w_2', FC + '.w_0', FC + '.b_0']}
+
+
+def load(dir, *splits):
+    """The samples of the given splits (those present) and their features, one array."""
+    samples, feats, base = [], [], 0
+    for split in splits:
+        if not os.path.exists(os.path.join(dir, split + '.json')):
+            continue
+        with open(os.path.join(dir, split + '.json'), encoding='utf-8') as f:
+            part = json.load(f)
+        f32 = np.fromfile(os.path.join(dir, split + '.bin'), dtype=np.float32)
+        samples += [{**s, 'off': s['off'] + base} for s in part]
+        feats.append(f32)
+        base += f32.size
+    return samples, np.concatenate(feats)
+
+
+class Head(torch.nn.Module):
+    def __init__(self, w):
+        super().__init__()
+        p = lambda a: torch.nn.Parameter(torch.tensor(a))
+        self.conv = p(w[CONV].reshape(120, FEAT))
+        self.gamma = p(w[BN + '.w_0'])
+        self.beta = p(w[BN + '.b_0'])
+        self.register_buffer('mean', torch.tensor(w[BN + '.w_1']))
+        self.register_buffer('std', torch.tensor(np.sqrt(w[BN + '.w_2'] + EPS)))
+        self.fc = p(w[FC + '.w_0'])
+        self.bias = p(w[FC + '.b_0'])
+        self.start = [q.detach().clone() for q in self.parameters()]
+        # the package's layers, frozen: what the fine-tuned ones are distilled toward
+        self.package = None
+
+    def forward(self, x):
+        """x: batch x steps x 60 -> log-probabilities batch x steps x classes"""
+        h = x @ self.conv.t()
+        h = (h - self.mean) / self.std * self.gamma + self.beta
+        h = h * torch.sigmoid(h)
+        return F.log_softmax(h @ self.fc + self.bias, dim=-1)
+
+    def package_logp(self, x):
+        with torch.no_grad():
+            conv, gamma, beta, fc, bias = self.start
+            h = x @ conv.t()
+            h = (h - self.mean) / self.std * gamma + beta
+            h = h * torch.sigmoid(h)
+            return F.log_softmax(h @ fc + bias, dim=-1)
+
+    def pull(self):
+        return sum(((q - s) ** 2).sum() for q, s in zip(self.parameters(), self.start))
+
+    def weights(self):
+        d = lambda t: t.detach().numpy().astype(np.float32)
+        return {
+            CONV: d(self.conv).reshape(120, FEAT, 1, 1),
+            BN + '.w_0': d(self.gamma),
+            BN + '.b_0': d(self.beta),
+            FC + '.w_0': d(self.fc),
+            FC + '.b_0': d(self.bias),
+        }
+
+
+def batch(samples, feats, idx):
+    steps = max(samples[i]['steps'] for i in idx)
+    x = np.zeros((len(idx), steps, FEAT), np.float32)
+    for k, i in enumerate(idx):
+        s = samples[i]
+        x[k, : s['steps']] = feats[s['off'] : s['off'] + s['steps'] * FEAT].reshape(FEAT, s['steps']).T
+    return torch.from_numpy(x)
+
+
+def decode(logp, steps, chars):
+    best = logp.argmax(-1).numpy()
+    out = []
+    for k, n in enumerate(steps):
+        prev, text = -1, ''
+        for c in best[k, :n]:
+            if c != 0 and c != prev:
+                text += chars[c - 1]
+            prev = c
+        out.append(text)
+    return out
+
+
+def exact(model, samples, feats, chars, idx):
+    """share of samples read exactly (trailing/leading spaces ignored, as the app trims)"""
+    right = 0
+    with torch.no_grad():
+        for b in range(0, len(idx), 64):
+            part = idx[b : b + 64]
+            texts = decode(model(batch(samples, feats, part)), [samples[i]['steps'] for i in part], chars)
+            right += sum(t.strip() == samples[i]['label'].strip() for t, i in zip(texts, part))
+    return right / max(1, len(idx))
+
+
+def main():
+    dir = sys.argv[1]
+    epochs, pull, distill = arg('--epochs', 4), arg('--pull', 1e-3), arg('--distill', 0.0)
+    out = arg('--out', os.path.join(ROOT, 'resources', 'ocr', 'ch_PP-OCRv4_rec_head.npz'))
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(0)
+    chars = dictionary()
+    index = {c: i + 1 for i, c in enumerate(chars)}
+    train, tf = load(dir, 'train', 'train2')
+    val, vf = load(dir, 'val')
+    # samples whose label fits the CTC steps (a repeated character needs a blank between)
+    def usable(s):
+        need = len(s['label']) + sum(a == b for a, b in zip(s['label'], s['label'][1:]))
+        return all(c in index for c in s['label']) and need <= s['steps']
+    tidx = [i for i, s in enumerate(train) if usable(s)]
+    vidx = [i for i, s in enumerate(val) if usable(s)]
+    model = Head(package_weights())
+    # the package's reading, recomputed here: the same as the ONNX model's (checks the layers are the same maths)
+    check = tidx[:200]
+    with torch.no_grad():
+        same = sum(t == train[i]['old'] for b in range(0, len(check), 50) for t, i in zip(decode(model(batch(train, tf, check[b : b + 50])), [train[i]['steps'] for i in check[b : b + 50]], chars), check[b : b + 50]))
+    print(f'package layers in torch read {same}/{len(check)} samples as the ONNX model did')
+    if same < len(check) * 0.98:
+        sys.exit('the torch copy of the last layers does not match the ONNX model')
+    lines = [i for i in tidx if train[i]['steps'] > 100]
+    print(f'train {len(tidx)} samples ({len(lines)} statute lines), val {len(vidx)}')
+    before = (exact(model, train, tf, chars, tidx[:1000]), exact(model, val, vf, chars, vidx), exact(model, train, tf, chars, lines[:300]))
+    print('package: train %.3f, val (unseen faces) %.3f, statute lines %.3f' % before)
+    # classes no training label holds keep their column of the head as it was: Adam would turn the tiny push
+    # softmax gives them everywhere into full-size steps, and rare characters of running text be forgotten
+    seen = torch.zeros(len(chars) + 1, dtype=torch.bool)
+    seen[0] = True
+    for i in tidx:
+        for c in train[i]['label']:
+            seen[index[c]] = True
+    print(f'{int(seen.sum())} of {len(chars) + 1} classes in the training labels')
+    opt = torch.optim.Adam(model.parameters(), lr=arg('--lr', 1e-3))
+    size = 32
+    for epoch in range(epochs):
+        t0 = time.time()
+        # similar lengths together (less padding), batches in random order
+        order = sorted(tidx, key=lambda i: (train[i]['steps'], rng.random()))
+        groups = [order[b : b + size] for b in range(0, len(order), size)]
+        rng.shuffle(groups)
+        total = 0.0
+        for g in groups:
+            x = batch(train, tf, g)
+            own = model(x)
+            logp = own.transpose(0, 1)
+            targets = torch.tensor([index[c] for i in g for c in train[i]['label']], dtype=torch.long)
+            loss = F.ctc_loss(logp, targets, torch.tensor([train[i]['steps'] for i in g]), torch.tensor([len(train[i]['label']) for i in g]), blank=0, reduction='sum', zero_infinity=True) / len(g)
+            loss = loss + pull * model.pull()
+            if distill:
+                # learning without forgetting: every step's distribution kept near the package's (KL, summed over
+                # steps, mean over samples), so only what the labels contradict moves
+                ref = model.package_logp(x)
+                mask = torch.zeros(own.shape[:2])
+                for k, i in enumerate(g):
+                    mask[k, : train[i]['steps']] = 1
+                kl = (ref.exp() * (ref - own)).sum(-1)
+                loss = loss + distill * (kl * mask).sum() / len(g)
+            opt.zero_grad()
+            loss.backward()
+            model.fc.grad[:, ~seen] = 0
+            model.bias.grad[~seen] = 0
+            opt.step()
+            total += loss.item() * len(g)
+        for q in opt.param_groups:
+            q['lr'] *= 0.6
+        after = (exact(model, train, tf, chars, tidx[:1000]), exact(model, val, vf, chars, vidx), exact(model, train, tf, chars, lines[:300]))
+        print('epoch %d: loss %.3f, pull %.2f, train %.3f, val %.3f, statute lines %.3f (%.0f s)' % (epoch + 1, total / len(tidx), model.pull().item(), *after, time.time() - t0))
+    np.savez(out, **model.weights())
+    print(f'{out} written')
+
+
+if __name__ == '__main__':
+    main()
