@@ -393,6 +393,8 @@ export function readSign(img: GreyImage, b: TextBox, r: RecognizedLine): Recogni
   // a "2" before "0" and a digit is the number's own first digit: no number is printed "≥00…" (a serif "2",
   // whose flat base the scanner's blur parts from its arc, looks like the sign: "200" read "≥00")
   if (chars[0] === '2' && /^0\d/.test(chars.slice(1).join(''))) return r;
+  // nor is a sign followed by no digit ("2." — a lone 2 and a speck — is not "≥.")
+  if (lookalike && !/\d/.test(chars.slice(1).join(''))) return r;
   const [glyph, next] = leadingGlyphs(img, b);
   const sign = glyph && signShape(img, glyph, chars[0], next);
   if (!glyph || !sign) return r;

@@ -19,7 +19,7 @@ export function cleanOcrColumns(rows: string[][]): string[][] {
   const n = Math.max(0, ...out.map((r) => r.length));
   for (let c = 0; c < n; c++) {
     const cells = out.map((r) => r[c] ?? '');
-    const fixed = strayRings(lostPercent(loneDashes(plusMinus(signs(lookalikeDigits(decimalMarks(dashSlots(cells))))))));
+    const fixed = trailingDashes(strayRings(lostPercent(loneDashes(plusMinus(signs(lookalikeDigits(decimalMarks(dashSlots(cells)))))))));
     fixed.forEach((v, i) => {
       if (out[i].length > c) out[i][c] = v;
     });
@@ -184,6 +184,13 @@ function lostPercent(cells: string[]): string[] {
   return cells.map((c) => (/^[≥≤±]?\d[\d.]*$/.test(c) ? `${c}%` : c));
 }
 
+/** A dash after a name where no other cell of the column ends in one ("一般缺陷—", "一遥—"): a speck or a ruling's stub. */
+function trailingDashes(cells: string[]): string[] {
+  const ends = cells.filter((c) => /[\u4e00-\u9fff][—－-]$/.test(c));
+  if (ends.length !== 1 || cells.filter(Boolean).length < 4) return cells;
+  return cells.map((c) => (/[\u4e00-\u9fff]{2}[—－-]$/.test(c) ? c.slice(0, -1) : c));
+}
+
 /** A ring after a number's last digit where no other cell of the column prints one ("-30～+40°"): a speck. */
 function strayRings(cells: string[]): string[] {
   const rings = cells.filter((c) => /[°º˚]/.test(c));
@@ -194,5 +201,8 @@ function strayRings(cells: string[]): string[] {
 /** "——" alone in a cell of a column whose other dash cells read "—": the one dash read twice (a long 8 pt dash). */
 function loneDashes(cells: string[]): string[] {
   if (cells.filter((c) => c === '—').length < 2) return cells;
-  return cells.map((c) => (c.length >= 2 && c.length <= 3 && [...c].every((ch) => DASHES.has(ch)) ? '—' : c));
+  return cells.map((c) => {
+    const d = c.replace(/\s+/g, '');
+    return d.length >= 2 && d.length <= 3 && [...d].every((ch) => DASHES.has(ch)) ? '—' : c;
+  });
 }

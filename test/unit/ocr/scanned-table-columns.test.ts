@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { tempContext, tempDir } from '../../helpers';
-import { expectedRows, SEALED35_DOCS, writeStructureDocs } from '../../fixtures/regulation-tables';
+import { expectedRows, HELD34_DOCS, SEALED35_DOCS, TUNING35_DOCS, writeStructureDocs } from '../../fixtures/regulation-tables';
 import { scanOf } from '../../fixtures/scans';
 
 /**
@@ -16,6 +16,10 @@ import { scanOf } from '../../fixtures/scans';
  */
 const baohu = SEALED35_DOCS.find((d) => d.name === 'baohu')!;
 const peidian = SEALED35_DOCS.find((d) => d.name === 'peidian')!;
+/** UKai TW with DejaVu Serif Condensed digits: a lone "2" with a speck, "2.", was made "≥." */
+const jiliang = TUNING35_DOCS.find((d) => d.name === 'jiliang')!;
+/** Zen Hei Mono, unruled: a speck after "一般缺陷" read "—" */
+const wendu = HELD34_DOCS.find((d) => d.name === 'wendu')!;
 
 let ctx: ReturnType<typeof tempContext>;
 let dir: string;
@@ -24,7 +28,7 @@ let files: Record<string, string>;
 beforeAll(async () => {
   ctx = tempContext();
   dir = tempDir('gridcode-scanned-columns-');
-  files = Object.fromEntries((await writeStructureDocs(dir, { docs: [baohu, peidian] })).map(({ doc, file }) => [doc.name, file]));
+  files = Object.fromEntries((await writeStructureDocs(dir, { docs: [baohu, peidian, jiliang, wendu] })).map(({ doc, file }) => [doc.name, file]));
 });
 afterAll(async () => {
   await ctx.cleanup();
@@ -55,5 +59,13 @@ describe('scanned table columns', { timeout: 240_000 }, () => {
     const t = await scannedTable('peidian', '表6-2', 200, { skew: 0.4, speckle: 0.001, blur: 1, jpegQuality: 80, seed: 5 });
     const want = expectedRows(peidian.tables[0]);
     expect(t.rows.map((r) => r.cells[3])).toEqual(want.map((r) => r[3]));
+  });
+
+  it('no sign without a digit after it, and no dash ending one name of a column', async () => {
+    const mild = { skew: 0.4, speckle: 0.001, blur: 1, jpegQuality: 80, seed: 5 };
+    const t = await scannedTable('jiliang', '表4-2', 200, mild);
+    expect(t.rows.filter((r) => /^[≥≤]\D*$/.test(r.cells[4]))).toEqual([]);
+    const w = await scannedTable('wendu', '表3', 200, mild);
+    expect(w.rows.map((r) => r.cells[4]).filter((c) => /[\u4e00-\u9fff]—$/.test(c))).toEqual([]);
   });
 });

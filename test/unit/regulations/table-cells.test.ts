@@ -105,8 +105,13 @@ describe('OCR table columns', () => {
     expect(['UP2000-115.(高原型)', 'GW121-2500（常温型）', '3.(2)'].map(cleanOcrCell)).toEqual(['UP2000-115(高原型)', 'GW121-2500（常温型）', '3(2)']);
   });
 
+  it('a dash ending one name of a column is a speck; a column of such names keeps them', () => {
+    expect(col([['一般缺陷—'], ['严重缺陷'], ['危急缺陷'], ['—']], 0)).toEqual(['一般缺陷', '严重缺陷', '危急缺陷', '—']);
+    expect(col([['东郊—'], ['西山—'], ['南湖'], ['北岭']], 0)).toEqual(['东郊—', '西山—', '南湖', '北岭']);
+  });
+
   it('a lone dash read twice is one dash where the column prints "—"', () => {
-    expect(col([['—'], ['——'], ['0.85'], ['—']], 0)).toEqual(['—', '—', '0.85', '—']);
+    expect(col([['—'], ['——'], ['0.85'], ['—'], ['— —']], 0)).toEqual(['—', '—', '0.85', '—', '—']);
     expect(col([['——'], ['甲'], ['乙']], 0)).toEqual(['——', '甲', '乙']);
   });
 });
