@@ -152,7 +152,7 @@ def exact(model, samples, feats, chars, idx):
 
 def main():
     dir = sys.argv[1]
-    epochs, pull, distill = arg('--epochs', 4), arg('--pull', 1e-3), arg('--distill', 0.0)
+    epochs, pull, distill = arg('--epochs', 3), arg('--pull', 1e-3), arg('--distill', 1.0)
     out = arg('--out', os.path.join(ROOT, 'resources', 'ocr', 'ch_PP-OCRv4_rec_head.npz'))
     torch.manual_seed(0)
     torch.set_num_threads(1)
