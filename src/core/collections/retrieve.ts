@@ -106,18 +106,18 @@ const QUESTION_PARTS: RegExp[] = [
 ];
 
 /**
- * Statute questions keep what the recipe scaffolding takes for question parts: 材料 not asked for
- * (`用假材料骗领`; `需要什么材料` stays a question part),
- * 告诉 inside the question (`公司应该告诉我哪些情况`: the duty to inform; only a leading `告诉我` is a
- * request).
- */
-/**
  * An A-not-A question (`要不要`, `能不能`, `是不是`, `有没有`, `可不可以`, `包不包括`) asks yes or no: it is read
  * as its verb (要, 能, 可以, 包括). Its pieces (不要, 不能, 没有, 不可, 包不 + 括) would otherwise be searched as words
  * and match articles that say 不得 / 不能 about something else (`公司开除员工之前要不要先通知工会`: 不要 → 不得
  * through the learned vocabulary chose 劳动合同法 第六十九条).
  */
 const A_NOT_A = /(\p{Script=Han})[不没]\1/gu;
+/**
+ * Statute questions keep what the recipe scaffolding takes for question parts: 材料 not asked for
+ * (`用假材料骗领`; `需要什么材料` stays a question part),
+ * 告诉 inside the question (`公司应该告诉我哪些情况`: the duty to inform; only a leading `告诉我` is a
+ * request).
+ */
 const STATUTE_PARTS: RegExp[] = [PUNCTUATION, HOW, HOW_LONG, NEEDS, /^(请问|请教|麻烦|帮我|帮忙|告诉我|我想问|我想知道)+/g, new RegExp(POLITE.source.replace('告诉我|', ''), 'g'), TAIL, ASKS_WHAT];
 
 /** A token that asks rather than names (由谁来, 几天, 哪些, 什么样): statute articles never hold it. */

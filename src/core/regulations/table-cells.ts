@@ -117,7 +117,6 @@ const magnitude = (s: string) => Math.log10(Math.max(1e-9, Math.abs(parseFloat(s
 function signs(cells: string[]): string[] {
   const signed = cells.filter((c) => /^[≥≤]\d/.test(c));
   if (signed.length < 2) return cells;
-
   const sizes = signed.map(magnitude).sort((a, b) => a - b);
   const mid = sizes[Math.floor(sizes.length / 2)];
   const near = (s: string) => Math.abs(magnitude(s) - mid) <= Math.log10(3);
