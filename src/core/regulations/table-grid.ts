@@ -254,10 +254,14 @@ function headerRows(grid: CellGrid, text: string[]): number {
     const row = anchored(h).filter(({ t }) => t);
     // a unit row; on a scan one of its cells may carry a speck read as a character ("%6")
     const strict = row.filter(({ t }) => UNIT_CELL_RE.test(t)).length;
-    const units = row.length > 0 && row.every(({ t }) => unitWithSpeck(t) !== null) && strict >= Math.max(1, row.length - 1) && (strict === row.length || row.length >= 2);
+    const loose = row.filter(({ t }) => unitWithSpeck(t) === null);
+    // or one unit read as another short text ("s" read "8" at 150 dpi: |A|8| under 定值|动作时间): the row's other
+    // cells units, the name column empty and at most half the columns filled, as no body row is
+    const misread = loose.length === 1 && row.length >= 2 && [...loose[0].t].length <= 2 && strict === row.length - 1 && !row.some(({ c }) => c.col === 0) && row.length * 2 <= grid.xs.length - 1;
+    const units = row.length > 0 && ((loose.length === 0 && strict >= Math.max(1, row.length - 1) && (strict === row.length || row.length >= 2)) || misread);
     const short = row.every(({ t }) => t.length <= 24);
     if ((reaches || splits || units) && short) {
-      if (units) for (const { i, t } of row) text[i] = unitWithSpeck(t)!;
+      if (units) for (const { i, t } of row) text[i] = unitWithSpeck(t) ?? t;
       h++;
     } else break;
   }

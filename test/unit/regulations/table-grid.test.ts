@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { cleanOcrCell, parsePdf } from '../../../src/core/regulations/pdf';
-import { alignedColumnBorders, buildGrids, type CellGrid } from '../../../src/core/regulations/table-grid';
+import { alignedColumnBorders, buildGrids, pageTableSegments, type CellGrid } from '../../../src/core/regulations/table-grid';
 import { cellBoxes, isDashBar, readCellBox, splitAtRulings, strayBars } from '../../../src/core/ocr/cells';
 import { rulingsFromOperators, type OperatorList } from '../../../src/core/regulations/table-rulings';
 import { detectRulings } from '../../../src/core/ocr/rulings';
@@ -260,5 +260,44 @@ describe('OCR boxes in table cells', () => {
     expect(bars[0].x1).toBeGreaterThan(322);
     // no table rulings, no search
     expect(strayBars(page, [], [], textH)).toHaveLength(0);
+  });
+});
+
+describe('unit row under a ruled header', () => {
+  // a 5-column grid: header, unit row, three body rows (PDF y grows upwards)
+  const xs = [50, 150, 250, 330, 410, 490];
+  const ys = [700, 680, 660, 640, 620, 600];
+  const rulings = [
+    ...xs.map((x) => ({ x0: x, y0: ys[ys.length - 1], x1: x, y1: ys[0] })),
+    ...ys.map((y) => ({ x0: xs[0], y0: y, x1: xs[xs.length - 1], y1: y })),
+  ];
+  const table = (rows: string[][]) => {
+    const lines = rows.map((cells, r) => {
+      const y = (ys[r] + ys[r + 1]) / 2 - 4;
+      const frags = cells.flatMap((str, c) => (str ? [{ str, x: xs[c] + 4, right: xs[c] + 4 + str.length * 9, h: 9, y }] : []));
+      return { text: cells.filter(Boolean).join(' '), y, size: 9, frags };
+    });
+    return pageTableSegments(lines, buildGrids(rulings))[0];
+  };
+  const header = ['线路名称', '定值项目', '定值', '动作时间', '误差'];
+  const body = [
+    ['清河甲线', '相间距离Ⅱ段', '2.40', '0.3', '±3'],
+    ['清河乙线', '接地距离Ⅲ段', '3.70', '0.6', '±5'],
+    ['望江线', '过负荷告警', '420', '6.0', '±2'],
+  ];
+
+  it('a sparse row of units under the header is the header\'s, also with one unit read as a digit ("s" read "8")', () => {
+    for (const units of [['', '', 'A', 's', '%'], ['', '', 'A', '8', '']]) {
+      const seg = table([header, units, ...body]);
+      expect(seg.rows).toEqual(body);
+      expect(seg.header?.lines.length).toBe(2);
+    }
+  });
+
+  it('a body row with its name column filled is never taken for units', () => {
+    const seg = table([header, ['望江线', '', 'A', '8', ''], ...body]);
+    // one header line: the rows are every row, the header first
+    expect(seg.header).toBeUndefined();
+    expect(seg.rows.map((r) => r[0])).toEqual(['线路名称', '望江线', ...body.map((r) => r[0])]);
   });
 });
