@@ -1,8 +1,8 @@
 /**
  * Training data for the recogniser's fine-tuning (`npm run train:ocr`, step 1 of 3; docs/ocr.md "Fine-tuned
  * recogniser"). Pages of generated tables (ruled and unruled, bold headers, numbers in Latin faces) and of
- * statute lines are printed with pdfkit in the TRAINING faces only (PROTOCOL font split: never Noto Serif/Sans
- * CJK SC, AR PL KaitiM GB, DejaVu Sans Mono), rasterised by pdf.js at 150–300 dpi, degraded like the eval's
+ * statute lines are printed with pdfkit in the TRAINING faces only (PROTOCOL font split: never the stop-37 sealed
+ * faces BabelStone Han, Droid Sans Fallback, TeX Gyre, Carlito), rasterised by pdf.js at 150–300 dpi, degraded like the eval's
  * scans (skew, speckle, blur, JPEG, sometimes binarised) and read by the app's own detector and cell boxes
  * (levelPage, detectPrepared, cellBoxes): each box that covers exactly one printed string becomes a sample,
  * cropped and scaled exactly as recognize.ts does. The recogniser (package weights, fused, with an extra
@@ -37,6 +37,7 @@ interface Face {
 }
 
 const T = '/usr/share/fonts/truetype';
+const N = '/usr/share/fonts/opentype/noto';
 /** Han faces of the training pages (all present on the lead's machine; a missing file is skipped) */
 const HAN_TRAIN: Face[] = [
   { name: 'microhei', file: `${T}/wqy/wqy-microhei.ttc`, family: 'WenQuanYiMicroHei' },
@@ -54,6 +55,16 @@ const HAN_TRAIN: Face[] = [
   { name: 'wenkaibold', file: `${T}/lxgw-wenkai/LXGWWenKai-Bold.ttf` },
   { name: 'wenkaimono', file: `${T}/lxgw-wenkai/LXGWWenKaiMono-Regular.ttf` },
   { name: 'hanamin', file: `${T}/hanazono/HanaMinA.ttf` },
+  // stop 37: the former stop-36 sealed faces are training faces (PROTOCOL font split), with their sister weights
+  { name: 'notoserif', file: `${N}/NotoSerifCJK-Regular.ttc`, family: 'NotoSerifCJKsc-Regular' },
+  { name: 'notoserifbold', file: `${N}/NotoSerifCJK-Bold.ttc`, family: 'NotoSerifCJKsc-Bold' },
+  { name: 'notoserifmedium', file: `${N}/NotoSerifCJK-Medium.ttc`, family: 'NotoSerifCJKsc-Medium' },
+  { name: 'notoseriflight', file: `${N}/NotoSerifCJK-Light.ttc`, family: 'NotoSerifCJKsc-Light' },
+  { name: 'notosans', file: `${N}/NotoSansCJK-Regular.ttc`, family: 'NotoSansCJKsc-Regular' },
+  { name: 'notosansbold', file: `${N}/NotoSansCJK-Bold.ttc`, family: 'NotoSansCJKsc-Bold' },
+  { name: 'notosansmedium', file: `${N}/NotoSansCJK-Medium.ttc`, family: 'NotoSansCJKsc-Medium' },
+  { name: 'notosansdemilight', file: `${N}/NotoSansCJK-DemiLight.ttc`, family: 'NotoSansCJKsc-DemiLight' },
+  { name: 'gkai', file: `${T}/arphic-gkai00mp/gkai00mp.ttf` },
 ];
 const LATIN_TRAIN: Face[] = [
   'liberation/LiberationSerif-Regular.ttf',
@@ -66,6 +77,12 @@ const LATIN_TRAIN: Face[] = [
   'dejavu/DejaVuSans-Bold.ttf',
   'dejavu/DejaVuSansCondensed.ttf',
   'dejavu/DejaVuSerif.ttf',
+  'dejavu/DejaVuSansMono.ttf',
+  'freefont/FreeSerif.ttf',
+  'freefont/FreeSerifBold.ttf',
+  'freefont/FreeSans.ttf',
+  'freefont/FreeSansBold.ttf',
+  'freefont/FreeMono.ttf',
 ].map((f) => ({ name: path.basename(f, '.ttf'), file: `${T}/${f}` }));
 /** faces only the validation pages use */
 const HAN_VAL: Face[] = [
@@ -73,14 +90,16 @@ const HAN_VAL: Face[] = [
   { name: 'wenkailight', file: `${T}/lxgw-wenkai/LXGWWenKai-Light.ttf` },
 ];
 const LATIN_VAL: Face[] = [{ name: 'DejaVuSerifCondensed', file: `${T}/dejavu/DejaVuSerifCondensed.ttf` }];
-/** the sealed test faces: a guard, never printed here */
-const SEALED = /NotoS(erif|ans)CJK|gkai00mp|DejaVuSansMono/;
+/** the stop-37 sealed test faces (PROTOCOL font split): a guard, never printed here */
+const SEALED = /babelstone|droid|tex-?gyre|carlito|crosextra/i;
 
 const HEIGHT = 48;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
 
 interface Printed {
   text: string;
+  /** what the recogniser should read (printed Ⅰ is read I, ⩽ is read ≤: its dictionary has neither) */
+  label: string;
   /** PDF points, top-left origin */
   x: number;
   y: number;
@@ -141,10 +160,11 @@ async function page(r: Rand, sentences: string[], han: Face[], latin: Face[], in
         if (ruled) doc.rect(x, y, cols[c], rowH).stroke();
         if (r() < 0.9) {
           for (let tries = 0; tries < 6; tries++) {
-            const text = cellText(r, sentences);
-            if (!inDict(text)) continue;
-            const ascii = /^[\x20-\x7e]+$/.test(text);
-            const useLatin = latinDigits && ascii && covered(latinFont, text);
+            const { text, label } = cellText(r, sentences);
+            if (!inDict(label)) continue;
+            // a cell with no Han character is set in the Latin face when that face has all its characters (Word's
+            // Times New Roman / Arial numbers, signs and units beside the Chinese face)
+            const useLatin = latinDigits && !/[\u3000-\u9fff\uff00-\uffef]/.test(text) && covered(latinFont, text);
             if (!useLatin && !covered(hanFont, text)) continue;
             doc.font(useLatin ? lf.name : hf.name).fontSize(size);
             const tw = doc.widthOfString(text);
@@ -154,7 +174,7 @@ async function page(r: Rand, sentences: string[], han: Face[], latin: Face[], in
             if (bold) doc.lineWidth(size / 30);
             doc.text(text, tx, ty, { lineBreak: false, ...(bold ? { fill: true, stroke: true } : {}) });
             if (bold) doc.lineWidth(0.5);
-            printed.push({ text, x: tx, y: ty, w: tw, h: size, face: useLatin ? lf.name : hf.name });
+            printed.push({ text, label, x: tx, y: ty, w: tw, h: size, face: useLatin ? lf.name : hf.name });
             break;
           }
         }
@@ -176,7 +196,7 @@ async function page(r: Rand, sentences: string[], han: Face[], latin: Face[], in
         const tw = doc.widthOfString(text);
         if (tw > width) continue;
         doc.text(text, left, y, { lineBreak: false });
-        printed.push({ text, x: left, y, w: tw, h: lineSize, face: hf.name });
+        printed.push({ text, label: text, x: left, y, w: tw, h: lineSize, face: hf.name });
         break;
       }
       y += lineSize * (1.5 + r() * 0.4);
@@ -282,7 +302,7 @@ async function main(): Promise<void> {
         const steps = feats.dims[3];
         const old = ctcDecodeBest(out.best_class.data as BigInt64Array, out.best_prob.data as Float32Array, 0, out.best_class.dims[1], models.dictionary).text;
         fs.writeSync(bin, Buffer.from((feats.data as Float32Array).buffer, (feats.data as Float32Array).byteOffset, steps * 60 * 4));
-        samples.push({ off, steps, label: p.text, old, face: p.face, dpi });
+        samples.push({ off, steps, label: p.label, old, face: p.face, dpi });
         off += steps * 60;
       }
       if ((n + 1) % 10 === 0) {
