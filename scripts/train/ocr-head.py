@@ -15,7 +15,8 @@ Writes resources/ocr/ch_PP-OCRv4_rec_head.npz (the tensors by their initialiser 
 substitutes them) and prints exact-line rates, package vs fine-tuned, on training and validation samples
 (validation pages are printed in faces training never sees).
 
-Usage: /usr/bin/python3 scripts/train/ocr-head.py DIR [--epochs N] [--pull L] [--distill A] [--lr R] [--fc-only] [--out FILE]
+Usage: /usr/bin/python3 scripts/train/ocr-head.py DIR [--epochs N] [--pull L] [--distill A] [--lr R] [--fc-only] [--dash-equal]
+       [--report HEAD.npz] [--out FILE]
 """
 import json
 import os
@@ -183,7 +184,7 @@ def report(package, model, val, vf, chars, vidx):
 
 def main():
     dir = sys.argv[1]
-    epochs, pull, distill = arg('--epochs', 3), arg('--pull', 1e-3), arg('--distill', 1.0)
+    epochs, pull, distill = arg('--epochs', 3), arg('--pull', 1e-3), arg('--distill', 3.0)
     out = arg('--out', os.path.join(ROOT, 'resources', 'ocr', 'ch_PP-OCRv4_rec_head.npz'))
     torch.manual_seed(0)
     torch.set_num_threads(1)
@@ -198,10 +199,11 @@ def main():
         return all(c in index for c in s['label']) and need <= s['steps']
     # a reading the eval (and the reader) counts as right — the same after NFKC with spaces dropped ("IV类" for
     # "Ⅳ类", "(V)" for "（V）") — is the label: the head is not pushed from one right spelling to another
-    # So is a reading that differs only by which dash it has (一 — - －): the reader's cell clean-up decides a
-    # dash from its column and neighbours, and taught by shape alone the head read 一 in running text as — (v3a:
-    # "丘陵—般", "一一遥" on the tuning tables)
-    dashless = lambda t: re.sub('[一—\\-－]', '-', norm(t))
+    # --dash-equal (not measured yet): so is a reading that differs only by which dash it has (一 — - －): the
+    # reader's cell clean-up decides a dash from its column and neighbours, and taught by shape alone the head read
+    # 一 in running text as — (v3a: "丘陵—般", "一一遥" on the tuning tables)
+    dashes = '[一—\\-－]' if '--dash-equal' in sys.argv else '[-]'
+    dashless = lambda t: re.sub(dashes, '-', norm(t))
     for s in train + val:
         if s['old'] != s['label'] and dashless(s['old']) == dashless(s['label']) and all(c in index for c in s['old'].strip()):
             s['label'] = s['old'].strip()
