@@ -42,7 +42,7 @@ import { setKnownQuestions } from '../src/core/collections/known-answers';
 import { knownStatutePosterior } from '../src/core/collections/known-statutes';
 import { loadShippedKnownQuestions } from '../src/core/regulations/known-questions';
 import { setLayVocabulary } from '../src/core/collections/lay-terms';
-import { choiceCandidates, fitChoiceModel, fitLockModel, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, type ChoiceModel, type LockChoice, type LockChooser, type LockModel, type Thresholds } from '../src/core/collections/lock-model';
+import { choiceCandidates, fitChoiceModel, fitLockModel, lockChoice, lockProbability, lockThreshold, statuteShares, LOCK_FEATURES, type ChoiceModel, type LockChoice, type LockChooser, type LockModel, type Thresholds } from '../src/core/collections/lock-model';
 import { defaultConfig } from '../src/core/config';
 
 const NONE: Thresholds = { lock: 0, family: 0, rival: 0 };
@@ -250,6 +250,33 @@ function choiceAccuracy(choices: Map<Row, LockChoice | null>, part: Row['part'],
   return `${rs.filter((r) => r.gold.has(choices.get(r)!.parent)).length}/${rs.length}`;
 }
 
+/**
+ * Why a lock on `parent` is wrong (`--why`): the question was not decided by the focus rule; no article of a
+ * right statute was scored (only an ask-back naming something else or low evidence could help); the
+ * locked document is of a right statute's family (its law or rules, another part of its code); else the
+ * rank of the best right statute among the aggregated shares (2: the runner-up — an ask-back naming the
+ * two would have offered it).
+ */
+function wrongCause(r: Row, parent: string, temperature: number): string {
+  if (!r.focus) return 'not focus-decided';
+  const order = statuteShares(r.articles, temperature).map((x) => x.parent);
+  const ranks = [...r.gold].map((g) => order.indexOf(g)).filter((i) => i >= 0);
+  if (!ranks.length) return 'right statute not scored';
+  if ([...r.gold].some((g) => r.family(parent, g))) return 'same statute family';
+  const rank = Math.min(...ranks) + 1;
+  return rank === 2 ? 'right statute runner-up' : `right statute rank ${rank}`;
+}
+
+/** Wilson 95 % interval of k in n, as "lo–hi %". */
+function wilson(k: number, n: number): string {
+  if (!n) return '—';
+  const z = 1.96;
+  const p = k / n;
+  const mid = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
+  return `${(100 * Math.max(0, mid - half)).toFixed(1)}–${(100 * Math.min(1, mid + half)).toFixed(1)} %`;
+}
+
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(6);
 const line = (r: Record<Outcome, number>) => `${pct(r.right)} /${pct(r.offered)} /${pct(r.wrong)} /${pct(r.other)}`;
 
@@ -273,7 +300,7 @@ async function main(): Promise<void> {
       const ps = [...new Set(r.articles.map((a) => a.parent))];
       return ps.flatMap((a) => ps.filter((b) => a < b && r.family(a, b)).map((b) => `${a}|${b}`));
     };
-    fs.writeFileSync(args[dump + 1], JSON.stringify(rows.map((r) => ({ ...r, gold: [...r.gold], families: families(r) }))));
+    fs.writeFileSync(args[dump + 1], JSON.stringify(rows.map((r) => ({ ...r, gold: [...r.gold], prior: r.prior ? Object.fromEntries(r.prior) : null, families: families(r) }))));
   }
   const tune = rows.filter((r) => r.part === 'tune');
   const focusTune = tune.filter((r) => r.focus && r.gold.size);
@@ -395,6 +422,25 @@ async function main(): Promise<void> {
       const cells = SETS.map((set) => `${set} ${line(curveOf(choices, part, set, at, prob))}`);
       console.log(`${label} ${t.toFixed(3)}${t === pair.lock ? '*' : ' '} ${cells.join('  ')}`);
     }
+  }
+  // where the STARD wrong locks come from (totals per cause; the held-out questions themselves are not
+  // printed), and how uncertain the wrong-lock rates are at these sample sizes
+  const lockedOn = (r: Row, prob: number | null): string | null => {
+    const c = choices.get(r);
+    if (r.focus && c && prob !== null) return prob >= lockThreshold(pair, c.tie) ? c.parent : null;
+    return r.base.state === 'locked' ? r.base.parents[0] : null;
+  };
+  const stard = (part: Row['part']) => rows.filter((r) => r.set === 'stard' && r.part === part);
+  for (const [label, part, on] of [
+    ['shipped fit, tuning', 'tune', (r: Row) => (r.shipped.state === 'locked' ? r.shipped.parents[0] : null)],
+    ['shipped fit, held-out', 'heldout', (r: Row) => (r.shipped.state === 'locked' ? r.shipped.parents[0] : null)],
+    ['refit, tuning out-of-fold', 'tune', (r: Row) => lockedOn(r, oof.get(r) ?? null)],
+    ['refit, held-out', 'heldout', (r: Row) => lockedOn(r, final(r))],
+  ] as const) {
+    const wrong = stard(part).filter((r) => on(r) !== null && !r.gold.has(on(r)!));
+    const causes = new Map<string, number>();
+    for (const r of wrong) causes.set(wrongCause(r, on(r)!, temperature), (causes.get(wrongCause(r, on(r)!, temperature)) ?? 0) + 1);
+    console.log(`STARD wrong locks, ${label}: ${wrong.length}/${stard(part).length} (95 % ${wilson(wrong.length, stard(part).length)}): ${[...causes].map(([k, n]) => `${k} ${n}`).join(', ')}`);
   }
   const out = {
     about: 'Calibrated lock decision of statute collections (collections/lock-model.ts). Written by `npm run models:fit-lock` (scripts/fit-lock-model.ts) from tuning rows only; do not edit by hand.',

@@ -22,7 +22,9 @@ import fitted from './data/lock-model.json' with { type: 'json' };
  *      choiceP       the chooser's probability of it: softmax of the choice model's scores over the
  *                    candidates (chooser 'model'), else its aggregated share
  *      choiceMargin  choiceP less the runner-up candidate's (how close the second statute is)
- *      knownStatute  its p by the known questions' word model (known-statutes.ts; chooser 'model' only, else 0)
+ *      knownStatute  its p by the known questions' word model (known-statutes.ts) less the uniform 1 / n over the
+ *                    statutes it models: 0 — neutral — when the collection has no word model (power statutes,
+ *                    recipes), so a collection the known questions do not describe is not read as one they contradict
  *
  * 3. the tie (LockTie, the focus rule's own ratios against the chosen document's best article):
  *    another statute within the ambiguity ratio ('rival'), a document of its family — its law or
@@ -322,7 +324,7 @@ export function lockChoice(
       margin: best > 0 && others.length ? Math.max(0, 1 - others[0].score / best) : 1,
       choiceP,
       choiceMargin: choiceP - (runnerUp?.p ?? 0),
-      knownStatute: setting.prior ? (setting.prior.get(parent) ?? 1 / setting.prior.size) : 0,
+      knownStatute: setting.prior ? (setting.prior.get(parent) ?? 1 / setting.prior.size) - 1 / setting.prior.size : 0,
     },
   };
 }
