@@ -334,16 +334,28 @@ export function lockChoice(
  * features, weights mapped back), deterministic. `rows`: features with whether the chosen statute was right.
  */
 export function fitLockModel(rows: { f: LockFeatures; right: boolean }[], l2 = 1, steps = 3000, rate = 0.5): LockModel {
+  const { bias, weights } = fitLogistic(
+    rows.map((r) => ({ x: LOCK_FEATURES.map((k) => r.f[k]), y: r.right })),
+    l2,
+    steps,
+    rate,
+  );
+  return { bias, weights: Object.fromEntries(LOCK_FEATURES.map((k, j) => [k, weights[j]])) as Record<LockFeature, number> };
+}
+
+/**
+ * L2-regularised logistic regression over feature vectors (batch gradient descent on standardised
+ * features, weights mapped back to the raw scale, rounded to 1e-3), deterministic: the lock model's
+ * fitter, also used by `models:fit-lock --features` to measure candidate features.
+ */
+export function fitLogistic(rows: { x: number[]; y: boolean }[], l2 = 1, steps = 3000, rate = 0.5): { bias: number; weights: number[] } {
   const n = rows.length;
-  const mean = {} as Record<LockFeature, number>;
-  const sd = {} as Record<LockFeature, number>;
-  for (const k of LOCK_FEATURES) {
-    mean[k] = rows.reduce((s, r) => s + r.f[k], 0) / Math.max(n, 1);
-    sd[k] = Math.sqrt(rows.reduce((s, r) => s + (r.f[k] - mean[k]) ** 2, 0) / Math.max(n, 1)) || 1;
-  }
-  const x = rows.map((r) => LOCK_FEATURES.map((k) => (r.f[k] - mean[k]) / sd[k]));
-  const y = rows.map((r) => (r.right ? 1 : 0));
-  const w = LOCK_FEATURES.map(() => 0);
+  const d = rows[0]?.x.length ?? 0;
+  const mean = Array.from({ length: d }, (_, j) => rows.reduce((s, r) => s + r.x[j], 0) / Math.max(n, 1));
+  const sd = Array.from({ length: d }, (_, j) => Math.sqrt(rows.reduce((s, r) => s + (r.x[j] - mean[j]) ** 2, 0) / Math.max(n, 1)) || 1);
+  const x = rows.map((r) => r.x.map((v, j) => (v - mean[j]) / sd[j]));
+  const y = rows.map((r) => (r.y ? 1 : 0));
+  const w = Array.from({ length: d }, () => 0);
   let b = 0;
   for (let step = 0; step < steps; step++) {
     const gw = w.map(() => 0);
@@ -352,17 +364,16 @@ export function fitLockModel(rows: { f: LockFeatures; right: boolean }[], l2 = 1
       const z = b + w.reduce((s, wj, j) => s + wj * x[i][j], 0);
       const err = 1 / (1 + Math.exp(-z)) - y[i];
       gb += err;
-      for (let j = 0; j < w.length; j++) gw[j] += err * x[i][j];
+      for (let j = 0; j < d; j++) gw[j] += err * x[i][j];
     }
     b -= (rate * gb) / Math.max(n, 1);
-    for (let j = 0; j < w.length; j++) w[j] -= rate * (gw[j] / Math.max(n, 1) + (l2 * w[j]) / Math.max(n, 1));
+    for (let j = 0; j < d; j++) w[j] -= rate * (gw[j] / Math.max(n, 1) + (l2 * w[j]) / Math.max(n, 1));
   }
-  const weights = {} as Record<LockFeature, number>;
   let bias = b;
-  for (const [j, k] of LOCK_FEATURES.entries()) {
-    weights[k] = round(w[j] / sd[k]);
-    bias -= (w[j] * mean[k]) / sd[k];
-  }
+  const weights = w.map((wj, j) => {
+    bias -= (wj * mean[j]) / sd[j];
+    return round(wj / sd[j]);
+  });
   return { bias: round(bias), weights };
 }
 
