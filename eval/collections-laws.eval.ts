@@ -21,7 +21,9 @@
  * Prints, overall / tuning / held-out / per family (definitions, prohibitions, penalties, duties,
  * procedures, numbers, out-of-domain, ambiguous): right, lock accuracy (locked on an accepted
  * statute; for the ambiguous family a clarify offering an accepted statute counts), section
- * accuracy (the best article is an accepted one AND the answer names it), wrong-lock rate.
+ * accuracy (the best article is an accepted one AND the answer names it), wrong-lock rate, and the
+ * share of ask-backs offering an accepted statute outside the ambiguous family (not counted right:
+ * those questions have one answer; shown so that "right + offered" is never confused with right).
  * Targets: >= 90% right, wrong-lock < 2%.
  */
 import fs from 'node:fs';
@@ -94,6 +96,8 @@ interface Row {
   wrong: boolean;
   sectionOk: boolean;
   ok: boolean;
+  /** asked back (ambiguous) listing an accepted statute where that is not counted right (every family but ambiguous) */
+  offered: boolean;
   got: string;
 }
 
@@ -103,14 +107,17 @@ function score(item: LawItem, a: Ask): Omit<Row, 'i' | 'item' | 'heldOut' | 'got
   const art = bestArticle(a);
   if (item.expect === 'low') {
     const ok = a.decision === 'low_evidence' || a.decision === 'not_found';
-    return { lockOk: ok, wrong: !!locked, sectionOk: ok, ok };
+    return { lockOk: ok, wrong: !!locked, sectionOk: ok, ok, offered: false };
   }
   const accept = item.accept!;
   const titleOk = !!locked && accept.some((x) => x.title === locked);
   const sectionOk = titleOk && !!art && accept.some((x) => x.title === locked && x.article === art) && (a.answer ?? '').includes(art);
   // between two statutes, asking which one is meant is a right answer when the right one is offered
-  const clarified = item.family === 'ambiguous' && a.decision === 'ambiguous' && a.candidates.some((c) => accept.some((x) => x.title === c.title));
-  return { lockOk: titleOk || clarified, wrong: !!locked && !titleOk, sectionOk, ok: sectionOk || clarified };
+  const offers = a.decision === 'ambiguous' && a.candidates.some((c) => accept.some((x) => x.title === c.title));
+  const clarified = item.family === 'ambiguous' && offers;
+  // elsewhere an ask-back offering the right statute is not a right answer (the question has one
+  // answer), only a better one than a wrong lock (#27 item 2): shown beside `right`, never added to it
+  return { lockOk: titleOk || clarified, wrong: !!locked && !titleOk, sectionOk, ok: sectionOk || clarified, offered: offers && !clarified };
 }
 
 type Imported = { data: QuestionSet; imp: Awaited<ReturnType<typeof invokeOperation<'collections.import'>>> };
@@ -152,7 +159,8 @@ async function evalSet(ctx: AppContext, name: string, file: string, set: Importe
     console.log(
       `${label.padEnd(16)} n=${String(rs.length).padStart(3)}  right ${pct(rs.filter((r) => r.ok).length, rs.length).padStart(6)}  ` +
         `lock ${pct(locks.filter((r) => r.lockOk).length, locks.length).padStart(6)}  section ${pct(locks.filter((r) => r.sectionOk).length, locks.length).padStart(6)}  ` +
-        `wrong-lock ${pct(rs.filter((r) => r.wrong).length, rs.length).padStart(6)}`,
+        `wrong-lock ${pct(rs.filter((r) => r.wrong).length, rs.length).padStart(6)}  ` +
+        `ask-back offering the right statute (not counted right) ${pct(rs.filter((r) => r.offered).length, rs.length).padStart(6)}`,
     );
   };
   line('all', rows);
