@@ -49,7 +49,8 @@ describe('a statute question naming a thing the collection never mentions', () =
     for (const state of ['low_evidence', 'ambiguous', 'locked'] as const) expect(verdict('驾驶证被扣分', state)?.subject, state).toBe('驾驶证');
     // the answer names the noun phrase as written, not the segmenter's pieces (燃气管 + 道, 电动 + 自行车)
     expect(verdict('燃气管道上方可以种树', 'locked')?.subject).toBe('燃气管道');
-    expect(verdict('电动自行车要不要上牌照', 'ambiguous')?.subject).toBe('电动自行车、牌照');
+    // (the matter statutes of the corpus are about: 电动自行车 has regulations of its own, 牌照 is only mentioned)
+    expect(verdict('电动自行车要不要上牌照', 'ambiguous')?.subject).toBe('电动自行车');
     // named in the statute's own words: held, no verdict
     expect(verdict('网上买的商品能退货', 'locked')).toBeNull();
   });
