@@ -26,6 +26,7 @@ describe('a name whose modifier no recipe writes is another dish, however heavy 
       ['照烧鸡腿', '鸡腿', '照烧汁'],
       ['香煎五花肉', '五花肉', '黑胡椒'],
       ['香煎带鱼', '带鱼', '料酒'],
+      ['烤茄子', '茄子', '蒜蓉'],
     ])
       fs.writeFileSync(path.join(dir, `${t}.md`), recipe(t, i, s));
     await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'shreds' });
@@ -53,6 +54,13 @@ describe('a name whose modifier no recipe writes is another dish, however heavy 
     expect(a.lock.title).toBe('鱼香肉丝');
     const b = await ask('青椒肉丝怎么做');
     expect(b.lock.title).toBe('青椒肉丝');
+  });
+
+  it('a modifier the recipe only uses as an ingredient is not its dish: 蒜蓉茄子 is not 烤茄子 (whose text says 蒜蓉)', async () => {
+    const a = await ask('蒜蓉茄子怎么蒸');
+    expect(a).toMatchObject({ state: 'not_found', subject: '蒜蓉茄子' });
+    expect(a.answer!.split('\n')[0]).toBe('文集中没有「蒜蓉茄子」的菜谱。');
+    expect((await ask('烤茄子怎么做')).lock.title).toBe('烤茄子');
   });
 
   it('a one-character noun before the head is a modifier too: 卤猪蹄 is not 红烧猪蹄', async () => {
