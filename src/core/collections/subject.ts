@@ -293,8 +293,13 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     !NOT_SUBJECT.test(w.word) &&
     [...w.word].length >= 2 &&
     (/^(?:n|vn)/.test(w.tag) ? where !== 'afterTitle' || docsWith(w.word) <= 2 : where === 'after' && unknownToCollection(w));
+  // a status word, adjective or distinguishing word (tags z / a / b) that at least two titles begin with names
+  // a family of dishes (麻辣香锅, 麻辣减脂荞麦面): before a dish word it is a modifier too (麻辣鸡爪 is not
+  // 香辣鸡爪煲). Stop 37 tuning: 麻辣鸡爪 wrong lock → named not_found; one title or two the same; howtocook
+  // title, paraphrase and natural questions unchanged
+  const titlePrefix = (w: { word: string; tag: string }) => [...w.word].length >= 2 && /^(?:z|a|b)/.test(w.tag) && titleText.filter((t) => t.startsWith(w.word)).length >= 2;
   const attachBefore = (w: { word: string; tag: string }) =>
-    attachable(w, 'before') || (!NOT_SUBJECT.test(w.word) && (([...w.word].length >= 2 && /^l/.test(w.tag)) || ([...w.word].length === 1 && w.tag === 'n')));
+    attachable(w, 'before') || (!NOT_SUBJECT.test(w.word) && (([...w.word].length >= 2 && /^l/.test(w.tag)) || ([...w.word].length === 1 && w.tag === 'n') || titlePrefix(w)));
   // a word the segmenter made up (tag x) right before the dish word is a modifier of the name (京酱 +
   // 肉丝: 京酱肉丝 is not 鱼香肉丝) when no recipe of the collection writes it (its document frequency,
   // as written, at most collections.modifierMaxDocs) and every piece of it is a noun or a place (京 + 酱);
