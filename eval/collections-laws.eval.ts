@@ -141,7 +141,10 @@ export async function importSet(ctx: AppContext, name: string, file: string, cac
 function causeOf(item: LawItem, a: Ask, r: Omit<Row, 'i' | 'item' | 'heldOut' | 'got' | 'cause'>): string | null {
   if (r.ok || item.expect !== 'lock') return null;
   if (a.decision === 'locked') return r.wrong ? 'wrong statute' : 'right statute, wrong article';
-  if (a.decision === 'ambiguous') return a.candidates.some((c) => item.accept!.some((x) => x.title === c.title)) ? 'ask-back offering the right statute' : 'ask-back without the right statute';
+  if (a.decision === 'ambiguous') {
+    const at = a.candidates.findIndex((c) => item.accept!.some((x) => x.title === c.title));
+    return at < 0 ? 'ask-back without the right statute' : `ask-back offering the right statute ${at === 0 ? 'first' : 'second'}`;
+  }
   return a.decision === 'not_found' ? 'not found' : 'low evidence';
 }
 
