@@ -486,10 +486,18 @@ export function subjectVerdict(
   // the ask-back or low-evidence answer stands. A lock on a statute mentioning none of the question's
   // nouns is still overruled (买到假货 → 劳动合同法). Tuning parts: no not_found on an absent matter
   // lost; 老板几个月不发工资 (labour-2) is no longer refused
-  const statuteNouns = nouns.filter((n) => statuteWordFiles(ctx, n.word) >= cfg.statuteWordMinFiles);
+  // and a word some statutes use but none is about (衣服 at most 20 per 10,000 tokens, in a ship-safety rule)
+  // is such a thing too: only a noun whose phrase names a matter some statute is about (个人所得税起征点:
+  // 所得税) counts (collections.statuteMatterMinRate)
+  const topics = !!topicsOf(ctx);
+  const statuteNouns = nouns.filter(
+    (n) =>
+      statuteWordFiles(ctx, n.word) >= cfg.statuteWordMinFiles &&
+      (!topics || Math.max(topicRate(ctx, n.word), ...segmentForSearch(nounPhrase(o.core, n.word)).map((w) => topicRate(ctx, w))) >= cfg.statuteMatterMinRate),
+  );
   if (!statuteNouns.length && o.state !== 'locked') return null;
   const text = [...new Set((statuteNouns.length ? statuteNouns : nouns).map((n) => nounPhrase(o.core, n.word)))].join('、');
-  return { subject: text, near: [], reason: `候选文档都没有提到「${nouns.map((n) => n.word).join('、')}」${statuteNouns.length ? '' : '（都是法规不用的日常词，但检索锁定的法规与之无关）'}` };
+  return { subject: text, near: [], reason: `候选文档都没有提到「${nouns.map((n) => n.word).join('、')}」${statuteNouns.length ? '' : '（都是没有法规专门规定的日常词，但检索锁定的法规与之无关）'}` };
 }
 
 /**
@@ -539,6 +547,11 @@ function topicsOf(ctx: AppContext): StatuteTopics | null {
     statuteTopics.set(ctx.state, table);
   }
   return table;
+}
+
+/** The rate of the word in the statute of the corpus most about it (0: no statute at least 50 about it, the learned list's floor). */
+export function topicRate(ctx: AppContext, word: string): number {
+  return topicsOf(ctx)?.top.get(word)?.[0]?.[1] ?? 0;
 }
 
 /** Occurrences of a word per 10,000 tokens of a document (texts under 500 tokens count as 500, as in the learned list). */

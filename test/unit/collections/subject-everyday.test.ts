@@ -43,6 +43,10 @@ describe('a statute question naming a thing the collection never mentions', () =
     // 电饭锅: no statute uses the word; the retrieval was unsure, so the unsure answer stands
     expect(verdict('新买的电饭锅用了三天就坏了', 'low_evidence')).toBeNull();
     expect(verdict('新买的电饭锅用了三天就坏了', 'ambiguous')).toBeNull();
+    // 衣服: statutes use the word (a ship-safety rule, a detention-house rule) but none is about it: an
+    // everyday thing too (statute-topics.tsv), the unsure answer stands
+    expect(verdict('买的衣服洗了一次就褪色', 'ambiguous')).toBeNull();
+    expect(verdict('买的衣服洗了一次就褪色', 'locked')?.subject).toBe('衣服');
     // a lock on a statute mentioning none of the nouns is still overruled
     expect(verdict('新买的电饭锅用了三天就坏了', 'locked')?.subject).toBe('电饭锅');
     // 驾驶证 is a statute word this collection never uses: another matter, whatever the retrieval decided
