@@ -141,7 +141,10 @@ export async function importSet(ctx: AppContext, name: string, file: string, cac
 function causeOf(item: LawItem, a: Ask, r: Omit<Row, 'i' | 'item' | 'heldOut' | 'got' | 'cause'>): string | null {
   if (r.ok || item.expect !== 'lock') return null;
   if (a.decision === 'locked') return r.wrong ? 'wrong statute' : 'right statute, wrong article';
-  if (a.decision === 'ambiguous') return a.candidates.some((c) => item.accept!.some((x) => x.title === c.title)) ? 'ask-back offering the right statute' : 'ask-back without the right statute';
+  if (a.decision === 'ambiguous') {
+    const at = a.candidates.findIndex((c) => item.accept!.some((x) => x.title === c.title));
+    return at < 0 ? 'ask-back without the right statute' : `ask-back offering the right statute ${at === 0 ? 'first' : 'second'}`;
+  }
   return a.decision === 'not_found' ? 'not found' : 'low evidence';
 }
 
@@ -149,20 +152,20 @@ function causeOf(item: LawItem, a: Ask, r: Omit<Row, 'i' | 'item' | 'heldOut' | 
  * --attribute: where the accepted article stands inside its own statute (the in-document ranker that
  * picks the article to quote, sections.ts rankSections): `3/40`, or `unranked` when no list holds it.
  */
-async function reach(ctx: AppContext, name: string, item: LawItem): Promise<string> {
+async function reach(ctx: AppContext, name: string, item: LawItem): Promise<{ article: string; rank: number | null; of: number }[]> {
   const coll = findCollection(ctx.db, name);
-  if (!coll) return '-';
+  if (!coll) return [];
   const docs = docsOf(ctx.db, coll.id);
-  const out: string[] = [];
+  const out: { article: string; rank: number | null; of: number }[] = [];
   for (const acc of item.accept ?? []) {
     const d = docs.find((x) => x.title === acc.title);
     const doc = d ? getDoc(ctx.db, d.id) : undefined;
     if (!doc) continue;
     const ranked = await rankSections(ctx, coll, doc, item.q);
     const at = ranked.findIndex((x) => x.section.label === acc.article);
-    out.push(`${acc.article} ${at >= 0 ? `${at + 1}/${ranked.length}` : 'unranked'}`);
+    out.push({ article: acc.article, rank: at >= 0 ? at + 1 : null, of: ranked.length });
   }
-  return out.join(', ') || '-';
+  return out;
 }
 
 async function evalSet(ctx: AppContext, name: string, file: string, set: Imported | null, o: { allHeldOut: boolean; verbose: boolean; attribute?: boolean }): Promise<Row[] | null> {
@@ -215,7 +218,16 @@ async function evalSet(ctx: AppContext, name: string, file: string, set: Importe
       const counts = new Map<string, number>();
       for (const r of misses) counts.set(r.cause!, (counts.get(r.cause!) ?? 0) + 1);
       console.log(`causes of ${misses.length} ${part ? 'held-out' : 'tuning'} misses: ${[...counts].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(' · ')}`);
-      if (!part) for (const r of misses) console.log(`    ${r.cause}: ${r.item.q} (accepted article in its statute: ${await reach(ctx, name, r.item)})`);
+      // an upper bound for the statute choice and the lock decision: misses whose accepted article is
+      // the in-document ranker's first, so a lock on the right statute would have answered them
+      let askBacks = 0;
+      let others = 0;
+      for (const r of misses) {
+        const ranks = await reach(ctx, name, r.item);
+        if (!part) console.log(`    ${r.cause}: ${r.item.q} (accepted article in its statute: ${ranks.map((x) => `${x.article} ${x.rank ? `${x.rank}/${x.of}` : 'unranked'}`).join(', ') || '-'})`);
+        if (r.cause !== 'right statute, wrong article' && ranks.some((x) => x.rank === 1)) r.cause!.startsWith('ask-back offering') ? askBacks++ : others++;
+      }
+      console.log(`  a lock on the right statute, quoting its first article, would answer ${askBacks + others} of them (${askBacks} ask-backs offering it, ${others} other statute misses)`);
     }
   }
   if (data.follow_ups.length) {
