@@ -306,6 +306,33 @@ export const configSchema = z.object({
        */
       statuteWordMinFiles: z.number().int().min(1).default(2),
       /**
+       * Statute collections (collections/subject.ts matterElsewhere): a noun of the question the collection
+       * never mentions (its lay statute words neither) names a matter governed elsewhere when a statute of
+       * the whole corpus is about it — at least elsewhereTopicRate occurrences per 10,000 tokens
+       * (resources/collections/statute-topics.tsv: 公务员法 411 for 公务员, 石油 534, 交通事故 248; everyday words
+       * scatter thinly: 电线杆 7, 员工 68, 家属 140 in an unrelated regulation) — and such nouns are at least
+       * elsewhereNounShare of the question's nouns, and no noun is one the collection is much about (a
+       * document of it at least elsewhereInsideVeto per 10,000 tokens). A lock the known questions support
+       * stands. Tuning parts only (collections-absent tuning items and STARD cross-domain tuning questions vs
+       * every in-collection tuning question of collections-laws / -labour / -2 sets, the stop-37 inside
+       * questions and STARD's own-domain tuning questions): at rate 120, share 1/3, veto 65 the rule turns
+       * 45 of 108 absent questions into not_found (12 of 39 wrong locks) and no in-collection question; rate
+       * 100 also refuses a STARD question about 社保 (106), 130 loses 石油 / 出租车-class fixes; the veto
+       * between 56 (责任 in a wrong lock on 交通事故) and 77 (委托 in a STARD civil lock about 港口).
+       */
+      /**
+       * Statute collections (collections/subject.ts): a noun the candidate statutes never mention turns an
+       * ask-back or low-evidence answer into not_found only when a statute of the corpus is at least this
+       * much about it or about a word of its phrase (statute-topics.tsv; 50 is the list's floor). Tuning
+       * parts: no right answer on an absent matter lost (抚养权, 共享单车 go from not_found to low_evidence,
+       * both right; 个人所得税起征点 stays not_found by 所得税), the one tuning false refusal (衣服, 20) gone;
+       * collections-laws and STARD unchanged.
+       */
+      statuteMatterMinRate: z.number().min(0).default(50),
+      elsewhereTopicRate: z.number().min(0).default(120),
+      elsewhereNounShare: z.number().min(0).max(1).default(1 / 3),
+      elsewhereInsideVeto: z.number().min(0).default(65),
+      /**
        * The calibrated lock decision of statute collections (collections/lock-model.ts): the best
        * article's statute is locked when p(right) reaches the threshold that applies, else asked back
        * with the runner-up. Weights, temperature and the thresholds are fitted data
