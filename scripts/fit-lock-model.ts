@@ -1,5 +1,5 @@
 /**
- * `npm run models:fit-lock [-- --dump FILE] [--why] [--no-bounds] [--features]` fits the calibrated lock decision of statute collections
+ * `npm run models:fit-lock [-- --dump FILE] [--why] [--no-bounds] [--features] [--described]` fits the calibrated lock decision of statute collections
  * (src/core/collections/lock-model.ts) and writes src/core/collections/data/lock-model.json,
  * deterministically, from ../shared only:
  *
@@ -36,7 +36,7 @@ import path from 'node:path';
 import { createAppContext, type AppContext } from '../src/core/context';
 import { invokeOperation } from '../src/core/api/invoke';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
-import { corpusOf, requireCollection } from '../src/core/collections/store';
+import { corpusOf, docsOf, requireCollection } from '../src/core/collections/store';
 import { questionTerms, retrieveState, statuteFamily, type RetrievalState } from '../src/core/collections/retrieve';
 import { setKnownQuestions } from '../src/core/collections/known-answers';
 import { knownStatutePosterior } from '../src/core/collections/known-statutes';
@@ -82,6 +82,11 @@ interface Row {
   /** per scored statute: the idf-weighted share of the question's terms its scored chunks / its whole text hold (`--features`) */
   coverage: Record<string, [number, number]>;
   /**
+   * the known questions describe the collection: its word model (known-statutes.ts) covers at least
+   * DESCRIBED_SHARE of its statutes (`--described` fits and measures on these rows only)
+   */
+  described: boolean;
+  /**
    * power / labour sets: the statute a lock lands on and whether its answer quotes an accepted article
    * (eval/collections-laws.eval.ts counts a lock right only then); asked with every threshold at 0
    */
@@ -90,7 +95,10 @@ interface Row {
 
 type Outcome = 'right' | 'offered' | 'wrong' | 'other';
 
-type Asked = RetrievalState & { shipped: Decision; prior: Row['prior']; coverage: Row['coverage'] };
+type Asked = RetrievalState & { shipped: Decision; prior: Row['prior']; coverage: Row['coverage']; statutes: number };
+
+/** `--described`: a collection is described by the known questions when their word model covers this share of its statutes */
+const DESCRIBED_SHARE = 0.5;
 
 /** The question asked with the lock model off (the features and the ratio rules' decision) and with the shipped fit on. */
 async function ask(ctx: AppContext, name: string, q: string): Promise<Asked> {
@@ -99,7 +107,8 @@ async function ask(ctx: AppContext, name: string, q: string): Promise<Asked> {
   const on = await retrieveState(ctx, coll, q);
   ctx.config.collections.lockModel.enabled = false;
   const off = await retrieveState(ctx, coll, q);
-  return { ...off, shipped: decisionOf(on), prior: knownStatutePosterior(ctx, coll, q), coverage: coverageOf(ctx, coll, q, off) };
+  const statutes = docsOf(ctx.db, coll.id).filter((d) => d.kind !== 'recipe').length;
+  return { ...off, shipped: decisionOf(on), prior: knownStatutePosterior(ctx, coll, q), coverage: coverageOf(ctx, coll, q, off), statutes };
 }
 
 /** each scored statute's whole text, by corpus and document */
@@ -164,6 +173,7 @@ function row(set: SetName, part: Row['part'], q: string, gold: Iterable<number>,
     focusParent: r.focus?.bestParent ?? null,
     prior: r.prior,
     coverage: r.coverage,
+    described: !!r.prior && r.prior.size >= DESCRIBED_SHARE * r.statutes,
   };
 }
 
@@ -375,7 +385,11 @@ async function main(): Promise<void> {
   const noBounds = args.includes('--no-bounds');
   // --features: the out-of-fold AUC of p with each candidate feature (EXTRA_FEATURES) added
   const features = args.includes('--features');
-  const rows = await collect();
+  // --described: measurement only — the fit, the rule and every figure on the rows of collections the
+  // known questions describe (DESCRIBED_SHARE; the shipped fit measured on the same rows); writes nothing
+  const described = args.includes('--described');
+  const rows = (await collect()).filter((r) => !described || r.described);
+  if (described) console.log(`--described: ${rows.length} rows (${SETS.map((s) => `${s} ${rows.filter((r) => r.set === s).length}`).join(', ')})`);
   const dump = args.indexOf('--dump');
   if (dump >= 0) {
     // the family relation among the scored documents (pairs "a|b"), so the dump can be analysed offline
@@ -548,8 +562,8 @@ async function main(): Promise<void> {
   };
   const file = path.join(projectRoot(), 'src', 'core', 'collections', 'data', 'lock-model.json');
   console.log(`\nchooser ${chooser}, temperature ${temperature}, thresholds: ${pair.lock} where the ratio rules lock; where they ask back ${pair.family} (runner-up of the same statute family) / ${pair.rival} (another statute)`);
-  if (noBounds) {
-    console.log(`--no-bounds: nothing written (the power / labour bound was off)`);
+  if (noBounds || described) {
+    console.log(`${noBounds ? '--no-bounds' : '--described'}: nothing written (${noBounds ? 'the power / labour bound was off' : 'fitted on part of the rows'})`);
     return;
   }
   if (keep) {
