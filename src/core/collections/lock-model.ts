@@ -41,7 +41,10 @@ import fitted from './data/lock-model.json' with { type: 'json' };
  * The shipped file is still the stop-34 fit (docs/benchmarks.md, "lock model"): every refit on the
  * per-collection features measured so far keeps STARD tuning at ≤ 5 % wrong only by asking back
  * power or labour questions it used to answer, and the refits that keep those answers lock more wrong
- * statutes than the shipped fit (stop 36: with the learned chooser, tuning out-of-fold 9.3 % wrong). Measured and left out: counting a
+ * statutes than the shipped fit (stop 36: with the learned chooser, tuning out-of-fold 9.3 % wrong; stop 37: fitted
+ * only where the known questions describe the collection, tuning 77.7 / 5.0 % but held-out wrong locks 10.4 → 12.2 %;
+ * every STARD wrong lock is a confident choice of a scored neighbour — mostly another part of the same code or a
+ * law vs its interpretation — and no candidate feature measured adds out-of-fold AUC: docs/benchmarks.md). Measured and left out: counting a
  * law and its own rules as one statute for p (their shares and hits added up) — STARD held-out right
  * locks 66.7 → 69.1 % at the same 11.4 % wrong, but questions of other domains asked to the IP
  * collection locked 商标法 / 著作权法 instead of asking (cross-domain wrong locks tuning 31.7 → 36.6 %).
