@@ -293,8 +293,13 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     !NOT_SUBJECT.test(w.word) &&
     [...w.word].length >= 2 &&
     (/^(?:n|vn)/.test(w.tag) ? where !== 'afterTitle' || docsWith(w.word) <= 2 : where === 'after' && unknownToCollection(w));
+  // a status word, adjective or distinguishing word (tags z / a / b) that at least two titles begin with names
+  // a family of dishes (麻辣香锅, 麻辣减脂荞麦面): before a dish word it is a modifier too (麻辣鸡爪 is not
+  // 香辣鸡爪煲). Stop 37 tuning: 麻辣鸡爪 wrong lock → named not_found; one title or two the same; howtocook
+  // title, paraphrase and natural questions unchanged
+  const titlePrefix = (w: { word: string; tag: string }) => [...w.word].length >= 2 && /^(?:z|a|b)/.test(w.tag) && titleText.filter((t) => t.startsWith(w.word)).length >= 2;
   const attachBefore = (w: { word: string; tag: string }) =>
-    attachable(w, 'before') || (!NOT_SUBJECT.test(w.word) && (([...w.word].length >= 2 && /^l/.test(w.tag)) || ([...w.word].length === 1 && w.tag === 'n')));
+    attachable(w, 'before') || (!NOT_SUBJECT.test(w.word) && (([...w.word].length >= 2 && /^l/.test(w.tag)) || ([...w.word].length === 1 && w.tag === 'n') || titlePrefix(w)));
   // a word the segmenter made up (tag x) right before the dish word is a modifier of the name (京酱 +
   // 肉丝: 京酱肉丝 is not 鱼香肉丝) when no recipe of the collection writes it (its document frequency,
   // as written, at most collections.modifierMaxDocs) and every piece of it is a noun or a place (京 + 酱);
@@ -391,10 +396,14 @@ export function titleHoldsSubject(ctx: AppContext, coll: CollectionRow, subject:
   // 黄焖鸡: 黄焖 is the rarer word, 0.62 of the weight): absent dishes, tuning, round 1 wrong locks 6.7 →
   // 3.3 %; howtocook title, paraphrase and natural questions unchanged
   // a modifier of the name (a word before its head) distinctive in the collection (idf at least
-  // collections.subjectModifierMinWeight) that neither the title nor, for an attached word, the recipe's
-  // text holds makes it another dish however heavy the shared head is (京酱肉丝 ≠ 鱼香肉丝)
+  // collections.subjectModifierMinWeight) that the title does not hold makes it another dish however heavy
+  // the shared head is (京酱肉丝 ≠ 鱼香肉丝)
   const headAt = subject.head ? subject.words.findIndex((w) => w.word === subject.head) : -1;
-  const lostModifier = headAt > 0 && subject.words.slice(0, headAt).some((w) => !holds(w.word) && w.weight >= ctx.config.collections.subjectModifierMinWeight);
+  // the modifier must be in the title itself: a recipe's text naming it as an ingredient (烤茄子 says 蒜蓉,
+  // 红烧鲤鱼 says 豆瓣酱) does not make it that dish (stop 37, tuning: 蒜蓉茄子 → 烤茄子 and 豆瓣鲤鱼 asked back
+  // become named not_found; every howtocook title, paraphrase and natural question unchanged)
+  const inTitle = (w: string) => tokens.has(w) || title.includes(w);
+  const lostModifier = headAt > 0 && subject.words.slice(0, headAt).some((w) => !inTitle(w.word) && w.weight >= ctx.config.collections.subjectModifierMinWeight);
   return { words: subject.words, ...s, held: (subject.head && !holds(subject.head)) || lostModifier ? 0 : s.held, shared: s.held };
 }
 
