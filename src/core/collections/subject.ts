@@ -50,8 +50,8 @@ interface SubjectIndex {
   docText: Map<string, string>;
   /** string -> documents writing it (memo of docsWriting) */
   writing: Map<string, number>;
-  /** document id -> token counts and token total (matterElsewhere: how much a document is about a word), built on first use */
-  counts?: Map<string, { tf: Map<string, number>; total: number }>;
+  /** document id -> body token counts and token total (matterNouns: how much a document is about a word) */
+  counts: Map<string, { tf: Map<string, number>; total: number }>;
 }
 
 const indexes = new KeyedCache<SubjectIndex>('collections.subject');
@@ -69,7 +69,15 @@ function subjectIndex(ctx: AppContext, coll: CollectionRow): SubjectIndex {
   const units = new Map<string, Unit>();
   const docs = new Map<string, Set<string>>();
   const df = new Map<string, number>();
+  const counts = new Map<string, { tf: Map<string, number>; total: number }>();
   for (const [i, r] of rows.entries()) {
+    let c = counts.get(r.parent);
+    if (!c) counts.set(r.parent, (c = { tf: new Map(), total: 0 }));
+    for (const t of rowTokens[i].body.split(' ')) {
+      if ([...t].length < 2) continue;
+      c.tf.set(t, (c.tf.get(t) ?? 0) + 1);
+      c.total++;
+    }
     const tokens = new Set(`${rowTokens[i].title} ${rowTokens[i].body}`.split(' ').filter(Boolean));
     units.set(r.key, { parent: r.parent, tokens });
     let d = docs.get(r.parent);
@@ -88,7 +96,7 @@ function subjectIndex(ctx: AppContext, coll: CollectionRow): SubjectIndex {
   const text = rows.map((r) => (r.text ?? '').replace(/\s+/g, ' ')).join('\n');
   const docText = new Map<string, string>();
   for (const r of rows) docText.set(r.parent, `${docText.get(r.parent) ?? titles.get(r.parent) ?? ''}\n${normalizeText(`${r.title ?? ''} ${r.text ?? ''}`)}`);
-  const fresh = { version, units, docs, df, n: Math.max(1, rows.length), titles, titleVocab, text, docText, writing: new Map<string, number>() };
+  const fresh = { version, units, docs, df, n: Math.max(1, rows.length), titles, titleVocab, text, docText, writing: new Map<string, number>(), counts };
   cache.set(coll.name, fresh);
   return fresh;
 }
@@ -588,23 +596,8 @@ export function matterNouns(ctx: AppContext, coll: CollectionRow, core: string, 
   const topics = topicsOf(ctx);
   if (!topics) return null;
   const idx = subjectIndex(ctx, coll);
-  if (!idx.counts) {
-    const counts = new Map<string, { tf: Map<string, number>; total: number }>();
-    const rows = ctx.db.prepare('SELECT id, key, parent, title, text FROM search_items WHERE corpus = ?').all(corpusOf(coll.name)) as { id: number; key: string; parent: string; title: string | null; text: string | null }[];
-    const toks = itemTokens(ctx.db, rows, { remember: false });
-    for (const [i, r] of rows.entries()) {
-      let d = counts.get(r.parent);
-      if (!d) counts.set(r.parent, (d = { tf: new Map(), total: 0 }));
-      for (const t of toks[i].body.split(' ')) {
-        if ([...t].length < 2) continue;
-        d.tf.set(t, (d.tf.get(t) ?? 0) + 1);
-        d.total++;
-      }
-    }
-    idx.counts = counts;
-  }
   const own = new Set(idx.titles.values());
-  const insideRate = (w: string) => Math.max(0, ...[...idx.counts!.values()].map((d) => rate(d.tf.get(w) ?? 0, d.total)));
+  const insideRate = (w: string) => Math.max(0, ...[...idx.counts.values()].map((d) => rate(d.tf.get(w) ?? 0, d.total)));
   const out: MatterNoun[] = [];
   for (const n of nounSubject(ctx, coll, core)) {
     const top = (topics.top.get(n.word) ?? []).filter(([i]) => !own.has(topics.titles[i]));
