@@ -6,6 +6,7 @@ import { docsOf, getDoc, requireCollection } from '../../../src/core/collections
 import { longestSharedStretch, phraseBonus, rankSections } from '../../../src/core/collections/sections';
 import { questionCore } from '../../../src/core/collections/retrieve';
 import { projectRoot } from '../../../src/core/common/paths';
+import { POWER_STATUTES } from '../../../eval/collections-laws.eval';
 import { hasShared, sharedPath, tempContext, tempDir } from '../../helpers';
 
 /**
@@ -94,15 +95,7 @@ describe.skipIf(!hasShared('data', 'laws'))('the six power statutes (../shared)'
   beforeAll(async () => {
     ctx = tempContext({ modelsDir: path.join(projectRoot(), 'models') });
     dir = tempDir();
-    for (const rel of [
-      '行政法规/电网调度管理条例(2011-01-08).md',
-      '经济法/电力法(2018-12-29).md',
-      '行政法规/电力供应与使用条例(2019-03-02).md',
-      '行政法规/电力安全事故应急处置和调查处理条例(2011-07-07).md',
-      '行政法规/电力监管条例(2005-02-15).md',
-      '行政法规/电力设施保护条例(2011-01-08).md',
-    ])
-      fs.copyFileSync(sharedPath('data', 'laws', rel), path.join(dir, path.basename(rel)));
+    for (const rel of POWER_STATUTES) fs.copyFileSync(sharedPath('data', 'laws', rel), path.join(dir, path.basename(rel)));
     await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'power' });
   });
   afterAll(async () => {
