@@ -342,6 +342,14 @@ export const configSchema = z.object({
       statuteMatterMinRate: z.number().min(0).default(50),
       elsewhereTopicRate: z.number().min(0).default(120),
       elsewhereNounShare: z.number().min(0).max(1).default(1 / 3),
+      /**
+       * ... or when every noun of the question (two or more) is one the collection mentions at most this share
+       * as much as a statute outside it is about it, one of them at least elsewhereTopicRate. Tuning parts: the
+       * absent questions it adds reach 0.0099 (标志 7.7 against 780: trademark questions asked to the criminal
+       * code, 户口, 作品), the nearest in-collection question 0.0173 (a STARD civil lock on 种类物 / 消费); 0.0125
+       * sits between. One noun alone says too little (公司不让我休年假: 公司 790 outside, 2 in the labour statutes).
+       */
+      elsewhereMentionRatio: z.number().min(0).max(1).default(0.0125),
       elsewhereInsideVeto: z.number().min(0).default(65),
       /**
        * The calibrated lock decision of statute collections (collections/lock-model.ts): the best

@@ -624,7 +624,13 @@ export function matterElsewhere(ctx: AppContext, coll: CollectionRow, core: stri
   if (!nouns?.length) return null;
   if (nouns.some((n) => n.inside >= cfg.elsewhereInsideVeto)) return null;
   const outside = nouns.filter((n) => n.inside <= 0 && n.outside >= cfg.elsewhereTopicRate).sort((a, b) => b.outside - a.outside);
-  return outside.length && outside.length / nouns.length >= cfg.elsewhereNounShare - 1e-9 ? outside : null;
+  if (outside.length && outside.length / nouns.length >= cfg.elsewhereNounShare - 1e-9) return outside;
+  // or every noun (two or more) is one the collection mentions only in passing — at most
+  // elsewhereMentionRatio as much as a statute outside it is about it — and one of them a matter an outside
+  // statute is about (商标 in the criminal code's trademark crimes: 1.8 against 834)
+  const passing = nouns.length >= 2 && nouns.every((n) => n.inside <= cfg.elsewhereMentionRatio * n.outside);
+  const named = nouns.filter((n) => n.outside >= cfg.elsewhereTopicRate).sort((a, b) => b.outside - a.outside);
+  return passing && named.length ? named : null;
 }
 
 /** Statutes of the whole corpus using each word (resources/collections/statute-words.tsv), read once per context; null: no list. */
