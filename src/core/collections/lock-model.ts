@@ -42,7 +42,7 @@ import fitted from './data/lock-model.json' with { type: 'json' };
  * per-collection features measured so far keeps STARD tuning at ≤ 5 % wrong only by asking back
  * power or labour questions it used to answer, and the refits that keep those answers lock more wrong
  * statutes than the shipped fit (stop 36: with the learned chooser, tuning out-of-fold 9.3 % wrong; stop 37: fitted
- * only where the known questions describe the collection, tuning 77.7 / 5.0 % but held-out wrong locks 10.4 → 12.2 %;
+ * only where the known questions describe the collection, tuning 77.7 / 5.0 % but held-out wrong locks 9.6 → 11.3 %;
  * every STARD wrong lock is a confident choice of a scored neighbour — mostly another part of the same code or a
  * law vs its interpretation — and no candidate feature measured adds out-of-fold AUC: docs/benchmarks.md). Measured and left out: counting a
  * law and its own rules as one statute for p (their shares and hits added up) — STARD held-out right
