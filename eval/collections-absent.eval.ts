@@ -14,6 +14,9 @@
  * Prints per domain: right (not_found / low_evidence), wrong-lock, clarify, not_found share.
  * 4. round 2 (all held out), round 3 (stop 33; index % 3 == 2 held out) and round 4 (stop 34; all held out) sets
  *    of 1 and 2, written before running.
+ * 5. stop 37: a tuning slice (round7_tuning, every item tuned on) and a seventh set (round7, every item held
+ *    out), each with `inside` questions the collections DO answer, asked with everyday words (a not_found there
+ *    is a false refusal).
  * Uses the data dirs of the howtocook and collections-laws evaluations (imports there are no-ops when
  * unchanged) and one of its own for the STARD pairs.
  */
@@ -57,6 +60,9 @@ interface AbsentSet {
   round5?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[]; inside?: InsideItem[] };
   round6_tuning?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
   round6?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
+  /** seventh set (stop 37): a tuning slice and a set where every item is held out, both with `inside` questions */
+  round7_tuning?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[]; inside?: InsideItem[] };
+  round7?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[]; inside?: InsideItem[] };
 }
 interface InsideItem {
   collection: string;
@@ -149,6 +155,19 @@ async function sessions(ctxOf: (collection: string) => AppContext | null, items:
   return rows;
 }
 
+/** Questions a collection answers, asked with everyday words: a not_found is a false refusal. */
+async function insideList(ctxOf: (collection: string) => AppContext, items: InsideItem[], label: string, verbose: boolean, heldOut: boolean): Promise<void> {
+  if (!items.length) return;
+  console.log(`\n## questions the collections answer, asked with everyday words (${label}; a not_found is a false refusal)`);
+  const rows: { q: string; c: string; notFound: boolean; locked: boolean; got: string }[] = [];
+  for (const it of items) {
+    const a = await invokeOperation(ctxOf(it.collection), 'collections.ask', { collection: it.collection, question: it.q });
+    rows.push({ q: it.q, c: it.collection, notFound: a.decision === 'not_found', locked: a.decision === 'locked', got: describe(a) });
+  }
+  console.log(`inside (everyday words)    n=${String(rows.length).padStart(4)}  false not_found ${pct(rows.filter((r) => r.notFound).length, rows.length).padStart(6)}  locked ${pct(rows.filter((r) => r.locked).length, rows.length).padStart(6)}`);
+  for (const r of rows) if (verbose || (r.notFound && !heldOut)) console.log(`    ${r.notFound ? 'MISS' : 'ok  '}${heldOut ? ' (held-out)' : ''} [${r.c}] ${r.q} → ${r.got}`);
+}
+
 async function stardCross(pairs: [string, string][], verbose: boolean): Promise<void> {
   const laws = path.join(sharedDir(), 'data', 'laws');
   const trainFile = path.join(sharedDir(), 'data', 'stard', 'train.jsonl');
@@ -213,39 +232,35 @@ export default async function run(args: string[]): Promise<void> {
     await sessions((c) => (c === 'howtocook' ? cook : laws), data.sessions, verbose);
     // later sets: failures of held-out items are printed only with --verbose
     const all: HeldOut = () => true;
-    const later: [string, string, AbsentSet['round3'], HeldOut][] = [
+    const later: [string, string, AbsentSet['round7'], HeldOut][] = [
       ['second held-out set (round 2; every item held out)', 'v2', data.heldout_v2, all],
       ['third set (stop 33; every third item held out)', 'v3', data.round3, (i) => i % 3 === 2],
       ['fourth set (stop 34; every item held out)', 'v4', data.round4, all],
     ];
-    const sixth: [string, string, AbsentSet['round3'], HeldOut] = ['sixth set (stop 36: head or modifier held by a title; every item held out)', 'v6', data.round6, all];
+    const sixth: [string, string, AbsentSet['round7'], HeldOut] = ['sixth set (stop 36: head or modifier held by a title; every item held out)', 'v6', data.round6, all];
     const everyday = createAppContext({ dataDir: path.join(lawCache, 'data-everyday') });
     try {
       await importSet(everyday, 'everyday-laws', 'collections-everyday-3.json', lawCache);
       const ctxOf = (c: string) => (c === 'howtocook' ? cook : c === 'everyday-laws' ? everyday : laws);
       if (data.round5) {
         later.push(['fifth set (stop 35; every item held out)', 'v5', data.round5, all]);
-        console.log('\n## questions the collections answer, asked with everyday nouns (fifth set; a not_found is a false refusal)');
-        const rows: { q: string; c: string; notFound: boolean; locked: boolean; got: string }[] = [];
-        for (const it of data.round5.inside ?? []) {
-          const a = await invokeOperation(ctxOf(it.collection), 'collections.ask', { collection: it.collection, question: it.q });
-          rows.push({ q: it.q, c: it.collection, notFound: a.decision === 'not_found', locked: a.decision === 'locked', got: describe(a) });
-        }
-        console.log(`inside (everyday nouns)    n=${String(rows.length).padStart(4)}  false not_found ${pct(rows.filter((r) => r.notFound).length, rows.length).padStart(6)}  locked ${pct(rows.filter((r) => r.locked).length, rows.length).padStart(6)}`);
-        for (const r of rows) if (verbose || r.notFound) console.log(`    ${r.notFound ? 'MISS' : 'ok  '} (held-out) [${r.c}] ${r.q} → ${r.got}`);
+        await insideList(ctxOf, data.round5.inside ?? [], 'fifth set; every item held out', verbose, true);
+      }
+      later.push(['sixth set, tuning slice (stop 36: every item tuned on)', 'v6t', data.round6_tuning, () => false], sixth);
+      later.push(['seventh set, tuning slice (stop 37: every item tuned on)', 'v7t', data.round7_tuning, () => false]);
+      later.push(['seventh set (stop 37; every item held out)', 'v7', data.round7, all]);
+      for (const [title, tag, set, heldOut] of later) {
+        if (!set) continue;
+        console.log(`\n## ${title}`);
+        const rs = await absentList(cook, 'howtocook', set.recipes, 'recipes (howtocook)', verbose, heldOut);
+        const ps = await absentList(laws, 'power-laws', set.power, 'power statutes', verbose, heldOut);
+        const ls = await absentList(laws, 'labour-laws', set.labour, 'labour statutes', verbose, heldOut);
+        printParts(`all out-of-collection ${tag}`, [...rs, ...ps, ...ls]);
+        await sessions(ctxOf, set.sessions, verbose, heldOut);
+        if (tag.startsWith('v7') && set.inside) await insideList(ctxOf, set.inside, title, verbose, heldOut(0));
       }
     } finally {
       await everyday.close();
-    }
-    later.push(['sixth set, tuning slice (stop 36: every item tuned on)', 'v6t', data.round6_tuning, () => false], sixth);
-    for (const [title, tag, set, heldOut] of later) {
-      if (!set) continue;
-      console.log(`\n## ${title}`);
-      const rs = await absentList(cook, 'howtocook', set.recipes, 'recipes (howtocook)', verbose, heldOut);
-      const ps = await absentList(laws, 'power-laws', set.power, 'power statutes', verbose, heldOut);
-      const ls = await absentList(laws, 'labour-laws', set.labour, 'labour statutes', verbose, heldOut);
-      printParts(`all out-of-collection ${tag}`, [...rs, ...ps, ...ls]);
-      await sessions((c) => (c === 'howtocook' ? cook : laws), set.sessions, verbose, heldOut);
     }
   } finally {
     await cook.close();

@@ -16,14 +16,18 @@
  * printed, scanned at 200 dpi (+0.4°) and at 150 dpi (−1°, speckle 0.3 %, JPEG 70): rows exact per family,
  * tuning | held out (looked at) | fresh held out (stop 33; looked at since) | stop 34 ruled (`sealed`, sealed at
  * stop 34, tuning from stop 35 on) | stop 34 unruled / three-line (`held34`, tuning from stop 35 on) | sealed held
- * out of stop 35 (`sealed35`: written before any run of stop 35; tuning from stop 36 on, its misses printed) | sealed held out of
- * stop 36 (`sealed36`: the faces nobody trains or tunes on — Noto Serif/Sans CJK SC, AR PL KaitiM GB, DejaVu Sans
- * Mono digits — written before any run, totals only; skipped when those fonts are not installed). The statute part
- * has a sealed page of its own (`sealed36 · 思源宋体`, a third held-out statute in Noto Serif CJK SC): its accuracy
- * line only, its lines kept out of the low-confidence calibration and never printed.
+ * out of stop 35 (`sealed35`: written before any run of stop 35; tuning from stop 36 on, its misses printed) | stop 36
+ * slice (`sealed36`: Noto Serif/Sans CJK SC, AR PL KaitiM GB, DejaVu Sans Mono digits — sealed at stop 36, tuning from
+ * stop 37 on, its misses printed; skipped when those fonts are not installed) | sealed held out of stop 37 (`sealed37`:
+ * the faces nobody trains or tunes on — BabelStone Han, Droid Sans Fallback, TeX Gyre Termes / Heros and Carlito
+ * digits — written before any run, totals only, only its printed copies' misses ever printed; skipped when those fonts
+ * are not installed). The statute part has a held-out page in Noto Serif CJK SC (`sealed36 · 思源宋体`, tuning from
+ * stop 37) and a sealed page of its own (`sealed37 · BabelStone`, a fourth held-out statute in BabelStone Han): their
+ * accuracy lines only, their lines kept out of the low-confidence calibration and never printed.
  * (`--tables-only` runs just this part; SCAN_TABLE_DOCS adds dashes, signs, three-line tables and other fonts;
- * `--show-held` prints held-out misses except the stop-36 sealed slice's (stop-34 and stop-35 slices are tuning: printed); TABLE_DOCS=a,b
- * limits the run to those documents, TABLE_SCANS_ONLY=printed,200 to those conditions).
+ * `--show-held` prints held-out misses except the stop-37 sealed slice's scanned ones (stop-34 to stop-36 slices are tuning: printed); TABLE_DOCS=a,b
+ * limits the run to those documents, TABLE_SCANS_ONLY=printed,200 to those conditions, NO_SEALED37=1 leaves the
+ * stop-37 sealed slice out).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,8 +36,8 @@ import { createAppContext, type AppContext } from '../src/core/context';
 import { invokeOperation } from '../src/core/api/invoke';
 import { sharedDir } from '../src/core/common/paths';
 import { CJK_FONTS, printedPdf, scanOf, type Degradation } from '../test/fixtures/scans';
-import { sealed36FontsPresent } from '../test/fixtures/fonts';
-import { HELD34_DOCS, SCAN_TABLE_DOCS, SEALED35_DOCS, SEALED36_DOCS, TUNING35_DOCS, STRUCTURE_DOCS, TABTEXT_TUNING_DOCS, expectedRows, tableId, writeStructureDocs } from '../test/fixtures/regulation-tables';
+import { sealed36FontsPresent, sealed37FontsPresent } from '../test/fixtures/fonts';
+import { HELD34_DOCS, SCAN_TABLE_DOCS, SEALED35_DOCS, SEALED36_DOCS, SEALED37_DOCS, TUNING35_DOCS, STRUCTURE_DOCS, TABTEXT_TUNING_DOCS, expectedRows, tableId, writeStructureDocs } from '../test/fixtures/regulation-tables';
 import { charAccuracy } from './ocr-metrics';
 
 interface Case {
@@ -43,7 +47,7 @@ interface Case {
   dpi: number;
   d: Degradation & { jpegQuality?: number };
   heldOut: boolean;
-  /** the stop-36 sealed page: accuracy line only, never printed, kept out of the calibration */
+  /** the stop-36 (tuning from stop 37) and stop-37 sealed pages: accuracy line only, never printed, kept out of the calibration */
   sealed?: boolean;
 }
 
@@ -61,10 +65,14 @@ function cases(heldStatutes: string[], sealedStatutes: string[] = []): Case[] {
   add('speckle · 0.5%', 'hei', 200, { ...MILD, speckle: 0.005 }, TUNING.slice(0, 1));
   add('jpeg · q35', 'hei', 200, { ...MILD, jpegQuality: 35 }, TUNING.slice(1));
   add('held-out', 'ming', 200, { skew: -0.7, speckle: 0.002, blur: 1, jpegQuality: 60 }, heldStatutes, true);
-  // stop 36 sealed: a third held-out statute in Noto Serif CJK SC (a face nobody trains or tunes on), 200 dpi
+  // stop 36: a third held-out statute in Noto Serif CJK SC (sealed at stop 36, its face tuning from stop 37), 200 dpi
   if (sealed36FontsPresent())
-    for (const statute of sealedStatutes) out.push({ family: 'sealed36 · 思源宋体', statute, font: 'notoserif', dpi: 200, d: { skew: 0.6, speckle: 0.002, blur: 1, jpegQuality: 70 }, heldOut: true, sealed: true });
+    for (const statute of sealedStatutes.slice(0, 1)) out.push({ family: 'sealed36 · 思源宋体', statute, font: 'notoserif', dpi: 200, d: { skew: 0.6, speckle: 0.002, blur: 1, jpegQuality: 70 }, heldOut: true, sealed: true });
   else console.log('[skip] sealed36 · 思源宋体：未安装 fonts-noto-cjk / fonts-arphic-gkai00mp');
+  // stop 37 sealed: a fourth held-out statute in BabelStone Han (a face nobody trains or tunes on), 200 dpi
+  if (sealed37FontsPresent() && !process.env.NO_SEALED37)
+    for (const statute of sealedStatutes.slice(1, 2)) out.push({ family: 'sealed37 · BabelStone', statute, font: 'babelstone', dpi: 200, d: { skew: -0.5, speckle: 0.002, blur: 1, jpegQuality: 70 }, heldOut: true, sealed: true });
+  else console.log('[skip] sealed37 · BabelStone：未安装 fonts-babelstone-han');
   return out;
 }
 
@@ -101,7 +109,7 @@ export default async function main(args: string[]): Promise<void> {
   }
   const others = fs.readdirSync(path.join(laws, '行政法规')).filter((f) => f.endsWith('.md') && !f.startsWith('_') && !TUNING.includes(`行政法规/${f}`)).sort();
   const held = [others[40], others[80]].filter(Boolean).map((f) => `行政法规/${f}`);
-  const sealedStatutes = [others[120]].filter(Boolean).map((f) => `行政法规/${f}`);
+  const sealedStatutes = [others[120], others[160]].filter(Boolean).map((f) => `行政法规/${f}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridcode-eval-ocr-'));
   const ctx = createAppContext({ dataDir: path.join(dir, 'data') });
   if (args.includes('--tables-only')) {
@@ -251,16 +259,20 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   const only = process.env.TABLE_DOCS?.split(',');
   // TABLE_SCANS_ONLY=printed,200 limits the run to the conditions whose names start so (a faster look while tuning)
   const sealed36 = sealed36FontsPresent();
-  if (!sealed36) console.log('[skip] 第36轮封存留出集：未安装 fonts-noto-cjk / fonts-arphic-gkai00mp');
+  if (!sealed36) console.log('[skip] 第36轮留出集：未安装 fonts-noto-cjk / fonts-arphic-gkai00mp');
+  // NO_SEALED37=1: an engineer tuning on the other slices leaves the sealed slice's scans unread (nobody looks at them)
+  const sealed37 = sealed37FontsPresent() && !process.env.NO_SEALED37;
+  if (process.env.NO_SEALED37) console.log('[skip] 第37轮封存留出集：NO_SEALED37');
+  else if (!sealed37) console.log('[skip] 第37轮封存留出集：未安装 fonts-babelstone-han / fonts-droid-fallback / fonts-texgyre / fonts-crosextra-carlito');
   const kindsOnly = process.env.TABLE_SCANS_ONLY ? ['printed', ...TABLE_SCANS.map((c) => c.name)].filter((k) => process.env.TABLE_SCANS_ONLY!.split(',').some((p) => k.startsWith(p))) : undefined;
-  const docs = [...STRUCTURE_DOCS.filter((d) => d.producer === 'pdfkit-ruled' || d.producer === 'pdfkit-plain'), ...SCAN_TABLE_DOCS, ...TABTEXT_TUNING_DOCS, ...TUNING35_DOCS, ...HELD34_DOCS, ...SEALED35_DOCS, ...(sealed36 ? SEALED36_DOCS : [])].filter((d) => !only || only.includes(d.name));
+  const docs = [...STRUCTURE_DOCS.filter((d) => d.producer === 'pdfkit-ruled' || d.producer === 'pdfkit-plain'), ...SCAN_TABLE_DOCS, ...TABTEXT_TUNING_DOCS, ...TUNING35_DOCS, ...HELD34_DOCS, ...SEALED35_DOCS, ...(sealed36 ? SEALED36_DOCS : []), ...(sealed37 ? SEALED37_DOCS : [])].filter((d) => !only || only.includes(d.name));
   // one file per document name: two documents of one name would print over each other
   const dup = docs.find((d, i) => docs.findIndex((e) => e.name === d.name) !== i);
   if (dup) throw new Error(`表格文档重名：${dup.name}`);
   const printed = await writeStructureDocs(path.join(dir), { docs });
   type Slot = [number, number];
   const kinds = ['printed', ...TABLE_SCANS.map((c) => c.name)];
-  const tally = new Map<string, Record<string, { dev: Slot; held: Slot; fresh: Slot; sealed: Slot; h34: Slot; s35: Slot; s36: Slot }>>();
+  const tally = new Map<string, Record<string, { dev: Slot; held: Slot; fresh: Slot; sealed: Slot; h34: Slot; s35: Slot; s36: Slot; s37: Slot }>>();
   const squash = (s: string) => s.replace(/[\s\u3000]+/g, '').normalize('NFKC');
   // SHOW_MISSES=n prints up to n missed rows per table and condition with --verbose (4 when not given)
   const maxShown = Number(process.env.SHOW_MISSES ?? 4);
@@ -286,14 +298,16 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
         }
         let shown = 0;
         for (const fam of spec.families) {
-          const byKind = tally.get(fam) ?? Object.fromEntries(kinds.map((k) => [k, { dev: [0, 0] as Slot, held: [0, 0] as Slot, fresh: [0, 0] as Slot, sealed: [0, 0] as Slot, h34: [0, 0] as Slot, s35: [0, 0] as Slot, s36: [0, 0] as Slot }]));
+          const byKind = tally.get(fam) ?? Object.fromEntries(kinds.map((k) => [k, { dev: [0, 0] as Slot, held: [0, 0] as Slot, fresh: [0, 0] as Slot, sealed: [0, 0] as Slot, h34: [0, 0] as Slot, s35: [0, 0] as Slot, s36: [0, 0] as Slot, s37: [0, 0] as Slot }]));
           tally.set(fam, byKind);
-          const slot = doc.sealed36 ? byKind[kind].s36 : doc.sealed35 ? byKind[kind].s35 : doc.held34 ? byKind[kind].h34 : doc.sealed ? byKind[kind].sealed : doc.fresh ? byKind[kind].fresh : doc.heldOut ? byKind[kind].held : byKind[kind].dev;
+          const slot = doc.sealed37 ? byKind[kind].s37 : doc.sealed36 ? byKind[kind].s36 : doc.sealed35 ? byKind[kind].s35 : doc.held34 ? byKind[kind].h34 : doc.sealed ? byKind[kind].sealed : doc.fresh ? byKind[kind].fresh : doc.heldOut ? byKind[kind].held : byKind[kind].dev;
           want.forEach((row, i) => {
             const ok = got[i] === row.map(squash).join('|');
             slot[0] += ok ? 1 : 0;
             slot[1] += 1;
-            if (!ok && verbose && !doc.sealed36 && (!doc.heldOut || showHeld || doc.sealed || doc.held34 || doc.sealed35) && fam === spec.families[0] && shown++ < maxShown) {
+            // the stop-37 sealed slice: only its printed copies' misses (a generator bug, never the reader's scans)
+            const visible = doc.sealed37 ? kind === 'printed' : !doc.heldOut || showHeld || doc.sealed || doc.held34 || doc.sealed35 || doc.sealed36;
+            if (!ok && verbose && visible && fam === spec.families[0] && shown++ < maxShown) {
               // 版面: the row has another number of cells, or the table another number of rows (split / merged rows)
               const layout = !got[i] || got[i].split('|').length !== row.length || got.length !== want.length;
               console.log(`  ✗ [${kind} ${doc.name} ${tableId(spec)}]${layout ? ' 版面' : ''} 第${i + 1}行 ${got[i] ?? '（无）'}  期望 ${row.join('|')}`);
@@ -305,8 +319,8 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   }
   const pct = ([a, b]: Slot) => (b ? `${((100 * a) / b).toFixed(1)}% (${a}/${b})` : '—');
   console.log(
-    `\n表格整行一致（pdfkit 生成的规程表格：框线表、三线表、无框线；调参集 | 留出集（已查看过） | 第33轮新留出集（已查看过） | 第34轮框线表（原封存，第35轮起为调参集） | 第34轮无框线/三线表（原留出，第35轮起为调参集） | 第35轮封存留出集（第36轮起为调参集） | 第36轮封存留出集（思源宋体/黑体、楷体GB，运行前写好，只报合计，从不打印）`,
+    `\n表格整行一致（pdfkit 生成的规程表格：框线表、三线表、无框线；调参集 | 留出集（已查看过） | 第33轮新留出集（已查看过） | 第34轮框线表（原封存，第35轮起为调参集） | 第34轮无框线/三线表（原留出，第35轮起为调参集） | 第35轮封存留出集（第36轮起为调参集） | 第36轮留出集（思源宋体/黑体、楷体GB；原封存，第37轮起为调参集） | 第37轮封存留出集（BabelStone Han、Droid Sans Fallback，TeX Gyre/Carlito 数字；运行前写好，只报合计，扫描件从不打印）`,
   );
-  console.log(`${'族'.padEnd(14)}${kinds.map((k) => k.padEnd(140)).join('')}`);
-  for (const [fam, byKind] of tally) console.log(`${fam.padEnd(14)}${kinds.map((k) => `${pct(byKind[k].dev)} | ${pct(byKind[k].held)} | ${pct(byKind[k].fresh)} | ${pct(byKind[k].sealed)} | ${pct(byKind[k].h34)} | ${pct(byKind[k].s35)} | ${pct(byKind[k].s36)}`.padEnd(140)).join('')}`);
+  console.log(`${'族'.padEnd(14)}${kinds.map((k) => k.padEnd(160)).join('')}`);
+  for (const [fam, byKind] of tally) console.log(`${fam.padEnd(14)}${kinds.map((k) => `${pct(byKind[k].dev)} | ${pct(byKind[k].held)} | ${pct(byKind[k].fresh)} | ${pct(byKind[k].sealed)} | ${pct(byKind[k].h34)} | ${pct(byKind[k].s35)} | ${pct(byKind[k].s36)} | ${pct(byKind[k].s37)}`.padEnd(160)).join('')}`);
 }

@@ -221,6 +221,17 @@ export const configSchema = z.object({
        */
       sectionTitleWeight: z.number().min(0).max(1).default(0.5),
       /**
+       * Section choice: an article writing a stretch of the question verbatim (at least 4 characters in
+       * order: `上网电价实行`, `电力安全事故`) gets up to this much (full at 8 characters), a tie-breaker
+       * between articles the ranker scores about alike, not a signal of its own. Tuning parts only
+       * (article first, given the right statute, power | labour | power-2 | labour-2): 0 → 73/82 |
+       * 38/53 | 16/24 | 13/28; 0.015 – 0.02 → 74/82, the rest equal, STARD tuning article@1 39.5 →
+       * 40.3 %; 0.025 – 0.04 lose a labour article; round 6's flat +0.1 for such a stretch lost one.
+       * End to end at 0.0175: power tuning 71 → 72/78, STARD article@1 tuning 39.5 → 40.3 %, held-out
+       * 36.6 → 38.2 %; every other collections-laws set, collections-absent and recipes unchanged.
+       */
+      sectionPhraseBonus: z.number().min(0).max(1).default(0.0175),
+      /**
        * Section choice for a question asking an aspect (penalty, scope, definition) about a subject of
        * its own (`能否追究医院的责任`, `什么是保理合同`): bonus for the aspect's sections (penalty
        * chapter, 是指/所称 articles) over the ranking (collections/sections.ts). 0 … 0.2 score alike on
@@ -305,6 +316,41 @@ export const configSchema = z.object({
        * eval/collections-absent.eval.ts: 3 loses 抚养权 (3 statutes), 起征点 has 2.
        */
       statuteWordMinFiles: z.number().int().min(1).default(2),
+      /**
+       * Statute collections (collections/subject.ts matterElsewhere): a noun of the question the collection
+       * never mentions (its lay statute words neither) names a matter governed elsewhere when a statute of
+       * the whole corpus is about it — at least elsewhereTopicRate occurrences per 10,000 tokens
+       * (resources/collections/statute-topics.tsv: 公务员法 411 for 公务员, 石油 534, 交通事故 248; everyday words
+       * scatter thinly: 电线杆 7, 员工 68, 家属 140 in an unrelated regulation) — and such nouns are at least
+       * elsewhereNounShare of the question's nouns, and no noun is one the collection is much about (a
+       * document of it at least elsewhereInsideVeto per 10,000 tokens). A lock the known questions support
+       * stands. Tuning parts only (collections-absent tuning items and STARD cross-domain tuning questions vs
+       * every in-collection tuning question of collections-laws / -labour / -2 sets, the stop-37 inside
+       * questions and STARD's own-domain tuning questions): at rate 120, share 1/3, veto 65 the rule turns
+       * 45 of 108 absent questions into not_found (12 of 39 wrong locks) and no in-collection question; rate
+       * 100 also refuses a STARD question about 社保 (106), 130 loses 石油 / 出租车-class fixes; the veto
+       * between 56 (责任 in a wrong lock on 交通事故) and 77 (委托 in a STARD civil lock about 港口).
+       */
+      /**
+       * Statute collections (collections/subject.ts): a noun the candidate statutes never mention turns an
+       * ask-back or low-evidence answer into not_found only when a statute of the corpus is at least this
+       * much about it or about a word of its phrase (statute-topics.tsv; 50 is the list's floor). Tuning
+       * parts: no right answer on an absent matter lost (抚养权, 共享单车 go from not_found to low_evidence,
+       * both right; 个人所得税起征点 stays not_found by 所得税), the one tuning false refusal (衣服, 20) gone;
+       * collections-laws and STARD unchanged.
+       */
+      statuteMatterMinRate: z.number().min(0).default(50),
+      elsewhereTopicRate: z.number().min(0).default(120),
+      elsewhereNounShare: z.number().min(0).max(1).default(1 / 3),
+      /**
+       * ... or when every noun of the question (two or more) is one the collection mentions at most this share
+       * as much as a statute outside it is about it, one of them at least elsewhereTopicRate. Tuning parts: the
+       * absent questions it adds reach 0.0099 (标志 7.7 against 780: trademark questions asked to the criminal
+       * code, 户口, 作品), the nearest in-collection question 0.0173 (a STARD civil lock on 种类物 / 消费); 0.0125
+       * sits between. One noun alone says too little (公司不让我休年假: 公司 790 outside, 2 in the labour statutes).
+       */
+      elsewhereMentionRatio: z.number().min(0).max(1).default(0.0125),
+      elsewhereInsideVeto: z.number().min(0).default(65),
       /**
        * The calibrated lock decision of statute collections (collections/lock-model.ts): the best
        * article's statute is locked when p(right) reaches the threshold that applies, else asked back

@@ -50,6 +50,8 @@ interface SubjectIndex {
   docText: Map<string, string>;
   /** string -> documents writing it (memo of docsWriting) */
   writing: Map<string, number>;
+  /** document id -> body token counts and token total (matterNouns: how much a document is about a word) */
+  counts: Map<string, { tf: Map<string, number>; total: number }>;
 }
 
 const indexes = new KeyedCache<SubjectIndex>('collections.subject');
@@ -67,7 +69,15 @@ function subjectIndex(ctx: AppContext, coll: CollectionRow): SubjectIndex {
   const units = new Map<string, Unit>();
   const docs = new Map<string, Set<string>>();
   const df = new Map<string, number>();
+  const counts = new Map<string, { tf: Map<string, number>; total: number }>();
   for (const [i, r] of rows.entries()) {
+    let c = counts.get(r.parent);
+    if (!c) counts.set(r.parent, (c = { tf: new Map(), total: 0 }));
+    for (const t of rowTokens[i].body.split(' ')) {
+      if ([...t].length < 2) continue;
+      c.tf.set(t, (c.tf.get(t) ?? 0) + 1);
+      c.total++;
+    }
     const tokens = new Set(`${rowTokens[i].title} ${rowTokens[i].body}`.split(' ').filter(Boolean));
     units.set(r.key, { parent: r.parent, tokens });
     let d = docs.get(r.parent);
@@ -86,7 +96,7 @@ function subjectIndex(ctx: AppContext, coll: CollectionRow): SubjectIndex {
   const text = rows.map((r) => (r.text ?? '').replace(/\s+/g, ' ')).join('\n');
   const docText = new Map<string, string>();
   for (const r of rows) docText.set(r.parent, `${docText.get(r.parent) ?? titles.get(r.parent) ?? ''}\n${normalizeText(`${r.title ?? ''} ${r.text ?? ''}`)}`);
-  const fresh = { version, units, docs, df, n: Math.max(1, rows.length), titles, titleVocab, text, docText, writing: new Map<string, number>() };
+  const fresh = { version, units, docs, df, n: Math.max(1, rows.length), titles, titleVocab, text, docText, writing: new Map<string, number>(), counts };
   cache.set(coll.name, fresh);
   return fresh;
 }
@@ -291,8 +301,13 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     !NOT_SUBJECT.test(w.word) &&
     [...w.word].length >= 2 &&
     (/^(?:n|vn)/.test(w.tag) ? where !== 'afterTitle' || docsWith(w.word) <= 2 : where === 'after' && unknownToCollection(w));
+  // a status word, adjective or distinguishing word (tags z / a / b) that at least two titles begin with names
+  // a family of dishes (麻辣香锅, 麻辣减脂荞麦面): before a dish word it is a modifier too (麻辣鸡爪 is not
+  // 香辣鸡爪煲). Stop 37 tuning: 麻辣鸡爪 wrong lock → named not_found; one title or two the same; howtocook
+  // title, paraphrase and natural questions unchanged
+  const titlePrefix = (w: { word: string; tag: string }) => [...w.word].length >= 2 && /^(?:z|a|b)/.test(w.tag) && titleText.filter((t) => t.startsWith(w.word)).length >= 2;
   const attachBefore = (w: { word: string; tag: string }) =>
-    attachable(w, 'before') || (!NOT_SUBJECT.test(w.word) && (([...w.word].length >= 2 && /^l/.test(w.tag)) || ([...w.word].length === 1 && w.tag === 'n')));
+    attachable(w, 'before') || (!NOT_SUBJECT.test(w.word) && (([...w.word].length >= 2 && /^l/.test(w.tag)) || ([...w.word].length === 1 && w.tag === 'n') || titlePrefix(w)));
   // a word the segmenter made up (tag x) right before the dish word is a modifier of the name (京酱 +
   // 肉丝: 京酱肉丝 is not 鱼香肉丝) when no recipe of the collection writes it (its document frequency,
   // as written, at most collections.modifierMaxDocs) and every piece of it is a noun or a place (京 + 酱);
@@ -389,10 +404,14 @@ export function titleHoldsSubject(ctx: AppContext, coll: CollectionRow, subject:
   // 黄焖鸡: 黄焖 is the rarer word, 0.62 of the weight): absent dishes, tuning, round 1 wrong locks 6.7 →
   // 3.3 %; howtocook title, paraphrase and natural questions unchanged
   // a modifier of the name (a word before its head) distinctive in the collection (idf at least
-  // collections.subjectModifierMinWeight) that neither the title nor, for an attached word, the recipe's
-  // text holds makes it another dish however heavy the shared head is (京酱肉丝 ≠ 鱼香肉丝)
+  // collections.subjectModifierMinWeight) that the title does not hold makes it another dish however heavy
+  // the shared head is (京酱肉丝 ≠ 鱼香肉丝)
   const headAt = subject.head ? subject.words.findIndex((w) => w.word === subject.head) : -1;
-  const lostModifier = headAt > 0 && subject.words.slice(0, headAt).some((w) => !holds(w.word) && w.weight >= ctx.config.collections.subjectModifierMinWeight);
+  // the modifier must be in the title itself: a recipe's text naming it as an ingredient (烤茄子 says 蒜蓉,
+  // 红烧鲤鱼 says 豆瓣酱) does not make it that dish (stop 37, tuning: 蒜蓉茄子 → 烤茄子 and 豆瓣鲤鱼 asked back
+  // become named not_found; every howtocook title, paraphrase and natural question unchanged)
+  const inTitle = (w: string) => tokens.has(w) || title.includes(w);
+  const lostModifier = headAt > 0 && subject.words.slice(0, headAt).some((w) => !inTitle(w.word) && w.weight >= ctx.config.collections.subjectModifierMinWeight);
   return { words: subject.words, ...s, held: (subject.head && !holds(subject.head)) || lostModifier ? 0 : s.held, shared: s.held };
 }
 
@@ -467,6 +486,14 @@ export function subjectVerdict(
   // stopped 公务员辞职 → 劳动合同法 but lost 2 right STARD tuning locks — 仓储合同纠纷管辖: 仓储 only
   // narrows the matter the statute does regulate)
   if (o.state === 'locked' && o.knownSupport) return null;
+  // a noun a statute of the whole corpus is about, which the collection never mentions: a matter governed
+  // elsewhere (石油管道 → 石油天然气管道保护法 asked to the power statutes), unless the question also names
+  // something the collection is much about
+  const elsewhere = matterElsewhere(ctx, coll, o.core, o.lay);
+  if (elsewhere) {
+    const text = [...new Set(elsewhere.map((n) => nounPhrase(o.core, n.word)))].join('、');
+    return { subject: text, near: [], reason: `「${elsewhere.map((n) => n.word).join('、')}」是集合外法规规定的事项（如《${elsewhere[0].outsideTitle}》），集合中的法规没有提到` };
+  }
   if (!nouns.length) return null;
   const held = Math.max(...ids.map((id) => docHoldsSubject(ctx, coll, nouns, id, o.lay).held));
   if (held > 0) return null;
@@ -476,10 +503,18 @@ export function subjectVerdict(
   // the ask-back or low-evidence answer stands. A lock on a statute mentioning none of the question's
   // nouns is still overruled (买到假货 → 劳动合同法). Tuning parts: no not_found on an absent matter
   // lost; 老板几个月不发工资 (labour-2) is no longer refused
-  const statuteNouns = nouns.filter((n) => statuteWordFiles(ctx, n.word) >= cfg.statuteWordMinFiles);
+  // and a word some statutes use but none is about (衣服 at most 20 per 10,000 tokens, in a ship-safety rule)
+  // is such a thing too: only a noun whose phrase names a matter some statute is about (个人所得税起征点:
+  // 所得税) counts (collections.statuteMatterMinRate)
+  const topics = !!topicsOf(ctx);
+  const statuteNouns = nouns.filter(
+    (n) =>
+      statuteWordFiles(ctx, n.word) >= cfg.statuteWordMinFiles &&
+      (!topics || Math.max(topicRate(ctx, n.word), ...segmentForSearch(nounPhrase(o.core, n.word)).map((w) => topicRate(ctx, w))) >= cfg.statuteMatterMinRate),
+  );
   if (!statuteNouns.length && o.state !== 'locked') return null;
   const text = [...new Set((statuteNouns.length ? statuteNouns : nouns).map((n) => nounPhrase(o.core, n.word)))].join('、');
-  return { subject: text, near: [], reason: `候选文档都没有提到「${nouns.map((n) => n.word).join('、')}」${statuteNouns.length ? '' : '（都是法规不用的日常词，但检索锁定的法规与之无关）'}` };
+  return { subject: text, near: [], reason: `候选文档都没有提到「${nouns.map((n) => n.word).join('、')}」${statuteNouns.length ? '' : '（都是没有法规专门规定的日常词，但检索锁定的法规与之无关）'}` };
 }
 
 /**
@@ -499,6 +534,103 @@ function nounPhrase(core: string, word: string): string {
   while (to + 1 < words.length && noun(words[to + 1]) && joined(from, to + 1)) to++;
   if (to + 1 < words.length && [...words[to + 1].word].length === 1 && /^(?:n|q)/.test(words[to + 1].tag) && joined(from, to + 1)) to++;
   return words.slice(from, to + 1).map((w) => w.word).join('');
+}
+
+/** The statutes of the whole corpus most about each noun (resources/collections/statute-topics.tsv), read once per context. */
+interface StatuteTopics {
+  titles: string[];
+  /** noun -> [statute index, occurrences per 10,000 tokens], most first */
+  top: Map<string, [number, number][]>;
+}
+const statuteTopics = new ContextValue<StatuteTopics | null>('collections.statute-topics');
+
+function topicsOf(ctx: AppContext): StatuteTopics | null {
+  let table = statuteTopics.get(ctx.state);
+  if (table === undefined) {
+    table = null;
+    try {
+      const titles: string[] = [];
+      const top = new Map<string, [number, number][]>();
+      for (const line of fs.readFileSync(path.join(ctx.resourcesDir, 'collections', 'statute-topics.tsv'), 'utf8').split('\n')) {
+        if (!line || line.startsWith('#')) continue;
+        const [k, v] = line.split('\t');
+        if (k.startsWith('@')) titles[Number(k.slice(1))] = normalizeText(v ?? '');
+        else top.set(k, (v ?? '').split(' ').filter(Boolean).map((x) => x.split(':').map(Number) as [number, number]));
+      }
+      table = { titles, top };
+    } catch {
+      table = null; // a missing or broken resource must not break answering
+    }
+    statuteTopics.set(ctx.state, table);
+  }
+  return table;
+}
+
+/** The rate of the word in the statute of the corpus most about it (0: no statute at least 50 about it, the learned list's floor). */
+export function topicRate(ctx: AppContext, word: string): number {
+  return topicsOf(ctx)?.top.get(word)?.[0]?.[1] ?? 0;
+}
+
+/** Occurrences of a word per 10,000 tokens of a document (texts under 500 tokens count as 500, as in the learned list). */
+function rate(tf: number, total: number): number {
+  return (10000 * tf) / Math.max(500, total);
+}
+
+export interface MatterNoun {
+  word: string;
+  /** the highest rate of the word in a statute of the corpus the collection does not hold, and that statute */
+  outside: number;
+  outsideTitle: string;
+  /** the highest rate in a document of the collection (the word itself, or a statute word the lay vocabulary gives for it) */
+  inside: number;
+}
+
+/**
+ * Where the question's matter is governed: for each noun of the core, how much the statute of the whole
+ * corpus most about it (resources/collections/statute-topics.tsv; the collection's own titles left out)
+ * and the collection's document most about it are about it (occurrences per 10,000 tokens). A noun a
+ * statute is about (公务员 → 公务员法 411, 石油 → 对外合作开采陆上石油资源条例 406) differs from an everyday
+ * word scattered thinly over unrelated statutes (电线杆 7, 家属 140 at most, 员工 68).
+ */
+export function matterNouns(ctx: AppContext, coll: CollectionRow, core: string, lay: LayExpansion['equivalents'] = []): MatterNoun[] | null {
+  const topics = topicsOf(ctx);
+  if (!topics) return null;
+  const idx = subjectIndex(ctx, coll);
+  const own = new Set(idx.titles.values());
+  const insideRate = (w: string) => Math.max(0, ...[...idx.counts.values()].map((d) => rate(d.tf.get(w) ?? 0, d.total)));
+  const out: MatterNoun[] = [];
+  for (const n of nounSubject(ctx, coll, core)) {
+    const top = (topics.top.get(n.word) ?? []).filter(([i]) => !own.has(topics.titles[i]));
+    const statuteWordsOf = lay.filter(([everyday]) => everyday.includes(n.word)).flatMap(([, statute]) => statute);
+    out.push({
+      word: n.word,
+      outside: top[0]?.[1] ?? 0,
+      outsideTitle: top[0] ? topics.titles[top[0][0]] : '',
+      inside: Math.max(insideRate(n.word), ...statuteWordsOf.map(insideRate)),
+    });
+  }
+  return out;
+}
+
+/**
+ * The nouns naming a matter governed outside the collection (matterNouns): nouns the collection never
+ * mentions that a statute of the corpus is about (collections.elsewhereTopicRate), at least
+ * collections.elsewhereNounShare of the question's nouns, while none is a noun the collection is much
+ * about (collections.elsewhereInsideVeto). Null: no such matter (or no learned list).
+ */
+export function matterElsewhere(ctx: AppContext, coll: CollectionRow, core: string, lay: LayExpansion['equivalents'] = []): MatterNoun[] | null {
+  const cfg = ctx.config.collections;
+  const nouns = matterNouns(ctx, coll, core, lay);
+  if (!nouns?.length) return null;
+  if (nouns.some((n) => n.inside >= cfg.elsewhereInsideVeto)) return null;
+  const outside = nouns.filter((n) => n.inside <= 0 && n.outside >= cfg.elsewhereTopicRate).sort((a, b) => b.outside - a.outside);
+  if (outside.length && outside.length / nouns.length >= cfg.elsewhereNounShare - 1e-9) return outside;
+  // or every noun (two or more) is one the collection mentions only in passing — at most
+  // elsewhereMentionRatio as much as a statute outside it is about it — and one of them a matter an outside
+  // statute is about (商标 in the criminal code's trademark crimes: 1.8 against 834)
+  const passing = nouns.length >= 2 && nouns.every((n) => n.inside <= cfg.elsewhereMentionRatio * n.outside);
+  const named = nouns.filter((n) => n.outside >= cfg.elsewhereTopicRate).sort((a, b) => b.outside - a.outside);
+  return passing && named.length ? named : null;
 }
 
 /** Statutes of the whole corpus using each word (resources/collections/statute-words.tsv), read once per context; null: no list. */

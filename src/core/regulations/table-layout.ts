@@ -207,6 +207,17 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
     const same = [...cited].filter((c) => !captionIds.has(c) && c.replace(/[.\-]/g, '') === id && c !== id);
     if (same.length === 1 && !cited.has(id)) t.caption = { ...t.caption!, id: same[0] };
   }
+  // a scanned caption whose gap after the number was lost, the title opening with digits ("表2-610kV馈线运行参数"
+  // for 表2-6 10kV…): the number the text cites that the read one starts with, the rest going back to the title —
+  // when the read number is cited nowhere and exactly one cited number, no other caption's, opens it
+  for (const t of tables) {
+    const id = t.caption?.id;
+    if (!id || !scanned.has(t) || cited.has(id)) continue;
+    const opens = [...cited].filter((c) => !captionIds.has(c) && id.startsWith(c) && /^\d+$/.test(id.slice(c.length)) && /[.\-]/.test(c));
+    if (opens.length !== 1) continue;
+    t.title = `${id.slice(opens[0].length)}${t.title}`;
+    t.caption = { ...t.caption!, id: opens[0], title: t.title };
+  }
   const ids = assignTableIds(tables.map((t) => t.caption));
   return {
     lines,

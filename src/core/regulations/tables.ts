@@ -276,20 +276,44 @@ export function joinFragments(frags: Fragment[]): string {
   return out;
 }
 
-/** Column intervals from the x-projection of every fragment in the region (gaps of >= minGap split columns). */
+/**
+ * Column intervals from the x-projection of every fragment in the region. A gap of >= minGap splits columns; so
+ * does a narrower one that every line keeps at a cell's distance: no fragment crosses it, and on every line with
+ * text on both sides the nearest texts stand >= minGap apart (at least two such lines). A wide header label ending
+ * close to where the next column's most indented cell starts leaves the projection a sliver of a gap (a scan's
+ * boxes are padded: "正常负荷上限" ending at 307 pt, a box of the next column starting at 313, minGap 5.6), while
+ * inside every row the two columns stand far apart.
+ */
 function projectColumns(lines: PositionedLine[], minGap: number): [number, number][] {
-  const spans = lines
-    .flatMap((l) => l.frags)
-    .filter((f) => f.str.trim())
+  const frags = lines.map((l) => l.frags.filter((f) => f.str.trim()));
+  const spans = frags
+    .flat()
     .map((f) => [f.x, f.right] as [number, number])
     .sort((a, b) => a[0] - b[0]);
   const cols: [number, number][] = [];
   for (const [a, b] of spans) {
     const last = cols[cols.length - 1];
-    if (last && a < last[1] + minGap) last[1] = Math.max(last[1], b);
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
     else cols.push([a, b]);
   }
-  return cols;
+  const apartInEveryLine = (left: number, right: number): boolean => {
+    let both = 0;
+    for (const fs of frags) {
+      const l = fs.filter((f) => f.right <= left);
+      const r = fs.filter((f) => f.x >= right);
+      if (!l.length || !r.length) continue;
+      if (Math.min(...r.map((f) => f.x)) - Math.max(...l.map((f) => f.right)) < minGap) return false;
+      both++;
+    }
+    return both >= 2;
+  };
+  const out: [number, number][] = [];
+  for (const c of cols) {
+    const last = out[out.length - 1];
+    if (last && c[0] - last[1] < minGap && !apartInEveryLine(last[1], c[0])) last[1] = Math.max(last[1], c[1]);
+    else out.push([...c]);
+  }
+  return out;
 }
 
 /**

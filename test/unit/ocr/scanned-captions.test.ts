@@ -39,15 +39,27 @@ const doc: DocSpec = {
 /** the text cites the number as OCR read it too ("见表41"): the lookup `table 表4-1` still finds the one table */
 const both: DocSpec = { ...doc, name: 'biaohao2', intro: ['第一章 总则', '第一条 设备检查参数见表41。'] };
 
+/**
+ * A caption whose gap after the number OCR lost, the title opening with digits (stop 37: SEALED36 `kuixian` at 150
+ * dpi read "表2-610kV馈线运行参数", its 26 rows filed under 表2-610): printed so here, the text citing 表2-6.
+ */
+const glued: DocSpec = {
+  ...doc,
+  name: 'biaohao3',
+  intro: ['第一章 总则', '第一条 10kV馈线运行参数见表2-6。', '第二章 馈线'],
+  tables: [{ ...doc.tables[0], caption: '表2-610kV馈线运行参数' }],
+};
+
 let ctx: ReturnType<typeof tempContext>;
 let dir: string;
 let file: string;
 let file2: string;
+let file3: string;
 
 beforeAll(async () => {
   ctx = tempContext();
   dir = tempDir('gridcode-scanned-captions-');
-  [{ file }, { file: file2 }] = await writeStructureDocs(dir, { docs: [doc, both] });
+  [{ file }, { file: file2 }, { file: file3 }] = await writeStructureDocs(dir, { docs: [doc, both, glued] });
 });
 afterAll(async () => {
   await ctx.cleanup();
@@ -71,6 +83,16 @@ describe('scanned table captions', { timeout: 180_000 }, () => {
     const [r] = await invokeOperation(ctx, 'regulations.import', { paths: [scan] });
     const t = await invokeOperation(ctx, 'regulations.table', { reg_id: r.reg_id!, table_id: '表4-1' });
     expect(t.table_id).toBe('表41');
+    expect(t.rows).toHaveLength(3);
+  });
+
+  it('a caption number run into a title opening with digits takes the number the text cites', async () => {
+    const scan = path.join(dir, 'biaohao3-scan.pdf');
+    fs.writeFileSync(scan, await scanOf(fs.readFileSync(file3), 200, { skew: 0.4, speckle: 0.001, blur: 1, jpegQuality: 80, seed: 5 }));
+    const [r] = await invokeOperation(ctx, 'regulations.import', { paths: [scan] });
+    const t = await invokeOperation(ctx, 'regulations.table', { reg_id: r.reg_id!, table_id: '表2-6' });
+    expect(t.table_id).toBe('表2-6');
+    expect(t.title).toBe('10kV馈线运行参数');
     expect(t.rows).toHaveLength(3);
   });
 
