@@ -15,7 +15,7 @@ Writes resources/ocr/ch_PP-OCRv4_rec_head.npz (the tensors by their initialiser 
 substitutes them) and prints exact-line rates, package vs fine-tuned, on training and validation samples
 (validation pages are printed in faces training never sees).
 
-Usage: /usr/bin/python3 scripts/train/ocr-head.py DIR [--epochs N] [--pull L] [--distill A] [--lr R] [--fc-only] [--dash-equal]
+Usage: /usr/bin/python3 scripts/train/ocr-head.py DIR [--epochs N] [--pull L] [--distill A] [--lr R] [--fc-only] [--dash-equal] [--blend B]
        [--report HEAD.npz] [--out FILE]
 """
 import json
@@ -273,7 +273,15 @@ def main():
         after = (exact(model, train, tf, chars, tidx[:1000]), exact(model, val, vf, chars, vidx), exact(model, train, tf, chars, lines[:300]))
         print('epoch %d: loss %.3f, pull %.2f, train %.3f, val %.3f, statute lines %.3f (%.0f s)' % (epoch + 1, total / len(tidx), model.pull().item(), *after, time.time() - t0))
     report(Head(package_weights()), model, val, vf, chars, vidx)
-    np.savez(out, **model.weights())
+    weights = model.weights()
+    blend = arg('--blend', 1.0)
+    if blend != 1.0:
+        # --blend B: the head written is the package's values moved B of the way to the trained ones (weight-space
+        # interpolation: the 150 dpi tables lost rows to the full step, v3b in docs/ocr.md)
+        start = package_weights()
+        weights = {k: (start[k].reshape(v.shape) + blend * (v - start[k].reshape(v.shape))).astype(np.float32) for k, v in weights.items()}
+        print(f'written {blend} of the way from the package head to the trained one')
+    np.savez(out, **weights)
     print(f'{out} written')
 
 
