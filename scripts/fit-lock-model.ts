@@ -1,5 +1,5 @@
 /**
- * `npm run models:fit-lock [-- --dump FILE] [--why] [--no-bounds]` fits the calibrated lock decision of statute collections
+ * `npm run models:fit-lock [-- --dump FILE] [--why] [--no-bounds] [--features] [--described]` fits the calibrated lock decision of statute collections
  * (src/core/collections/lock-model.ts) and writes src/core/collections/data/lock-model.json,
  * deterministically, from ../shared only:
  *
@@ -36,14 +36,15 @@ import path from 'node:path';
 import { createAppContext, type AppContext } from '../src/core/context';
 import { invokeOperation } from '../src/core/api/invoke';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
-import { requireCollection } from '../src/core/collections/store';
-import { retrieveState, statuteFamily, type RetrievalState } from '../src/core/collections/retrieve';
+import { corpusOf, docsOf, requireCollection } from '../src/core/collections/store';
+import { questionTerms, retrieveState, statuteFamily, type RetrievalState } from '../src/core/collections/retrieve';
 import { setKnownQuestions } from '../src/core/collections/known-answers';
 import { knownStatutePosterior } from '../src/core/collections/known-statutes';
 import { loadShippedKnownQuestions } from '../src/core/regulations/known-questions';
 import { setLayVocabulary } from '../src/core/collections/lay-terms';
-import { choiceCandidates, fitChoiceModel, fitLockModel, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, type ChoiceModel, type LockChoice, type LockChooser, type LockModel, type Thresholds } from '../src/core/collections/lock-model';
+import { choiceCandidates, fitChoiceModel, fitLockModel, fitLogistic, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, type ChoiceModel, type LockChoice, type LockChooser, type LockModel, type Thresholds } from '../src/core/collections/lock-model';
 import { defaultConfig } from '../src/core/config';
+import { corpusRows, documentFrequencies, idfOf } from '../src/core/search/lexical';
 
 const NONE: Thresholds = { lock: 0, family: 0, rival: 0 };
 import { readStardQuestions } from '../eval/stard.eval';
@@ -78,6 +79,13 @@ interface Row {
   focusParent: string | null;
   /** p(statute | question) by the known questions' word model (known-statutes.ts) */
   prior: Map<string, number> | null;
+  /** per scored statute: the idf-weighted share of the question's terms its scored chunks / its whole text hold (`--features`) */
+  coverage: Record<string, [number, number]>;
+  /**
+   * the known questions describe the collection: its word model (known-statutes.ts) covers at least
+   * DESCRIBED_SHARE of its statutes (`--described` fits and measures on these rows only)
+   */
+  described: boolean;
   /**
    * power / labour sets: the statute a lock lands on and whether its answer quotes an accepted article
    * (eval/collections-laws.eval.ts counts a lock right only then); asked with every threshold at 0
@@ -87,13 +95,44 @@ interface Row {
 
 type Outcome = 'right' | 'offered' | 'wrong' | 'other';
 
+type Asked = RetrievalState & { shipped: Decision; prior: Row['prior']; coverage: Row['coverage']; statutes: number };
+
+/** `--described`: a collection is described by the known questions when their word model covers this share of its statutes */
+const DESCRIBED_SHARE = 0.5;
+
 /** The question asked with the lock model off (the features and the ratio rules' decision) and with the shipped fit on. */
-async function ask(ctx: AppContext, name: string, q: string): Promise<RetrievalState & { shipped: Decision; prior: Row['prior'] }> {
+async function ask(ctx: AppContext, name: string, q: string): Promise<Asked> {
   const coll = requireCollection(ctx.db, name);
   ctx.config.collections.lockModel.enabled = true;
   const on = await retrieveState(ctx, coll, q);
   ctx.config.collections.lockModel.enabled = false;
-  return { ...(await retrieveState(ctx, coll, q)), shipped: decisionOf(on), prior: knownStatutePosterior(ctx, coll, q) };
+  const off = await retrieveState(ctx, coll, q);
+  const statutes = docsOf(ctx.db, coll.id).filter((d) => d.kind !== 'recipe').length;
+  return { ...off, shipped: decisionOf(on), prior: knownStatutePosterior(ctx, coll, q), coverage: coverageOf(ctx, coll, q, off), statutes };
+}
+
+/** each scored statute's whole text, by corpus and document */
+const textCache = new Map<string, string>();
+
+/** Row.coverage: which of the question's terms (idf-weighted) each scored statute's chunks and whole text hold. */
+function coverageOf(ctx: AppContext, coll: { name: string }, q: string, r: RetrievalState): Row['coverage'] {
+  const corpus = corpusOf(coll.name);
+  const terms = [...new Set(questionTerms(q, 'statutes'))];
+  const total = corpusRows(ctx.db, [corpus]);
+  const df = documentFrequencies(ctx.db, terms, [corpus]);
+  const idf = new Map(terms.map((t) => [t, idfOf(df.get(t) ?? 0, Math.max(total, 1))]));
+  const sum = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
+  const out: Row['coverage'] = {};
+  for (const parent of new Set((r.focus?.articles ?? []).map((a) => a.parent))) {
+    const keys = r.chunks.filter((c) => c.parent === parent).map((c) => c.key);
+    const scored = keys.map((k) => (ctx.db.prepare('SELECT text FROM search_items WHERE corpus = ? AND key = ?').get(corpus, k) as { text: string } | undefined)?.text ?? '').join('\n');
+    const ck = `${corpus}|${parent}`;
+    if (!textCache.has(ck)) textCache.set(ck, (ctx.db.prepare('SELECT text FROM search_items WHERE corpus = ? AND parent = ?').all(corpus, parent) as { text: string }[]).map((x) => x.text).join('\n'));
+    const whole = textCache.get(ck)!;
+    const cov = (text: string) => terms.reduce((a, t) => a + (text.includes(t) ? idf.get(t)! : 0), 0) / sum;
+    out[parent] = [cov(scored), cov(whole)];
+  }
+  return out;
 }
 
 type Decision = { state: RetrievalState['decision']; parents: string[] };
@@ -117,7 +156,7 @@ function decisionOf(r: RetrievalState): Decision {
   return { state: r.decision, parents: r.decision === 'locked' && r.locked ? [String(r.locked.doc_id)] : r.candidates.map((c) => String(c.doc_id)) };
 }
 
-function row(set: SetName, part: Row['part'], q: string, gold: Iterable<number>, r: RetrievalState & { shipped: Decision; prior: Row['prior'] }, family: Row['family'], askWanted = false): Row {
+function row(set: SetName, part: Row['part'], q: string, gold: Iterable<number>, r: Asked, family: Row['family'], askWanted = false): Row {
   const focus = r.rule === 'focus' && !!r.focus && (r.decision === 'locked' || r.decision === 'ambiguous');
   return {
     set,
@@ -133,6 +172,8 @@ function row(set: SetName, part: Row['part'], q: string, gold: Iterable<number>,
     chunks: r.chunks,
     focusParent: r.focus?.bestParent ?? null,
     prior: r.prior,
+    coverage: r.coverage,
+    described: !!r.prior && r.prior.size >= DESCRIBED_SHARE * r.statutes,
   };
 }
 
@@ -250,6 +291,83 @@ function choiceAccuracy(choices: Map<Row, LockChoice | null>, part: Row['part'],
   return `${rs.filter((r) => r.gold.has(choices.get(r)!.parent)).length}/${rs.length}`;
 }
 
+/**
+ * Why a lock on `parent` is wrong (`--why`): the question was not decided by the focus rule; no article of a
+ * right statute was scored (only an ask-back naming something else or low evidence could help); the
+ * locked document is of a right statute's family (its law or rules, another part of its code); else the
+ * rank of the best right statute by its best article (2: the runner-up — an ask-back naming the
+ * two would have offered it).
+ */
+function wrongCause(r: Row, parent: string): string {
+  if (!r.focus) return 'not focus-decided';
+  // statutes in the order of their best article (the focus rule's scores; no temperature)
+  const order = [...new Set(r.articles.map((a) => a.parent))];
+  const ranks = [...r.gold].map((g) => order.indexOf(g)).filter((i) => i >= 0);
+  if (!ranks.length) return 'right statute not scored';
+  if ([...r.gold].some((g) => r.family(parent, g))) return 'same statute family';
+  const rank = Math.min(...ranks) + 1;
+  return rank === 2 ? 'right statute runner-up' : `right statute rank ${rank}`;
+}
+
+/**
+ * Candidate lock features measured by `--features` (not in the model): how far the chosen statute's
+ * best evidence leads any other document's; how far the best article of another statute (outside its
+ * family) trails its best; whether the chooser agrees with the focus rule; whether the known questions'
+ * word model puts it first (+1 / −1, 0 without a model); how much more of the question's terms (idf
+ * weighted) its scored chunks / its whole text hold than any other scored statute's.
+ */
+const EXTRA_FEATURES: Record<string, (r: Row, c: LockChoice) => number> = {
+  evidenceMargin: (r, c) => c.features.evidence - Math.max(0, ...r.articles.filter((a) => a.parent !== c.parent).map((a) => a.evidence)),
+  rivalMargin: (r, c) => {
+    const best = Math.max(0, ...r.articles.filter((a) => a.parent === c.parent).map((a) => a.score));
+    const rival = r.articles.find((a) => a.parent !== c.parent && !r.family(c.parent, a.parent));
+    return best > 0 && rival ? Math.max(0, 1 - rival.score / best) : 1;
+  },
+  chooserAgrees: (r, c) => (c.parent === r.focusParent ? 1 : 0),
+  knownAgrees: (r, c) => (r.prior ? ([...r.prior].sort((a, b) => b[1] - a[1])[0][0] === c.parent ? 1 : -1) : 0),
+  coverageLead: (r, c) => (r.coverage[c.parent]?.[0] ?? 0) - Math.max(0, ...Object.entries(r.coverage).filter(([p]) => p !== c.parent).map(([, v]) => v[0])),
+  wholeCoverageLead: (r, c) => (r.coverage[c.parent]?.[1] ?? 0) - Math.max(0, ...Object.entries(r.coverage).filter(([p]) => p !== c.parent).map(([, v]) => v[1])),
+};
+
+/** Area under the ROC curve of scores of positives over negatives (ties count half). */
+function auc(pos: number[], neg: number[]): number {
+  if (!pos.length || !neg.length) return NaN;
+  let s = 0;
+  for (const p of pos) for (const n of neg) s += p > n ? 1 : p === n ? 0.5 : 0;
+  return s / pos.length / neg.length;
+}
+
+/**
+ * `--features`: out-of-fold AUC (the script's folds) on the STARD tuning half of p with the lock
+ * features, with each candidate feature added, and with all of them; and each candidate's own AUC.
+ */
+function featureReport(fitRows: Row[], choices: Map<Row, LockChoice | null>): string {
+  const y = (r: Row) => r.gold.has(choices.get(r)!.parent) && !r.askWanted;
+  const stard = fitRows.filter((r) => r.set === 'stard');
+  const oofAuc = (extra: string[]) => {
+    const x = (r: Row) => [...LOCK_FEATURES.map((k) => choices.get(r)!.features[k]), ...extra.map((k) => EXTRA_FEATURES[k](r, choices.get(r)!))];
+    const p = new Map<Row, number>();
+    for (let f = 0; f < FOLDS; f++) {
+      const m = fitLogistic(fitRows.filter((_, i) => i % FOLDS !== f).map((r) => ({ x: x(r), y: y(r) })), L2);
+      for (const [i, r] of fitRows.entries()) if (i % FOLDS === f) p.set(r, 1 / (1 + Math.exp(-(m.bias + x(r).reduce((s, v, j) => s + v * m.weights[j], 0)))));
+    }
+    return auc(stard.filter(y).map((r) => p.get(r)!), stard.filter((r) => !y(r)).map((r) => p.get(r)!)).toFixed(3);
+  };
+  const names = Object.keys(EXTRA_FEATURES);
+  const alone = (k: string) => auc(stard.filter(y).map((r) => EXTRA_FEATURES[k](r, choices.get(r)!)), stard.filter((r) => !y(r)).map((r) => EXTRA_FEATURES[k](r, choices.get(r)!))).toFixed(3);
+  return `out-of-fold AUC of p (STARD tuning, ${stard.filter(y).length} right / ${stard.filter((r) => !y(r)).length} wrong): lock features ${oofAuc([])}; ${names.map((k) => `+${k} ${oofAuc([k])} (alone ${alone(k)})`).join('; ')}; all ${oofAuc(names)}`;
+}
+
+/** Wilson 95 % interval of k in n, as "lo–hi %". */
+function wilson(k: number, n: number): string {
+  if (!n) return '—';
+  const z = 1.96;
+  const p = k / n;
+  const mid = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
+  return `${(100 * Math.max(0, mid - half)).toFixed(1)}–${(100 * Math.min(1, mid + half)).toFixed(1)} %`;
+}
+
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`.padStart(6);
 const line = (r: Record<Outcome, number>) => `${pct(r.right)} /${pct(r.offered)} /${pct(r.wrong)} /${pct(r.other)}`;
 
@@ -265,7 +383,13 @@ async function main(): Promise<void> {
   // --no-bounds: measurement only — thresholds by the STARD rule alone (power / labour not bounded);
   // prints the curves and writes nothing
   const noBounds = args.includes('--no-bounds');
-  const rows = await collect();
+  // --features: the out-of-fold AUC of p with each candidate feature (EXTRA_FEATURES) added
+  const features = args.includes('--features');
+  // --described: measurement only — the fit, the rule and every figure on the rows of collections the
+  // known questions describe (DESCRIBED_SHARE; the shipped fit measured on the same rows); writes nothing
+  const described = args.includes('--described');
+  const rows = (await collect()).filter((r) => !described || r.described);
+  if (described) console.log(`--described: ${rows.length} rows (${SETS.map((s) => `${s} ${rows.filter((r) => r.set === s).length}`).join(', ')})`);
   const dump = args.indexOf('--dump');
   if (dump >= 0) {
     // the family relation among the scored documents (pairs "a|b"), so the dump can be analysed offline
@@ -273,7 +397,7 @@ async function main(): Promise<void> {
       const ps = [...new Set(r.articles.map((a) => a.parent))];
       return ps.flatMap((a) => ps.filter((b) => a < b && r.family(a, b)).map((b) => `${a}|${b}`));
     };
-    fs.writeFileSync(args[dump + 1], JSON.stringify(rows.map((r) => ({ ...r, gold: [...r.gold], families: families(r) }))));
+    fs.writeFileSync(args[dump + 1], JSON.stringify(rows.map((r) => ({ ...r, gold: [...r.gold], prior: r.prior ? Object.fromEntries(r.prior) : null, families: families(r) }))));
   }
   const tune = rows.filter((r) => r.part === 'tune');
   const focusTune = tune.filter((r) => r.focus && r.gold.size);
@@ -339,6 +463,7 @@ async function main(): Promise<void> {
     const ys = sample(fitRows);
     const logLoss = -fitRows.reduce((sum, r, i) => sum + Math.log(Math.min(1 - 1e-9, Math.max(1e-9, ys[i].right ? oof.get(r)! : 1 - oof.get(r)!))), 0) / fitRows.length;
     console.log(`  out-of-fold log-loss ${logLoss.toFixed(4)}`);
+    if (features) console.log(`  ${featureReport(fitRows, choices)}`);
     let pick: { pair: Pair; right: number; wrong: number } | null = null;
     let loose: { pair: Pair; right: number; wrong: number; pl: string } | null = null;
     for (const lock of grid) {
@@ -396,6 +521,34 @@ async function main(): Promise<void> {
       console.log(`${label} ${t.toFixed(3)}${t === pair.lock ? '*' : ' '} ${cells.join('  ')}`);
     }
   }
+  // where the STARD wrong locks come from (totals per cause; the held-out questions themselves are not
+  // printed), and how uncertain the wrong-lock rates are at these sample sizes
+  const lockedOn = (r: Row, prob: number | null): string | null => {
+    const c = choices.get(r);
+    if (r.focus && c && prob !== null) return prob >= lockThreshold(pair, c.tie) ? c.parent : null;
+    return r.base.state === 'locked' ? r.base.parents[0] : null;
+  };
+  const stard = (part: Row['part']) => rows.filter((r) => r.set === 'stard' && r.part === part);
+  for (const [label, part, on] of [
+    ['shipped fit, tuning', 'tune', (r: Row) => (r.shipped.state === 'locked' ? r.shipped.parents[0] : null)],
+    ['shipped fit, held-out', 'heldout', (r: Row) => (r.shipped.state === 'locked' ? r.shipped.parents[0] : null)],
+    ['refit, tuning out-of-fold', 'tune', (r: Row) => lockedOn(r, oof.get(r) ?? null)],
+    ['refit, held-out', 'heldout', (r: Row) => lockedOn(r, final(r))],
+  ] as const) {
+    const wrong = stard(part).filter((r) => on(r) !== null && !r.gold.has(on(r)!));
+    const causes = new Map<string, number>();
+    for (const r of wrong) causes.set(wrongCause(r, on(r)!), (causes.get(wrongCause(r, on(r)!)) ?? 0) + 1);
+    console.log(`STARD wrong locks, ${label}: ${wrong.length}/${stard(part).length} (95 % ${wilson(wrong.length, stard(part).length)}): ${[...causes].map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  }
+  // calibration of the refit's p on the STARD tuning half (out-of-fold): mean p vs how often the chosen statute is right
+  const focusStard = stard('tune').filter((r) => r.focus && choices.get(r) && oof.has(r));
+  const bins = [0, 0.3, 0.5, 0.7, 0.9, 1.0001];
+  const cal = bins.slice(0, -1).map((lo, i) => {
+    const b = focusStard.filter((r) => oof.get(r)! >= lo && oof.get(r)! < bins[i + 1]);
+    const right = b.filter((r) => r.gold.has(choices.get(r)!.parent)).length;
+    return `p ${lo}–${Math.min(1, bins[i + 1])}: ${b.length} questions, mean p ${b.length ? (b.reduce((s, r) => s + oof.get(r)!, 0) / b.length).toFixed(2) : '—'}, right ${right}/${b.length} (95 % ${wilson(right, b.length)})`;
+  });
+  console.log(`calibration, refit, STARD tuning out-of-fold:\n  ${cal.join('\n  ')}`);
   const out = {
     about: 'Calibrated lock decision of statute collections (collections/lock-model.ts). Written by `npm run models:fit-lock` (scripts/fit-lock-model.ts) from tuning rows only; do not edit by hand.',
     chooser,
@@ -409,8 +562,8 @@ async function main(): Promise<void> {
   };
   const file = path.join(projectRoot(), 'src', 'core', 'collections', 'data', 'lock-model.json');
   console.log(`\nchooser ${chooser}, temperature ${temperature}, thresholds: ${pair.lock} where the ratio rules lock; where they ask back ${pair.family} (runner-up of the same statute family) / ${pair.rival} (another statute)`);
-  if (noBounds) {
-    console.log(`--no-bounds: nothing written (the power / labour bound was off)`);
+  if (noBounds || described) {
+    console.log(`${noBounds ? '--no-bounds' : '--described'}: nothing written (${noBounds ? 'the power / labour bound was off' : 'fitted on part of the rows'})`);
     return;
   }
   if (keep) {

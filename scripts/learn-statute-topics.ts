@@ -13,26 +13,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sharedDir, projectRoot } from '../src/core/common/paths';
 import { getJieba, segmentForSearch } from '../src/core/text/segment';
+import { listFilesRecursive } from '../src/core/common/files';
 
 const MIN_FILES = 2;
 const TOP = 5;
 /** nouns no statute is this much about are left out (the rule reads 120 and up; rates below 50 never matter) */
 const MIN_TOP_RATE = 50;
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...files(p));
-    else if (e.name.endsWith('.md') && !e.name.startsWith('_')) out.push(p);
-  }
-  return out.sort();
-}
-
 const root = path.join(sharedDir(), 'data', 'laws');
 // one edition per title: the latest (file names end in the edition date)
 const latest = new Map<string, { file: string; text: string }>();
-for (const f of files(root)) {
+for (const f of listFilesRecursive(root, ['.md']).filter((f) => !path.basename(f).startsWith('_'))) {
   const text = fs.readFileSync(f, 'utf8');
   const title = (text.match(/^#\s*(.+)$/m)?.[1] ?? path.basename(f, '.md')).trim();
   const prev = latest.get(title);

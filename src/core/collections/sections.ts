@@ -86,7 +86,8 @@ function sectionOfChunk(ctx: AppContext, doc: StoredDoc): Map<number, number> {
 
 /**
  * Sections of one document ranked for a question by article-score.ts (evidence of every chunk
- * of the document, BM25 + vector RRF inside it, question-form bonus), so the article that contains most of what is asked wins over one that repeats a single word
+ * of the document, BM25 + vector RRF inside it, question-form bonus, a verbatim stretch of the question as
+ * tie-breaker), so the article that contains most of what is asked wins over one that repeats a single word
  * (`电力建设项目使用土地…` → 第十六条, not 第十四条 which says 电力建设项目 twice).
  */
 export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: StoredDoc, question: string, extraTokens: string[] = []): Promise<{ section: Section; rrf: number; evidence: number; score: number }[]> {
@@ -139,14 +140,49 @@ export async function rankSections(ctx: AppContext, coll: CollectionRow, doc: St
   }
   const maxRrf = Math.max(0, ...[...bySection.values()].map((v) => v.rrf));
   const form = questionForm(question);
+  const asked = doc.kind === 'recipe' ? '' : questionCore(question, 'statutes');
   // a number in the asked unit next to a word of the question answers it (`几天年假` → 年休假5天)
   const near = namedQuantity(form, [...tokens.filter((t) => [...t].length >= 2), ...(lay?.equivalents.flatMap(([, st]) => st) ?? [])]);
   return [...bySection.entries()]
     .map(([i, v]) => {
-      const bonus = formBonus(form, sections[i].text, cfg.sectionFormBonus, true) + (near?.(sections[i].text) ? cfg.sectionFormBonus : 0);
+      const bonus =
+        formBonus(form, sections[i].text, cfg.sectionFormBonus, true) + (near?.(sections[i].text) ? cfg.sectionFormBonus : 0) + phraseBonus(asked, sections[i].text, cfg.sectionPhraseBonus);
       return { section: sections[i], rrf: v.rrf, evidence: v.evidence, score: articleScore(v.evidence, maxRrf > 0 ? v.rrf / maxRrf : 0, bonus, cfg.sectionEvidenceWeight) };
     })
     .sort((a, b) => b.score - a.score || b.rrf - a.rrf || a.section.index - b.section.index);
+}
+
+/** A stretch of the question shorter than this is a word or two, which the term evidence already counts. */
+const MIN_PHRASE = 4;
+/** A stretch this long gets the whole phrase bonus. */
+const FULL_PHRASE = 8;
+
+/**
+ * The longest stretch of `question` (its core) that `text` writes verbatim, in characters
+ * (`上网电价实行什么原则` in `上网电价实行同网同质同价` → 6).
+ */
+export function longestSharedStretch(question: string, text: string): number {
+  const q = [...question];
+  let best = 0;
+  for (let i = 0; i + best < q.length; i++) {
+    // grow the stretch from i while the text still holds it; only longer ones than the best matter
+    let len = best + 1;
+    while (i + len <= q.length && text.includes(q.slice(i, i + len).join(''))) len++;
+    best = Math.max(best, len - 1);
+  }
+  return best;
+}
+
+/**
+ * Tie-breaker for the article to quote: an article writing a stretch of the question verbatim
+ * (MIN_PHRASE+ characters, in order: `上网电价实行`, `电力安全事故`) is preferred over one holding the
+ * same words apart; `bonus` (sectionPhraseBonus) is small, so only articles the ranker scores about
+ * alike change places (config.ts has the tuning figures).
+ */
+export function phraseBonus(question: string, text: string, bonus: number): number {
+  if (!question || bonus <= 0) return 0;
+  const n = longestSharedStretch(question, text);
+  return n >= MIN_PHRASE ? (bonus * Math.min(n, FULL_PHRASE)) / FULL_PHRASE : 0;
 }
 
 /**

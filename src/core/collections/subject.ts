@@ -50,8 +50,8 @@ interface SubjectIndex {
   docText: Map<string, string>;
   /** string -> documents writing it (memo of docsWriting) */
   writing: Map<string, number>;
-  /** document id -> token counts and token total (matterElsewhere: how much a document is about a word), built on first use */
-  counts?: Map<string, { tf: Map<string, number>; total: number }>;
+  /** document id -> body token counts and token total (matterNouns: how much a document is about a word) */
+  counts: Map<string, { tf: Map<string, number>; total: number }>;
 }
 
 const indexes = new KeyedCache<SubjectIndex>('collections.subject');
@@ -69,7 +69,15 @@ function subjectIndex(ctx: AppContext, coll: CollectionRow): SubjectIndex {
   const units = new Map<string, Unit>();
   const docs = new Map<string, Set<string>>();
   const df = new Map<string, number>();
+  const counts = new Map<string, { tf: Map<string, number>; total: number }>();
   for (const [i, r] of rows.entries()) {
+    let c = counts.get(r.parent);
+    if (!c) counts.set(r.parent, (c = { tf: new Map(), total: 0 }));
+    for (const t of rowTokens[i].body.split(' ')) {
+      if ([...t].length < 2) continue;
+      c.tf.set(t, (c.tf.get(t) ?? 0) + 1);
+      c.total++;
+    }
     const tokens = new Set(`${rowTokens[i].title} ${rowTokens[i].body}`.split(' ').filter(Boolean));
     units.set(r.key, { parent: r.parent, tokens });
     let d = docs.get(r.parent);
@@ -88,7 +96,7 @@ function subjectIndex(ctx: AppContext, coll: CollectionRow): SubjectIndex {
   const text = rows.map((r) => (r.text ?? '').replace(/\s+/g, ' ')).join('\n');
   const docText = new Map<string, string>();
   for (const r of rows) docText.set(r.parent, `${docText.get(r.parent) ?? titles.get(r.parent) ?? ''}\n${normalizeText(`${r.title ?? ''} ${r.text ?? ''}`)}`);
-  const fresh = { version, units, docs, df, n: Math.max(1, rows.length), titles, titleVocab, text, docText, writing: new Map<string, number>() };
+  const fresh = { version, units, docs, df, n: Math.max(1, rows.length), titles, titleVocab, text, docText, writing: new Map<string, number>(), counts };
   cache.set(coll.name, fresh);
   return fresh;
 }
@@ -293,8 +301,13 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     !NOT_SUBJECT.test(w.word) &&
     [...w.word].length >= 2 &&
     (/^(?:n|vn)/.test(w.tag) ? where !== 'afterTitle' || docsWith(w.word) <= 2 : where === 'after' && unknownToCollection(w));
+  // a status word, adjective or distinguishing word (tags z / a / b) that at least two titles begin with names
+  // a family of dishes (麻辣香锅, 麻辣减脂荞麦面): before a dish word it is a modifier too (麻辣鸡爪 is not
+  // 香辣鸡爪煲). Stop 37 tuning: 麻辣鸡爪 wrong lock → named not_found; one title or two the same; howtocook
+  // title, paraphrase and natural questions unchanged
+  const titlePrefix = (w: { word: string; tag: string }) => [...w.word].length >= 2 && /^(?:z|a|b)/.test(w.tag) && titleText.filter((t) => t.startsWith(w.word)).length >= 2;
   const attachBefore = (w: { word: string; tag: string }) =>
-    attachable(w, 'before') || (!NOT_SUBJECT.test(w.word) && (([...w.word].length >= 2 && /^l/.test(w.tag)) || ([...w.word].length === 1 && w.tag === 'n')));
+    attachable(w, 'before') || (!NOT_SUBJECT.test(w.word) && (([...w.word].length >= 2 && /^l/.test(w.tag)) || ([...w.word].length === 1 && w.tag === 'n') || titlePrefix(w)));
   // a word the segmenter made up (tag x) right before the dish word is a modifier of the name (京酱 +
   // 肉丝: 京酱肉丝 is not 鱼香肉丝) when no recipe of the collection writes it (its document frequency,
   // as written, at most collections.modifierMaxDocs) and every piece of it is a noun or a place (京 + 酱);
@@ -391,10 +404,14 @@ export function titleHoldsSubject(ctx: AppContext, coll: CollectionRow, subject:
   // 黄焖鸡: 黄焖 is the rarer word, 0.62 of the weight): absent dishes, tuning, round 1 wrong locks 6.7 →
   // 3.3 %; howtocook title, paraphrase and natural questions unchanged
   // a modifier of the name (a word before its head) distinctive in the collection (idf at least
-  // collections.subjectModifierMinWeight) that neither the title nor, for an attached word, the recipe's
-  // text holds makes it another dish however heavy the shared head is (京酱肉丝 ≠ 鱼香肉丝)
+  // collections.subjectModifierMinWeight) that the title does not hold makes it another dish however heavy
+  // the shared head is (京酱肉丝 ≠ 鱼香肉丝)
   const headAt = subject.head ? subject.words.findIndex((w) => w.word === subject.head) : -1;
-  const lostModifier = headAt > 0 && subject.words.slice(0, headAt).some((w) => !holds(w.word) && w.weight >= ctx.config.collections.subjectModifierMinWeight);
+  // the modifier must be in the title itself: a recipe's text naming it as an ingredient (烤茄子 says 蒜蓉,
+  // 红烧鲤鱼 says 豆瓣酱) does not make it that dish (stop 37, tuning: 蒜蓉茄子 → 烤茄子 and 豆瓣鲤鱼 asked back
+  // become named not_found; every howtocook title, paraphrase and natural question unchanged)
+  const inTitle = (w: string) => tokens.has(w) || title.includes(w);
+  const lostModifier = headAt > 0 && subject.words.slice(0, headAt).some((w) => !inTitle(w.word) && w.weight >= ctx.config.collections.subjectModifierMinWeight);
   return { words: subject.words, ...s, held: (subject.head && !holds(subject.head)) || lostModifier ? 0 : s.held, shared: s.held };
 }
 
@@ -579,23 +596,8 @@ export function matterNouns(ctx: AppContext, coll: CollectionRow, core: string, 
   const topics = topicsOf(ctx);
   if (!topics) return null;
   const idx = subjectIndex(ctx, coll);
-  if (!idx.counts) {
-    const counts = new Map<string, { tf: Map<string, number>; total: number }>();
-    const rows = ctx.db.prepare('SELECT id, key, parent, title, text FROM search_items WHERE corpus = ?').all(corpusOf(coll.name)) as { id: number; key: string; parent: string; title: string | null; text: string | null }[];
-    const toks = itemTokens(ctx.db, rows, { remember: false });
-    for (const [i, r] of rows.entries()) {
-      let d = counts.get(r.parent);
-      if (!d) counts.set(r.parent, (d = { tf: new Map(), total: 0 }));
-      for (const t of toks[i].body.split(' ')) {
-        if ([...t].length < 2) continue;
-        d.tf.set(t, (d.tf.get(t) ?? 0) + 1);
-        d.total++;
-      }
-    }
-    idx.counts = counts;
-  }
   const own = new Set(idx.titles.values());
-  const insideRate = (w: string) => Math.max(0, ...[...idx.counts!.values()].map((d) => rate(d.tf.get(w) ?? 0, d.total)));
+  const insideRate = (w: string) => Math.max(0, ...[...idx.counts.values()].map((d) => rate(d.tf.get(w) ?? 0, d.total)));
   const out: MatterNoun[] = [];
   for (const n of nounSubject(ctx, coll, core)) {
     const top = (topics.top.get(n.word) ?? []).filter(([i]) => !own.has(topics.titles[i]));
@@ -622,7 +624,13 @@ export function matterElsewhere(ctx: AppContext, coll: CollectionRow, core: stri
   if (!nouns?.length) return null;
   if (nouns.some((n) => n.inside >= cfg.elsewhereInsideVeto)) return null;
   const outside = nouns.filter((n) => n.inside <= 0 && n.outside >= cfg.elsewhereTopicRate).sort((a, b) => b.outside - a.outside);
-  return outside.length && outside.length / nouns.length >= cfg.elsewhereNounShare - 1e-9 ? outside : null;
+  if (outside.length && outside.length / nouns.length >= cfg.elsewhereNounShare - 1e-9) return outside;
+  // or every noun (two or more) is one the collection mentions only in passing — at most
+  // elsewhereMentionRatio as much as a statute outside it is about it — and one of them a matter an outside
+  // statute is about (商标 in the criminal code's trademark crimes: 1.8 against 834)
+  const passing = nouns.length >= 2 && nouns.every((n) => n.inside <= cfg.elsewhereMentionRatio * n.outside);
+  const named = nouns.filter((n) => n.outside >= cfg.elsewhereTopicRate).sort((a, b) => b.outside - a.outside);
+  return passing && named.length ? named : null;
 }
 
 /** Statutes of the whole corpus using each word (resources/collections/statute-words.tsv), read once per context; null: no list. */

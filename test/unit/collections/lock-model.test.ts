@@ -165,8 +165,10 @@ describe('choice model', () => {
     ]);
     expect(Object.fromEntries(choiceCandidates(articles, chunks, 0.05, 'A', prior).map((c) => [c.parent, c.x.knownStatute]))).toEqual({ A: 0.5, B: 0.9, C: 0.1 });
     expect(choiceCandidates(articles, chunks, 0.05, 'A').every((c) => c.x.knownStatute === 0)).toBe(true);
-    // …which the lock decision also sees for the chosen statute
-    expect(lockChoice(articles, chunks, 0.05, 'model', { focusParent: 'A', choice, prior })!.features.knownStatute).toBe(0.1);
+    // …which the lock decision sees for the chosen statute against the uniform prior (0.1 − 1/2), and
+    // as neutral (0) without a word model: no model is no evidence against the statute
+    expect(lockChoice(articles, chunks, 0.05, 'model', { focusParent: 'A', choice, prior })!.features.knownStatute).toBeCloseTo(-0.4, 9);
+    expect(lockChoice(articles, chunks, 0.05, 'article', { focusParent: 'B', prior })!.features.knownStatute).toBeCloseTo(0.4, 9);
     expect(picked.features.knownStatute).toBe(0);
     // the other choosers: the share of the chosen statute and its lead over the next share
     const byShare = lockChoice(articles, chunks, 0.05, 'share')!;

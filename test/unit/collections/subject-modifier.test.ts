@@ -26,6 +26,12 @@ describe('a name whose modifier no recipe writes is another dish, however heavy 
       ['照烧鸡腿', '鸡腿', '照烧汁'],
       ['香煎五花肉', '五花肉', '黑胡椒'],
       ['香煎带鱼', '带鱼', '料酒'],
+      ['烤茄子', '茄子', '蒜蓉'],
+      ['香辣鸡爪煲', '鸡爪', '干辣椒'],
+      ['麻辣香锅', '藕片', '花椒'],
+      ['麻辣拌面', '面条', '花椒'],
+      // 麻辣 in many recipes' text: a taste, no dish word of its own (as in HowToCook)
+      ...['拍黄瓜', '炝炒包菜', '干锅花菜', '酸辣粉', '口水鸡', '毛血旺', '麻婆豆腐', '辣子鸡', '水煮肉片', '夫妻肺片', '冷吃兔', '钵钵鸡'].map((t) => [t, '主料', '麻辣酱']),
     ])
       fs.writeFileSync(path.join(dir, `${t}.md`), recipe(t, i, s));
     await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'shreds' });
@@ -53,6 +59,19 @@ describe('a name whose modifier no recipe writes is another dish, however heavy 
     expect(a.lock.title).toBe('鱼香肉丝');
     const b = await ask('青椒肉丝怎么做');
     expect(b.lock.title).toBe('青椒肉丝');
+  });
+
+  it('a modifier the recipe only uses as an ingredient is not its dish: 蒜蓉茄子 is not 烤茄子 (whose text says 蒜蓉)', async () => {
+    const a = await ask('蒜蓉茄子怎么蒸');
+    expect(a).toMatchObject({ state: 'not_found', subject: '蒜蓉茄子' });
+    expect(a.answer!.split('\n')[0]).toBe('文集中没有「蒜蓉茄子」的菜谱。');
+    expect((await ask('烤茄子怎么做')).lock.title).toBe('烤茄子');
+  });
+
+  it('a word two titles begin with names a family of dishes: 麻辣鸡爪 is not 香辣鸡爪煲', async () => {
+    const a = await ask('麻辣鸡爪怎么做');
+    expect(a).toMatchObject({ state: 'not_found', subject: '麻辣鸡爪' });
+    expect((await ask('香辣鸡爪煲怎么做')).lock.title).toBe('香辣鸡爪煲');
   });
 
   it('a one-character noun before the head is a modifier too: 卤猪蹄 is not 红烧猪蹄', async () => {

@@ -55,3 +55,40 @@ describe('a statute question about a matter a statute outside the collection is 
     expect(everyday.retrieval?.reason ?? '').not.toContain('集合外法规');
   });
 });
+
+describe('a statute question whose every noun the collection mentions only in passing', () => {
+  const ctx = tempContext();
+  const dir = tempDir();
+  // a long criminal statute naming 商标 once (a trademark crime), as the criminal code does
+  const crimes = ['盗窃', '抢劫', '诈骗', '抢夺', '敲诈勒索', '故意毁坏财物', '侵占', '挪用资金'];
+  const articles = ['为了惩罚犯罪，保护人民，制定本法。'];
+  for (let i = 0; i < 60; i++) {
+    const c = crimes[i % crimes.length];
+    articles.push(`${c}公私财物，数额较大的，处三年以下有期徒刑、拘役或者管制，并处或者单处罚金；数额巨大或者有其他严重情节的，处三年以上十年以下有期徒刑，并处罚金；数额特别巨大或者有其他特别严重情节的，处十年以上有期徒刑或者无期徒刑，并处罚金或者没收财产。`);
+  }
+  articles.push('未经注册商标所有人许可，在同一种商品上使用与其注册商标相同的商标，情节严重的，处三年以下有期徒刑，并处或者单处罚金。');
+  beforeAll(async () => {
+    writeStatuteFile(dir, '刑事示范法', articles);
+    await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'criminal' });
+  });
+  afterAll(async () => {
+    await ctx.cleanup();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is about a matter statutes outside the collection govern (a trademark question asked to the criminal code)', async () => {
+    const coll = requireCollection(ctx.db, 'criminal');
+    const nouns = matterNouns(ctx, coll, '商标使用许可合同怎么签')!;
+    const mark = nouns.find((n) => n.word === '商标')!;
+    // mentioned, but far less than a statute outside is about it
+    expect(mark.inside).toBeGreaterThan(0);
+    expect(mark.inside).toBeLessThan(ctx.config.collections.elsewhereMentionRatio * mark.outside);
+    const a = await invokeOperation(ctx, 'collections.ask', { collection: 'criminal', question: '商标使用许可合同怎么签' });
+    expect(a).toMatchObject({ state: 'not_found', decision: 'not_found' });
+    expect(a.answer!.split('\n')[0]).toContain('「商标');
+    // its own matter still locks
+    const own = await invokeOperation(ctx, 'collections.ask', { collection: 'criminal', question: '盗窃公私财物数额较大怎么判' });
+    expect(own.decision).not.toBe('not_found');
+  });
+});
+
