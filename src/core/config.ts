@@ -317,6 +317,15 @@ export const configSchema = z.object({
        */
       statuteWordMinFiles: z.number().int().min(1).default(2),
       /**
+       * Statute collections (collections/subject.ts): a noun the candidate statutes never mention turns an
+       * ask-back or low-evidence answer into not_found only when a statute of the corpus is at least this
+       * much about it or about a word of its phrase (statute-topics.tsv; 50 is the list's floor). Tuning
+       * parts: no right answer on an absent matter lost (抚养权, 共享单车 go from not_found to low_evidence,
+       * both right; 个人所得税起征点 stays not_found by 所得税), the one tuning false refusal (衣服, 20) gone;
+       * collections-laws and STARD unchanged.
+       */
+      statuteMatterMinRate: z.number().min(0).default(50),
+      /**
        * Statute collections (collections/subject.ts matterElsewhere): a noun of the question the collection
        * never mentions (its lay statute words neither) names a matter governed elsewhere when a statute of
        * the whole corpus is about it — at least elsewhereTopicRate occurrences per 10,000 tokens
@@ -331,15 +340,6 @@ export const configSchema = z.object({
        * 100 also refuses a STARD question about 社保 (106), 130 loses 石油 / 出租车-class fixes; the veto
        * between 56 (责任 in a wrong lock on 交通事故) and 77 (委托 in a STARD civil lock about 港口).
        */
-      /**
-       * Statute collections (collections/subject.ts): a noun the candidate statutes never mention turns an
-       * ask-back or low-evidence answer into not_found only when a statute of the corpus is at least this
-       * much about it or about a word of its phrase (statute-topics.tsv; 50 is the list's floor). Tuning
-       * parts: no right answer on an absent matter lost (抚养权, 共享单车 go from not_found to low_evidence,
-       * both right; 个人所得税起征点 stays not_found by 所得税), the one tuning false refusal (衣服, 20) gone;
-       * collections-laws and STARD unchanged.
-       */
-      statuteMatterMinRate: z.number().min(0).default(50),
       elsewhereTopicRate: z.number().min(0).default(120),
       elsewhereNounShare: z.number().min(0).max(1).default(1 / 3),
       /**

@@ -19,7 +19,7 @@ export function cleanOcrColumns(rows: string[][]): string[][] {
   const n = Math.max(0, ...out.map((r) => r.length));
   for (let c = 0; c < n; c++) {
     const cells = out.map((r) => r[c] ?? '');
-    const fixed = trailingDashes(strayRings(lostPercent(loneDashes(plusMinus(signs(lookalikeDigits(decimalMarks(dashSlots(cells)))))))));
+    const fixed = speckPoints(trailingDashes(strayRings(lostPercent(loneDashes(plusMinus(signs(lookalikeDigits(decimalMarks(dashSlots(cells))))))))));
     fixed.forEach((v, i) => {
       if (out[i].length > c) out[i][c] = v;
     });
@@ -35,7 +35,23 @@ export function cleanOcrColumns(rows: string[][]): string[][] {
  * of a page's cells (24 cells of one column: 3 dashes, 21 "一"), a "一" position never (0 of 16).
  */
 function dashSlots(cells: string[]): string[] {
-  return digitDashSlots(hanDashSlots(cells));
+  return digitDashSlots(hanDashSlots(dashSpecks(cells)));
+}
+
+/**
+ * Between two names, the one dash read twice ("龙门——西山一线": a long dash parted by the blur at 150 dpi) or with a
+ * speck beside it ("北岭:一玉泉断面"): in a column where at least two cells read one dash between Han characters, a
+ * doubled dash there is one, and a point or colon touching it is a speck.
+ */
+function dashSpecks(cells: string[]): string[] {
+  const single = cells.filter((c) => /[\u3400-\u9fff][—－-][\u3400-\u9fff]/.test(c)).length;
+  if (single < 2) return cells;
+  return cells.map((c) =>
+    c
+      .replace(/(?<=[\u3400-\u9fff])[—－-]{2}(?=[\u3400-\u9fff])/g, '—')
+      .replace(/(?<=[\u3400-\u9fff])[:：.·]([—－\-一])(?=[\u3400-\u9fff])/g, '$1')
+      .replace(/(?<=[\u3400-\u9fff])([—－\-一])[:：.·](?=[\u3400-\u9fff])/g, '$1'),
+  );
 }
 
 function hanDashSlots(cells: string[]): string[] {
@@ -203,5 +219,37 @@ function loneDashes(cells: string[]): string[] {
   return cells.map((c) => {
     const d = c.replace(/\s+/g, '');
     return d.length >= 2 && d.length <= 3 && [...d].every((ch) => DASHES.has(ch)) ? '—' : c;
+  });
+}
+
+/**
+ * A speck read as a point inside a whole number ("48.00" for 4800, "40.1" for 401, "N1.15" for N115 at 150 dpi): in
+ * a column whose cells of that form print whole numbers (five at least) but this one (one pointed cell: a column
+ * printing several, "2.23" among 220, 48 and 110, mixes quantities), the point goes
+ * when the number without it is of the column's size (between a third of its least and three times its greatest)
+ * and with it is not ("31.5" among 40, 50, 63 stays: it is of their size).
+ */
+function speckPoints(cells: string[]): string[] {
+  const PARTS = /^([^\d.]*)(\d+)\.(\d+)([^\d.]*)$/;
+  const whole = /^([^\d.]*)(\d+)([^\d.]*)$/;
+  const form = (pre: string, post: string) => `${pre}#${post}`;
+  const peers = new Map<string, number[]>();
+  for (const c of cells) {
+    const m = whole.exec(c);
+    if (m) peers.set(form(m[1], m[3]), [...(peers.get(form(m[1], m[3])) ?? []), Number(m[2])]);
+  }
+  const pointed = cells.map((c) => PARTS.exec(c));
+  return cells.map((c, i) => {
+    const m = pointed[i];
+    // a number never starts with 0: "0.5" keeps its point
+    if (!m || m[2].startsWith('0')) return c;
+    const values = peers.get(form(m[1], m[4])) ?? [];
+    const sameForm = pointed.filter((p) => p && form(p[1], p[4]) === form(m[1], m[4])).length;
+    if (values.length < 5 || sameForm > 1) return c;
+    const lo = Math.min(...values) / 3;
+    const hi = Math.max(...values) * 3;
+    const inside = (v: number) => v >= lo && v <= hi;
+    const joined = Number(m[2] + m[3]);
+    return inside(joined) && !inside(Number(`${m[2]}.${m[3]}`)) ? `${m[1]}${m[2]}${m[3]}${m[4]}` : c;
   });
 }

@@ -16,6 +16,13 @@ describe('OCR table columns', () => {
     expect(col([['东郊一线'], ['西山二线'], ['南湖一线'], ['统一调度']], 0)).toEqual(['东郊一线', '西山二线', '南湖一线', '统一调度']);
   });
 
+  it('between two names a doubled dash is one and a speck touching the dash goes, when the column reads one dash twice', () => {
+    const names = ['东郊—北岭断面', '龙门——西山断面', '北岭:一玉泉断面', '玉泉—西山断面', '青龙一龙门断面'];
+    expect(col(names.map((n) => [n]), 0)).toEqual(['东郊—北岭断面', '龙门—西山断面', '北岭—玉泉断面', '玉泉—西山断面', '青龙—龙门断面']);
+    // without a column of dashed names nothing changes (a list "甲、乙" or a sentence keeps its marks)
+    expect(col([['说明:一般'], ['巡视——检查'], ['正常']], 0)).toEqual(['说明:一般', '巡视——检查', '正常']);
+  });
+
   it('in a column of numbers: digit lookalikes and lone dash marks; a text column keeps them', () => {
     expect(col([['a', '12'], ['b', 'o'], ['c', '1o5'], ['d', '-'], ['e', '一'], ['f', '3']], 1)).toEqual(['12', '0', '105', '—', '—', '3']);
     expect(col([['a', '主变'], ['b', 'o'], ['c', '一'], ['d', '线路']], 1)).toEqual(['主变', 'o', '一', '线路']);
@@ -113,5 +120,18 @@ describe('OCR table columns', () => {
   it('a lone dash read twice is one dash where the column prints "—"', () => {
     expect(col([['—'], ['——'], ['0.85'], ['—'], ['— —']], 0)).toEqual(['—', '—', '0.85', '—', '—']);
     expect(col([['——'], ['甲'], ['乙']], 0)).toEqual(['——', '甲', '乙']);
+  });
+
+  it('a speck read as a point inside a whole number goes when the number without it is of the column\'s size', () => {
+    const one = (cells: string[]) => col(cells.map((c) => [c]), 0);
+    // 150 dpi reads of the tuning scans: "48.00" among 4800/6000…, "40.1" among 334/284…, "N1.15" among N103…
+    expect(one(['4800', '6000', '3600', '48.00', '5400', '7200'])).toEqual(['4800', '6000', '3600', '4800', '5400', '7200']);
+    expect(one(['334', '284', '40.1', '296', '318', '350'])).toEqual(['334', '284', '401', '296', '318', '350']);
+    expect(one(['N103', 'N107', 'N111', 'N1.15', 'N119', 'N123'])).toEqual(['N103', 'N107', 'N111', 'N115', 'N119', 'N123']);
+    // a real decimal of the column's size, a leading 0, too few whole numbers, or points in many cells stay
+    expect(one(['40', '50', '63', '31.5', '80', '100'])).toEqual(['40', '50', '63', '31.5', '80', '100']);
+    expect(one(['15', '20', '0.5', '25', '30', '35'])).toEqual(['15', '20', '0.5', '25', '30', '35']);
+    expect(one(['4800', '6000', '48.00', '5400'])).toEqual(['4800', '6000', '48.00', '5400']);
+    expect(one(['220', '2.23', '230', '110', '2.23', '48', '220'])).toEqual(['220', '2.23', '230', '110', '2.23', '48', '220']);
   });
 });
