@@ -305,8 +305,8 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
             const ok = got[i] === row.map(squash).join('|');
             slot[0] += ok ? 1 : 0;
             slot[1] += 1;
-            // the stop-37 sealed slice: only its printed copies' misses (a generator bug, never the reader's scans)
-            const visible = doc.sealed37 ? kind === 'printed' : !doc.heldOut || showHeld || doc.sealed || doc.held34 || doc.sealed35 || doc.sealed36;
+            // the stop-34 to stop-37 slices are tuning now: their misses are printed like the tuning slice's
+            const visible = !doc.heldOut || showHeld || doc.sealed || doc.held34 || doc.sealed35 || doc.sealed36 || doc.sealed37;
             if (!ok && verbose && visible && fam === spec.families[0] && shown++ < maxShown) {
               // 版面: the row has another number of cells, or the table another number of rows (split / merged rows)
               const layout = !got[i] || got[i].split('|').length !== row.length || got.length !== want.length;

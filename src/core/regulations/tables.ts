@@ -499,6 +499,29 @@ function numberColumn(rows: string[][], c: number): boolean {
 
 /** A header cell that only names a unit: "kV", "MW", "(%)", "单位：A". */
 export const UNIT_CELL_RE = /^[（(]?\s*(?:单位\s*[:：]?\s*)?(?:[kKMG]?V|[kM]?W|kWh|Mvar|kvar|M?VA|kVA|k?A|%|‰|Hz|℃|°C|s|ms|min|h|Ω|次|台|个|组|套|km|m|mm²?|p\.?u\.?|元|万元)\s*[)）]?$/;
+/**
+ * A header cell naming a unit as a scan reads it: the unit (canonical case), or null. Letters whose capital
+ * differs from the small one only in size (c o s v w x z) lose their case on a scan when they stand alone in a
+ * cell — the recogniser sees the crop scaled to its height ("V" read "v" under 输入量 in Carlito at 200 dpi,
+ * "kV" read "kv"): such a letter counts in either case. A speck beside it read as a point or a comma ("v." at
+ * 150 dpi) goes.
+ */
+export function unitCell(t: string): string | null {
+  if (UNIT_CELL_RE.test(t)) return t;
+  const bare = t.length > 1 ? t.replace(/^[.,:;'`·、。，]|[.,:;'`·、。，]$/, '') : t;
+  if (UNIT_CELL_RE.test(bare)) return bare;
+  const at = [...bare].map((ch, i) => (/[cosvwxz]/i.test(ch) ? i : -1)).filter((i) => i >= 0);
+  if (!at.length || at.length > 4 || bare.length > 8) return null;
+  for (let m = 1; m < 1 << at.length; m++) {
+    const chars = [...bare];
+    at.forEach((i, b) => {
+      if (m & (1 << b)) chars[i] = chars[i] === chars[i].toLowerCase() ? chars[i].toUpperCase() : chars[i].toLowerCase();
+    });
+    const u = chars.join('');
+    if (UNIT_CELL_RE.test(u)) return u;
+  }
+  return null;
+}
 export const labelCell = (c: string) => c.length <= 24 && !NUMERIC_RE.test(c) && !NOTE_RE.test(c);
 
 interface CellSpan {
@@ -557,7 +580,7 @@ function multiLineHeader(lines: PositionedLine[], columns: [number, number][]): 
     const filled = row.map((c, i) => (c ? i : -1)).filter((i) => i >= 0);
     if (!filled.length) break;
     const texts = filled.map((i) => row[i]!.text);
-    const unitRow = k > 0 && texts.every((t) => UNIT_CELL_RE.test(t));
+    const unitRow = k > 0 && texts.every((t) => unitCell(t) !== null);
     const labels = texts.every((t) => labelCell(t) || UNIT_CELL_RE.test(t));
     const open = (i: number) => !labelled.has(i) || spans.some((r, kk) => r[i] && groupLabel[kk][i]);
     let ok: boolean;
@@ -571,7 +594,10 @@ function multiLineHeader(lines: PositionedLine[], columns: [number, number][]): 
       if (ok && filled.some((i) => spans.some((r, kk) => r[i] && groupLabel[kk][i]))) groupsUsed = true;
     }
     if (!ok) break;
-    if (unitRow) units = true;
+    if (unitRow) {
+      units = true;
+      for (const c of row) if (c) c.text = unitCell(c.text) ?? c.text;
+    }
     // a label with an empty neighbour nobody has labelled yet may be a group over sub-columns
     groupLabel.push(row.map((c, i) => !!c && [i - 1, i + 1].some((j) => j >= 0 && j < n && !row[j] && !labelled.has(j))));
     spans.push(row);

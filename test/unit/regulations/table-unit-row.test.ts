@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { findTableSegments, unitCell, type PositionedLine } from '../../../src/core/regulations/tables';
+
+/** a line of cells at the given x-ranges (points), as OCR boxes or a PDF's text runs */
+const line = (y: number, cells: [string, number, number][], size = 9.5): PositionedLine => ({
+  text: cells.map((c) => c[0]).join(' '),
+  y,
+  size,
+  frags: cells.map(([str, x, right]) => ({ str, x, right, h: size })),
+});
+
+/**
+ * An unruled table's unit row as a scan reads it: a lone "V" is a "v" to the recogniser (the crop is scaled to its
+ * height, and V differs from v only in size; SEALED37 `peizhongduan`, Carlito at 200 dpi, read "|v|%|min||"), and
+ * the lone "s" got no box at all. The row is still the header's unit row — not the first body row, which shifted
+ * every row of the table by one.
+ */
+describe('unruled table unit row read in the wrong case', () => {
+  const header = line(700, [['试验项目', 60, 98], ['输入量', 212, 241], ['准确度', 267, 296], ['持续时间', 322, 360], ['采样间隔', 382, 420], ['判定方式', 452, 490]]);
+  const body = [
+    ['交流电压采集(DTU)', '100', '0.5', '15', '1', '逐点比对'],
+    ['交流电流采集(DTU)', '5', '0.5', '30', '3', '抽样比对'],
+    ['有功功率采集(DTU)', '100', '1.0', '60', '5', '主站召测'],
+    ['直流电压采集(DTU)', '48', '0.5', '120', '60', '逐点比对'],
+  ].map((cells, k) =>
+    line(662 - k * 19, [[cells[0], 60, 150], [cells[1], 216, 232], [cells[2], 272, 287], [cells[3], 330, 344], [cells[4], 392, 402], [cells[5], 452, 490]]),
+  );
+
+  it('"v" under 输入量 makes a unit row: the header keeps two lines, the unit in its case, every body row in place', () => {
+    const units = line(681, [['v', 223, 229], ['%', 276, 285], ['min', 334, 348]]);
+    const [seg] = findTableSegments([header, units, ...body]);
+    expect(seg.header?.lines).toHaveLength(2);
+    expect(seg.header!.names.slice(1, 4)).toEqual(['输入量 V', '准确度 %', '持续时间 min']);
+    expect(seg.rows).toHaveLength(4);
+    expect(seg.rows[0].join('|')).toBe('交流电压采集(DTU)|100|0.5|15|1|逐点比对');
+  });
+
+  it('a second line that is no unit in either case stays a body row', () => {
+    const other = line(681, [['vo', 223, 235], ['%', 276, 285], ['min', 334, 348]]);
+    const [seg] = findTableSegments([header, other, ...body]);
+    expect(seg.header).toBeUndefined();
+    expect(seg.rows.map((r) => r.join('|'))).toContain('|vo|%|min||');
+  });
+
+  it('only letters whose capital is the small one enlarged change case', () => {
+    expect(unitCell('v')).toBe('V');
+    expect(unitCell('kv')).toBe('kV');
+    expect(unitCell('mw')).toBeNull(); // m and M differ in shape: "mw" is no misread "MW"
+    expect(unitCell('S')).toBe('s');
+    expect(unitCell('kV')).toBe('kV');
+    expect(unitCell('v.')).toBe('V'); // a speck beside it (150 dpi)
+    expect(unitCell('5s')).toBeNull(); // a number with its unit is a body cell
+    expect(unitCell('KA')).toBeNull();
+    expect(unitCell('vo')).toBeNull();
+  });
+});
