@@ -19,7 +19,7 @@ export function cleanOcrColumns(rows: string[][]): string[][] {
   const n = Math.max(0, ...out.map((r) => r.length));
   for (let c = 0; c < n; c++) {
     const cells = out.map((r) => r[c] ?? '');
-    const fixed = speckPoints(trailingDashes(strayRings(lostPercent(loneDashes(plusMinus(signs(lookalikeDigits(decimalMarks(dashSlots(cells))))))))));
+    const fixed = ohms(speckPoints(trailingDashes(strayRings(lostPercent(loneDashes(plusMinus(signs(lookalikeDigits(decimalMarks(dashSlots(cells)))))))))));
     fixed.forEach((v, i) => {
       if (out[i].length > c) out[i][c] = v;
     });
@@ -197,6 +197,16 @@ function lostPercent(cells: string[]): string[] {
   const bare = cells.filter((c) => /^[≥≤±]?\d[\d.]*$/.test(c)).length;
   if (pct < 5 || !bare || bare * 6 > pct || cells.some((c) => /\d/.test(c) && !/\d%$/.test(c) && !/^[≥≤±]?\d[\d.]*$/.test(c))) return cells;
   return cells.map((c) => (/^[≥≤±]?\d[\d.]*$/.test(c) ? `${c}%` : c));
+}
+
+/**
+ * "≤0.5Q" for ≤0.5Ω: in Droid Sans Fallback / BabelStone (SEALED37 `jiediwangcs`, 200 and 150 dpi) the recogniser
+ * reads Ω as "Q" in about half the cells. A "Q" right after a number (or after its "m": "200mQ") names no unit; in
+ * a column where another cell reads Ω after a number it is that Ω.
+ */
+function ohms(cells: string[]): string[] {
+  if (!cells.some((c) => /\dm?Ω/.test(c))) return cells;
+  return cells.map((c) => c.replace(/(?<=\d|\dm)Q(?![A-Za-z])/g, 'Ω'));
 }
 
 /** A dash after a name where no other cell of the column ends in one ("一般缺陷—", "一遥—"): a speck or a ruling's stub. */

@@ -134,4 +134,9 @@ describe('OCR table columns', () => {
     expect(one(['4800', '6000', '48.00', '5400'])).toEqual(['4800', '6000', '48.00', '5400']);
     expect(one(['220', '2.23', '230', '110', '2.23', '48', '220'])).toEqual(['220', '2.23', '230', '110', '2.23', '48', '220']);
   });
+
+  it('Ω read "Q" after a number where the column reads Ω after a number elsewhere; no such cell, no change', () => {
+    expect(col([['a', '≤0.5Q'], ['b', '≤0.5Ω'], ['c', '≤200mQ'], ['d', '≤1000Q·m'], ['e', '2QF']], 1)).toEqual(['≤0.5Ω', '≤0.5Ω', '≤200mΩ', '≤1000Ω·m', '2QF']);
+    expect(col([['a', '≤0.5Q'], ['b', '≤10Q'], ['c', '4QF']], 1)).toEqual(['≤0.5Q', '≤10Q', '4QF']);
+  });
 });
