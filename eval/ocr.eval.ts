@@ -18,16 +18,16 @@
  * stop 34, tuning from stop 35 on) | stop 34 unruled / three-line (`held34`, tuning from stop 35 on) | sealed held
  * out of stop 35 (`sealed35`: written before any run of stop 35; tuning from stop 36 on, its misses printed) | stop 36
  * slice (`sealed36`: Noto Serif/Sans CJK SC, AR PL KaitiM GB, DejaVu Sans Mono digits — sealed at stop 36, tuning from
- * stop 37 on, its misses printed; skipped when those fonts are not installed) | sealed held out of stop 37 (`sealed37`:
- * the faces nobody trains or tunes on — BabelStone Han, Droid Sans Fallback, TeX Gyre Termes / Heros and Carlito
- * digits — written before any run, totals only, only its printed copies' misses ever printed; skipped when those fonts
- * are not installed). The statute part has a held-out page in Noto Serif CJK SC (`sealed36 · 思源宋体`, tuning from
+ * stop 37 on, its misses printed; skipped when those fonts are not installed) | stop 37 slice (`sealed37`: BabelStone
+ * Han, Droid Sans Fallback, TeX Gyre Termes / Heros and Carlito digits — written before any run and sealed at stop 37,
+ * measured once by the lead on final main, tuning from then on: its misses printed; skipped when those fonts are not
+ * installed). The statute part has a held-out page in Noto Serif CJK SC (`sealed36 · 思源宋体`, tuning from
  * stop 37) and a sealed page of its own (`sealed37 · BabelStone`, a fourth held-out statute in BabelStone Han): their
  * accuracy lines only, their lines kept out of the low-confidence calibration and never printed.
  * (`--tables-only` runs just this part; SCAN_TABLE_DOCS adds dashes, signs, three-line tables and other fonts;
- * `--show-held` prints held-out misses except the stop-37 sealed slice's scanned ones (stop-34 to stop-36 slices are tuning: printed); TABLE_DOCS=a,b
- * limits the run to those documents, TABLE_SCANS_ONLY=printed,200 to those conditions, NO_SEALED37=1 leaves the
- * stop-37 sealed slice out).
+ * `--show-held` prints the old held-out slices' misses (the stop-34 to stop-37 slices are tuning: always printed);
+ * TABLE_DOCS=a,b limits the run to those documents, TABLE_SCANS_ONLY=printed,200 to those conditions, NO_SEALED37=1
+ * leaves the stop-37 slice out).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -260,7 +260,7 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   // TABLE_SCANS_ONLY=printed,200 limits the run to the conditions whose names start so (a faster look while tuning)
   const sealed36 = sealed36FontsPresent();
   if (!sealed36) console.log('[skip] 第36轮留出集：未安装 fonts-noto-cjk / fonts-arphic-gkai00mp');
-  // NO_SEALED37=1: an engineer tuning on the other slices leaves the sealed slice's scans unread (nobody looks at them)
+  // NO_SEALED37=1 leaves the stop-37 slice (sealed until the lead's measurement, tuning since) out of a run
   const sealed37 = sealed37FontsPresent() && !process.env.NO_SEALED37;
   if (process.env.NO_SEALED37) console.log('[skip] 第37轮封存留出集：NO_SEALED37');
   else if (!sealed37) console.log('[skip] 第37轮封存留出集：未安装 fonts-babelstone-han / fonts-droid-fallback / fonts-texgyre / fonts-crosextra-carlito');
@@ -319,7 +319,7 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   }
   const pct = ([a, b]: Slot) => (b ? `${((100 * a) / b).toFixed(1)}% (${a}/${b})` : '—');
   console.log(
-    `\n表格整行一致（pdfkit 生成的规程表格：框线表、三线表、无框线；调参集 | 留出集（已查看过） | 第33轮新留出集（已查看过） | 第34轮框线表（原封存，第35轮起为调参集） | 第34轮无框线/三线表（原留出，第35轮起为调参集） | 第35轮封存留出集（第36轮起为调参集） | 第36轮留出集（思源宋体/黑体、楷体GB；原封存，第37轮起为调参集） | 第37轮封存留出集（BabelStone Han、Droid Sans Fallback，TeX Gyre/Carlito 数字；运行前写好，只报合计，扫描件从不打印）`,
+    `\n表格整行一致（pdfkit 生成的规程表格：框线表、三线表、无框线；调参集 | 留出集（已查看过） | 第33轮新留出集（已查看过） | 第34轮框线表（原封存，第35轮起为调参集） | 第34轮无框线/三线表（原留出，第35轮起为调参集） | 第35轮封存留出集（第36轮起为调参集） | 第36轮留出集（思源宋体/黑体、楷体GB；原封存，第37轮起为调参集） | 第37轮留出集（BabelStone Han、Droid Sans Fallback，TeX Gyre/Carlito 数字；运行前写好并封存，第37轮实测后为调参集）`,
   );
   console.log(`${'族'.padEnd(14)}${kinds.map((k) => k.padEnd(160)).join('')}`);
   for (const [fam, byKind] of tally) console.log(`${fam.padEnd(14)}${kinds.map((k) => `${pct(byKind[k].dev)} | ${pct(byKind[k].held)} | ${pct(byKind[k].fresh)} | ${pct(byKind[k].sealed)} | ${pct(byKind[k].h34)} | ${pct(byKind[k].s35)} | ${pct(byKind[k].s36)} | ${pct(byKind[k].s37)}`.padEnd(160)).join('')}`);

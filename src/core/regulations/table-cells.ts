@@ -19,7 +19,7 @@ export function cleanOcrColumns(rows: string[][]): string[][] {
   const n = Math.max(0, ...out.map((r) => r.length));
   for (let c = 0; c < n; c++) {
     const cells = out.map((r) => r[c] ?? '');
-    const fixed = ohms(speckPoints(trailingDashes(strayRings(lostPercent(loneDashes(plusMinus(signs(lookalikeDigits(decimalMarks(dashSlots(cells)))))))))));
+    const fixed = ratedCurrent(ohms(speckPoints(trailingDashes(strayRings(lostPercent(loneDashes(plusMinus(signs(lookalikeDigits(decimalMarks(dashSlots(cells))))))))))));
     fixed.forEach((v, i) => {
       if (out[i].length > c) out[i][c] = v;
     });
@@ -207,6 +207,15 @@ function lostPercent(cells: string[]): string[] {
 function ohms(cells: string[]): string[] {
   if (!cells.some((c) => /\dm?Ω/.test(c))) return cells;
   return cells.map((c) => c.replace(/(?<=\d|\dm)Q(?![A-Za-z])/g, 'Ω'));
+}
+
+/**
+ * "0.5le" for 0.5Ie (rated current; "In" likewise): in TeX Gyre Termes the serifed capital I is read "l" (SEALED37
+ * `chadongdz`, every such cell at 200 and 150 dpi). After a number "le" / "ln" name nothing; "Ie" / "In" are the
+ * multiples of the rated current relay settings print.
+ */
+function ratedCurrent(cells: string[]): string[] {
+  return cells.map((c) => c.replace(/^([≥≤<>±]?\d[\d.]*)l+([en])$/, '$1I$2'));
 }
 
 /** A dash after a name where no other cell of the column ends in one ("一般缺陷—", "一遥—"): a speck or a ruling's stub. */

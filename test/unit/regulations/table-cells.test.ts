@@ -139,4 +139,8 @@ describe('OCR table columns', () => {
     expect(col([['a', '≤0.5Q'], ['b', '≤0.5Ω'], ['c', '≤200mQ'], ['d', '≤1000Q·m'], ['e', '2QF']], 1)).toEqual(['≤0.5Ω', '≤0.5Ω', '≤200mΩ', '≤1000Ω·m', '2QF']);
     expect(col([['a', '≤0.5Q'], ['b', '≤10Q'], ['c', '4QF']], 1)).toEqual(['≤0.5Q', '≤10Q', '4QF']);
   });
+
+  it('"0.5le" after a number is the rated current 0.5Ie (capital I read "l"); "le" in a name stays', () => {
+    expect(col([['a', '0.5le'], ['b', '6lle'], ['c', '0.4ln'], ['d', 'Cable'], ['e', '1200']], 1)).toEqual(['0.5Ie', '6Ie', '0.4In', 'Cable', '1200']);
+  });
 });
