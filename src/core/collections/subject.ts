@@ -338,7 +338,10 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     // a run that already is a whole title (炒河粉) is a complete name: a noun after it is what is asked about it (不粘锅)
     const complete = titleText.includes(words.slice(i, j + 1).map((w) => w.word).join(''));
     const bridge = !complete && j + 2 < words.length && [...words[j + 1].word].length === 1 && /^v/.test(words[j + 1].tag) && attachable(words[j + 2], 'after') && joins(from, j + 2);
-    const to = bridge ? j + 2 : j + 1 < words.length && attachable(words[j + 1], complete ? 'afterTitle' : 'after') && joins(from, j + 1) ? j + 1 : j;
+    // a one-character noun written right after the dish words ends the name as its head (干锅 + 鸡, 椒盐 +
+    // 虾: the dish is the 鸡, not any 干锅 dish), unless the run already is a whole title
+    const oneCharHead = !complete && j + 1 < words.length && [...words[j + 1].word].length === 1 && /^n/.test(words[j + 1].tag) && !NOT_SUBJECT.test(words[j + 1].word) && joins(from, j + 1);
+    const to = bridge ? j + 2 : j + 1 < words.length && (attachable(words[j + 1], complete ? 'afterTitle' : 'after') || oneCharHead) && joins(from, j + 1) ? j + 1 : j;
     const picked = words.slice(from, to + 1).map((w) => w.word);
     const attached = [from < i ? words[from].word : '', to > j ? words[to].word : ''].filter(Boolean);
     runs.push({ words: picked, attached, dish: words.slice(i, j + 1).reduce((n, w) => n + [...w.word].length, 0), verb: bridge ? words[j + 1].word : undefined, from, to });
@@ -412,7 +415,9 @@ export function titleHoldsSubject(ctx: AppContext, coll: CollectionRow, subject:
   // become named not_found; every howtocook title, paraphrase and natural question unchanged)
   const inTitle = (w: string) => tokens.has(w) || title.includes(w);
   const lostModifier = headAt > 0 && subject.words.slice(0, headAt).some((w) => !inTitle(w.word) && w.weight >= ctx.config.collections.subjectModifierMinWeight);
-  return { words: subject.words, ...s, held: (subject.head && !holds(subject.head)) || lostModifier ? 0 : s.held, shared: s.held };
+  // a one-character head (干锅鸡: 鸡) must be in the title: every recipe's text has its characters somewhere
+  const headHeld = (h: string) => ([...h].length === 1 ? inTitle(h) : holds(h));
+  return { words: subject.words, ...s, held: (subject.head && !headHeld(subject.head)) || lostModifier ? 0 : s.held, shared: s.held };
 }
 
 /** The nouns of a statute question (`铁路`, `线路`, `房子`): what it is about, weighed by collection idf. */
