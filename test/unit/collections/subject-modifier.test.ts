@@ -86,4 +86,11 @@ describe('a name whose modifier no recipe writes is another dish, however heavy 
     expect((await ask('香煎五花肉怎么做')).lock.title).toBe('香煎五花肉');
     expect((await ask('照烧鸡腿怎么做')).lock.title).toBe('照烧鸡腿');
   });
+
+  it('a one-character noun right after the dish words is the head of the name: 干锅鸡 is not 干锅花菜', async () => {
+    const a = await ask('干锅鸡怎么做');
+    expect(a).toMatchObject({ state: 'not_found', subject: '干锅鸡' });
+    expect(a.lock.state).not.toBe('locked');
+    expect((await ask('干锅花菜怎么做')).lock.title).toBe('干锅花菜');
+  });
 });
