@@ -518,6 +518,12 @@ export function subjectVerdict(
       (!topics || Math.max(topicRate(ctx, n.word), ...segmentForSearch(nounPhrase(o.core, n.word)).map((w) => topicRate(ctx, w))) >= cfg.statuteMatterMinRate),
   );
   if (!statuteNouns.length && o.state !== 'locked') return null;
+  // a lock on a statute that does not write the question's nouns stands when another statute of the collection
+  // does write every one of them: the collection knows the word (公司 in the labour statutes), so retrieval chose
+  // the statute for the rest of the question (年假没休完公司要多给钱吗: jieba reads 年 / 假, only 公司 is left as a
+  // noun, and the locked 带薪年休假条例 says 单位). Stop-38 tuning: that false refusal gone; no other answer of
+  // collections-absent, collections-laws or collections-stard changes (tuning or held-out)
+  if (o.state === 'locked' && nouns.every((n) => subjectIndex(ctx, coll).df.has(n.word))) return null;
   const text = [...new Set((statuteNouns.length ? statuteNouns : nouns).map((n) => nounPhrase(o.core, n.word)))].join('、');
   return { subject: text, near: [], reason: `候选文档都没有提到「${nouns.map((n) => n.word).join('、')}」${statuteNouns.length ? '' : '（都是没有法规专门规定的日常词，但检索锁定的法规与之无关）'}` };
 }
