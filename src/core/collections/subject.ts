@@ -354,14 +354,18 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     const content = (w: { word: string; tag: string }) => [...w.word].length >= 2 && !NOT_SUBJECT.test(w.word) && !FUNCTION_TAG.test(w.tag);
     // the question's own verb before the name (想做个…) is not part of it; anything after it that is not
     // (里脊 + 要切多粗) makes it a question about the thing, not a name
+    // a one-character noun is a piece of the name too when the segmenter split a name it does not know: the
+    // rest of it is a word it made up (椒 + 麻鸡, tag x: 椒麻鸡 is not 小炒黄牛肉)
+    const splitHere = (k: number) => [...words[k].word].length === 1 && /^n/.test(words[k].tag) && !NOT_SUBJECT.test(words[k].word) && words[k + 1]?.tag === 'x' && joins(k, k + 1);
     let a = 0;
-    while (a < words.length && !content(words[a])) a++;
+    while (a < words.length && !content(words[a]) && !splitHere(a)) a++;
+    const piece = (w: { word: string; tag: string }, i: number) => content(w) || splitHere(a + i);
     const name = words.slice(a);
     const text = a === 0 ? core : core.slice(Math.max(0, core.indexOf(name[0]?.word ?? '')));
-    const inName = name.every((w, i) => content(w) || (i > 0 && i + 1 < name.length && [...w.word].length === 1 && /^v/.test(w.tag) && content(name[i - 1]) && content(name[i + 1])));
+    const inName = name.every((w, i) => piece(w, i) || (i > 0 && i + 1 < name.length && [...w.word].length === 1 && /^v/.test(w.tag) && content(name[i - 1]) && content(name[i + 1])));
     const longest = Math.max(0, ...titleText.map((t) => [...t].length));
     if (inName && name.length >= 2 && [...text].length <= longest) {
-      const verb = name.find((w) => [...w.word].length === 1)?.word;
+      const verb = name.find((w, i) => i > 0 && [...w.word].length === 1 && /^v/.test(w.tag))?.word;
       const out = name.filter((w) => w.word !== verb).map((w) => ({ word: w.word, weight: weightOf(idx, w.word) }));
       return { text, words: out, share: [...text].length / ([...core.replace(/[\p{P}\p{S}\s]/gu, '')].length || 1), unknown: false, head: out[out.length - 1]?.word };
     }
