@@ -37,10 +37,11 @@ import fitted from './data/lock-model.json' with { type: 'json' };
  * 4. a second opinion (Thresholds disagree, stop 38): when the known questions' word model
  *    (known-statutes.ts: what real askers of such words were answered from) gives another statute of
  *    the collection a higher p than the chosen one — which it has a model of — p must also reach
- *    `disagree` (fitted 0.525 over the lock threshold 0.425). STARD tuning: wrong locks 8 → 4 of 129
- *    (6.2 → 3.1 %), right locks 74.4 % kept; held-out unchanged (65.0 / 17.1 / 9.8 %: its wrong locks
- *    sit at p 0.8–0.95 with the word model agreeing); power, labour, recipes and the absent sets
- *    unchanged (the word model is silent where the known questions do not cite the statute).
+ *    `disagree` (fitted 0.525 over the lock threshold 0.425). With the family-tie step above, STARD
+ *    right / ask-back naming the right statute / wrong, tuning 74.4 / 11.6 / 6.2 → 75.2 / 12.4 / 3.1 %,
+ *    held-out 65.0 / 17.1 / 9.8 → 67.5 / 14.6 / 9.8 % (its wrong locks sit at p 0.8–0.95 with the word
+ *    model agreeing); power, labour, recipes and the absent sets unchanged (the word model is silent
+ *    where the known questions do not cite the statute).
  *
  * Weights, chooser, T and the thresholds are data (data/lock-model.json), written by
  * `npm run models:fit-lock` (scripts/fit-lock-model.ts) from tuning rows only — the STARD tuning half
