@@ -637,7 +637,8 @@ export function matterElsewhere(ctx: AppContext, coll: CollectionRow, core: stri
   const cfg = ctx.config.collections;
   const nouns = matterNouns(ctx, coll, core, lay);
   if (!nouns?.length) return null;
-  if (nouns.some((n) => n.inside >= cfg.elsewhereInsideVeto)) return null;
+  // a word most statutes use (标准, 登记) is no sign of what the collection is about: it does not veto
+  if (nouns.some((n) => n.inside >= cfg.elsewhereInsideVeto && statuteWordShare(ctx, n.word) < cfg.elsewhereVetoMaxStatuteShare)) return null;
   const outside = nouns.filter((n) => n.inside <= 0 && n.outside >= cfg.elsewhereTopicRate).sort((a, b) => b.outside - a.outside);
   if (outside.length && outside.length / nouns.length >= cfg.elsewhereNounShare - 1e-9) return outside;
   // or every noun (two or more) is one the collection mentions only in passing — at most
@@ -648,27 +649,45 @@ export function matterElsewhere(ctx: AppContext, coll: CollectionRow, core: stri
   return passing && named.length ? named : null;
 }
 
-/** Statutes of the whole corpus using each word (resources/collections/statute-words.tsv), read once per context; null: no list. */
-const statuteWords = new ContextValue<Map<string, number> | null>('collections.statute-words');
+/** Statutes of the whole corpus using each word (resources/collections/statute-words.tsv) and how many statutes it counted, read once per context; null: no list. */
+const statuteWords = new ContextValue<{ files: Map<string, number>; statutes: number } | null>('collections.statute-words');
 
-/** How many statutes of the whole corpus use the word (0: none); without the shipped list every word counts as a statute word. */
-export function statuteWordFiles(ctx: AppContext, word: string): number {
+function statuteWordTable(ctx: AppContext): { files: Map<string, number>; statutes: number } | null {
   let table = statuteWords.get(ctx.state);
   if (table === undefined) {
     table = null;
     try {
-      table = new Map();
+      const files = new Map<string, number>();
+      let statutes = 0;
       for (const line of fs.readFileSync(path.join(ctx.resourcesDir, 'collections', 'statute-words.tsv'), 'utf8').split('\n')) {
-        if (!line || line.startsWith('#')) continue;
+        if (!line) continue;
+        // header: "# statutes of ../shared/data/laws each word occurs in (3445 statutes; …"
+        if (line.startsWith('#')) {
+          statutes ||= Number(/\((\d+) statutes/.exec(line)?.[1] ?? 0);
+          continue;
+        }
         const [n, words] = line.split('\t');
-        for (const w of (words ?? '').split(' ')) if (w) table.set(w, Number(n));
+        for (const w of (words ?? '').split(' ')) if (w) files.set(w, Number(n));
       }
+      table = { files, statutes };
     } catch {
       table = null; // a missing or broken resource must not break answering
     }
     statuteWords.set(ctx.state, table);
   }
-  return table ? (table.get(word) ?? 0) : Number.MAX_SAFE_INTEGER;
+  return table;
+}
+
+/** How many statutes of the whole corpus use the word (0: none); without the shipped list every word counts as a statute word. */
+export function statuteWordFiles(ctx: AppContext, word: string): number {
+  const table = statuteWordTable(ctx);
+  return table ? (table.files.get(word) ?? 0) : Number.MAX_SAFE_INTEGER;
+}
+
+/** The share of all the corpus's statutes using the word (0 without the shipped list or its count). */
+function statuteWordShare(ctx: AppContext, word: string): number {
+  const table = statuteWordTable(ctx);
+  return table?.statutes ? (table.files.get(word) ?? 0) / table.statutes : 0;
 }
 
 /**
