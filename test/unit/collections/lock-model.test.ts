@@ -119,6 +119,17 @@ describe('statute-level aggregation', () => {
     expect(law.features.evidence).toBe(0.6);
     expect(law.features.lexicalFirst).toBe(0);
     expect(law.features.margin).toBe(0);
+    // the known questions' word model telling the two apart for the chosen one: no tie (the ask-back
+    // would still name the tying document); preferring the other, or knowing only one of them: the tie stays
+    const prefers = (l: number, r: number) => new Map([['L', l], ['R', r], ['P', 0.1]]);
+    const told = lockChoice(tied, chunks, 0.05, 'article', { focusParent: 'L', family, prior: prefers(0.8, 0.1), ...ratios })!;
+    expect(told.tie).toBe('none');
+    expect(told.second).toBe('R');
+    expect(told.disagrees).toBe(false);
+    expect(lockChoice(tied, chunks, 0.05, 'article', { focusParent: 'L', family, prior: prefers(0.1, 0.8), ...ratios })!.tie).toBe('family');
+    expect(lockChoice(tied, chunks, 0.05, 'article', { focusParent: 'L', family, prior: new Map([['L', 0.9], ['P', 0.1]]), ...ratios })!.tie).toBe('family');
+    // …never a tie with another statute: two statutes close is asked back whatever the word model says
+    expect(lockChoice(tied, chunks, 0.05, 'article', { focusParent: 'L', prior: prefers(0.8, 0.1), ...ratios })!.tie).toBe('rival');
     // the same scores between two statutes: a tie with a rival, the higher threshold
     const rivals = lockChoice(tied, chunks, 0.05, 'article', { focusParent: 'L', ...ratios })!;
     expect(rivals.tie).toBe('rival');
