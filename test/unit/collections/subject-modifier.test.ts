@@ -116,4 +116,12 @@ describe('a name whose modifier no recipe writes is another dish, however heavy 
     }
     expect((await ask('酸辣粉怎么做')).lock.title).toBe('酸辣粉');
   });
+
+  it('inside a session, 那葱爆牛肉呢 after 尖椒炒牛肉 is a new question about an absent dish, not a follow-up', async () => {
+    const first = await ask('尖椒炒牛肉怎么做');
+    expect(first.lock.title).toBe('尖椒炒牛肉');
+    const next = await ask('那葱爆牛肉呢', first.session_id);
+    expect(next.kind).not.toBe('follow_up');
+    expect(next).toMatchObject({ state: 'not_found', subject: '葱爆牛肉' });
+  });
 });
