@@ -305,9 +305,12 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
   // a family of dishes (麻辣香锅, 麻辣减脂荞麦面): before a dish word it is a modifier too (麻辣鸡爪 is not
   // 香辣鸡爪煲). Stop 37 tuning: 麻辣鸡爪 wrong lock → named not_found; one title or two the same; howtocook
   // title, paraphrase and natural questions unchanged
+  // a one-character cooking verb at least two titles begin with (烤: 烤鱼, 烤茄子) is the method of the name (烤五花肉
+  // is not 香煎五花肉)
+  const cookingMethod = (w: { word: string; tag: string }) => [...w.word].length === 1 && /^v/.test(w.tag) && titleText.filter((t) => t.startsWith(w.word)).length >= 2;
   const titlePrefix = (w: { word: string; tag: string }) => [...w.word].length >= 2 && /^(?:z|a|b)/.test(w.tag) && titleText.filter((t) => t.startsWith(w.word)).length >= 2;
   const attachBefore = (w: { word: string; tag: string }) =>
-    attachable(w, 'before') || (!NOT_SUBJECT.test(w.word) && (([...w.word].length >= 2 && /^l/.test(w.tag)) || ([...w.word].length === 1 && w.tag === 'n') || titlePrefix(w)));
+    attachable(w, 'before') || (!NOT_SUBJECT.test(w.word) && (([...w.word].length >= 2 && /^l/.test(w.tag)) || ([...w.word].length === 1 && w.tag === 'n') || titlePrefix(w) || cookingMethod(w)));
   // a word the segmenter made up (tag x) right before the dish word is a modifier of the name (京酱 +
   // 肉丝: 京酱肉丝 is not 鱼香肉丝) when no recipe of the collection writes it (its document frequency,
   // as written, at most collections.modifierMaxDocs) and every piece of it is a noun or a place (京 + 酱);
@@ -363,9 +366,12 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     const splitHere = (k: number) => [...words[k].word].length === 1 && /^n/.test(words[k].tag) && !NOT_SUBJECT.test(words[k].word) && words[k + 1]?.tag === 'x' && joins(k, k + 1);
     // and a one-character noun ending the name after a word of it is its head (番茄 + 鱼, 盐焗鸡 + 翅)
     const headHere = (k: number) => k === words.length - 1 && k > 0 && [...words[k].word].length === 1 && /^n/.test(words[k].tag) && !NOT_SUBJECT.test(words[k].word) && content(words[k - 1]) && joins(k - 1, k);
+    // a one-character cooking verb at least two titles begin with (烤: 烤鱼, 烤茄子) right before a word of the name
+    // is its method (烤五花肉 is not 香煎五花肉)
+    const methodHere = (k: number) => [...words[k].word].length === 1 && /^v/.test(words[k].tag) && k + 1 < words.length && content(words[k + 1]) && joins(k, k + 1) && titleText.filter((t) => t.startsWith(words[k].word)).length >= 2;
     let a = 0;
-    while (a < words.length && !content(words[a]) && !splitHere(a)) a++;
-    const piece = (w: { word: string; tag: string }, i: number) => content(w) || splitHere(a + i) || headHere(a + i);
+    while (a < words.length && !content(words[a]) && !splitHere(a) && !methodHere(a)) a++;
+    const piece = (w: { word: string; tag: string }, i: number) => content(w) || splitHere(a + i) || headHere(a + i) || (i === 0 && methodHere(a));
     const name = words.slice(a);
     const text = a === 0 ? core : core.slice(Math.max(0, core.indexOf(name[0]?.word ?? '')));
     const inName = name.every((w, i) => piece(w, i) || (i > 0 && i + 1 < name.length && [...w.word].length === 1 && /^v/.test(w.tag) && content(name[i - 1]) && content(name[i + 1])));
