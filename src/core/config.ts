@@ -352,6 +352,14 @@ export const configSchema = z.object({
       elsewhereMentionRatio: z.number().min(0).max(1).default(0.0125),
       elsewhereInsideVeto: z.number().min(0).default(65),
       /**
+       * A noun at least this share of all the statutes of the corpus use (resources/collections/statute-words.tsv:
+       * 标准 2,310 of 3,445, 登记, 规定…) says nothing about what the collection is about, so it does not veto
+       * matterElsewhere however often the collection writes it. Stop-38 tuning: 0.5 turns one ask-back on an
+       * absent matter (社会团体登记需要多少会员) into not_found and changes nothing else (collections-absent,
+       * collections-laws, collections-stard); 0.25 also loses a STARD tuning right lock. 1: every noun vetoes.
+       */
+      elsewhereVetoMaxStatuteShare: z.number().min(0).max(1).default(0.5),
+      /**
        * The calibrated lock decision of statute collections (collections/lock-model.ts): the best
        * article's statute is locked when p(right) reaches the threshold that applies, else asked back
        * with the runner-up. Weights, temperature and the thresholds are fitted data
@@ -366,6 +374,8 @@ export const configSchema = z.object({
           threshold: z.number().min(0).max(1).default(LOCK_MODEL.thresholds.lock),
           familyThreshold: z.number().min(0).max(1).default(LOCK_MODEL.thresholds.family),
           rivalThreshold: z.number().min(0).max(1).default(LOCK_MODEL.thresholds.rival),
+          /** p needed at least when the known questions' word model prefers another statute (lock-model.ts knownDisagrees; 0: off) */
+          disagreeThreshold: z.number().min(0).max(1).default(LOCK_MODEL.thresholds.disagree ?? 0),
         })
         .prefault({}),
       /** not_found: near documents offered as alternatives (labelled as not what was asked). */

@@ -305,22 +305,28 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
   // a family of dishes (麻辣香锅, 麻辣减脂荞麦面): before a dish word it is a modifier too (麻辣鸡爪 is not
   // 香辣鸡爪煲). Stop 37 tuning: 麻辣鸡爪 wrong lock → named not_found; one title or two the same; howtocook
   // title, paraphrase and natural questions unchanged
+  // a one-character cooking verb at least two titles begin with (烤: 烤鱼, 烤茄子) is the method of the name (烤五花肉
+  // is not 香煎五花肉)
+  const cookingMethod = (w: { word: string; tag: string }) => [...w.word].length === 1 && /^v/.test(w.tag) && titleText.filter((t) => t.startsWith(w.word)).length >= 2;
   const titlePrefix = (w: { word: string; tag: string }) => [...w.word].length >= 2 && /^(?:z|a|b)/.test(w.tag) && titleText.filter((t) => t.startsWith(w.word)).length >= 2;
   const attachBefore = (w: { word: string; tag: string }) =>
-    attachable(w, 'before') || (!NOT_SUBJECT.test(w.word) && (([...w.word].length >= 2 && /^l/.test(w.tag)) || ([...w.word].length === 1 && w.tag === 'n') || titlePrefix(w)));
+    attachable(w, 'before') || (!NOT_SUBJECT.test(w.word) && (([...w.word].length >= 2 && /^l/.test(w.tag)) || ([...w.word].length === 1 && w.tag === 'n') || titlePrefix(w) || cookingMethod(w)));
   // a word the segmenter made up (tag x) right before the dish word is a modifier of the name (京酱 +
   // 肉丝: 京酱肉丝 is not 鱼香肉丝) when no recipe of the collection writes it (its document frequency,
   // as written, at most collections.modifierMaxDocs) and every piece of it is a noun or a place (京 + 酱);
   // a piece that is a verb, measure word, number or adverb makes it the question's own words (炒 + 个,
   // 想 + 炖, 卤 + 一锅, 不 + 吸油: reading those as modifiers made the natural questions fall 97.7 → 93.1 %)
+  // a status word the segmenter knows (tag z: 葱爆) that no recipe writes is such a modifier too (葱爆牛肉 is not
+  // 尖椒炒牛肉)
   const madeUpModifier = (w: { word: string; tag: string }) =>
-    w.tag === 'x' &&
+    (w.tag === 'x' || w.tag === 'z') &&
     [...w.word].length >= 2 &&
     !NOT_SUBJECT.test(w.word) &&
     docsWriting(idx, w.word) <= ctx.config.collections.modifierMaxDocs &&
-    getJieba()
-      .tag(w.word, false)
-      .every((p) => /^n/.test(p.tag));
+    (w.tag === 'z' ||
+      getJieba()
+        .tag(w.word, false)
+        .every((p) => /^n/.test(p.tag)));
   // a noun the collection never mentions names something it does not hold (羊肉串, 锅贴)
   const unknownNoun = (w: { word: string; tag: string }) => /^n/.test(w.tag) && unknownToCollection(w);
   // a run of dish words, with the word right before and after it when that can be part of a name
@@ -338,7 +344,10 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     // a run that already is a whole title (炒河粉) is a complete name: a noun after it is what is asked about it (不粘锅)
     const complete = titleText.includes(words.slice(i, j + 1).map((w) => w.word).join(''));
     const bridge = !complete && j + 2 < words.length && [...words[j + 1].word].length === 1 && /^v/.test(words[j + 1].tag) && attachable(words[j + 2], 'after') && joins(from, j + 2);
-    const to = bridge ? j + 2 : j + 1 < words.length && attachable(words[j + 1], complete ? 'afterTitle' : 'after') && joins(from, j + 1) ? j + 1 : j;
+    // a one-character noun written right after the dish words ends the name as its head (干锅 + 鸡, 椒盐 +
+    // 虾: the dish is the 鸡, not any 干锅 dish), unless the run already is a whole title
+    const oneCharHead = !complete && j + 1 < words.length && [...words[j + 1].word].length === 1 && /^n/.test(words[j + 1].tag) && !NOT_SUBJECT.test(words[j + 1].word) && joins(from, j + 1);
+    const to = bridge ? j + 2 : j + 1 < words.length && (attachable(words[j + 1], complete ? 'afterTitle' : 'after') || oneCharHead) && joins(from, j + 1) ? j + 1 : j;
     const picked = words.slice(from, to + 1).map((w) => w.word);
     const attached = [from < i ? words[from].word : '', to > j ? words[to].word : ''].filter(Boolean);
     runs.push({ words: picked, attached, dish: words.slice(i, j + 1).reduce((n, w) => n + [...w.word].length, 0), verb: bridge ? words[j + 1].word : undefined, from, to });
@@ -348,17 +357,27 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
   // made only of content words, no longer than the collection's longest title, is itself the name
   // (X炖Y: a one-character cooking verb between two of them belongs to it); a description is longer
   if (!runs.length) {
-    const content = (w: { word: string; tag: string }) => [...w.word].length >= 2 && !NOT_SUBJECT.test(w.word) && !FUNCTION_TAG.test(w.tag);
+    // a status word (tag z: 酸辣) is a word of the name here too (酸辣鸡杂)
+    const content = (w: { word: string; tag: string }) => [...w.word].length >= 2 && !NOT_SUBJECT.test(w.word) && (!FUNCTION_TAG.test(w.tag) || w.tag === 'z');
     // the question's own verb before the name (想做个…) is not part of it; anything after it that is not
     // (里脊 + 要切多粗) makes it a question about the thing, not a name
+    // a one-character noun is a piece of the name too when the segmenter split a name it does not know: the
+    // rest of it is a word it made up (椒 + 麻鸡, tag x: 椒麻鸡 is not 小炒黄牛肉)
+    const splitHere = (k: number) => [...words[k].word].length === 1 && /^n/.test(words[k].tag) && !NOT_SUBJECT.test(words[k].word) && words[k + 1]?.tag === 'x' && joins(k, k + 1);
+    // and a one-character noun ending the name after a word of it is its head (番茄 + 鱼, 盐焗鸡 + 翅)
+    const headHere = (k: number) => k === words.length - 1 && k > 0 && [...words[k].word].length === 1 && /^n/.test(words[k].tag) && !NOT_SUBJECT.test(words[k].word) && content(words[k - 1]) && joins(k - 1, k);
+    // a one-character cooking verb at least two titles begin with (烤: 烤鱼, 烤茄子) right before a word of the name
+    // is its method (烤五花肉 is not 香煎五花肉)
+    const methodHere = (k: number) => [...words[k].word].length === 1 && /^v/.test(words[k].tag) && k + 1 < words.length && content(words[k + 1]) && joins(k, k + 1) && titleText.filter((t) => t.startsWith(words[k].word)).length >= 2;
     let a = 0;
-    while (a < words.length && !content(words[a])) a++;
+    while (a < words.length && !content(words[a]) && !splitHere(a) && !methodHere(a)) a++;
+    const piece = (w: { word: string; tag: string }, i: number) => content(w) || splitHere(a + i) || headHere(a + i) || (i === 0 && methodHere(a));
     const name = words.slice(a);
     const text = a === 0 ? core : core.slice(Math.max(0, core.indexOf(name[0]?.word ?? '')));
-    const inName = name.every((w, i) => content(w) || (i > 0 && i + 1 < name.length && [...w.word].length === 1 && /^v/.test(w.tag) && content(name[i - 1]) && content(name[i + 1])));
+    const inName = name.every((w, i) => piece(w, i) || (i > 0 && i + 1 < name.length && [...w.word].length === 1 && /^v/.test(w.tag) && content(name[i - 1]) && content(name[i + 1])));
     const longest = Math.max(0, ...titleText.map((t) => [...t].length));
     if (inName && name.length >= 2 && [...text].length <= longest) {
-      const verb = name.find((w) => [...w.word].length === 1)?.word;
+      const verb = name.find((w, i) => i > 0 && [...w.word].length === 1 && /^v/.test(w.tag))?.word;
       const out = name.filter((w) => w.word !== verb).map((w) => ({ word: w.word, weight: weightOf(idx, w.word) }));
       return { text, words: out, share: [...text].length / ([...core.replace(/[\p{P}\p{S}\s]/gu, '')].length || 1), unknown: false, head: out[out.length - 1]?.word };
     }
@@ -412,7 +431,9 @@ export function titleHoldsSubject(ctx: AppContext, coll: CollectionRow, subject:
   // become named not_found; every howtocook title, paraphrase and natural question unchanged)
   const inTitle = (w: string) => tokens.has(w) || title.includes(w);
   const lostModifier = headAt > 0 && subject.words.slice(0, headAt).some((w) => !inTitle(w.word) && w.weight >= ctx.config.collections.subjectModifierMinWeight);
-  return { words: subject.words, ...s, held: (subject.head && !holds(subject.head)) || lostModifier ? 0 : s.held, shared: s.held };
+  // a one-character head (干锅鸡: 鸡) must be in the title: every recipe's text has its characters somewhere
+  const headHeld = (h: string) => ([...h].length === 1 ? inTitle(h) : holds(h));
+  return { words: subject.words, ...s, held: (subject.head && !headHeld(subject.head)) || lostModifier ? 0 : s.held, shared: s.held };
 }
 
 /** The nouns of a statute question (`铁路`, `线路`, `房子`): what it is about, weighed by collection idf. */
@@ -513,6 +534,12 @@ export function subjectVerdict(
       (!topics || Math.max(topicRate(ctx, n.word), ...segmentForSearch(nounPhrase(o.core, n.word)).map((w) => topicRate(ctx, w))) >= cfg.statuteMatterMinRate),
   );
   if (!statuteNouns.length && o.state !== 'locked') return null;
+  // a lock on a statute that does not write the question's nouns stands when another statute of the collection
+  // does write every one of them: the collection knows the word (公司 in the labour statutes), so retrieval chose
+  // the statute for the rest of the question (年假没休完公司要多给钱吗: jieba reads 年 / 假, only 公司 is left as a
+  // noun, and the locked 带薪年休假条例 says 单位). Stop-38 tuning: that false refusal gone; no other answer of
+  // collections-absent, collections-laws or collections-stard changes (tuning or held-out)
+  if (o.state === 'locked' && nouns.every((n) => subjectIndex(ctx, coll).df.has(n.word))) return null;
   const text = [...new Set((statuteNouns.length ? statuteNouns : nouns).map((n) => nounPhrase(o.core, n.word)))].join('、');
   return { subject: text, near: [], reason: `候选文档都没有提到「${nouns.map((n) => n.word).join('、')}」${statuteNouns.length ? '' : '（都是没有法规专门规定的日常词，但检索锁定的法规与之无关）'}` };
 }
@@ -622,7 +649,8 @@ export function matterElsewhere(ctx: AppContext, coll: CollectionRow, core: stri
   const cfg = ctx.config.collections;
   const nouns = matterNouns(ctx, coll, core, lay);
   if (!nouns?.length) return null;
-  if (nouns.some((n) => n.inside >= cfg.elsewhereInsideVeto)) return null;
+  // a word most statutes use (标准, 登记) is no sign of what the collection is about: it does not veto
+  if (nouns.some((n) => n.inside >= cfg.elsewhereInsideVeto && statuteWordShare(ctx, n.word) < cfg.elsewhereVetoMaxStatuteShare)) return null;
   const outside = nouns.filter((n) => n.inside <= 0 && n.outside >= cfg.elsewhereTopicRate).sort((a, b) => b.outside - a.outside);
   if (outside.length && outside.length / nouns.length >= cfg.elsewhereNounShare - 1e-9) return outside;
   // or every noun (two or more) is one the collection mentions only in passing — at most
@@ -633,27 +661,45 @@ export function matterElsewhere(ctx: AppContext, coll: CollectionRow, core: stri
   return passing && named.length ? named : null;
 }
 
-/** Statutes of the whole corpus using each word (resources/collections/statute-words.tsv), read once per context; null: no list. */
-const statuteWords = new ContextValue<Map<string, number> | null>('collections.statute-words');
+/** Statutes of the whole corpus using each word (resources/collections/statute-words.tsv) and how many statutes it counted, read once per context; null: no list. */
+const statuteWords = new ContextValue<{ files: Map<string, number>; statutes: number } | null>('collections.statute-words');
 
-/** How many statutes of the whole corpus use the word (0: none); without the shipped list every word counts as a statute word. */
-export function statuteWordFiles(ctx: AppContext, word: string): number {
+function statuteWordTable(ctx: AppContext): { files: Map<string, number>; statutes: number } | null {
   let table = statuteWords.get(ctx.state);
   if (table === undefined) {
     table = null;
     try {
-      table = new Map();
+      const files = new Map<string, number>();
+      let statutes = 0;
       for (const line of fs.readFileSync(path.join(ctx.resourcesDir, 'collections', 'statute-words.tsv'), 'utf8').split('\n')) {
-        if (!line || line.startsWith('#')) continue;
+        if (!line) continue;
+        // header: "# statutes of ../shared/data/laws each word occurs in (3445 statutes; …"
+        if (line.startsWith('#')) {
+          statutes ||= Number(/\((\d+) statutes/.exec(line)?.[1] ?? 0);
+          continue;
+        }
         const [n, words] = line.split('\t');
-        for (const w of (words ?? '').split(' ')) if (w) table.set(w, Number(n));
+        for (const w of (words ?? '').split(' ')) if (w) files.set(w, Number(n));
       }
+      table = { files, statutes };
     } catch {
       table = null; // a missing or broken resource must not break answering
     }
     statuteWords.set(ctx.state, table);
   }
-  return table ? (table.get(word) ?? 0) : Number.MAX_SAFE_INTEGER;
+  return table;
+}
+
+/** How many statutes of the whole corpus use the word (0: none); without the shipped list every word counts as a statute word. */
+export function statuteWordFiles(ctx: AppContext, word: string): number {
+  const table = statuteWordTable(ctx);
+  return table ? (table.files.get(word) ?? 0) : Number.MAX_SAFE_INTEGER;
+}
+
+/** The share of all the corpus's statutes using the word (0 without the shipped list or its count). */
+function statuteWordShare(ctx: AppContext, word: string): number {
+  const table = statuteWordTable(ctx);
+  return table?.statutes ? (table.files.get(word) ?? 0) / table.statutes : 0;
 }
 
 /**
