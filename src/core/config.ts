@@ -355,8 +355,9 @@ export const configSchema = z.object({
        * A noun at least this share of all the statutes of the corpus use (resources/collections/statute-words.tsv:
        * 标准 2,310 of 3,445, 登记, 规定…) says nothing about what the collection is about, so it does not veto
        * matterElsewhere however often the collection writes it. Stop-38 tuning: 0.5 turns one ask-back on an
-       * absent matter (社会团体登记需要多少会员) into not_found and changes nothing else (collections-absent,
-       * collections-laws, collections-stard); 0.25 also loses a STARD tuning right lock. 1: every noun vetoes.
+       * absent matter (社会团体登记需要多少会员) into not_found and changes no other tuning answer and no
+       * in-collection answer (collections-absent, collections-laws, collections-stard); 0.25 also loses a STARD
+       * tuning right lock. 1: every noun vetoes.
        */
       elsewhereVetoMaxStatuteShare: z.number().min(0).max(1).default(0.5),
       /**
