@@ -16,6 +16,8 @@ import type { ImageRuling } from './rulings';
 export interface CellBox extends TextBox {
   /** the box holds one horizontal bar as long as a dash: its text is "—" whatever the recogniser reads */
   bar?: true;
+  /** a mark found in a table cell the detector gave no box (`inkCells`): kept only when read surely */
+  ink?: true;
 }
 
 export function cellBoxes(boxes: TextBox[], rulings: ImageRuling[], img: GreyImage): CellBox[] {
@@ -39,8 +41,124 @@ export function cellBoxes(boxes: TextBox[], rulings: ImageRuling[], img: GreyIma
   const overlaps = (a: TextBox, b: TextBox) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
   const replaced = new Set<CellBox>();
   for (const bar of bars) for (const b of out) if (small(b) && overlaps(bar, b)) replaced.add(b);
-  return [...out.filter((b) => !replaced.has(b)), ...bars];
+  const kept = [...out.filter((b) => !replaced.has(b)), ...bars];
+  return [...kept, ...inkCells(img, kept, rulings, textH)];
 }
+
+/**
+ * Marks in table cells the detector gave no box: a lone "0", "1", "-" or "Ⅱ" scores low as text on its own
+ * (nothing beside it), so its cell came back empty. Ink outside every box and off the rulings, inside the band
+ * of the page's long horizontal rulings (a ruled or three-line table), is gathered into marks (pieces at most
+ * a quarter of the text height apart, no vertical ruling between them; specks under a third of the text height
+ * in pixels left out); a mark of a character's size, alone in its cell (no text box has its middle there, or,
+ * without vertical rulings, none on its row within a text height), becomes a box for the recogniser, the
+ * mark's ink padded as the detector pads a line. Its reading is kept only when every character passes the
+ * pipeline's low-confidence bound (`INK_CELL_CONFIDENCE`): a smudge reads unsure.
+ */
+export function inkCells(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number): CellBox[] {
+  const long = rulings.filter((r) => r.y0 === r.y1 && r.x1 - r.x0 >= textH * 8);
+  const band = long.length >= 2 ? { x0: Math.min(...long.map((r) => r.x0)), x1: Math.max(...long.map((r) => r.x1)), y0: Math.min(...long.map((r) => r.y0)), y1: Math.max(...long.map((r) => r.y0)) } : null;
+  const inBand = (x: number, y: number) => !!band && x >= band.x0 && x <= band.x1 && y >= band.y0 && y <= band.y1;
+  const bx0 = 0;
+  const by0 = 0;
+  const w = img.width;
+  const h = img.height;
+  if (w <= 0 || h <= 0) return [];
+  const mask = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (img.data[(y + by0) * img.width + x + bx0] < FAINT_INK) mask[y * w + x] = 1;
+  const clear = (a: number, b: number, c: number, d: number) => {
+    for (let y = Math.max(0, Math.floor(b - by0)); y < Math.min(h, Math.ceil(d - by0)); y++) mask.fill(0, y * w + Math.max(0, Math.floor(a - bx0)), y * w + Math.max(0, Math.min(w, Math.ceil(c - bx0))));
+  };
+  for (const b of boxes) clear(b.x0 - 2, b.y0 - 2, b.x1 + 2, b.y1 + 2);
+  for (const r of rulings) clear(r.x0 - 3, r.y0 - 3, r.x1 + 4, r.y1 + 4);
+  const minArea = Math.max(4, Math.round(textH * SPECK_AREA));
+  type Piece = { x0: number; y0: number; x1: number; y1: number; dark: number };
+  const pieces: Piece[] = [];
+  const stack: number[] = [];
+  for (let i = 0; i < mask.length; i++) {
+    if (mask[i] !== 1) continue;
+    const p: Piece = { x0: w, y0: h, x1: 0, y1: 0, dark: 255 };
+    let n = 0;
+    mask[i] = 2;
+    stack.push(i);
+    while (stack.length) {
+      const q = stack.pop()!;
+      const x = q % w;
+      const y = (q - x) / w;
+      n++;
+      p.x0 = Math.min(p.x0, x);
+      p.x1 = Math.max(p.x1, x + 1);
+      p.y0 = Math.min(p.y0, y);
+      p.y1 = Math.max(p.y1, y + 1);
+      p.dark = Math.min(p.dark, img.data[(y + by0) * img.width + x + bx0]);
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h || mask[ny * w + nx] !== 1) continue;
+          mask[ny * w + nx] = 2;
+          stack.push(ny * w + nx);
+        }
+    }
+    // a piece longer than a text line is a stretch of ruling the finder left (or a streak), no mark
+    if (n >= minArea && p.x1 - p.x0 <= textH * 1.5 && p.y1 - p.y0 <= textH * 1.5) pieces.push({ x0: p.x0 + bx0, x1: p.x1 + bx0, y0: p.y0 + by0, y1: p.y1 + by0, dark: p.dark });
+  }
+  const verticals = rulings.filter((r) => r.x0 === r.x1);
+  const wallBetween = (a: number, b: number, y0: number, y1: number) => verticals.some((r) => r.x0 > a && r.x0 < b && r.y0 < y1 && r.y1 > y0);
+  // pieces gathered into marks: near each other, on one line, no cell border between
+  const near = textH / 4;
+  const marks: Piece[] = [];
+  for (const p of pieces.sort((a, b) => a.x0 - b.x0)) {
+    const m = marks.find(
+      (o) => p.x0 - o.x1 <= near && o.x0 - p.x1 <= near && p.y0 - o.y1 <= near && o.y0 - p.y1 <= near && !wallBetween(Math.min(o.x1, p.x1), Math.max(o.x0, p.x0), Math.min(o.y0, p.y0), Math.max(o.y1, p.y1)),
+    );
+    if (!m) marks.push({ ...p });
+    else Object.assign(m, { x0: Math.min(m.x0, p.x0), x1: Math.max(m.x1, p.x1), y0: Math.min(m.y0, p.y0), y1: Math.max(m.y1, p.y1), dark: Math.min(m.dark, p.dark) });
+  }
+  const out: CellBox[] = [];
+  for (const m of marks) {
+    const mw = m.x1 - m.x0;
+    const mh = m.y1 - m.y0;
+    // a character's size (a digit or a hyphen at least; a dash is `strayBars`' part), dark as print somewhere
+    if (m.dark >= INK || mw > textH * 2.5 || mh > textH * 1.3 || Math.max(mw, mh) < textH * 0.3) continue;
+    const cx = (m.x0 + m.x1) / 2;
+    const cy = (m.y0 + m.y1) / 2;
+    // in a ruled or three-line table, or on a row of an unruled one under (or over) a column's text
+    if (!inBand(cx, cy) && !(onTableRow(boxes, m.x0, m.x1, cy, textH) && inColumn(boxes, m, textH))) continue;
+    // its cell: the nearest rulings around it
+    const left = Math.max(-Infinity, ...verticals.filter((r) => r.x0 <= m.x0 && r.y0 <= cy && r.y1 >= cy).map((r) => r.x0));
+    const right = Math.min(Infinity, ...verticals.filter((r) => r.x0 >= m.x1 && r.y0 <= cy && r.y1 >= cy).map((r) => r.x0));
+    const horiz = rulings.filter((r) => r.y0 === r.y1 && r.x0 <= cx && r.x1 >= cx);
+    const top = Math.max(-Infinity, ...horiz.filter((r) => r.y0 <= m.y0).map((r) => r.y0));
+    const bottom = Math.min(Infinity, ...horiz.filter((r) => r.y0 >= m.y1).map((r) => r.y0));
+    const ruled = Number.isFinite(left) && Number.isFinite(right);
+    const occupied = boxes.some((b) => {
+      const bx = (b.x0 + b.x1) / 2;
+      const by = (b.y0 + b.y1) / 2;
+      if (by <= top || by >= bottom) return false;
+      return ruled ? bx > left && bx < right : Math.abs(by - cy) <= textH && b.x0 < m.x1 + textH && b.x1 > m.x0 - textH;
+    });
+    if (occupied) continue;
+    const pad = textH / 4;
+    out.push({
+      x0: Math.max(m.x0 - pad, left + 2),
+      x1: Math.min(m.x1 + pad, right - 2),
+      y0: Math.max(Math.min(m.y0 - pad / 2, cy - textH / 2), top + 2),
+      y1: Math.min(Math.max(m.y1 + pad / 2, cy + textH / 2), bottom - 2),
+      score: 1,
+      ink: true,
+    });
+  }
+  return out;
+}
+
+/** Text boxes on other rows overlap the mark's span: it stands in a column of an unruled table. */
+function inColumn(boxes: TextBox[], m: { x0: number; x1: number; y0: number; y1: number }, textH: number): boolean {
+  return boxes.some((b) => b.x0 < m.x1 && b.x1 > m.x0 && (b.y1 < m.y0 - textH / 4 || b.y0 > m.y1 + textH / 4) && b.y1 - b.y0 < textH * 1.5);
+}
+
+/** The pipeline's low-confidence bound (the default `ocr.lowConfidence`): a mark from `inkCells` read less sure than this in any character is no text. */
+export const INK_CELL_CONFIDENCE = 0.49;
 
 /** The band between the page's highest and lowest long horizontal rulings (its tables' rows), or null. */
 function tableBand(rulings: ImageRuling[], textH: number): { y0: number; y1: number } | null {

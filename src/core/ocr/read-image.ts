@@ -1,5 +1,5 @@
 import { estimateSkew } from './deskew';
-import { cellBoxes, readCellBox, readSign } from './cells';
+import { cellBoxes, INK_CELL_CONFIDENCE, readCellBox, readSign } from './cells';
 import { DEFAULT_DETECT, detectPrepared, detectionInput, type DetectionInput, type TextBox } from './detect';
 import { resize, rotate, type GreyImage } from './image';
 import type { OcrModels } from './models';
@@ -71,6 +71,7 @@ export async function readLevelled(models: OcrModels, page: LevelledPage): Promi
     const r = dropTrailingSpeck(readSign(level, b, readCellBox(b, read[i])));
     const text = fixLookalikes(fixUnits(r.text.trim()));
     if (!text || r.confidence < MIN_LINE_CONFIDENCE) return;
+    if (b.ink && Math.min(...r.charConfidence) < INK_CELL_CONFIDENCE) return;
     lines.push({ text, confidence: r.confidence, min_confidence: Math.min(...r.charConfidence), ...unrotateBox(b, skew, page.width, page.height) });
   });
   return { lines, skew, rulings: page.rulings, ms: { deskew: page.ms, detect: detectMs, recognize: recognizeMs } };
