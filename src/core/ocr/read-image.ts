@@ -1,5 +1,5 @@
 import { estimateSkew } from './deskew';
-import { cellBoxes, INK_CELL_CONFIDENCE, readCellBox, readSign } from './cells';
+import { cellBoxes, INK_CELL_CONFIDENCE, inkBox, medianHeight, readCellBox, readSign, type CellBox } from './cells';
 import { DEFAULT_DETECT, detectPrepared, detectionInput, type DetectionInput, type TextBox } from './detect';
 import { resize, rotate, type GreyImage } from './image';
 import type { OcrModels } from './models';
@@ -64,7 +64,7 @@ export async function readLevelled(models: OcrModels, page: LevelledPage): Promi
   const boxes = readingOrder(cellBoxes(await detectPrepared(models, level, page.detection, DEFAULT_DETECT), page.rulings, level));
   const detectMs = performance.now() - t;
   t = performance.now();
-  const read = romanOne(rereadLines(await recognizeBoxes(models, level, boxes), models.dictionary));
+  const read = romanOne(rereadLines(await rereadLoneMarks(models, level, boxes, page.rulings, await recognizeBoxes(models, level, boxes)), models.dictionary));
   const recognizeMs = performance.now() - t;
   const lines: OcrLine[] = [];
   boxes.forEach((b, i) => {
@@ -75,6 +75,26 @@ export async function readLevelled(models: OcrModels, page: LevelledPage): Promi
     lines.push({ text, confidence: r.confidence, min_confidence: Math.min(...r.charConfidence), ...unrotateBox(b, skew, page.width, page.height) });
   });
   return { lines, skew, rulings: page.rulings, ms: { deskew: page.ms, detect: detectMs, recognize: recognizeMs } };
+}
+
+/**
+ * A short box (a lone mark: at most two text heights wide) read below MIN_LINE_CONFIDENCE is read again on its
+ * mark's tight ink (`inkBox`); the new reading replaces the old only when every character of it passes the
+ * pipeline's low-confidence bound (INK_CELL_CONFIDENCE).
+ */
+async function rereadLoneMarks(models: OcrModels, level: GreyImage, boxes: CellBox[], rulings: ImageRuling[], read: RecognizedLine[]): Promise<RecognizedLine[]> {
+  const textH = medianHeight(boxes);
+  if (!textH) return read;
+  const again = boxes.map((b, i) => (!b.bar && !b.ink && b.x1 - b.x0 <= textH * 2 && read[i].confidence < MIN_LINE_CONFIDENCE ? inkBox(level, b, rulings, textH) : null));
+  const which = again.flatMap((b, i) => (b ? [i] : []));
+  if (!which.length) return read;
+  const second = await recognizeBoxes(models, level, which.map((i) => again[i]!));
+  const out = [...read];
+  which.forEach((i, k) => {
+    const r = second[k];
+    if (r.text.trim() && r.confidence >= MIN_LINE_CONFIDENCE && Math.min(...r.charConfidence) >= INK_CELL_CONFIDENCE) out[i] = r;
+  });
+  return out;
 }
 
 /** Marks a speck beside a line's end is read as. */
