@@ -78,14 +78,16 @@ export async function readLevelled(models: OcrModels, page: LevelledPage): Promi
 }
 
 /**
- * A short box (a lone mark: at most two text heights wide) read below MIN_LINE_CONFIDENCE is read again on its
+ * A short box (a lone mark: at most two text heights wide, read as one character or none) read below
+ * MIN_LINE_CONFIDENCE is read again on its
  * mark's tight ink (`inkBox`); the new reading replaces the old only when every character of it passes the
- * pipeline's low-confidence bound (INK_CELL_CONFIDENCE).
+ * pipeline's low-confidence bound (INK_CELL_CONFIDENCE). A longer reading is left to the re-reading rules (a
+ * sign read unsure before a digit, "$1", is the column's "±" there; read alone on its ink it lost the sign).
  */
 async function rereadLoneMarks(models: OcrModels, level: GreyImage, boxes: CellBox[], rulings: ImageRuling[], read: RecognizedLine[]): Promise<RecognizedLine[]> {
   const textH = medianHeight(boxes);
   if (!textH) return read;
-  const again = boxes.map((b, i) => (!b.bar && !b.ink && b.x1 - b.x0 <= textH * 2 && read[i].confidence < MIN_LINE_CONFIDENCE ? inkBox(level, b, rulings, textH) : null));
+  const again = boxes.map((b, i) => (!b.bar && !b.ink && b.x1 - b.x0 <= textH * 2 && [...read[i].text.trim()].length <= 1 && read[i].confidence < MIN_LINE_CONFIDENCE ? inkBox(level, b, rulings, textH) : null));
   const which = again.flatMap((b, i) => (b ? [i] : []));
   if (!which.length) return read;
   const second = await recognizeBoxes(models, level, which.map((i) => again[i]!));
