@@ -17,6 +17,8 @@
  * 5. stop 37: a tuning slice (round7_tuning, every item tuned on) and a seventh set (round7, every item held
  *    out), each with `inside` questions the collections DO answer, asked with everyday words (a not_found there
  *    is a false refusal).
+ * 6. stop 38: round8_tuning (tuned on) and round8 (every item held out), same families as stop 37, switches
+ *    in all four collections (everyday-laws too).
  * Uses the data dirs of the howtocook and collections-laws evaluations (imports there are no-ops when
  * unchanged) and one of its own for the STARD pairs.
  */
@@ -63,6 +65,9 @@ interface AbsentSet {
   /** seventh set (stop 37): a tuning slice and a set where every item is held out, both with `inside` questions */
   round7_tuning?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[]; inside?: InsideItem[] };
   round7?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[]; inside?: InsideItem[] };
+  /** eighth set (stop 38): a tuning slice and a set where every item is held out, both with `inside` questions */
+  round8_tuning?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[]; inside?: InsideItem[] };
+  round8?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[]; inside?: InsideItem[] };
 }
 interface InsideItem {
   collection: string;
@@ -249,6 +254,8 @@ export default async function run(args: string[]): Promise<void> {
       later.push(['sixth set, tuning slice (stop 36: every item tuned on)', 'v6t', data.round6_tuning, () => false], sixth);
       later.push(['seventh set, tuning slice (stop 37: every item tuned on)', 'v7t', data.round7_tuning, () => false]);
       later.push(['seventh set (stop 37; every item held out)', 'v7', data.round7, all]);
+      later.push(['eighth set, tuning slice (stop 38: every item tuned on)', 'v8t', data.round8_tuning, () => false]);
+      later.push(['eighth set (stop 38; every item held out)', 'v8', data.round8, all]);
       for (const [title, tag, set, heldOut] of later) {
         if (!set) continue;
         console.log(`\n## ${title}`);
@@ -257,7 +264,7 @@ export default async function run(args: string[]): Promise<void> {
         const ls = await absentList(laws, 'labour-laws', set.labour, 'labour statutes', verbose, heldOut);
         printParts(`all out-of-collection ${tag}`, [...rs, ...ps, ...ls]);
         await sessions(ctxOf, set.sessions, verbose, heldOut);
-        if (tag.startsWith('v7') && set.inside) await insideList(ctxOf, set.inside, title, verbose, heldOut(0));
+        if ((tag.startsWith('v7') || tag.startsWith('v8')) && set.inside) await insideList(ctxOf, set.inside, title, verbose, heldOut(0));
       }
     } finally {
       await everyday.close();

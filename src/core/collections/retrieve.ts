@@ -52,7 +52,7 @@ export interface RetrievalState {
   /** The focus rule's article scores when it decided (null otherwise). */
   focus: FocusScores | null;
   /** The calibrated lock decision when the focus rule decided (lock-model.ts), else null: the chosen statute, the runner-up, features, p(right). */
-  lockCheck: { parent: string; second: string | null; tie: LockTie; features: LockFeatures; p: number; applied: boolean } | null;
+  lockCheck: { parent: string; second: string | null; tie: LockTie; disagrees: boolean; features: LockFeatures; p: number; applied: boolean } | null;
   parents: ParentScore[];
 }
 
@@ -418,7 +418,8 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
     const choice = lockChoice(focused.articles, result.chunks, LOCK_MODEL.temperature, LOCK_MODEL.chooser, {
       focusParent: focused.bestParent,
       choice: LOCK_MODEL.choice,
-      prior: LOCK_MODEL.chooser === 'model' ? knownStatutePosterior(ctx, coll, question) : null,
+      // the known questions' word model: the choice model's feature, and a second opinion on the chosen statute
+      prior: LOCK_MODEL.chooser === 'model' || cfg.lockModel.disagreeThreshold > 0 ? knownStatutePosterior(ctx, coll, question) : null,
       family,
       ambiguityRatio: search.ambiguityRatio,
       familyAmbiguityRatio: cfg.familyAmbiguityRatio,
@@ -427,10 +428,10 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
       const model = cfg.lockModel;
       const p = lockProbability(LOCK_MODEL, choice.features);
       const second = choice.second && byParent.has(choice.second) ? choice.second : null;
-      lockCheck = { parent: choice.parent, second, tie: choice.tie, features: choice.features, p: round(p), applied: model.enabled };
+      lockCheck = { parent: choice.parent, second, tie: choice.tie, disagrees: choice.disagrees, features: choice.features, p: round(p), applied: model.enabled };
       if (model.enabled && (decision.state === 'locked' || decision.state === 'ambiguous')) {
         const was = decision.reason;
-        const needed = lockThreshold({ lock: model.threshold, family: model.familyThreshold, rival: model.rivalThreshold }, choice.tie);
+        const needed = lockThreshold({ lock: model.threshold, family: model.familyThreshold, rival: model.rivalThreshold, disagree: model.disagreeThreshold }, choice.tie, choice.disagrees);
         decision =
           p >= needed
             ? { state: 'locked', parents: [choice.parent], reason: `锁定把握 ${p.toFixed(2)}（不低于 ${needed}）；${was}`, rule: 'focus' }

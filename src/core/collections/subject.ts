@@ -338,7 +338,10 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     // a run that already is a whole title (炒河粉) is a complete name: a noun after it is what is asked about it (不粘锅)
     const complete = titleText.includes(words.slice(i, j + 1).map((w) => w.word).join(''));
     const bridge = !complete && j + 2 < words.length && [...words[j + 1].word].length === 1 && /^v/.test(words[j + 1].tag) && attachable(words[j + 2], 'after') && joins(from, j + 2);
-    const to = bridge ? j + 2 : j + 1 < words.length && attachable(words[j + 1], complete ? 'afterTitle' : 'after') && joins(from, j + 1) ? j + 1 : j;
+    // a one-character noun written right after the dish words ends the name as its head (干锅 + 鸡, 椒盐 +
+    // 虾: the dish is the 鸡, not any 干锅 dish), unless the run already is a whole title
+    const oneCharHead = !complete && j + 1 < words.length && [...words[j + 1].word].length === 1 && /^n/.test(words[j + 1].tag) && !NOT_SUBJECT.test(words[j + 1].word) && joins(from, j + 1);
+    const to = bridge ? j + 2 : j + 1 < words.length && (attachable(words[j + 1], complete ? 'afterTitle' : 'after') || oneCharHead) && joins(from, j + 1) ? j + 1 : j;
     const picked = words.slice(from, to + 1).map((w) => w.word);
     const attached = [from < i ? words[from].word : '', to > j ? words[to].word : ''].filter(Boolean);
     runs.push({ words: picked, attached, dish: words.slice(i, j + 1).reduce((n, w) => n + [...w.word].length, 0), verb: bridge ? words[j + 1].word : undefined, from, to });
@@ -351,14 +354,18 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     const content = (w: { word: string; tag: string }) => [...w.word].length >= 2 && !NOT_SUBJECT.test(w.word) && !FUNCTION_TAG.test(w.tag);
     // the question's own verb before the name (想做个…) is not part of it; anything after it that is not
     // (里脊 + 要切多粗) makes it a question about the thing, not a name
+    // a one-character noun is a piece of the name too when the segmenter split a name it does not know: the
+    // rest of it is a word it made up (椒 + 麻鸡, tag x: 椒麻鸡 is not 小炒黄牛肉)
+    const splitHere = (k: number) => [...words[k].word].length === 1 && /^n/.test(words[k].tag) && !NOT_SUBJECT.test(words[k].word) && words[k + 1]?.tag === 'x' && joins(k, k + 1);
     let a = 0;
-    while (a < words.length && !content(words[a])) a++;
+    while (a < words.length && !content(words[a]) && !splitHere(a)) a++;
+    const piece = (w: { word: string; tag: string }, i: number) => content(w) || splitHere(a + i);
     const name = words.slice(a);
     const text = a === 0 ? core : core.slice(Math.max(0, core.indexOf(name[0]?.word ?? '')));
-    const inName = name.every((w, i) => content(w) || (i > 0 && i + 1 < name.length && [...w.word].length === 1 && /^v/.test(w.tag) && content(name[i - 1]) && content(name[i + 1])));
+    const inName = name.every((w, i) => piece(w, i) || (i > 0 && i + 1 < name.length && [...w.word].length === 1 && /^v/.test(w.tag) && content(name[i - 1]) && content(name[i + 1])));
     const longest = Math.max(0, ...titleText.map((t) => [...t].length));
     if (inName && name.length >= 2 && [...text].length <= longest) {
-      const verb = name.find((w) => [...w.word].length === 1)?.word;
+      const verb = name.find((w, i) => i > 0 && [...w.word].length === 1 && /^v/.test(w.tag))?.word;
       const out = name.filter((w) => w.word !== verb).map((w) => ({ word: w.word, weight: weightOf(idx, w.word) }));
       return { text, words: out, share: [...text].length / ([...core.replace(/[\p{P}\p{S}\s]/gu, '')].length || 1), unknown: false, head: out[out.length - 1]?.word };
     }
@@ -412,7 +419,9 @@ export function titleHoldsSubject(ctx: AppContext, coll: CollectionRow, subject:
   // become named not_found; every howtocook title, paraphrase and natural question unchanged)
   const inTitle = (w: string) => tokens.has(w) || title.includes(w);
   const lostModifier = headAt > 0 && subject.words.slice(0, headAt).some((w) => !inTitle(w.word) && w.weight >= ctx.config.collections.subjectModifierMinWeight);
-  return { words: subject.words, ...s, held: (subject.head && !holds(subject.head)) || lostModifier ? 0 : s.held, shared: s.held };
+  // a one-character head (干锅鸡: 鸡) must be in the title: every recipe's text has its characters somewhere
+  const headHeld = (h: string) => ([...h].length === 1 ? inTitle(h) : holds(h));
+  return { words: subject.words, ...s, held: (subject.head && !headHeld(subject.head)) || lostModifier ? 0 : s.held, shared: s.held };
 }
 
 /** The nouns of a statute question (`铁路`, `线路`, `房子`): what it is about, weighed by collection idf. */
@@ -513,6 +522,12 @@ export function subjectVerdict(
       (!topics || Math.max(topicRate(ctx, n.word), ...segmentForSearch(nounPhrase(o.core, n.word)).map((w) => topicRate(ctx, w))) >= cfg.statuteMatterMinRate),
   );
   if (!statuteNouns.length && o.state !== 'locked') return null;
+  // a lock on a statute that does not write the question's nouns stands when another statute of the collection
+  // does write every one of them: the collection knows the word (公司 in the labour statutes), so retrieval chose
+  // the statute for the rest of the question (年假没休完公司要多给钱吗: jieba reads 年 / 假, only 公司 is left as a
+  // noun, and the locked 带薪年休假条例 says 单位). Stop-38 tuning: that false refusal gone; no other answer of
+  // collections-absent, collections-laws or collections-stard changes (tuning or held-out)
+  if (o.state === 'locked' && nouns.every((n) => subjectIndex(ctx, coll).df.has(n.word))) return null;
   const text = [...new Set((statuteNouns.length ? statuteNouns : nouns).map((n) => nounPhrase(o.core, n.word)))].join('、');
   return { subject: text, near: [], reason: `候选文档都没有提到「${nouns.map((n) => n.word).join('、')}」${statuteNouns.length ? '' : '（都是没有法规专门规定的日常词，但检索锁定的法规与之无关）'}` };
 }

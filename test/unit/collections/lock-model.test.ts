@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { choiceCandidates, fitChoiceModel, fitLockModel, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, LOCK_MODEL, statuteShares, type ChoiceModel, type LockFeatures } from '../../../src/core/collections/lock-model';
+import { choiceCandidates, fitChoiceModel, fitLockModel, knownDisagrees, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, LOCK_MODEL, statuteShares, type ChoiceModel, type LockFeatures } from '../../../src/core/collections/lock-model';
 import { retrieveState } from '../../../src/core/collections/retrieve';
 import { docsOf, requireCollection } from '../../../src/core/collections/store';
 import { setKnownQuestions } from '../../../src/core/collections/known-answers';
@@ -74,6 +74,29 @@ describe('statute-level aggregation', () => {
     expect(lockThreshold(t, 'rival')).toBe(0.9);
     expect(LOCK_MODEL.thresholds.family).toBeGreaterThanOrEqual(LOCK_MODEL.thresholds.lock);
     expect(LOCK_MODEL.thresholds.rival).toBeGreaterThanOrEqual(LOCK_MODEL.thresholds.lock);
+    // the known questions' word model preferring another statute raises the bar, never lowers it
+    const d = { ...t, disagree: 0.6 };
+    expect(lockThreshold(d, 'none')).toBe(0.4);
+    expect(lockThreshold(d, 'none', true)).toBe(0.6);
+    expect(lockThreshold(d, 'rival', true)).toBe(0.9);
+    expect(lockThreshold(t, 'none', true)).toBe(0.4);
+  });
+  it('reads a disagreement only where the word model knows the chosen statute and prefers another', () => {
+    const prior = new Map([
+      ['a', 0.2],
+      ['b', 0.8],
+    ]);
+    expect(knownDisagrees(prior, 'a')).toBe(true);
+    expect(knownDisagrees(prior, 'b')).toBe(false);
+    // a statute too few known questions cite has no model: nothing speaks against it
+    expect(knownDisagrees(prior, 'c')).toBe(false);
+    expect(knownDisagrees(null, 'a')).toBe(false);
+    // a question none of whose words the model knows leaves every statute at the same p: no disagreement
+    expect(knownDisagrees(new Map([['a', 0.5], ['b', 0.5]]), 'a')).toBe(false);
+    const chunks = [{ key: 'a:1', parent: 'a', rrf: 0.03, ranks: { lexical: 1 } as Record<string, number> }];
+    expect(lockChoice(articles, chunks, 0.2, 'article', { focusParent: 'a', prior })!.disagrees).toBe(true);
+    expect(lockChoice(articles, chunks, 0.2, 'article', { focusParent: 'b', prior })!.disagrees).toBe(false);
+    expect(lockChoice(articles, chunks, 0.2, 'article', { focusParent: 'a' })!.disagrees).toBe(false);
   });
   it('takes the focus rule’s statute (the law over its rules) and tells a tie inside the family from one with another statute', () => {
     // law L ties with its rules R; P: another statute further behind; O: far behind
@@ -96,6 +119,17 @@ describe('statute-level aggregation', () => {
     expect(law.features.evidence).toBe(0.6);
     expect(law.features.lexicalFirst).toBe(0);
     expect(law.features.margin).toBe(0);
+    // the known questions' word model telling the two apart for the chosen one: no tie (the ask-back
+    // would still name the tying document); preferring the other, or knowing only one of them: the tie stays
+    const prefers = (l: number, r: number) => new Map([['L', l], ['R', r], ['P', 0.1]]);
+    const told = lockChoice(tied, chunks, 0.05, 'article', { focusParent: 'L', family, prior: prefers(0.8, 0.1), ...ratios })!;
+    expect(told.tie).toBe('none');
+    expect(told.second).toBe('R');
+    expect(told.disagrees).toBe(false);
+    expect(lockChoice(tied, chunks, 0.05, 'article', { focusParent: 'L', family, prior: prefers(0.1, 0.8), ...ratios })!.tie).toBe('family');
+    expect(lockChoice(tied, chunks, 0.05, 'article', { focusParent: 'L', family, prior: new Map([['L', 0.9], ['P', 0.1]]), ...ratios })!.tie).toBe('family');
+    // …never a tie with another statute: two statutes close is asked back whatever the word model says
+    expect(lockChoice(tied, chunks, 0.05, 'article', { focusParent: 'L', prior: prefers(0.8, 0.1), ...ratios })!.tie).toBe('rival');
     // the same scores between two statutes: a tie with a rival, the higher threshold
     const rivals = lockChoice(tied, chunks, 0.05, 'article', { focusParent: 'L', ...ratios })!;
     expect(rivals.tie).toBe('rival');
@@ -221,6 +255,43 @@ describe('calibrated lock in a statute collection', () => {
     const off = await retrieveState(ctx, coll, question);
     expect(off.lockCheck?.applied).toBe(false);
     expect(off.decision).toBe('locked');
+  });
+
+  it('asks back a lock the known questions’ word model contradicts unless p reaches the disagreement bound', async () => {
+    const coll = requireCollection(ctx.db, 'laws');
+    const question = '探矿权使用费要按期缴纳吗';
+    // askers of 使用费 / 按期缴纳 were answered from the water statute; the mining one only on 挖矿 / 开矿
+    setKnownQuestions(ctx, [
+      { question: '私自挖矿会怎么样', relevant: ['中华人民共和国矿产资源示范法第三条'] },
+      { question: '村里有人开矿挖矿要批准吗', relevant: ['中华人民共和国矿产资源示范法第五条'] },
+      { question: '挖矿的钱交给谁', relevant: ['矿产资源示范法第三条'] },
+      { question: '取水的使用费要按期缴纳吗', relevant: ['中华人民共和国水资源示范法第二条'] },
+      { question: '水资源使用费不按期缴纳会怎样', relevant: ['中华人民共和国水资源示范法第四条'] },
+      { question: '抽水的使用费按期缴纳给谁', relevant: ['中华人民共和国水资源示范法第六条'] },
+    ]);
+    try {
+      Object.assign(ctx.config.collections.lockModel, { enabled: true, threshold: 0, familyThreshold: 0, rivalThreshold: 0, disagreeThreshold: 1 });
+      const contradicted = await retrieveState(ctx, coll, question);
+      expect(contradicted.lockCheck?.disagrees).toBe(true);
+      expect(contradicted.locked).toBeNull();
+      expect(['ambiguous', 'low_evidence']).toContain(contradicted.decision);
+      // the articles still lead to the mining statute: it is named first when asked back
+      expect(contradicted.candidates[0].title).toBe('中华人民共和国矿产资源示范法');
+      // no bound: the same question locks as before
+      ctx.config.collections.lockModel.disagreeThreshold = 0;
+      const unbound = await retrieveState(ctx, coll, question);
+      expect(unbound.decision).toBe('locked');
+      expect(unbound.locked?.title).toBe('中华人民共和国矿产资源示范法');
+      // without known questions nothing contradicts the choice, whatever the bound
+      setKnownQuestions(ctx, []);
+      ctx.config.collections.lockModel.disagreeThreshold = 1;
+      const alone = await retrieveState(ctx, coll, question);
+      expect(alone.lockCheck?.disagrees).toBe(false);
+      expect(alone.decision).toBe('locked');
+    } finally {
+      setKnownQuestions(ctx, null);
+      Object.assign(ctx.config.collections.lockModel, { threshold: LOCK_MODEL.thresholds.lock, familyThreshold: LOCK_MODEL.thresholds.family, rivalThreshold: LOCK_MODEL.thresholds.rival, disagreeThreshold: LOCK_MODEL.thresholds.disagree });
+    }
   });
 
   it('learns from known questions which statute askers of a question’s words were answered from', () => {

@@ -86,4 +86,17 @@ describe('a name whose modifier no recipe writes is another dish, however heavy 
     expect((await ask('香煎五花肉怎么做')).lock.title).toBe('香煎五花肉');
     expect((await ask('照烧鸡腿怎么做')).lock.title).toBe('照烧鸡腿');
   });
+
+  it('a one-character noun right after the dish words is the head of the name: 干锅鸡 is not 干锅花菜', async () => {
+    const a = await ask('干锅鸡怎么做');
+    expect(a).toMatchObject({ state: 'not_found', subject: '干锅鸡' });
+    expect(a.lock.state).not.toBe('locked');
+    expect((await ask('干锅花菜怎么做')).lock.title).toBe('干锅花菜');
+  });
+
+  it('a name the segmenter split into a one-character noun and a made-up word is one name: 椒麻鸡 (椒 / 麻鸡)', async () => {
+    const a = await ask('椒麻鸡怎么做');
+    expect(a).toMatchObject({ state: 'not_found', subject: '椒麻鸡' });
+    expect(a.answer!.split('\n')[0]).toBe('文集中没有「椒麻鸡」的菜谱。');
+  });
 });
