@@ -4,16 +4,21 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { SEALED38_FAMILIES } from '../../test/fixtures/fonts';
 
 /**
  * The stop-38 sealed test faces (PROTOCOL font split): Chinese faces from npm font packages. A guard, never printed
- * here: any font file inside node_modules (or an npm font package's name) is refused, as is every file outside the
+ * here: any font file inside node_modules (or an npm font package's name, or a SEALED38 family name) is refused, as is every file outside the
  * system's font folders (/usr/share/fonts, /usr/share/texmf/fonts), so a face the tables engineer adds from npm can
  * never reach training.
  */
 export function sealedFace(file: string, family = ''): boolean {
   const real = fs.existsSync(file) ? fs.realpathSync(file) : file;
-  if (/node_modules|@fontsource|@chinese-fonts|fontsource|chinese-fonts/i.test(`${file} ${real} ${family}`)) return true;
+  const names = `${file} ${real} ${family}`;
+  if (/node_modules|@fontsource|@chinese-fonts|fontsource|chinese-fonts|webfont/i.test(names)) return true;
+  // the stop-38 sealed families by name (ZCOOL XiaoWei, HarmonyOS Sans SC, 江西拙楷), spaces and case aside
+  const squash = (t: string) => t.replace(/[\s_-]+/g, '').toLowerCase();
+  if ([...SEALED38_FAMILIES, 'zcool', 'harmonyos', 'jxzk', '江西拙楷'].some((f) => squash(names).includes(squash(f)))) return true;
   return !/^\/usr\/share\/(fonts|texmf\/fonts)\//.test(real);
 }
 

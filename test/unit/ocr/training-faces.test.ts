@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SEALED38_FAMILIES } from '../../fixtures/fonts';
 import { HAN_TRAIN, HAN_VAL, LATIN_TRAIN, LATIN_VAL, sealedFace } from '../../../scripts/train/ocr-faces';
 
 const WQY = '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc';
@@ -17,6 +18,9 @@ describe('training faces guard', () => {
     expect(sealedFace(path.join(process.cwd(), 'node_modules', 'pdfkit', 'js', 'data', 'Helvetica.afm'))).toBe(true);
     expect(sealedFace('/usr/share/fonts/truetype/x/Some.ttf', '@chinese-fonts/lxgwwenkai')).toBe(true);
     expect(sealedFace('/tmp/some-face.ttf')).toBe(true);
+    // the stop-38 sealed families by name, even as a system path
+    for (const family of SEALED38_FAMILIES) expect(sealedFace('/usr/share/fonts/truetype/x/Face.ttf', family), family).toBe(true);
+    expect(sealedFace('/usr/share/fonts/truetype/zcool/ZCOOLXiaoWei-Regular.ttf')).toBe(true);
   });
 
   it.skipIf(!fs.existsSync(WQY))('refuses a system-looking path that links into node_modules, accepts an installed face', () => {
