@@ -287,8 +287,19 @@ def main():
         start = package_weights()
         weights = {k: (start[k].reshape(v.shape) + blend * (v - start[k].reshape(v.shape))).astype(np.float32) for k, v in weights.items()}
         print(f'written {blend} of the way from the package head to the trained one')
-    np.savez(out, **weights)
+    save_npz(out, weights)
     print(f'{out} written')
+
+
+def save_npz(out, weights):
+    """np.savez with fixed zip dates (np.savez stamps the time): the same tensors give the same file, byte for byte"""
+    import io
+    import zipfile
+    with zipfile.ZipFile(out, 'w', zipfile.ZIP_STORED) as z:
+        for k, v in weights.items():
+            buf = io.BytesIO()
+            np.lib.format.write_array(buf, np.ascontiguousarray(v), allow_pickle=False)
+            z.writestr(zipfile.ZipInfo(k + '.npy', date_time=(1980, 1, 1, 0, 0, 0)), buf.getvalue())
 
 
 if __name__ == '__main__':
