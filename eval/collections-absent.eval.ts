@@ -68,6 +68,8 @@ interface AbsentSet {
   /** eighth set (stop 38): a tuning slice and a set where every item is held out, both with `inside` questions */
   round8_tuning?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[]; inside?: InsideItem[] };
   round8?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[]; inside?: InsideItem[] };
+  /** a second stop-38 tuning slice of absent dishes, written after the stop's first recipe changes */
+  round8_tuning_b?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
 }
 interface InsideItem {
   collection: string;
@@ -256,6 +258,7 @@ export default async function run(args: string[]): Promise<void> {
       later.push(['seventh set (stop 37; every item held out)', 'v7', data.round7, all]);
       later.push(['eighth set, tuning slice (stop 38: every item tuned on)', 'v8t', data.round8_tuning, () => false]);
       later.push(['eighth set (stop 38; every item held out)', 'v8', data.round8, all]);
+      later.push(['eighth set, second tuning slice (stop 38: dishes, every item tuned on)', 'v8tb', data.round8_tuning_b, () => false]);
       for (const [title, tag, set, heldOut] of later) {
         if (!set) continue;
         console.log(`\n## ${title}`);

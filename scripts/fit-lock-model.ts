@@ -542,6 +542,24 @@ async function main(): Promise<void> {
       return on !== null && !r.gold.has(on);
     }).length;
     console.log(`STARD wrong locks at disagreement bound ${disagreeThreshold}, ${part === 'tune' ? 'tuning' : 'held-out'}: ${wrong}/${st.length} (95 % ${wilson(wrong, st.length)})`);
+    // where the focus-decided locks sit: p band × what the word model says of the locked statute
+    // (agrees: its most probable statute; disagrees: it prefers another it has a model of; silent)
+    const bands = [0, 0.6, 0.8, 0.95, 1.0001];
+    const cells = new Map<string, { right: number; wrong: number }>();
+    for (const r of st) {
+      const c = use.choices.get(r);
+      const p = use.prob(r, c ?? null);
+      if (!r.focus || !c || p === null || p < lockThreshold(at, c.tie, c.disagrees)) continue;
+      const top = r.prior?.has(c.parent) ? Math.max(...r.prior.values()) : null;
+      const says = top === null ? 'silent' : c.disagrees ? 'disagrees' : (r.prior!.get(c.parent) ?? 0) >= top - 1e-9 ? 'agrees' : 'silent';
+      const band = bands.findIndex((b, i) => p >= b && p < bands[i + 1]);
+      const key = `p ${bands[band]}–${Math.min(1, bands[band + 1])} ${says}`;
+      const cell = cells.get(key) ?? { right: 0, wrong: 0 };
+      if (r.gold.has(c.parent)) cell.right++;
+      else cell.wrong++;
+      cells.set(key, cell);
+    }
+    console.log(`  focus-decided locks by p and the word model (right / wrong): ${[...cells].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k} ${v.right}/${v.wrong}`).join(', ')}`);
   }
 
   // 4. curves (the lock threshold varied, the ask-back one kept at least as high)

@@ -352,6 +352,15 @@ export const configSchema = z.object({
       elsewhereMentionRatio: z.number().min(0).max(1).default(0.0125),
       elsewhereInsideVeto: z.number().min(0).default(65),
       /**
+       * A noun at least this share of all the statutes of the corpus use (resources/collections/statute-words.tsv:
+       * 标准 2,310 of 3,445, 登记, 规定…) says nothing about what the collection is about, so it does not veto
+       * matterElsewhere however often the collection writes it. Stop-38 tuning: 0.5 turns one ask-back on an
+       * absent matter (社会团体登记需要多少会员) into not_found and changes no other tuning answer and no
+       * in-collection answer (collections-absent, collections-laws, collections-stard); 0.25 also loses a STARD
+       * tuning right lock. 1: every noun vetoes.
+       */
+      elsewhereVetoMaxStatuteShare: z.number().min(0).max(1).default(0.5),
+      /**
        * The calibrated lock decision of statute collections (collections/lock-model.ts): the best
        * article's statute is locked when p(right) reaches the threshold that applies, else asked back
        * with the runner-up. Weights, temperature and the thresholds are fitted data

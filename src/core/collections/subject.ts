@@ -305,22 +305,28 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
   // a family of dishes (麻辣香锅, 麻辣减脂荞麦面): before a dish word it is a modifier too (麻辣鸡爪 is not
   // 香辣鸡爪煲). Stop 37 tuning: 麻辣鸡爪 wrong lock → named not_found; one title or two the same; howtocook
   // title, paraphrase and natural questions unchanged
+  // a one-character cooking verb at least two titles begin with (烤: 烤鱼, 烤茄子) is the method of the name (烤五花肉
+  // is not 香煎五花肉)
+  const cookingMethod = (w: { word: string; tag: string }) => [...w.word].length === 1 && /^v/.test(w.tag) && titleText.filter((t) => t.startsWith(w.word)).length >= 2;
   const titlePrefix = (w: { word: string; tag: string }) => [...w.word].length >= 2 && /^(?:z|a|b)/.test(w.tag) && titleText.filter((t) => t.startsWith(w.word)).length >= 2;
   const attachBefore = (w: { word: string; tag: string }) =>
-    attachable(w, 'before') || (!NOT_SUBJECT.test(w.word) && (([...w.word].length >= 2 && /^l/.test(w.tag)) || ([...w.word].length === 1 && w.tag === 'n') || titlePrefix(w)));
+    attachable(w, 'before') || (!NOT_SUBJECT.test(w.word) && (([...w.word].length >= 2 && /^l/.test(w.tag)) || ([...w.word].length === 1 && w.tag === 'n') || titlePrefix(w) || cookingMethod(w)));
   // a word the segmenter made up (tag x) right before the dish word is a modifier of the name (京酱 +
   // 肉丝: 京酱肉丝 is not 鱼香肉丝) when no recipe of the collection writes it (its document frequency,
   // as written, at most collections.modifierMaxDocs) and every piece of it is a noun or a place (京 + 酱);
   // a piece that is a verb, measure word, number or adverb makes it the question's own words (炒 + 个,
   // 想 + 炖, 卤 + 一锅, 不 + 吸油: reading those as modifiers made the natural questions fall 97.7 → 93.1 %)
+  // a status word the segmenter knows (tag z: 葱爆) that no recipe writes is such a modifier too (葱爆牛肉 is not
+  // 尖椒炒牛肉)
   const madeUpModifier = (w: { word: string; tag: string }) =>
-    w.tag === 'x' &&
+    (w.tag === 'x' || w.tag === 'z') &&
     [...w.word].length >= 2 &&
     !NOT_SUBJECT.test(w.word) &&
     docsWriting(idx, w.word) <= ctx.config.collections.modifierMaxDocs &&
-    getJieba()
-      .tag(w.word, false)
-      .every((p) => /^n/.test(p.tag));
+    (w.tag === 'z' ||
+      getJieba()
+        .tag(w.word, false)
+        .every((p) => /^n/.test(p.tag)));
   // a noun the collection never mentions names something it does not hold (羊肉串, 锅贴)
   const unknownNoun = (w: { word: string; tag: string }) => /^n/.test(w.tag) && unknownToCollection(w);
   // a run of dish words, with the word right before and after it when that can be part of a name
@@ -351,15 +357,21 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
   // made only of content words, no longer than the collection's longest title, is itself the name
   // (X炖Y: a one-character cooking verb between two of them belongs to it); a description is longer
   if (!runs.length) {
-    const content = (w: { word: string; tag: string }) => [...w.word].length >= 2 && !NOT_SUBJECT.test(w.word) && !FUNCTION_TAG.test(w.tag);
+    // a status word (tag z: 酸辣) is a word of the name here too (酸辣鸡杂)
+    const content = (w: { word: string; tag: string }) => [...w.word].length >= 2 && !NOT_SUBJECT.test(w.word) && (!FUNCTION_TAG.test(w.tag) || w.tag === 'z');
     // the question's own verb before the name (想做个…) is not part of it; anything after it that is not
     // (里脊 + 要切多粗) makes it a question about the thing, not a name
     // a one-character noun is a piece of the name too when the segmenter split a name it does not know: the
     // rest of it is a word it made up (椒 + 麻鸡, tag x: 椒麻鸡 is not 小炒黄牛肉)
     const splitHere = (k: number) => [...words[k].word].length === 1 && /^n/.test(words[k].tag) && !NOT_SUBJECT.test(words[k].word) && words[k + 1]?.tag === 'x' && joins(k, k + 1);
+    // and a one-character noun ending the name after a word of it is its head (番茄 + 鱼, 盐焗鸡 + 翅)
+    const headHere = (k: number) => k === words.length - 1 && k > 0 && [...words[k].word].length === 1 && /^n/.test(words[k].tag) && !NOT_SUBJECT.test(words[k].word) && content(words[k - 1]) && joins(k - 1, k);
+    // a one-character cooking verb at least two titles begin with (烤: 烤鱼, 烤茄子) right before a word of the name
+    // is its method (烤五花肉 is not 香煎五花肉)
+    const methodHere = (k: number) => [...words[k].word].length === 1 && /^v/.test(words[k].tag) && k + 1 < words.length && content(words[k + 1]) && joins(k, k + 1) && titleText.filter((t) => t.startsWith(words[k].word)).length >= 2;
     let a = 0;
-    while (a < words.length && !content(words[a]) && !splitHere(a)) a++;
-    const piece = (w: { word: string; tag: string }, i: number) => content(w) || splitHere(a + i);
+    while (a < words.length && !content(words[a]) && !splitHere(a) && !methodHere(a)) a++;
+    const piece = (w: { word: string; tag: string }, i: number) => content(w) || splitHere(a + i) || headHere(a + i) || (i === 0 && methodHere(a));
     const name = words.slice(a);
     const text = a === 0 ? core : core.slice(Math.max(0, core.indexOf(name[0]?.word ?? '')));
     const inName = name.every((w, i) => piece(w, i) || (i > 0 && i + 1 < name.length && [...w.word].length === 1 && /^v/.test(w.tag) && content(name[i - 1]) && content(name[i + 1])));
@@ -637,7 +649,8 @@ export function matterElsewhere(ctx: AppContext, coll: CollectionRow, core: stri
   const cfg = ctx.config.collections;
   const nouns = matterNouns(ctx, coll, core, lay);
   if (!nouns?.length) return null;
-  if (nouns.some((n) => n.inside >= cfg.elsewhereInsideVeto)) return null;
+  // a word most statutes use (标准, 登记) is no sign of what the collection is about: it does not veto
+  if (nouns.some((n) => n.inside >= cfg.elsewhereInsideVeto && statuteWordShare(ctx, n.word) < cfg.elsewhereVetoMaxStatuteShare)) return null;
   const outside = nouns.filter((n) => n.inside <= 0 && n.outside >= cfg.elsewhereTopicRate).sort((a, b) => b.outside - a.outside);
   if (outside.length && outside.length / nouns.length >= cfg.elsewhereNounShare - 1e-9) return outside;
   // or every noun (two or more) is one the collection mentions only in passing — at most
@@ -648,27 +661,45 @@ export function matterElsewhere(ctx: AppContext, coll: CollectionRow, core: stri
   return passing && named.length ? named : null;
 }
 
-/** Statutes of the whole corpus using each word (resources/collections/statute-words.tsv), read once per context; null: no list. */
-const statuteWords = new ContextValue<Map<string, number> | null>('collections.statute-words');
+/** Statutes of the whole corpus using each word (resources/collections/statute-words.tsv) and how many statutes it counted, read once per context; null: no list. */
+const statuteWords = new ContextValue<{ files: Map<string, number>; statutes: number } | null>('collections.statute-words');
 
-/** How many statutes of the whole corpus use the word (0: none); without the shipped list every word counts as a statute word. */
-export function statuteWordFiles(ctx: AppContext, word: string): number {
+function statuteWordTable(ctx: AppContext): { files: Map<string, number>; statutes: number } | null {
   let table = statuteWords.get(ctx.state);
   if (table === undefined) {
     table = null;
     try {
-      table = new Map();
+      const files = new Map<string, number>();
+      let statutes = 0;
       for (const line of fs.readFileSync(path.join(ctx.resourcesDir, 'collections', 'statute-words.tsv'), 'utf8').split('\n')) {
-        if (!line || line.startsWith('#')) continue;
+        if (!line) continue;
+        // header: "# statutes of ../shared/data/laws each word occurs in (3445 statutes; …"
+        if (line.startsWith('#')) {
+          statutes ||= Number(/\((\d+) statutes/.exec(line)?.[1] ?? 0);
+          continue;
+        }
         const [n, words] = line.split('\t');
-        for (const w of (words ?? '').split(' ')) if (w) table.set(w, Number(n));
+        for (const w of (words ?? '').split(' ')) if (w) files.set(w, Number(n));
       }
+      table = { files, statutes };
     } catch {
       table = null; // a missing or broken resource must not break answering
     }
     statuteWords.set(ctx.state, table);
   }
-  return table ? (table.get(word) ?? 0) : Number.MAX_SAFE_INTEGER;
+  return table;
+}
+
+/** How many statutes of the whole corpus use the word (0: none); without the shipped list every word counts as a statute word. */
+export function statuteWordFiles(ctx: AppContext, word: string): number {
+  const table = statuteWordTable(ctx);
+  return table ? (table.files.get(word) ?? 0) : Number.MAX_SAFE_INTEGER;
+}
+
+/** The share of all the corpus's statutes using the word (0 without the shipped list or its count). */
+function statuteWordShare(ctx: AppContext, word: string): number {
+  const table = statuteWordTable(ctx);
+  return table?.statutes ? (table.files.get(word) ?? 0) / table.statutes : 0;
 }
 
 /**

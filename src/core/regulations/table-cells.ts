@@ -131,12 +131,15 @@ const magnitude = (s: string) => Math.log10(Math.max(1e-9, Math.abs(parseFloat(s
  * printing one of the two signs.
  */
 function signs(cells: string[]): string[] {
-  const signed = cells.filter((c) => /^[≥≤]\d/.test(c));
+  // a sign's lookalike that never opens a number ("$0.98", "<0.98", "＞5") is a sign read wrong: with the signs
+  // read right it shows the column prints signed numbers (SEALED37 wugongbc at 150 dpi: no ≥ read as such in the
+  // 功率因数 column, "20.95" in nine cells, "<0.98" and "$0.98" in two)
+  const signed = cells.filter((c) => /^[≥≤]\d/.test(c) || /^[$<>＜＞]\d[\d.]*$/.test(c));
   if (signed.length < 2) return cells;
   const sizes = signed.map(magnitude).sort((a, b) => a - b);
   const mid = sizes[Math.floor(sizes.length / 2)];
   const near = (s: string) => Math.abs(magnitude(s) - mid) <= Math.log10(3);
-  const kinds = new Set(signed.map((c) => c[0]));
+  const kinds = new Set(signed.map((c) => SIGN_LOOKALIKES[c[0]] ?? c[0]));
   const only = kinds.size === 1 ? [...kinds][0] : null;
   // a letter opening a bare number where the column prints signed numbers: the sign read as a letter (≥ read
   // "W"/"v"/"N", ≤ read "K" in DejaVu/楷体 cells) — one such cell, or one for three signed ones: more are names (T11)

@@ -497,8 +497,12 @@ function numberColumn(rows: string[][], c: number): boolean {
   return filled.length > 0 && filled.filter((x) => /^[≥≤<>±+-]?\d[\d.,]*[a-zA-Zμ%‰℃Ω/*]*$/.test(x) || x === '—').length >= filled.length * (2 / 3);
 }
 
-/** A header cell that only names a unit: "kV", "MW", "(%)", "单位：A". */
-export const UNIT_CELL_RE = /^[（(]?\s*(?:单位\s*[:：]?\s*)?(?:[kKMG]?V|[kM]?W|kWh|Mvar|kvar|M?VA|kVA|k?A|%|‰|Hz|℃|°C|s|ms|min|h|Ω|次|台|个|组|套|km|m|mm²?|p\.?u\.?|元|万元)\s*[)）]?$/;
+/**
+ * A header cell that only names a unit: "kV", "MW", "(%)", "单位：A"; SI units a regulation table prints under its
+ * names besides the electrical ones (K, m/s, r/min, μL/L, kV/m, μT, dB(A), kPa, 年, d).
+ */
+export const UNIT_CELL_RE =
+  /^[（(]?\s*(?:单位\s*[:：]?\s*)?(?:[kKMG]?V|[kMG]?W|[kMG]?Wh|Mvar|kvar|M?VA|kVA|[kmμ]?A|Ah|%|‰|Hz|℃|°C|K|s|ms|min|h|d|[mkM]?Ω|次|台|个|组|套|km|m|mm²?|m[²³]|m\/s|km\/h|r\/min|μL\/L|mg\/L|mg\/kg|kV\/m|[μm]T|dB(?:\(A\)|（A）)?|[kM]?Pa|kN|kg|年|月|天|p\.?u\.?|元|万元)\s*[)）]?$/;
 /**
  * A header cell naming a unit as a scan reads it: the unit (canonical case), or null. Letters whose capital
  * differs from the small one only in size (c o s v w x z) lose their case on a scan when they stand alone in a

@@ -30,6 +30,9 @@ describe('a name whose modifier no recipe writes is another dish, however heavy 
       ['香辣鸡爪煲', '鸡爪', '干辣椒'],
       ['麻辣香锅', '藕片', '花椒'],
       ['麻辣拌面', '面条', '花椒'],
+      ['尖椒炒牛肉', '牛肉', '尖椒'],
+      ['番茄红酱', '番茄', '洋葱'],
+      ['烤鸡翅', '鸡翅', '孜然'],
       // 麻辣 in many recipes' text: a taste, no dish word of its own (as in HowToCook)
       ...['拍黄瓜', '炝炒包菜', '干锅花菜', '酸辣粉', '口水鸡', '毛血旺', '麻婆豆腐', '辣子鸡', '水煮肉片', '夫妻肺片', '冷吃兔', '钵钵鸡'].map((t) => [t, '主料', '麻辣酱']),
     ])
@@ -98,5 +101,27 @@ describe('a name whose modifier no recipe writes is another dish, however heavy 
     const a = await ask('椒麻鸡怎么做');
     expect(a).toMatchObject({ state: 'not_found', subject: '椒麻鸡' });
     expect(a.answer!.split('\n')[0]).toBe('文集中没有「椒麻鸡」的菜谱。');
+  });
+
+  it('a status word no recipe writes is part of the name, and a last one-character noun its head (葱爆牛肉, 酸辣鸡杂, 番茄鱼)', async () => {
+    for (const [q, name] of [
+      ['葱爆牛肉怎么炒', '葱爆牛肉'],
+      ['酸辣鸡杂怎么炒', '酸辣鸡杂'],
+      ['番茄鱼怎么做', '番茄鱼'],
+      // 烤 begins two titles (烤茄子, 烤鸡翅): a method of the name, which 香煎五花肉 lacks
+      ['烤五花肉怎么烤', '烤五花肉'],
+    ]) {
+      const a = await ask(q);
+      expect(a, q).toMatchObject({ state: 'not_found', subject: name });
+    }
+    expect((await ask('酸辣粉怎么做')).lock.title).toBe('酸辣粉');
+  });
+
+  it('inside a session, 那葱爆牛肉呢 after 尖椒炒牛肉 is a new question about an absent dish, not a follow-up', async () => {
+    const first = await ask('尖椒炒牛肉怎么做');
+    expect(first.lock.title).toBe('尖椒炒牛肉');
+    const next = await ask('那葱爆牛肉呢', first.session_id);
+    expect(next.kind).not.toBe('follow_up');
+    expect(next).toMatchObject({ state: 'not_found', subject: '葱爆牛肉' });
   });
 });

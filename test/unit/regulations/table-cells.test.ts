@@ -38,6 +38,15 @@ describe('OCR table columns', () => {
     expect(col([['s3000'], ['<2600'], ['2159']], 0)).toEqual(['s3000', '<2600', '2159']);
   });
 
+  it('signs read as "$" or "<" count as the column printing signs: "2" before a number of their size is ≥', () => {
+    // 功率因数 thresholds at 150 dpi: not one ≥ read right, "$0.98" and "<0.98" — no number opens with "$" or "<"
+    const pf = [['20.95'], ['20.95'], ['20.92'], ['0.95~1'], ['0.92'], ['<0.98'], ['$0.98'], ['20.90']];
+    expect(col(pf, 0)).toEqual(['≥0.95', '≥0.95', '≥0.92', '0.95~1', '0.92', '≤0.98', '≤0.98', '≥0.90']);
+    // one such mark is no evidence; real numbers with a leading 2 of the column's size stay
+    expect(col([['20.95'], ['$0.98'], ['0.92']], 0)).toEqual(['20.95', '$0.98', '0.92']);
+    expect(col([['<20'], ['$30'], ['25'], ['27']], 0)).toEqual(['≤20', '≤30', '25', '27']);
+  });
+
   it('"+" before a number is "±" in a column printing ± where no cell has a minus or a slash', () => {
     expect(col([['±0.5'], ['+1'], ['+2'], ['±1']], 0)).toEqual(['±0.5', '±1', '±2', '±1']);
     // a one-sided limit beside asymmetric ones stays

@@ -54,3 +54,33 @@ describe('unruled table unit row read in the wrong case', () => {
     expect(unitCell('vo')).toBeNull();
   });
 });
+
+/**
+ * Units besides the electrical ones under a header (temperature rise in K, wind speed m/s, return period 年, gas
+ * humidity μL/L, field strength kV/m, noise dB(A)): the second line is the header's unit row, not body row 1
+ * (stop 38: a Chromium-printed table with "|kVA|%|K|K|℃" under its names read every row one off).
+ */
+describe('unit rows of SI units', () => {
+  const header = line(700, [['设备', 60, 90], ['温升', 160, 180], ['风速', 220, 240], ['重现期', 280, 310], ['湿度', 340, 360], ['噪声', 400, 420]]);
+  const body = [
+    ['一号主变', '55', '23.5', '30', '150', '50'],
+    ['二号主变', '60', '27', '50', '300', '55'],
+    ['三号主变', '65', '30', '100', '250', '60'],
+  ].map((cells, k) => line(662 - k * 19, cells.map((c, i) => [c, i ? 100 + i * 60 : 60, i ? 120 + i * 60 : 100] as [string, number, number])));
+
+  it('K, m/s, 年, μL/L and dB(A) under the names make a unit row', () => {
+    const units = line(681, [['K', 165, 172], ['m/s', 222, 236], ['年', 288, 298], ['μL/L', 340, 360], ['dB(A)', 400, 424]]);
+    const [seg] = findTableSegments([header, units, ...body]);
+    expect(seg.header?.lines).toHaveLength(2);
+    expect(seg.header!.names.slice(1)).toEqual(['温升 K', '风速 m/s', '重现期 年', '湿度 μL/L', '噪声 dB(A)']);
+    expect(seg.rows).toHaveLength(3);
+    expect(seg.rows[0].join('|')).toBe('一号主变|55|23.5|30|150|50');
+  });
+
+  it('a number with such a unit stays a body cell', () => {
+    expect(unitCell('K')).toBe('K');
+    expect(unitCell('r/min')).toBe('r/min');
+    expect(unitCell('55K')).toBeNull();
+    expect(unitCell('30年')).toBeNull();
+  });
+});
