@@ -1,19 +1,19 @@
 /**
  * Training data for the recogniser's fine-tuning (`npm run train:ocr`, step 1 of 3; docs/ocr.md "Fine-tuned
  * recogniser"). Pages of generated tables (ruled and unruled, bold headers, numbers in Latin faces) and of
- * statute lines are printed with pdfkit in the TRAINING faces only (PROTOCOL font split: never the stop-37 sealed
- * faces BabelStone Han, Droid Sans Fallback, TeX Gyre, Carlito), rasterised by pdf.js at 150–300 dpi, degraded like the eval's
+ * statute lines are printed with pdfkit in the TRAINING faces only (PROTOCOL font split: installed system faces,
+ * never a face from npm — the stop-38 sealed slice's; `sealedFace` refuses them), rasterised by pdf.js at 150–300 dpi, degraded like the eval's
  * scans (skew, speckle, blur, JPEG, sometimes binarised) and read by the app's own detector and cell boxes
  * (levelPage, detectPrepared, cellBoxes): each box that covers exactly one printed string becomes a sample,
  * cropped and scaled exactly as recognize.ts does. The recogniser (package weights, fused, with an extra
  * output `neck_features`: scripts/fuse-ocr-models.py --features) gives the map the trained layers read and
  * its current reading.
  *
- * Writes DIR/{train,val,train2}.bin (float32 features, samples back to back: 60 x steps each) and DIR/{train,val,train2}.json
+ * Writes DIR/{train,val,train2,train150}.bin (float32 features, samples back to back: 60 x steps each) and DIR/{train,val,train2,train150}.json
  * (per sample: offset, steps, label, the current reading, face, dpi). `val` pages use faces training never sees
  * (AR PL SungtiL GB, LXGW WenKai Light, DejaVu Serif Condensed digits): the check of what carries to unseen faces.
  *
- * Usage: tsx scripts/train/ocr-data.ts DIR [trainPages=56] [valPages=10] [train2Pages=0]
+ * Usage: tsx scripts/train/ocr-data.ts DIR [trainPages=56] [valPages=10] [train2Pages=0] [train150Pages=0]
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,70 +28,8 @@ import { levelPage } from '../../src/core/ocr/read-image';
 import { ctcDecodeBest } from '../../src/core/ocr/recognize';
 import { degrade, encodeJpeg, rasterize } from '../../test/fixtures/scans';
 import { mulberry32 } from '../lib/prng';
+import { HAN_TRAIN, HAN_VAL, LATIN_TRAIN, LATIN_VAL, sealedFace, type Face } from './ocr-faces';
 import { cellText, statuteLine, statuteSentences, type Rand } from './ocr-strings';
-
-interface Face {
-  name: string;
-  file: string;
-  family?: string;
-}
-
-const T = '/usr/share/fonts/truetype';
-const N = '/usr/share/fonts/opentype/noto';
-/** Han faces of the training pages (all present on the lead's machine; a missing file is skipped) */
-const HAN_TRAIN: Face[] = [
-  { name: 'microhei', file: `${T}/wqy/wqy-microhei.ttc`, family: 'WenQuanYiMicroHei' },
-  { name: 'microheimono', file: `${T}/wqy/wqy-microhei.ttc`, family: 'WenQuanYiMicroHeiMono' },
-  { name: 'zenhei', file: `${T}/wqy/wqy-zenhei.ttc`, family: 'WenQuanYiZenHei' },
-  { name: 'zenheimono', file: `${T}/wqy/wqy-zenhei.ttc`, family: 'WenQuanYiZenHeiMono' },
-  { name: 'zenheisharp', file: `${T}/wqy/wqy-zenhei.ttc`, family: 'WenQuanYiZenHeiSharp' },
-  { name: 'umingcn', file: `${T}/arphic/uming.ttc`, family: 'UMingCN' },
-  { name: 'umingtw', file: `${T}/arphic/uming.ttc`, family: 'UMingTW' },
-  { name: 'uminghk', file: `${T}/arphic/uming.ttc`, family: 'UMingHK' },
-  { name: 'ukaicn', file: `${T}/arphic/ukai.ttc`, family: 'UKaiCN' },
-  { name: 'ukaitw', file: `${T}/arphic/ukai.ttc`, family: 'UKaiTW' },
-  { name: 'ukaihk', file: `${T}/arphic/ukai.ttc`, family: 'UKaiHK' },
-  { name: 'wenkai', file: `${T}/lxgw-wenkai/LXGWWenKai-Regular.ttf` },
-  { name: 'wenkaibold', file: `${T}/lxgw-wenkai/LXGWWenKai-Bold.ttf` },
-  { name: 'wenkaimono', file: `${T}/lxgw-wenkai/LXGWWenKaiMono-Regular.ttf` },
-  { name: 'hanamin', file: `${T}/hanazono/HanaMinA.ttf` },
-  // stop 37: the former stop-36 sealed faces are training faces (PROTOCOL font split), with their sister weights
-  { name: 'notoserif', file: `${N}/NotoSerifCJK-Regular.ttc`, family: 'NotoSerifCJKsc-Regular' },
-  { name: 'notoserifbold', file: `${N}/NotoSerifCJK-Bold.ttc`, family: 'NotoSerifCJKsc-Bold' },
-  { name: 'notoserifmedium', file: `${N}/NotoSerifCJK-Medium.ttc`, family: 'NotoSerifCJKsc-Medium' },
-  { name: 'notoseriflight', file: `${N}/NotoSerifCJK-Light.ttc`, family: 'NotoSerifCJKsc-Light' },
-  { name: 'notosans', file: `${N}/NotoSansCJK-Regular.ttc`, family: 'NotoSansCJKsc-Regular' },
-  { name: 'notosansbold', file: `${N}/NotoSansCJK-Bold.ttc`, family: 'NotoSansCJKsc-Bold' },
-  { name: 'notosansmedium', file: `${N}/NotoSansCJK-Medium.ttc`, family: 'NotoSansCJKsc-Medium' },
-  { name: 'notosansdemilight', file: `${N}/NotoSansCJK-DemiLight.ttc`, family: 'NotoSansCJKsc-DemiLight' },
-  { name: 'gkai', file: `${T}/arphic-gkai00mp/gkai00mp.ttf` },
-];
-const LATIN_TRAIN: Face[] = [
-  'liberation/LiberationSerif-Regular.ttf',
-  'liberation/LiberationSerif-Bold.ttf',
-  'liberation/LiberationSans-Regular.ttf',
-  'liberation/LiberationSans-Bold.ttf',
-  'liberation/LiberationSansNarrow-Regular.ttf',
-  'liberation/LiberationMono-Regular.ttf',
-  'dejavu/DejaVuSans.ttf',
-  'dejavu/DejaVuSans-Bold.ttf',
-  'dejavu/DejaVuSansCondensed.ttf',
-  'dejavu/DejaVuSerif.ttf',
-  'dejavu/DejaVuSansMono.ttf',
-  'freefont/FreeSerif.ttf',
-  'freefont/FreeSerifBold.ttf',
-  'freefont/FreeSans.ttf',
-  'freefont/FreeSansBold.ttf',
-  'freefont/FreeMono.ttf',
-].map((f) => ({ name: path.basename(f, '.ttf'), file: `${T}/${f}` }));
-/** faces only the validation pages use */
-const HAN_VAL: Face[] = [
-  { name: 'sungtil', file: `${T}/arphic-gbsn00lp/gbsn00lp.ttf` },
-  { name: 'wenkailight', file: `${T}/lxgw-wenkai/LXGWWenKai-Light.ttf` },
-];
-const LATIN_VAL: Face[] = [{ name: 'DejaVuSerifCondensed', file: `${T}/dejavu/DejaVuSerifCondensed.ttf` }];
-/** the stop-37 sealed test faces (PROTOCOL font split): a guard, never printed here */
-const SEALED = /babelstone|droid|tex-?gyre|carlito|crosextra/i;
 
 const HEIGHT = 48;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
@@ -113,7 +51,7 @@ interface FontCheck {
 }
 
 function registerFace(doc: PDFKit.PDFDocument, f: Face): FontCheck {
-  if (SEALED.test(f.file) || SEALED.test(f.family ?? '')) throw new Error(`sealed face ${f.file}`);
+  if (sealedFace(f.file, f.family)) throw new Error(`sealed face ${f.file}`);
   doc.registerFont(f.name, f.file, f.family as string);
   doc.font(f.name);
   return (doc as never as { _font: { font: FontCheck } })._font.font;
@@ -247,7 +185,7 @@ interface Sample {
 }
 
 async function main(): Promise<void> {
-  const [dir, trainArg, valArg, moreArg] = process.argv.slice(2);
+  const [dir, trainArg, valArg, moreArg, lowArg] = process.argv.slice(2);
   if (!dir) throw new Error('usage: tsx scripts/train/ocr-data.ts DIR [trainPages] [valPages]');
   fs.mkdirSync(dir, { recursive: true });
   const featuresModel = path.join(dir, 'rec_features.onnx');
@@ -270,6 +208,9 @@ async function main(): Promise<void> {
     ['val', Number(valArg ?? 10), HAN_VAL, LATIN_VAL, 2],
     // more training pages from another seed, made by a second process at the same time
     ['train2', Number(moreArg ?? 0), HAN_TRAIN, LATIN_TRAIN, 3],
+    // stop 38: 150 dpi pages as their own slice (v3b lost rows at 150 dpi only: lone "0" read as nothing, a speck
+    // read as a unit letter): a photocopy scanned at 150 dpi, every page
+    ['train150', Number(lowArg ?? 0), HAN_TRAIN, LATIN_TRAIN, 4],
   ] as const) {
     // a split asked for 0 pages is left as it is (the two splits can be made by two processes at once)
     if (!pages) continue;
@@ -281,7 +222,7 @@ async function main(): Promise<void> {
     for (let n = 0; n < pages; n++) {
       const { pdf, printed } = await page(r, sentences, han, latin, inDict);
       printedCount += printed.length;
-      const dpi = pick(r, [150, 150, 200, 200, 250, 300]);
+      const dpi = split === 'train150' ? 150 : pick(r, [150, 150, 200, 200, 250, 300]);
       const [raster] = await rasterize(pdf, dpi);
       const { img } = await scanned(r, raster, seed * 100000 + n);
       const lp = levelPage(img, dpi);

@@ -48,16 +48,20 @@ const SIGNS: [string, number][] = [['≤', 23], ['≥', 17], ['±', 13], ['>', 2
 const SERIES = ['0.4', '0.38', '6', '6.3', '10', '10.5', '20', '35', '38.5', '66', '110', '121', '220', '242', '330', '500', '750', '1000', '100', '200', '400', '630', '800', '1250', '1600', '2000', '2500', '3150', '4000', '0.5', '0.2', '0.1', '1.0', '1.5', '2.5', '5', '15', '25', '50', '60', '80', '90', '95', '120', '150', '240', '300'];
 /** lone short cells (a table's "not applicable", units of a unit row, a class, a letter) */
 const LONE: [string, number][] = [
-  ['—', 24], ['/', 8], ['-', 4], ['0', 8], ['1', 3], ['2', 2], ['3', 2], ['Ⅱ', 3], ['Ⅰ', 3], ['Ⅲ', 2], ['Ⅳ', 1], ['A', 4], ['B', 2], ['C', 2], ['s', 4], ['V', 3], ['kV', 5],
+  ['—', 24], ['/', 8], ['-', 4], ['0', 12], ['1', 4], ['2', 3], ['3', 3], ['4', 2], ['5', 2], ['6', 1], ['7', 1], ['8', 1], ['9', 1],
+  ['±3', 1], ['±5', 1], ['±1', 0.5], ['+1', 0.5], ['-1', 0.5], ['0.5', 1], ['±0.5', 0.5], ['<1', 0.3], ['≤1', 0.5], ['≥3', 0.5],
+  ['Ⅱ', 3], ['Ⅰ', 0.7], ['Ⅲ', 2], ['Ⅳ', 1], ['A', 4], ['B', 2], ['C', 2], ['s', 4], ['V', 3], ['kV', 5],
   ['%', 4], ['Hz', 2], ['ms', 2], ['min', 2], ['h', 2], ['Ω', 2], ['MΩ', 1], ['℃', 2], ['kA', 2], ['mm²', 1], ['mm', 1], ['MW', 1], ['kVA', 1], ['m', 1],
   ['√', 2], ['×', 2], ['无', 2], ['是', 1], ['否', 1], ['有', 1], ['‰', 0.3],
 ];
-const ROMAN = ['Ⅰ', 'Ⅱ', 'Ⅲ', 'Ⅳ'];
+/** Roman numerals by weight: Ⅰ is read "I" (the dictionary has no Ⅰ), and v3's Ⅰ→I labels taught the head to read
+ * "1" as "I" in codes (Y10W → YI0W) and Ⅱ as I at 150 dpi: Ⅰ is rare (stop 38) */
+const ROMAN: [string, number][] = [['Ⅰ', 0.5], ['Ⅱ', 3], ['Ⅲ', 2], ['Ⅳ', 1]];
 const ROMAN_AFTER = ['段', '类', '级', '区', '母', '回', '型', '期', '号'];
 const LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
 /** Han characters the recogniser confuses with a neighbour in unseen faces: offered more often in labels */
 const CONFUSABLE = '土士一二三工干千于十七己已巳日曰未末午牛人入八大太天夫'.split('');
-const CODE_HEADS = ['YJV', 'YJV22', 'VV', 'VV22', 'LGJ', 'JKLYJ', 'BV', 'BVR', 'RVV', 'KVV', 'ZR-YJV', 'GW', 'GN', 'ZW', 'LW', 'SF', 'FZN', 'JDZ', 'LZZB', 'S11-M', 'SCB10', 'HXGN', 'KYN', 'XGN', 'DW', 'CJ', 'QL', 'MOA', 'HY5WZ', 'ZSW', 'PT', 'CT', 'SVG', 'SVC', 'GIS', 'HGIS', 'UPS', 'DC', 'AC', 'TV', 'TA'];
+const CODE_HEADS = ['Y10W', 'HY10WZ', 'Y5WZ', 'YJV', 'YJV22', 'VV', 'VV22', 'LGJ', 'JKLYJ', 'BV', 'BVR', 'RVV', 'KVV', 'ZR-YJV', 'GW', 'GN', 'ZW', 'LW', 'SF', 'FZN', 'JDZ', 'LZZB', 'S11-M', 'SCB10', 'HXGN', 'KYN', 'XGN', 'DW', 'CJ', 'QL', 'MOA', 'HY5WZ', 'ZSW', 'PT', 'CT', 'SVG', 'SVC', 'GIS', 'HGIS', 'UPS', 'DC', 'AC', 'TV', 'TA'];
 const ORDINALS = ['号', '#', '段', '组', '台', '回', '条', '处', '级', '类', '次', '项', '只', '根', '基', '个', '年', '月', '天', '小时'];
 const PLACES = ['变电站', '线路', '母线', '开关站', '换流站', '配电室', '间隔', '主变', '出线', '馈线'];
 const NTH = ['一', '二', '三', '四', '五', '六', '七', '八', '九', '十'];
@@ -126,6 +130,8 @@ function hanDigits(r: Rand, s: string[]): string {
     [`第${pick(r, NTH)}${pick(r, ['条', '款', '项', '章', '节'])}`, 1],
     [`${pick(r, NTH)}${pick(r, ['号', '级', '类', '次'])}${hanSpan(r, s, int(r, 1, 3))}`, 1],
     [`${num(r)}${unit(r)}${hanSpan(r, s, int(r, 2, 4))}`, 1],
+    // Han text that ends a cell, as the 150 dpi rows that gained a letter printed it ("每半年", "每季度")
+    [`${pick(r, ['每', '每隔', '不少于'])}${pick(r, ['半年', '季度', '月', '年', '周', '班', '天'])}`, 1],
   ]);
 }
 
@@ -135,11 +141,14 @@ function hanSymbols(r: Rand, s: string[]): Cell {
   const k = r();
   if (k < 0.25) {
     const u = unit(r);
-    const t = weighted(r, [[`${hanSpan(r, s, int(r, 2, 5))}（${u}）`, 3], [`${hanSpan(r, s, int(r, 2, 5))}(${u})`, 1], [`${hanSpan(r, s, int(r, 2, 4))}/${u}`, 1], [`${hanSpan(r, s, int(r, 2, 5))}${u}`, 2]]);
+    // no bare Latin unit right after Han (v3's "电压kV" taught a speck after Han to read as a unit letter at 150 dpi:
+    // "每半年S"); tables print the unit in brackets or after a slash, a bare one only when it is not a letter
+    const bare = /[A-Za-z]/.test(u) ? `（${u}）` : u;
+    const t = weighted(r, [[`${hanSpan(r, s, int(r, 2, 5))}（${u}）`, 3], [`${hanSpan(r, s, int(r, 2, 5))}(${u})`, 1], [`${hanSpan(r, s, int(r, 2, 4))}/${u}`, 1], [`${hanSpan(r, s, int(r, 2, 5))}${bare}`, 2]]);
     return { text: t, label: t };
   }
   if (k < 0.45) {
-    const rn = pick(r, ROMAN);
+    const rn = weighted(r, ROMAN);
     const t = `${r() < 0.7 ? hanSpan(r, s, int(r, 2, 4)) : ''}${rn}${pick(r, ROMAN_AFTER)}`;
     return { text: t, label: t.replace('Ⅰ', 'I') };
   }
