@@ -56,21 +56,14 @@ export function cellBoxes(boxes: TextBox[], rulings: ImageRuling[], img: GreyIma
  * pipeline's low-confidence bound (`INK_CELL_CONFIDENCE`): a smudge reads unsure.
  */
 export function inkCells(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number): CellBox[] {
-  const long = rulings.filter((r) => r.y0 === r.y1 && r.x1 - r.x0 >= textH * 8);
-  const band = long.length >= 2 ? { x0: Math.min(...long.map((r) => r.x0)), x1: Math.max(...long.map((r) => r.x1)), y0: Math.min(...long.map((r) => r.y0)), y1: Math.max(...long.map((r) => r.y0)) } : null;
+  const band = longBand(rulings, textH);
   const inBand = (x: number, y: number) => !!band && x >= band.x0 && x <= band.x1 && y >= band.y0 && y <= band.y1;
   const bx0 = 0;
   const by0 = 0;
   const w = img.width;
   const h = img.height;
   if (w <= 0 || h <= 0) return [];
-  const mask = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (img.data[(y + by0) * img.width + x + bx0] < FAINT_INK) mask[y * w + x] = 1;
-  const clear = (a: number, b: number, c: number, d: number) => {
-    for (let y = Math.max(0, Math.floor(b - by0)); y < Math.min(h, Math.ceil(d - by0)); y++) mask.fill(0, y * w + Math.max(0, Math.floor(a - bx0)), y * w + Math.max(0, Math.min(w, Math.ceil(c - bx0))));
-  };
-  for (const b of boxes) clear(b.x0 - 2, b.y0 - 2, b.x1 + 2, b.y1 + 2);
-  for (const r of rulings) clear(r.x0 - 3, r.y0 - 3, r.x1 + 4, r.y1 + 4);
+  const mask = looseInk(img, boxes, rulings);
   const minArea = Math.max(4, Math.round(textH * SPECK_AREA));
   type Piece = { x0: number; y0: number; x1: number; y1: number; dark: number };
   const pieces: Piece[] = [];
@@ -279,28 +272,14 @@ export function medianHeight(boxes: TextBox[]): number {
  * three-line table), or elsewhere on a row of an unruled table (`onTableRow`).
  */
 export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number): CellBox[] {
-  const long = rulings.filter((r) => r.y0 === r.y1 && r.x1 - r.x0 >= textH * 8);
-  const band =
-    long.length >= 2
-      ? { x0: Math.min(...long.map((r) => r.x0)), x1: Math.max(...long.map((r) => r.x1)), y0: Math.min(...long.map((r) => r.y0)), y1: Math.max(...long.map((r) => r.y0)) }
-      : null;
+  const band = longBand(rulings, textH);
   const inBand = (x: number, y: number) => !!band && x >= band.x0 && x <= band.x1 && y >= band.y0 && y <= band.y1;
   const x0 = 0;
-  const x1 = img.width;
   const y0 = 0;
-  const y1 = img.height;
-  const w = x1 - x0;
-  const h = y1 - y0;
+  const w = img.width;
+  const h = img.height;
   if (w <= 0 || h <= 0) return [];
-  // 1 = ink that may be a stray mark (faint ink too: a thin 楷体/明体 dash is a one-pixel stroke, grey after the
-  // scanner's blur); text boxes (grown by 2 px) and the rulings (±3 px) are cleared
-  const mask = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (img.data[(y + y0) * img.width + x + x0] < FAINT_INK) mask[y * w + x] = 1;
-  const clear = (a: number, b: number, c: number, d: number) => {
-    for (let y = Math.max(0, Math.floor(b - y0)); y < Math.min(h, Math.ceil(d - y0)); y++) mask.fill(0, y * w + Math.max(0, Math.floor(a - x0)), y * w + Math.max(0, Math.min(w, Math.ceil(c - x0))));
-  };
-  for (const b of boxes) clear(b.x0 - 2, b.y0 - 2, b.x1 + 2, b.y1 + 2);
-  for (const r of rulings) clear(r.x0 - 3, r.y0 - 3, r.x1 + 4, r.y1 + 4);
+  const mask = looseInk(img, boxes, rulings);
   const out: CellBox[] = [];
   const stack: number[] = [];
   for (let i = 0; i < mask.length; i++) {
@@ -380,6 +359,30 @@ export function splitAtRulings(b: TextBox, rulings: ImageRuling[]): TextBox[] {
     x0 = x + 2;
   }
   return out.length ? out : [b];
+}
+
+/** The rectangle of the page's long horizontal rulings (a ruled or three-line table's rows), or null. */
+function longBand(rulings: ImageRuling[], textH: number): { x0: number; x1: number; y0: number; y1: number } | null {
+  const long = rulings.filter((r) => r.y0 === r.y1 && r.x1 - r.x0 >= textH * 8);
+  if (long.length < 2) return null;
+  return { x0: Math.min(...long.map((r) => r.x0)), x1: Math.max(...long.map((r) => r.x1)), y0: Math.min(...long.map((r) => r.y0)), y1: Math.max(...long.map((r) => r.y0)) };
+}
+
+/**
+ * The page's ink outside every text box (grown by 2 px) and off the rulings (±3 px), one byte a pixel (1 = ink):
+ * faint ink too, a thin 楷体/明体 dash is a one-pixel stroke, grey after the scanner's blur.
+ */
+function looseInk(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[]): Uint8Array {
+  const w = img.width;
+  const h = img.height;
+  const mask = new Uint8Array(w * h);
+  for (let i = 0; i < mask.length; i++) if (img.data[i] < FAINT_INK) mask[i] = 1;
+  const clear = (a: number, b: number, c: number, d: number) => {
+    for (let y = Math.max(0, Math.floor(b)); y < Math.min(h, Math.ceil(d)); y++) mask.fill(0, y * w + Math.max(0, Math.floor(a)), y * w + Math.max(0, Math.min(w, Math.ceil(c))));
+  };
+  for (const b of boxes) clear(b.x0 - 2, b.y0 - 2, b.x1 + 2, b.y1 + 2);
+  for (const r of rulings) clear(r.x0 - 3, r.y0 - 3, r.x1 + 4, r.y1 + 4);
+  return mask;
 }
 
 /** A box at most this many median box heights wide may be a lone mark. */
