@@ -24,8 +24,8 @@
  * installed) | stop 38 slice (`sealed38`: written and committed before any run of stop 38, sealed until the lead measures it
  * on final main: seven documents Chromium prints from HTML in faces only npm packages carry — ZCOOL XiaoWei, HarmonyOS
  * Sans SC, 江西拙楷 — scanned from a second-generation photocopy (toner spread and thinning, uneven grey, a streak,
- * JPEG 60); its printed copies are read on every run, its scans only with SEALED38=1, totals only, never printed;
- * NO_SEALED38=1 leaves it out; skipped when the npm faces are not installed). The statute part has a held-out page in Noto Serif CJK SC (`sealed36 · 思源宋体`, tuning from
+ * JPEG 60); measured once by the lead on final main of stop 38 and tuning since: printed and scanned on every run,
+ * misses printed; NO_SEALED38=1 leaves it out; skipped when the npm faces are not installed). The statute part has a held-out page in Noto Serif CJK SC (`sealed36 · 思源宋体`, tuning from
  * stop 37) and a sealed page of its own (`sealed37 · BabelStone`, a fourth held-out statute in BabelStone Han): their
  * accuracy lines only, their lines kept out of the low-confidence calibration and never printed.
  * (`--tables-only` runs just this part; SCAN_TABLE_DOCS adds dashes, signs, three-line tables and other fonts;
@@ -268,12 +268,11 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   const sealed37 = sealed37FontsPresent() && !process.env.NO_SEALED37;
   if (process.env.NO_SEALED37) console.log('[skip] 第37轮封存留出集：NO_SEALED37');
   else if (!sealed37) console.log('[skip] 第37轮封存留出集：未安装 fonts-babelstone-han / fonts-droid-fallback / fonts-texgyre / fonts-crosextra-carlito');
-  // the stop-38 sealed slice (npm faces printed by Chromium): its printed copies always (they must read 100 %), its
-  // scans (second-generation photocopies) only with SEALED38=1 — the lead runs them once on final main; totals only
+  // the stop-38 slice (npm faces printed by Chromium, scanned from photocopies): sealed until the lead measured it once on
+  // final main of stop 38, tuning since — printed and scanned on every run, misses printed; NO_SEALED38=1 leaves it out
   const sealed38 = sealed38FontsPresent() && !process.env.NO_SEALED38;
-  const sealed38Scans = sealed38 && process.env.SEALED38 === '1';
-  if (!sealed38FontsPresent()) console.log('[skip] 第38轮封存留出集：未安装 npm 字体包（@fontsource/zcool-xiaowei、harmonyos-sans-sc-webfont-splitted、@chinese-fonts/jxzk）');
-  else if (!sealed38Scans) console.log('[note] 第38轮封存留出集：只读打印件；扫描件（复印件）须 SEALED38=1');
+  if (process.env.NO_SEALED38) console.log('[skip] 第38轮留出集：NO_SEALED38');
+  else if (!sealed38FontsPresent()) console.log('[skip] 第38轮留出集：未安装 npm 字体包（@fontsource/zcool-xiaowei、harmonyos-sans-sc-webfont-splitted、@chinese-fonts/jxzk）');
   const kindsOnly = process.env.TABLE_SCANS_ONLY ? ['printed', ...TABLE_SCANS.map((c) => c.name)].filter((k) => process.env.TABLE_SCANS_ONLY!.split(',').some((p) => k.startsWith(p))) : undefined;
   const docs = [...STRUCTURE_DOCS.filter((d) => d.producer === 'pdfkit-ruled' || d.producer === 'pdfkit-plain'), ...SCAN_TABLE_DOCS, ...TABTEXT_TUNING_DOCS, ...TUNING35_DOCS, ...HELD34_DOCS, ...SEALED35_DOCS, ...(sealed36 ? SEALED36_DOCS : []), ...(sealed37 ? SEALED37_DOCS : []), ...(sealed38 ? SEALED38_DOCS : [])].filter((d) => !only || only.includes(d.name));
   // one file per document name: two documents of one name would print over each other
@@ -290,7 +289,6 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
     const variants: [string, string][] = [['printed', file]];
     for (const [k, c] of TABLE_SCANS.entries()) {
       if (kindsOnly && !kindsOnly.includes(c.name)) continue;
-      if (doc.sealed38 && !sealed38Scans) continue;
       const scanFile = file.replace(/\.pdf$/, `-scan${k}.pdf`);
       // the stop-38 sealed documents are scanned from a second-generation photocopy, JPEG 60
       const d = doc.sealed38 ? { ...c.d, photocopy: true, jpegQuality: 60 } : c.d;
@@ -320,7 +318,7 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
             slot[1] += 1;
             // the stop-34 to stop-37 slices are tuning now: their misses are printed like the tuning slice's
             // the stop-38 sealed slice: only its printed copies' misses (a generator fault), never a scan's
-            const visible = doc.sealed38 ? kind === 'printed' : !doc.heldOut || showHeld || doc.sealed || doc.held34 || doc.sealed35 || doc.sealed36 || doc.sealed37;
+            const visible = doc.sealed38 || !doc.heldOut || showHeld || doc.sealed || doc.held34 || doc.sealed35 || doc.sealed36 || doc.sealed37;
             if (!ok && verbose && visible && fam === spec.families[0] && shown++ < maxShown) {
               // 版面: the row has another number of cells, or the table another number of rows (split / merged rows)
               const layout = !got[i] || got[i].split('|').length !== row.length || got.length !== want.length;
@@ -333,7 +331,7 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   }
   const pct = ([a, b]: Slot) => (b ? `${((100 * a) / b).toFixed(1)}% (${a}/${b})` : '—');
   console.log(
-    `\n表格整行一致（pdfkit 生成的规程表格：框线表、三线表、无框线；调参集 | 留出集（已查看过） | 第33轮新留出集（已查看过） | 第34轮框线表（原封存，第35轮起为调参集） | 第34轮无框线/三线表（原留出，第35轮起为调参集） | 第35轮封存留出集（第36轮起为调参集） | 第36轮留出集（思源宋体/黑体、楷体GB；原封存，第37轮起为调参集） | 第37轮留出集（BabelStone Han、Droid Sans Fallback，TeX Gyre/Carlito 数字；运行前写好并封存，第37轮实测后为调参集） | 第38轮封存留出集（Chromium 打印、npm 字体、复印件扫描；扫描件须 SEALED38=1）`,
+    `\n表格整行一致（pdfkit 生成的规程表格：框线表、三线表、无框线；调参集 | 留出集（已查看过） | 第33轮新留出集（已查看过） | 第34轮框线表（原封存，第35轮起为调参集） | 第34轮无框线/三线表（原留出，第35轮起为调参集） | 第35轮封存留出集（第36轮起为调参集） | 第36轮留出集（思源宋体/黑体、楷体GB；原封存，第37轮起为调参集） | 第37轮留出集（BabelStone Han、Droid Sans Fallback，TeX Gyre/Carlito 数字；运行前写好并封存，第37轮实测后为调参集） | 第38轮留出集（Chromium 打印、npm 字体、复印件扫描；第38轮实测后为调参集）`,
   );
   console.log(`${'族'.padEnd(14)}${kinds.map((k) => k.padEnd(180)).join('')}`);
   for (const [fam, byKind] of tally) console.log(`${fam.padEnd(14)}${kinds.map((k) => `${pct(byKind[k].dev)} | ${pct(byKind[k].held)} | ${pct(byKind[k].fresh)} | ${pct(byKind[k].sealed)} | ${pct(byKind[k].h34)} | ${pct(byKind[k].s35)} | ${pct(byKind[k].s36)} | ${pct(byKind[k].s37)} | ${pct(byKind[k].s38)}`.padEnd(180)).join('')}`);
