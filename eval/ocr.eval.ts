@@ -121,7 +121,9 @@ export default async function main(args: string[]): Promise<void> {
       await scannedTables(ctx, dir, verbose, args.includes('--show-held'));
     } finally {
       await ctx.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      // KEEP_EVAL_DIR=1 keeps the printed and scanned PDFs to look at
+      if (process.env.KEEP_EVAL_DIR) console.log(`[keep] ${dir}`);
+      else fs.rmSync(dir, { recursive: true, force: true });
     }
     return;
   }

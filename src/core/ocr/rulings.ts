@@ -125,7 +125,7 @@ const RULING_INK = 215;
 
 /**
  * Rulings of a page image. `dpi` sets the scale: horizontals at least 0.4 inch long, verticals at least
- * 0.6 inch or joining two horizontals; at most 0.04 inch thick.
+ * 0.6 inch or joining two different horizontals; at most 0.04 inch thick.
  */
 export function detectRulings(img: GreyImage, dpi: number): ImageRuling[] {
   const threshold = RULING_INK;
@@ -135,10 +135,14 @@ export function detectRulings(img: GreyImage, dpi: number): ImageRuling[] {
   const vAll = axisLines(img, threshold, false, Math.round(dpi * 0.08), gap).filter((l) => l.hi - l.lo + 1 <= maxThick);
   const out: ImageRuling[] = hs.map((l) => ({ x0: l.a, x1: l.b, y0: (l.lo + l.hi) / 2, y1: (l.lo + l.hi) / 2 }));
   const tol = maxThick + gap;
-  const meets = (x: number, y: number) => out.some((h) => Math.abs(h.y0 - y) <= tol && x >= h.x0 - tol && x <= h.x1 + tol);
+  const meets = (x: number, y: number) => out.filter((h) => Math.abs(h.y0 - y) <= tol && x >= h.x0 - tol && x <= h.x1 + tol).map((h) => h.y0);
+  // joining two horizontals means two different ones: a speck or a glyph's stroke touching one rule (a stub
+  // both of whose ends lie within `tol` of it) is no border — it would turn a three-line table's rule into a
+  // ruled grid with one column
+  const joins = (x: number, a: number, b: number) => meets(x, a).some((ya) => meets(x, b).some((yb) => yb - ya > tol));
   for (const l of vAll) {
     const x = (l.lo + l.hi) / 2;
-    if (l.b - l.a + 1 >= dpi * 0.6 || (meets(x, l.a) && meets(x, l.b))) out.push({ x0: x, x1: x, y0: l.a, y1: l.b });
+    if (l.b - l.a + 1 >= dpi * 0.6 || joins(x, l.a, l.b)) out.push({ x0: x, x1: x, y0: l.a, y1: l.b });
   }
   return out;
 }

@@ -140,34 +140,44 @@ export function buildGrids(rulings: Ruling[]): CellGrid[] {
     groups.set(find(hs.length + j), g);
   });
   const grids: CellGrid[] = [];
-  grids.push(...ruleFrames([...groups.values()].filter((g) => !g.v.length).flatMap((g) => g.h)));
+  // horizontals of no grid: those no vertical meets, and those of a group whose verticals make no grid (a
+  // photocopy's streak or a fold crossing a three-line table's bottom rule) — the rules of three-line tables
+  const loose = [...groups.values()].filter((g) => !g.v.length).flatMap((g) => g.h);
   for (const { h, v } of groups.values()) {
     if (!v.length) continue;
-    const ys = clusterValues(h.map((x) => x.y), SNAP).reverse();
-    // tables open at the sides (no outer verticals) end where their horizontal rules end
-    const vx = v.map((x) => x.x);
-    const left = Math.min(...h.map((x) => x.x0));
-    const right = Math.max(...h.map((x) => x.x1));
-    const xs = clusterValues([...vx, ...(left < Math.min(...vx) - OPEN_SIDE ? [left] : []), ...(right > Math.max(...vx) + OPEN_SIDE ? [right] : [])], SNAP);
-    if (ys.length < 3 || xs.length < 3 || v.length < 1) continue;
-    const hSpans = (y: number) => h.filter((s) => Math.abs(s.y - y) <= SNAP).map((s) => [s.x0, s.x1] as [number, number]);
-    const vSpans = (x: number) => v.filter((s) => Math.abs(s.x - x) <= SNAP).map((s) => [s.y0, s.y1] as [number, number]);
-    const nr = ys.length - 1;
-    const nc = xs.length - 1;
-    // the grid positions a missing border joins
-    const joins: [number, number, number, number][] = [];
-    for (let r = 0; r < nr; r++) {
-      for (let c = 0; c < nc; c++) {
-        if (c + 1 < nc && covered(vSpans(xs[c + 1]), ys[r + 1], ys[r]) < 0.5) joins.push([r, c, r, c + 1]);
-        if (r + 1 < nr && covered(hSpans(ys[r + 1]), xs[c], xs[c + 1]) < 0.5) joins.push([r, c, r + 1, c]);
-      }
-    }
-    const { cells, owner } = gridCells(nr, nc, joins);
-    // a page frame or a single box around text is no table
-    if (cells.length < 4) continue;
-    grids.push({ xs, ys, cells, owner });
+    const before = grids.length;
+    buildGrid(h, v, grids);
+    if (grids.length === before) loose.push(...h);
   }
+  grids.push(...ruleFrames(loose));
   return grids.sort((a, b) => b.ys[0] - a.ys[0]);
+}
+
+/** One connected group of horizontals and verticals -> its cell grid, pushed onto `grids` (none: a page frame, a box, too few lines). */
+function buildGrid(h: H[], v: V[], grids: CellGrid[]): void {
+  const ys = clusterValues(h.map((x) => x.y), SNAP).reverse();
+  // tables open at the sides (no outer verticals) end where their horizontal rules end
+  const vx = v.map((x) => x.x);
+  const left = Math.min(...h.map((x) => x.x0));
+  const right = Math.max(...h.map((x) => x.x1));
+  const xs = clusterValues([...vx, ...(left < Math.min(...vx) - OPEN_SIDE ? [left] : []), ...(right > Math.max(...vx) + OPEN_SIDE ? [right] : [])], SNAP);
+  if (ys.length < 3 || xs.length < 3 || v.length < 1) return;
+  const hSpans = (y: number) => h.filter((s) => Math.abs(s.y - y) <= SNAP).map((s) => [s.x0, s.x1] as [number, number]);
+  const vSpans = (x: number) => v.filter((s) => Math.abs(s.x - x) <= SNAP).map((s) => [s.y0, s.y1] as [number, number]);
+  const nr = ys.length - 1;
+  const nc = xs.length - 1;
+  // the grid positions a missing border joins
+  const joins: [number, number, number, number][] = [];
+  for (let r = 0; r < nr; r++) {
+    for (let c = 0; c < nc; c++) {
+      if (c + 1 < nc && covered(vSpans(xs[c + 1]), ys[r + 1], ys[r]) < 0.5) joins.push([r, c, r, c + 1]);
+      if (r + 1 < nr && covered(hSpans(ys[r + 1]), xs[c], xs[c + 1]) < 0.5) joins.push([r, c, r + 1, c]);
+    }
+  }
+  const { cells, owner } = gridCells(nr, nc, joins);
+  // a page frame or a single box around text is no table
+  if (cells.length < 4) return;
+  grids.push({ xs, ys, cells, owner });
 }
 
 /** A three-line table's rules are at least this long (points): a signature line or an underlined word is not one. */

@@ -169,6 +169,27 @@ describe('ruled tables from a scanned page image', () => {
     const scan = degrade(page, { speckle: 0.004, blur: 1, seed: 9 });
     expect(buildGrids(detectRulings(scan, 200))).toHaveLength(0);
   }, 60_000);
+
+  it('a speck across one rule is no border, a streak across another breaks no frame: a three-line table stays one', () => {
+    // a 200 dpi page: three rules of one width (three-line table), a short stroke crossing the top rule, as a
+    // photocopy's toner speck or a glyph touching it leaves — it reaches no other rule, so it is no vertical —
+    // and a copier's streak (a long vertical) crossing the bottom rule: their group makes no grid, so the rule
+    // still frames the three-line table
+    const width = 1000;
+    const height = 900;
+    const data = new Uint8Array(width * height).fill(250);
+    const ink = (x0: number, y0: number, x1: number, y1: number) => {
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) data[y * width + x] = 30;
+    };
+    for (const y of [200, 320, 800]) ink(100, y, 900, y + 4);
+    ink(400, 193, 402, 211);
+    ink(700, 700, 702, 880);
+    const rulings = detectRulings({ width, height, data }, 200);
+    expect(rulings.filter((r) => r.x0 === r.x1).map((r) => [r.x0, r.y0, r.y1])).toEqual([[701, 700, 880]]);
+    const grids = buildGrids(rulings.map((r) => ({ x0: r.x0, x1: r.x1, y0: height - r.y1, y1: height - r.y0 })));
+    expect(grids).toHaveLength(1);
+    expect(grids[0].rules).toHaveLength(3);
+  });
 });
 
 describe('OCR cell clean-up', () => {
