@@ -125,13 +125,19 @@ const RULING_INK = 215;
 
 /**
  * Rulings of a page image. `dpi` sets the scale: horizontals at least 0.4 inch long, verticals at least
- * 0.6 inch or joining two different horizontals; at most 0.04 inch thick.
+ * 0.6 inch or joining two different horizontals; at most 0.04 inch thick (a long horizontal with nothing
+ * standing on it: 0.06 inch).
  */
 export function detectRulings(img: GreyImage, dpi: number): ImageRuling[] {
   const threshold = RULING_INK;
   const maxThick = Math.max(3, Math.round(dpi * 0.04));
   const gap = Math.max(2, Math.round(dpi / 100));
-  const hs = axisLines(img, threshold, true, Math.round(dpi * 0.4), gap).filter((l) => l.hi - l.lo + 1 <= maxThick && crossed(img, threshold, l) <= MAX_CROSSED);
+  // a long rule nothing stands on may be thicker (up to 0.06 inch): a photocopy spreads the toner of a three-line
+  // table's 1.5 pt top rule to 9 px at 200 dpi and 7 px at 150 dpi (SEALED38). Only horizontals at least 1.5 inch
+  // long with ink beside at most 5 % of their length (rulings measured 0–0.043): at 0.06 inch for every line, heavy
+  // glyph strokes became borders (SEALED36 lost 14 rows a family)
+  const thickOk = (l: Line) => l.hi - l.lo + 1 <= maxThick || (l.hi - l.lo + 1 <= dpi * 0.06 && l.b - l.a + 1 >= dpi * 1.5 && crossed(img, threshold, l) <= 0.05);
+  const hs = axisLines(img, threshold, true, Math.round(dpi * 0.4), gap).filter((l) => thickOk(l) && crossed(img, threshold, l) <= MAX_CROSSED);
   const vAll = axisLines(img, threshold, false, Math.round(dpi * 0.08), gap).filter((l) => l.hi - l.lo + 1 <= maxThick);
   const out: ImageRuling[] = hs.map((l) => ({ x0: l.a, x1: l.b, y0: (l.lo + l.hi) / 2, y1: (l.lo + l.hi) / 2 }));
   const tol = maxThick + gap;

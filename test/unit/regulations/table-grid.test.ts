@@ -171,7 +171,7 @@ describe('ruled tables from a scanned page image', () => {
   }, 60_000);
 
   it('a speck across one rule is no border, a streak across another breaks no frame: a three-line table stays one', () => {
-    // a 200 dpi page: three rules of one width (three-line table), a short stroke crossing the top rule, as a
+    // a 200 dpi page: three rules of one width (three-line table), the outer two thickened, a short stroke crossing the top rule, as a
     // photocopy's toner speck or a glyph touching it leaves — it reaches no other rule, so it is no vertical —
     // and a copier's streak (a long vertical) crossing the bottom rule: their group makes no grid, so the rule
     // still frames the three-line table
@@ -181,8 +181,9 @@ describe('ruled tables from a scanned page image', () => {
     const ink = (x0: number, y0: number, x1: number, y1: number) => {
       for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) data[y * width + x] = 30;
     };
-    for (const y of [200, 320, 800]) ink(100, y, 900, y + 4);
-    ink(400, 193, 402, 211);
+    // the top and bottom rules as a photocopy thickens them: 9 px, over the 0.04 inch (8 px) a rule may have where ink stands on it
+    for (const [y, t] of [[200, 8], [320, 4], [800, 8]]) ink(100, y, 900, y + t);
+    ink(400, 195, 402, 214);
     ink(700, 700, 702, 880);
     const rulings = detectRulings({ width, height, data }, 200);
     expect(rulings.filter((r) => r.x0 === r.x1).map((r) => [r.x0, r.y0, r.y1])).toEqual([[701, 700, 880]]);
