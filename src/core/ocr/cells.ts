@@ -58,44 +58,12 @@ export function cellBoxes(boxes: TextBox[], rulings: ImageRuling[], img: GreyIma
 export function inkCells(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number): CellBox[] {
   const band = longBand(rulings, textH);
   const inBand = (x: number, y: number) => !!band && x >= band.x0 && x <= band.x1 && y >= band.y0 && y <= band.y1;
-  const bx0 = 0;
-  const by0 = 0;
-  const w = img.width;
-  const h = img.height;
-  if (w <= 0 || h <= 0) return [];
+  if (img.width <= 0 || img.height <= 0) return [];
   const mask = looseInk(img, boxes, rulings);
   const minArea = Math.max(4, Math.round(textH * SPECK_AREA));
   type Piece = { x0: number; y0: number; x1: number; y1: number; dark: number };
-  const pieces: Piece[] = [];
-  const stack: number[] = [];
-  for (let i = 0; i < mask.length; i++) {
-    if (mask[i] !== 1) continue;
-    const p: Piece = { x0: w, y0: h, x1: 0, y1: 0, dark: 255 };
-    let n = 0;
-    mask[i] = 2;
-    stack.push(i);
-    while (stack.length) {
-      const q = stack.pop()!;
-      const x = q % w;
-      const y = (q - x) / w;
-      n++;
-      p.x0 = Math.min(p.x0, x);
-      p.x1 = Math.max(p.x1, x + 1);
-      p.y0 = Math.min(p.y0, y);
-      p.y1 = Math.max(p.y1, y + 1);
-      p.dark = Math.min(p.dark, img.data[(y + by0) * img.width + x + bx0]);
-      for (let dy = -1; dy <= 1; dy++)
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          const ny = y + dy;
-          if (nx < 0 || ny < 0 || nx >= w || ny >= h || mask[ny * w + nx] !== 1) continue;
-          mask[ny * w + nx] = 2;
-          stack.push(ny * w + nx);
-        }
-    }
-    // a piece longer than a text line is a stretch of ruling the finder left (or a streak), no mark
-    if (n >= minArea && p.x1 - p.x0 <= textH * 1.5 && p.y1 - p.y0 <= textH * 1.5) pieces.push({ x0: p.x0 + bx0, x1: p.x1 + bx0, y0: p.y0 + by0, y1: p.y1 + by0, dark: p.dark });
-  }
+  // a piece longer than a text line is a stretch of ruling the finder left (or a streak), no mark
+  const pieces: Piece[] = inkPieces(img, mask, true).filter((p) => p.n >= minArea && p.x1 - p.x0 <= textH * 1.5 && p.y1 - p.y0 <= textH * 1.5);
   const verticals = rulings.filter((r) => r.x0 === r.x1);
   const wallBetween = (a: number, b: number, y0: number, y1: number) => verticals.some((r) => r.x0 > a && r.x0 < b && r.y0 < y1 && r.y1 > y0);
   // pieces gathered into marks: near each other, on one line, no cell border between
@@ -274,46 +242,18 @@ export function medianHeight(boxes: TextBox[]): number {
 export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number): CellBox[] {
   const band = longBand(rulings, textH);
   const inBand = (x: number, y: number) => !!band && x >= band.x0 && x <= band.x1 && y >= band.y0 && y <= band.y1;
-  const x0 = 0;
-  const y0 = 0;
-  const w = img.width;
-  const h = img.height;
-  if (w <= 0 || h <= 0) return [];
-  const mask = looseInk(img, boxes, rulings);
+  if (img.width <= 0 || img.height <= 0) return [];
   const out: CellBox[] = [];
-  const stack: number[] = [];
-  for (let i = 0; i < mask.length; i++) {
-    if (mask[i] !== 1) continue;
-    let bx0 = w;
-    let by0 = h;
-    let bx1 = 0;
-    let by1 = 0;
-    let n = 0;
-    mask[i] = 2;
-    stack.push(i);
-    while (stack.length) {
-      const p = stack.pop()!;
-      const x = p % w;
-      const y = (p - x) / w;
-      n++;
-      bx0 = Math.min(bx0, x);
-      bx1 = Math.max(bx1, x);
-      by0 = Math.min(by0, y);
-      by1 = Math.max(by1, y);
-      for (const q of [p - 1, p + 1, p - w, p + w]) {
-        if (q < 0 || q >= mask.length || mask[q] !== 1 || Math.abs((q % w) - x) > 1) continue;
-        mask[q] = 2;
-        stack.push(q);
-      }
-    }
+  for (const p of inkPieces(img, looseInk(img, boxes, rulings), false)) {
+    const [bx0, by0, bx1, by1, n] = [p.x0, p.y0, p.x1 - 1, p.y1 - 1, p.n];
     const len = bx1 - bx0 + 1;
     const thick = by1 - by0 + 1;
     // the piece's shape at the faint threshold first (cheap), then the bar test on its own ink (isDashBar)
-    const piece = { x0: x0 + bx0, x1: x0 + bx1 + 1, y0: y0 + by0, y1: y0 + by1 + 1, score: 1 };
+    const piece = { x0: bx0, x1: bx1 + 1, y0: by0, y1: by1 + 1, score: 1 };
     if (len >= textH * LONE_DASH_LENGTH && len <= textH * 1.5 && thick <= Math.max(3, textH / 6) && n >= len * 0.8 && isDashBar(img, piece, textH, LONE_DASH_LENGTH)) {
-      const cy = y0 + (by0 + by1) / 2;
-      if (!inBand(x0 + (bx0 + bx1) / 2, cy) && !onTableRow(boxes, x0 + bx0, x0 + bx1, cy, textH)) continue;
-      out.push({ x0: x0 + bx0 - textH / 4, x1: x0 + bx1 + 1 + textH / 4, y0: cy - textH / 2, y1: cy + textH / 2, score: 1, bar: true });
+      const cy = (by0 + by1) / 2;
+      if (!inBand((bx0 + bx1) / 2, cy) && !onTableRow(boxes, bx0, bx1, cy, textH)) continue;
+      out.push({ x0: bx0 - textH / 4, x1: bx1 + 1 + textH / 4, y0: cy - textH / 2, y1: cy + textH / 2, score: 1, bar: true });
     }
   }
   return out;
@@ -383,6 +323,45 @@ function looseInk(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[]): Uin
   for (const b of boxes) clear(b.x0 - 2, b.y0 - 2, b.x1 + 2, b.y1 + 2);
   for (const r of rulings) clear(r.x0 - 3, r.y0 - 3, r.x1 + 4, r.y1 + 4);
   return mask;
+}
+
+/**
+ * The connected pieces of a `looseInk` mask (4- or 8-connected): box (x1, y1 exclusive), pixel count and darkest
+ * grey. `strayBars` looks for dash bars among them, `inkCells` for marks.
+ */
+function inkPieces(img: GreyImage, mask: Uint8Array, eight: boolean): { x0: number; y0: number; x1: number; y1: number; n: number; dark: number }[] {
+  const w = img.width;
+  const h = img.height;
+  const out: { x0: number; y0: number; x1: number; y1: number; n: number; dark: number }[] = [];
+  const stack: number[] = [];
+  for (let i = 0; i < mask.length; i++) {
+    if (mask[i] !== 1) continue;
+    const p = { x0: w, y0: h, x1: 0, y1: 0, n: 0, dark: 255 };
+    mask[i] = 2;
+    stack.push(i);
+    while (stack.length) {
+      const q = stack.pop()!;
+      const x = q % w;
+      const y = (q - x) / w;
+      p.n++;
+      p.x0 = Math.min(p.x0, x);
+      p.x1 = Math.max(p.x1, x + 1);
+      p.y0 = Math.min(p.y0, y);
+      p.y1 = Math.max(p.y1, y + 1);
+      p.dark = Math.min(p.dark, img.data[q]);
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          if ((!eight && dx !== 0 && dy !== 0) || (dx === 0 && dy === 0)) continue;
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h || mask[ny * w + nx] !== 1) continue;
+          mask[ny * w + nx] = 2;
+          stack.push(ny * w + nx);
+        }
+    }
+    out.push(p);
+  }
+  return out;
 }
 
 /** A box at most this many median box heights wide may be a lone mark. */
