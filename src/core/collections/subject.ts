@@ -508,7 +508,9 @@ export function subjectVerdict(
   // — and the statute those known questions cite is named for one of those nouns (商标法 for 商标; 民法典 for 公司 is not)
   if (split?.outsideStatute && split.described >= cfg.elsewhereMinKnown && split.outside - split.inside >= cfg.elsewherePassingMargin) {
     const title = normalizeText(split.outsideStatute);
-    const passing = passingMatter(ctx, matterNouns(ctx, coll, o.core, o.lay) ?? []);
+    // a noun most statutes use (服务, 企业, 工作: collections.elsewhereVetoMaxStatuteShare) says nothing either way
+    const specific = (matterNouns(ctx, coll, o.core, o.lay) ?? []).filter((n) => statuteWordShare(ctx, n.word) < cfg.elsewhereVetoMaxStatuteShare);
+    const passing = passingMatter(ctx, specific);
     const namedFor = (w: string) => title.includes(w) || segmentForSearch(w).some((t) => [...t].length >= 2 && title.includes(t));
     if (passing?.some((n) => namedFor(n.word))) {
       const cited = split.outsideStatute ? `如《${split.outsideStatute}》，` : '';
