@@ -502,6 +502,22 @@ export function subjectVerdict(
     const cited = split.outsideStatute ? `如《${split.outsideStatute}》，` : '';
     return { subject: text, near: [], reason: `相近的已知问题涉及集合外的法规（${cited}相似度 ${split.outside.toFixed(2)}；涉及集合内法规的 ${split.inside.toFixed(2)}）` };
   }
+  // weaker signals that agree: the known questions lean outside (a smaller margin), every noun of the question —
+  // one is enough here — is one the collection mentions only in passing while a statute outside it is about it
+  // (商标被别人抢注了 asked to the criminal code: 商标 1.8 per 10,000 tokens there, 834 in a trademark rule)
+  // — and the statute those known questions cite is named for one of those nouns (商标法 for 商标; 民法典 for 公司 is not)
+  if (split?.outsideStatute && split.described >= cfg.elsewhereMinKnown && split.outside - split.inside >= cfg.elsewherePassingMargin) {
+    const title = normalizeText(split.outsideStatute);
+    // a noun most statutes use (服务, 企业, 工作: collections.elsewhereVetoMaxStatuteShare) says nothing either way
+    const specific = (matterNouns(ctx, coll, o.core, o.lay) ?? []).filter((n) => statuteWordShare(ctx, n.word) < cfg.elsewhereVetoMaxStatuteShare);
+    const passing = passingMatter(ctx, specific);
+    const namedFor = (w: string) => title.includes(w) || segmentForSearch(w).some((t) => [...t].length >= 2 && title.includes(t));
+    if (passing?.some((n) => namedFor(n.word))) {
+      const cited = split.outsideStatute ? `如《${split.outsideStatute}》，` : '';
+      const text = [...new Set(passing.map((n) => nounPhrase(o.core, n.word)))].join('、');
+      return { subject: text, near: [], reason: `「${passing.map((n) => n.word).join('、')}」在集合中的法规里只是顺带提到，相近的已知问题涉及集合外的法规（${cited}相似度 ${split.outside.toFixed(2)}；涉及集合内法规的 ${split.inside.toFixed(2)}）` };
+    }
+  }
   // a lock supported by close known questions (learned lay questions answered by its articles) stands
   // (also when the statute holds none of the question's nouns and the questions do not name them: that
   // stopped 公务员辞职 → 劳动合同法 but lost 2 right STARD tuning locks — 仓储合同纠纷管辖: 仓储 only
@@ -656,9 +672,19 @@ export function matterElsewhere(ctx: AppContext, coll: CollectionRow, core: stri
   // or every noun (two or more) is one the collection mentions only in passing — at most
   // elsewhereMentionRatio as much as a statute outside it is about it — and one of them a matter an outside
   // statute is about (商标 in the criminal code's trademark crimes: 1.8 against 834)
-  const passing = nouns.length >= 2 && nouns.every((n) => n.inside <= cfg.elsewhereMentionRatio * n.outside);
+  return nouns.length >= 2 ? passingMatter(ctx, nouns) : null;
+}
+
+/**
+ * Every noun is one the collection mentions only in passing (at most collections.elsewhereMentionRatio as
+ * much as the statute outside it most about it) and one of them a matter an outside statute is about
+ * (collections.elsewhereTopicRate): those nouns, most first; else null.
+ */
+function passingMatter(ctx: AppContext, nouns: MatterNoun[]): MatterNoun[] | null {
+  const cfg = ctx.config.collections;
+  if (!nouns.length || !nouns.every((n) => n.inside <= cfg.elsewhereMentionRatio * n.outside)) return null;
   const named = nouns.filter((n) => n.outside >= cfg.elsewhereTopicRate).sort((a, b) => b.outside - a.outside);
-  return passing && named.length ? named : null;
+  return named.length ? named : null;
 }
 
 /** Statutes of the whole corpus using each word (resources/collections/statute-words.tsv) and how many statutes it counted, read once per context; null: no list. */
