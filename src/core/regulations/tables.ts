@@ -499,10 +499,10 @@ function numberColumn(rows: string[][], c: number): boolean {
 
 /**
  * A header cell that only names a unit: "kV", "MW", "(%)", "单位：A"; SI units a regulation table prints under its
- * names besides the electrical ones (K, m/s, r/min, μL/L, kV/m, μT, dB(A), kPa, 年, d).
+ * names besides the electrical ones (K, m/s, r/min, μL/L, kV/m, μT, dB(A), kPa, 年, d; fibre nm, dB/km, 芯; lighting lx, W/m²).
  */
 export const UNIT_CELL_RE =
-  /^[（(]?\s*(?:单位\s*[:：]?\s*)?(?:[kKMG]?V|[kMG]?W|[kMG]?Wh|Mvar|kvar|M?VA|kVA|[kmμ]?A|Ah|%|‰|Hz|℃|°C|K|s|ms|min|h|d|[mkM]?Ω|次|台|个|组|套|km|m|mm²?|m[²³]|m\/s|km\/h|r\/min|μL\/L|mg\/L|mg\/kg|kV\/m|[μm]T|dB(?:\(A\)|（A）)?|[kM]?Pa|kN|kg|年|月|天|p\.?u\.?|元|万元)\s*[)）]?$/;
+  /^[（(]?\s*(?:单位\s*[:：]?\s*)?(?:[kKMG]?V|[kMG]?W|[kMG]?Wh|Mvar|kvar|M?VA|kVA|[kmμ]?A|Ah|%|‰|Hz|℃|°C|K|s|ms|min|h|d|[mkM]?Ω|次|台|个|组|套|km|m|mm²?|m[²³]|m\/s|km\/h|r\/min|μL\/L|mg\/L|mg\/kg|kV\/m|[μm]T|dB(?:\(A\)|（A）)?|[kM]?Pa|kN|kg|年|月|天|p\.?u\.?|元|万元|nm|dB\/km|芯|lx|W\/m[²2])\s*[)）]?$/;
 /**
  * A header cell naming a unit as a scan reads it: the unit (canonical case), or null. Letters whose capital
  * differs from the small one only in size (c o s v w x z) lose their case on a scan when they stand alone in a
