@@ -350,15 +350,13 @@ const EXTRA_FEATURES: Record<string, (r: Row, c: LockChoice) => number> = {
   coverageLead: (r, c) => (r.coverage[c.parent]?.[0] ?? 0) - Math.max(0, ...Object.entries(r.coverage).filter(([p]) => p !== c.parent).map(([, v]) => v[0])),
   // independent rankers (first hit of the word / embedding / known-question lists, the word model's top) naming another statute (stop 39)
   rankersAgainst: (r, c) => {
-    const firstOf = (list: string) => r.chunks.filter((x) => x.ranks[list] !== undefined).sort((a, b) => a.ranks[list] - b.ranks[list])[0];
     const top = r.prior && r.prior.has(c.parent) ? [...r.prior].sort((a, b) => b[1] - a[1])[0][0] : undefined;
-    return [firstOf('lexical')?.parent, firstOf('vector')?.parent, firstOf('known')?.parent, top].filter((p) => p !== undefined && p !== c.parent).length;
+    return [firstHit(r, 'lexical')?.parent, firstHit(r, 'vector')?.parent, firstHit(r, 'known')?.parent, top].filter((p) => p !== undefined && p !== c.parent).length;
   },
   // the word and the embedding rankings' first hits are the same article of the chosen statute (stop 39)
   articleAgrees: (r, c) => {
-    const firstOf = (list: string) => r.chunks.filter((x) => x.ranks[list] !== undefined).sort((a, b) => a.ranks[list] - b.ranks[list])[0];
-    const l = firstOf('lexical');
-    const v = firstOf('vector');
+    const l = firstHit(r, 'lexical');
+    const v = firstHit(r, 'vector');
     return l && v && l.key === v.key && l.parent === c.parent ? 1 : 0;
   },
   knownInside: (r) => r.novelty.inside,
@@ -411,25 +409,22 @@ function featureReport(fitRows: Row[], choices: Map<Row, LockChoice | null>): st
  *    within the power / labour bound; the held-out line is reported once per pick.
  */
 const ROBUST_BAGS = 100;
+
+/** lockChoice's setting for a row: the focus rule's choice, the word model, the family relation and the focus rule's ratios (default config) */
+function setting(r: Row) {
+  const cfg = defaultConfig();
+  return { focusParent: r.focusParent, prior: r.prior, family: r.family, ambiguityRatio: cfg.search.ambiguityRatio, familyAmbiguityRatio: cfg.collections.familyAmbiguityRatio };
+}
+
+/** the chunk a ranking (lexical, vector, known) puts first */
+function firstHit(r: Row, list: string): Row['chunks'][number] | undefined {
+  return r.chunks.filter((x) => x.ranks[list] !== undefined).sort((a, b) => a.ranks[list] - b.ranks[list])[0];
+}
 const ROBUST_FEATURES = ['statuteShare', 'evidence', 'lexicalFirst', 'vectorFirst', 'concentration'] as const;
 
 function robustReport(rows: Row[]): string[] {
-  const cfg = defaultConfig();
   const t = LOCK_MODEL.thresholds;
-  const choices = new Map(
-    rows.map((r) => [
-      r,
-      r.focus
-        ? lockChoice(r.articles, r.chunks, LOCK_MODEL.temperature, LOCK_MODEL.chooser, {
-            focusParent: r.focusParent,
-            prior: r.prior,
-            family: r.family,
-            ambiguityRatio: cfg.search.ambiguityRatio,
-            familyAmbiguityRatio: cfg.collections.familyAmbiguityRatio,
-          })
-        : null,
-    ]),
-  );
+  const choices = new Map(rows.map((r) => [r, r.focus ? lockChoice(r.articles, r.chunks, LOCK_MODEL.temperature, LOCK_MODEL.chooser, setting(r)) : null]));
   // p → outcome; an extra bound X is met when p ≥ X (else the question is asked back like any p below its threshold)
   const out = (r: Row, p: number | null, extra = 0) => {
     const c = choices.get(r) ?? null;
@@ -592,8 +587,6 @@ async function main(): Promise<void> {
     if (Math.abs(a.right - b.right) > 1e-9) return a.right > b.right;
     return a.wrong < b.wrong - 1e-9;
   };
-  const cfg = defaultConfig();
-  const setting = (r: Row) => ({ focusParent: r.focusParent, prior: r.prior, family: r.family, ambiguityRatio: cfg.search.ambiguityRatio, familyAmbiguityRatio: cfg.collections.familyAmbiguityRatio });
   for (const [chooser, temperature] of (['article', 'share', 'model'] as const).flatMap((c) => TEMPERATURES.map((t) => [c, t] as const))) {
     // chooser 'model': the choice model fitted on the tuning rows; each tuning row chosen by the model
     // of the folds it is not in (out-of-fold, like p), held-out rows by the model of all tuning rows
