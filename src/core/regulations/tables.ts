@@ -103,7 +103,8 @@ export function parseCaption(line: string): Caption | null {
   // a scanner's speck before the caption is read as a mark ("·表4-1 …"): one leading mark before 表 is not text
   const text = line.replace(/^#{1,6}\s+/, '').replace(/\*\*/g, '').trim().replace(/^[·.・•'‘’`,，、]\s*(?=(?:续|附)?表)/, '');
   if (!text || text.length > 70) return null;
-  const m = CAPTION_RE.exec(text);
+  // the last part of a scanned table number read as a letter: "续表7-I" is 续表7-1 (I, l, | for 1; O for 0)
+  const m = CAPTION_RE.exec(text.replace(/^((?:续表|附表|表)\s*[0-9０-９]+\s*[.．\-－—–]\s*)([Il|丨]|O)(?![A-Za-z0-9０-９])/, (_, head: string, c: string) => head + (c === 'O' ? '0' : '1')));
   if (!m) return null;
   const [, word, num, rest] = m;
   if (!num && word !== '续表') return null;
