@@ -76,6 +76,8 @@ interface AbsentSet {
   /** ninth set (stop 39): a tuning slice and a set where every item is held out, with STARD-domain questions */
   round9_tuning?: NinthSet;
   round9?: NinthSet;
+  /** a second stop-39 tuning slice, written after the stop's first change */
+  round9_tuning_b?: NinthSet;
 }
 interface NinthSet {
   recipes: AbsentItem[];
@@ -300,6 +302,7 @@ export default async function run(args: string[]): Promise<void> {
       later.push(['eighth set, second tuning slice (stop 38: dishes, every item tuned on)', 'v8tb', data.round8_tuning_b, () => false]);
       later.push(['ninth set, tuning slice (stop 39: every item tuned on)', 'v9t', data.round9_tuning, () => false]);
       later.push(['ninth set (stop 39; every item held out)', 'v9', data.round9, all]);
+      later.push(['ninth set, second tuning slice (stop 39: every item tuned on)', 'v9tb', data.round9_tuning_b, () => false]);
       for (const [title, tag, set, heldOut] of later) {
         if (!set) continue;
         console.log(`\n## ${title}`);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
 import { knownInsideOutside, setKnownQuestions } from '../../../src/core/collections/known-answers';
-import { matterNouns } from '../../../src/core/collections/subject';
+import { matterNouns, subjectVerdict } from '../../../src/core/collections/subject';
 import { requireCollection } from '../../../src/core/collections/store';
 import path from 'node:path';
 import { tempContext, tempDir } from '../../helpers';
@@ -98,5 +98,41 @@ describe('a matter the collection mentions only in passing, whose known question
       cfg.elsewherePassingMargin = was;
     }
     expect((await ask('偷了同事的钱包会判几年')).decision).not.toBe('not_found');
+  });
+});
+
+describe('a lock on a word no statute writes stands when the nearest known questions are the collection\'s own', () => {
+  const ctx = tempContext();
+  const dir = tempDir();
+  beforeAll(async () => {
+    writeLongStatute(dir, '刑罚示范法');
+    await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'crimes' });
+    setKnownQuestions(ctx, [...INSIDE, ...OUTSIDE]);
+    ctx.config.collections.elsewhereMinKnown = 2;
+  });
+  afterAll(async () => {
+    await ctx.cleanup();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('偷了同事的钱包会判几年 keeps its lock although 钱包 is a word no statute is about', async () => {
+    const coll = requireCollection(ctx.db, 'crimes');
+    const q = '偷了同事的钱包会判几年';
+    const split = knownInsideOutside(ctx, coll, q)!;
+    expect(split.inside).toBeGreaterThan(split.outside);
+    const a = await invokeOperation(ctx, 'collections.ask', { collection: 'crimes', question: q });
+    expect(a.decision).toBe('locked');
+    // the subject stage alone, on a lock no known question's article supports (as 承包的地被村里收回了 on the land statutes)
+    const docId = String((ctx.db.prepare('SELECT id FROM coll_docs WHERE collection_id = ?').get(coll.id) as { id: number }).id);
+    const verdict = (knownSupport: boolean) =>
+      subjectVerdict(ctx, coll, { recipes: false, core: a.retrieval?.core ?? q, state: 'locked', rule: 'focus', candidates: [docId], lay: [], knownSupport });
+    expect(verdict(false)).toBeNull();
+    // with the known questions leaning outside the same lock is overruled (同事 / 钱包: nothing the statute writes)
+    setKnownQuestions(ctx, OUTSIDE);
+    try {
+      expect(verdict(false)?.subject).toBeTruthy();
+    } finally {
+      setKnownQuestions(ctx, [...INSIDE, ...OUTSIDE]);
+    }
   });
 });
