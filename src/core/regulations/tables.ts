@@ -2,6 +2,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
 import { gfmTable } from 'micromark-extension-gfm-table';
 import { toString } from 'mdast-util-to-string';
+import { UNIT_MATCHERS } from './units';
 
 /**
  * Tables as structure: a table has an id when the document numbers it (表A.1, 表6-2, 附表3), a title,
@@ -102,7 +103,8 @@ export function parseCaption(line: string): Caption | null {
   // a scanner's speck before the caption is read as a mark ("·表4-1 …"): one leading mark before 表 is not text
   const text = line.replace(/^#{1,6}\s+/, '').replace(/\*\*/g, '').trim().replace(/^[·.・•'‘’`,，、]\s*(?=(?:续|附)?表)/, '');
   if (!text || text.length > 70) return null;
-  const m = CAPTION_RE.exec(text);
+  // the last part of a scanned table number read as a letter: "续表7-I" is 续表7-1 (I, l, | for 1; O for 0)
+  const m = CAPTION_RE.exec(text.replace(/^((?:续表|附表|表)\s*[0-9０-９]+\s*[.．\-－—–]\s*)([Il|丨]|O)(?![A-Za-z0-9０-９])/, (_, head: string, c: string) => head + (c === 'O' ? '0' : '1')));
   if (!m) return null;
   const [, word, num, rest] = m;
   if (!num && word !== '续表') return null;
@@ -158,7 +160,7 @@ export function looksLikeHeader(row: string[]): boolean {
 }
 
 /** "额定电压 kV·110" -> "110kV": a number under a group label that names its unit, as people write it. */
-const UNIT_TAIL_RE = /\s(k?V|[kM]W|Mvar|kvar|M?VA|kVA|k?A|Hz|℃|°C|%|Ω)$/;
+const UNIT_TAIL_RE = UNIT_MATCHERS.tail;
 function columnAlias(name: string): string | null {
   const parts = name.split('·');
   const num = parts[parts.length - 1].trim();
@@ -498,11 +500,10 @@ function numberColumn(rows: string[][], c: number): boolean {
 }
 
 /**
- * A header cell that only names a unit: "kV", "MW", "(%)", "单位：A"; SI units a regulation table prints under its
- * names besides the electrical ones (K, m/s, r/min, μL/L, kV/m, μT, dB(A), kPa, 年, d).
+ * A header cell that only names a unit: "kV", "MW", "(%)", "单位：A" — the units of src/core/regulations/vocab/units.json
+ * (electrical, and the SI units a regulation table prints under its names: K, m/s, r/min, μL/L, kV/m, dB(A), kPa, 年 …).
  */
-export const UNIT_CELL_RE =
-  /^[（(]?\s*(?:单位\s*[:：]?\s*)?(?:[kKMG]?V|[kMG]?W|[kMG]?Wh|Mvar|kvar|M?VA|kVA|[kmμ]?A|Ah|%|‰|Hz|℃|°C|K|s|ms|min|h|d|[mkM]?Ω|次|台|个|组|套|km|m|mm²?|m[²³]|m\/s|km\/h|r\/min|μL\/L|mg\/L|mg\/kg|kV\/m|[μm]T|dB(?:\(A\)|（A）)?|[kM]?Pa|kN|kg|年|月|天|p\.?u\.?|元|万元)\s*[)）]?$/;
+export const UNIT_CELL_RE = UNIT_MATCHERS.cell;
 /**
  * A header cell naming a unit as a scan reads it: the unit (canonical case), or null. Letters whose capital
  * differs from the small one only in size (c o s v w x z) lose their case on a scan when they stand alone in a
