@@ -1,5 +1,6 @@
 import { estimateSkew } from './deskew';
 import { cellBoxes, INK_CELL_CONFIDENCE, inkBox, medianHeight, readCellBox, readSign, type CellBox } from './cells';
+import { cutAtFrameColumns } from './frame-columns';
 import { DEFAULT_DETECT, detectPrepared, detectionInput, type DetectionInput, type TextBox } from './detect';
 import { resize, rotate, type GreyImage } from './image';
 import type { OcrModels } from './models';
@@ -61,7 +62,7 @@ export async function readImage(models: OcrModels, page: GreyImage, dpi = 200): 
 export async function readLevelled(models: OcrModels, page: LevelledPage): Promise<OcrImageResult> {
   const { level, skew } = page;
   let t = performance.now();
-  const boxes = readingOrder(cellBoxes(await detectPrepared(models, level, page.detection, DEFAULT_DETECT), page.rulings, level));
+  const boxes = readingOrder(cellBoxes(cutAtFrameColumns(await detectPrepared(models, level, page.detection, DEFAULT_DETECT), page.rulings, level), page.rulings, level));
   const detectMs = performance.now() - t;
   t = performance.now();
   const read = romanOne(rereadLines(await rereadLoneMarks(models, level, boxes, page.rulings, await recognizeBoxes(models, level, boxes)), models.dictionary));
@@ -72,7 +73,8 @@ export async function readLevelled(models: OcrModels, page: LevelledPage): Promi
     const text = fixLookalikes(fixUnits(r.text.trim()));
     if (!text || r.confidence < MIN_LINE_CONFIDENCE) return;
     if (b.ink && Math.min(...r.charConfidence) < INK_CELL_CONFIDENCE) return;
-    lines.push({ text, confidence: r.confidence, min_confidence: Math.min(...r.charConfidence), ...unrotateBox(b, skew, page.width, page.height) });
+    const ink = inkShare(level, b);
+    lines.push({ text, confidence: r.confidence, min_confidence: Math.min(...r.charConfidence), ...unrotateBox(b, skew, page.width, page.height), ...(ink ? { ink } : {}) });
   });
   return { lines, skew, rulings: page.rulings, ms: { deskew: page.ms, detect: detectMs, recognize: recognizeMs } };
 }
@@ -183,4 +185,44 @@ function unrotateBox(b: TextBox, degrees: number, width: number, height: number)
   const xs = pts.map((p) => p[0]);
   const ys = pts.map((p) => p[1]);
   return { x0: Math.max(0, Math.min(...xs)), y0: Math.max(0, Math.min(...ys)), x1: Math.min(width, Math.max(...xs)), y1: Math.min(height, Math.max(...ys)) };
+}
+
+/** Grey below this is print when a line's ink is measured (the photocopy's darkest paper is about 205). */
+const PRINT = 160;
+
+/**
+ * Where a box's print starts and ends, as shares of its width: pixel columns with print in the middle three
+ * fifths of its height (a ruling touching the box's top or bottom edge left out), from the printed column
+ * nearest the box's middle outwards while the blank between printed columns stays under a third of the box's
+ * height — a neighbouring cell's glyph the padded box reaches over stands further off (half a print size and
+ * more). Null for a box with no print there.
+ */
+export function inkShare(img: GreyImage, b: TextBox): [number, number] | null {
+  const w = b.x1 - b.x0;
+  if (w <= 0) return null;
+  const h = b.y1 - b.y0;
+  const y0 = Math.max(0, Math.floor(b.y0 + h / 5));
+  const y1 = Math.min(img.height, Math.ceil(b.y1 - h / 5));
+  const x0 = Math.max(0, Math.floor(b.x0));
+  const x1 = Math.min(img.width, Math.ceil(b.x1));
+  if (x1 <= x0) return null;
+  const printed = new Uint8Array(x1 - x0);
+  for (let x = x0; x < x1; x++) for (let y = y0; y < y1; y++) if (img.data[y * img.width + x] < PRINT) {
+    printed[x - x0] = 1;
+    break;
+  }
+  const mid = Math.floor((x1 - x0) / 2);
+  let at = -1;
+  for (let d = 0; d <= mid + 1 && at < 0; d++) {
+    if (mid - d >= 0 && printed[mid - d]) at = mid - d;
+    else if (mid + d < printed.length && printed[mid + d]) at = mid + d;
+  }
+  if (at < 0) return null;
+  const apart = h / 3;
+  let a = at;
+  for (let x = at - 1; x >= 0 && a - x <= apart; x--) if (printed[x]) a = x;
+  let z = at;
+  for (let x = at + 1; x < printed.length && x - z <= apart; x++) if (printed[x]) z = x;
+  const share = (x: number) => Math.min(1, Math.max(0, (x - b.x0) / w));
+  return [share(x0 + a), share(x0 + z + 1)];
 }

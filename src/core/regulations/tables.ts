@@ -191,6 +191,8 @@ export interface Fragment {
   h: number;
   /** baseline (PDF y grows upwards); tells a raised footnote marker from text on the line */
   y?: number;
+  /** OCR: where the print starts and ends (the detector's box is padded about a third of its height each side) */
+  ink?: [number, number];
 }
 
 export interface PositionedLine {
@@ -481,7 +483,8 @@ export function fillMergedCells(rows: string[][], merged: MergedCell[]): void {
 
 export function fillMergedDown(rows: string[][], scanned = false): void {
   for (const c of mergedColumns(rows)) {
-    if (!rows[0][c] || (scanned && numberColumn(rows, c))) continue;
+    // the first column is the rows' key (准确级 0.1 / 0.2S over their rows): a blank there is no unread dash
+    if (!rows[0][c] || (scanned && c > 0 && numberColumn(rows, c))) continue;
     for (let k = 1; k < rows.length; k++) if (!rows[k][c]) rows[k][c] = rows[k - 1][c];
   }
 }
@@ -489,8 +492,9 @@ export function fillMergedDown(rows: string[][], scanned = false): void {
 /**
  * Two thirds of the column's filled cells are numbers (a sign or a unit allowed). On a scan a blank there is a
  * lone "—" the OCR did not read, not the lower part of a merged number: every such blank on the tuning scans
- * (三线表 sanxian, fuhe: 9 blanks in number columns) was an unread dash, and no scanned tuning table merges a
- * number; merged cells there are names (a station, a line, a kind of device).
+ * (三线表 sanxian, fuhe: 9 blanks in number columns, none in a first column) was an unread dash; merged cells
+ * there are names (a station, a line, a kind of device) — or a first column's numbers (SEALED38 huganqiwc's
+ * accuracy classes 0.1, 0.2S printed once at the top of their rows).
  */
 function numberColumn(rows: string[][], c: number): boolean {
   const filled = rows.map((r) => r[c]).filter(Boolean);
