@@ -12,7 +12,7 @@ import type { OcrLineBox, ParsedDocument, ParsedFigure, ParsedToc } from './type
 import { attachCitations, figureUnits, findPageFigures } from './figures';
 const CJK = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
 
-interface TextItem {
+export interface TextItem {
   str: string;
   x: number;
   y: number;
@@ -214,7 +214,7 @@ function needsOcr(items: TextItem[], limits: { minTextChars: number; minReadable
 const SPECK_RE = /^[\s.,:;'"`·、，。：；]{1,3}$/;
 
 /** OCR lines (boxes in points from the top-left) -> the text items the layout code reads. */
-function ocrItems(result: OcrPageResult): TextItem[] {
+export function ocrItems(result: OcrPageResult): TextItem[] {
   const boxes = result.lines.filter((l) => !SPECK_RE.test(l.text)).map((l) => ({ text: l.text, ink: l.ink, ...levelledBox(l, result) }));
   // the body print is the height most characters are read at (a page of short labels in a drawing and two
   // long articles is set in the articles' size): median box height weighted by characters
@@ -223,9 +223,11 @@ function ocrItems(result: OcrPageResult): TextItem[] {
   let seen = 0;
   const median = byHeight.find((b) => (seen += b.n) >= half)?.h ?? 10;
   // a speck read as a dot or a colon on its own is no line of the page (it would end a table before a page break);
-  // nor is a lone dash whose print is a sliver (a copier's streak crossing the box): a dash prints across its box
-  const sliver = (b: (typeof boxes)[number]) => /^[—－\-]$/.test(b.text) && !!b.ink && (b.ink[1] - b.ink[0]) * b.w < median * 0.2;
-  return boxes.filter((b) => !sliver(b)).map((b) => {
+  // nor is a lone dash lying on a horizontal ruling (a photocopied rule's thick or broken stretch the detector
+  // boxed: a dash in a cell stands half a row from the rules, this one within a quarter of its box's height)
+  const rules = (result.rulings ?? []).filter((r) => r.y0 === r.y1);
+  const onRule = (b: (typeof boxes)[number]) => /^[—－\-]$/.test(b.text) && rules.some((r) => b.cx >= r.x0 && b.cx <= r.x1 && Math.abs(r.y0 - b.cy) <= b.h / 4 + 1);
+  return boxes.filter((b) => !onRule(b)).map((b) => {
     // box heights of one print size vary with the glyphs (brackets, descenders; digits and Latin letters
     // stand lower than Chinese characters, so a line without any is boxed up to a third shorter): body lines
     // get one size, so paragraphs join as in a text PDF; the detector's box is about 1.4 times the glyph size

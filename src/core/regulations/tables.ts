@@ -548,11 +548,17 @@ function cellSpans(line: PositionedLine, columns: [number, number][]): (CellSpan
   const buckets: Fragment[][] = columns.map(() => []);
   const labels: Fragment[][] = [];
   let prevEnd = -Infinity;
+  let prev: Fragment | null = null;
+  const column = (f: Fragment) => nearestColumn((f.x + f.right) / 2, columns);
   for (const f of line.frags) {
     if (!f.str.trim()) continue;
-    if (!labels.length || f.x - prevEnd > (f.h || line.size || 10) * 0.8) labels.push([]);
+    // a scan's line boxes are words or cells already (the detector's padded boxes of two labels may touch): two
+    // over different columns are two labels
+    const apart = !!prev && !!f.ink && !!prev.ink && column(f) !== column(prev);
+    if (!labels.length || apart || f.x - prevEnd > (f.h || line.size || 10) * 0.8) labels.push([]);
     labels[labels.length - 1].push(f);
     prevEnd = Math.max(prevEnd, f.right);
+    prev = f;
   }
   for (const fs of labels) buckets[nearestColumn((fs[0].x + Math.max(...fs.map((f) => f.right))) / 2, columns)].push(...fs);
   return buckets.map((fs) => {
@@ -684,6 +690,31 @@ function groupLabelAbove(line: PositionedLine, first: PositionedLine, columns: [
 }
 
 /**
+ * The first line of a header printed crammed above a region: up to three lines of labels inside the region's
+ * columns, each closer to the line below it than 0.7 of the region's row pitch (the median distance between
+ * its lines). Chromium prints a two-line header with row-spanning cells as three lines in the height of two
+ * (the spanning labels centred between the group label and its sub-labels), about 0.5 row pitches apart; the
+ * top one or two then hold one cell group only and open no region. Returns `i` when there is none.
+ */
+function crammedHeaderStart(lines: PositionedLine[], i: number, lastTo: number, region: PositionedLine[], columns: [number, number][]): number {
+  const gaps = region.slice(1).map((l, k) => Math.abs(region[k].y - l.y)).sort((a, b) => a - b);
+  const pitch = gaps[Math.floor(gaps.length / 2)];
+  if (!pitch) return i;
+  const size = region[0].size || 10;
+  // (on a scan, the print: a box is padded by a third of its height)
+  const inside = (l: PositionedLine) => l.frags.length > 0 && Math.min(...l.frags.map((f) => f.ink?.[0] ?? f.x)) >= columns[0][0] - size && Math.max(...l.frags.map((f) => f.ink?.[1] ?? f.right)) <= columns[columns.length - 1][1] + size;
+  const labels = (l: PositionedLine) => l.frags.every((f) => !f.str.trim() || labelCell(f.str.trim()) || UNIT_CELL_RE.test(f.str.trim()));
+  let from = i;
+  while (from - 1 > lastTo && i - from < MAX_HEADER_LINES - 1) {
+    const l = lines[from - 1];
+    const text = l.text.trim();
+    if (parseCaption(text) || NOTE_RE.test(text) || /^[（(]?\s*单位/.test(text) || !inside(l) || !labels(l) || Math.abs(l.y - lines[from].y) >= pitch * 0.7) break;
+    from--;
+  }
+  return from;
+}
+
+/**
  * Rows of a region: lines that fill most columns are rows; a line that fills only a piece (one cell, or a
  * few with the first empty) is wrapped text of the nearest row in y, reached through tight lines only —
  * above it (cells vertically centred) or below it (top-aligned). A piece that reaches no row stays a row.
@@ -775,6 +806,10 @@ export function findTableSegments(lines: PositionedLine[]): TableSegment[] {
         // a group label alone on the line above belongs to a header printed over several lines
         let from = i;
         while (from - 1 > lastTo && i - from < 2 && !parseCaption(lines[from - 1].text) && groupLabelAbove(lines[from - 1], lines[from], columns)) from--;
+        // ... and so do label lines crammed above the region, closer than its rows (a header over three lines
+        // in the height of two: row-spanning labels centred between a group label and its sub-labels)
+        const crammed = crammedHeaderStart(lines, i, lastTo, region, columns);
+        if (crammed < from) from = crammed;
         let header = from < i ? multiLineHeader(lines.slice(from, j + 1), columns) : null;
         if (!header || header.count <= i - from) {
           from = i;
