@@ -19,6 +19,9 @@
  *    is a false refusal).
  * 6. stop 38: round8_tuning (tuned on) and round8 (every item held out), same families as stop 37, switches
  *    in all four collections (everyday-laws too).
+ * 7. stop 39: round9_tuning (tuned on) and round9 (every item held out), same families, plus questions written
+ *    by hand for the STARD domain collections: `stard_absent` (a matter another domain's statutes govern; a
+ *    lock is a wrong lock) and `stard_inside` (the domain's own matter in everyday words; not_found is a false refusal).
  * Uses the data dirs of the howtocook and collections-laws evaluations (imports there are no-ops when
  * unchanged) and one of its own for the STARD pairs.
  */
@@ -70,6 +73,21 @@ interface AbsentSet {
   round8?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[]; inside?: InsideItem[] };
   /** a second stop-38 tuning slice of absent dishes, written after the stop's first recipe changes */
   round8_tuning_b?: { recipes: AbsentItem[]; power: AbsentItem[]; labour: AbsentItem[]; sessions: SessionItem[] };
+  /** ninth set (stop 39): a tuning slice and a set where every item is held out, with STARD-domain questions */
+  round9_tuning?: NinthSet;
+  round9?: NinthSet;
+  /** a second stop-39 tuning slice, written after the stop's first change */
+  round9_tuning_b?: NinthSet;
+}
+interface NinthSet {
+  recipes: AbsentItem[];
+  power: AbsentItem[];
+  labour: AbsentItem[];
+  sessions: SessionItem[];
+  inside?: InsideItem[];
+  /** `collection` is a STARD domain name (ip, criminal, land, labour, commerce) */
+  stard_absent?: (AbsentItem & { collection: string })[];
+  stard_inside?: InsideItem[];
 }
 interface InsideItem {
   collection: string;
@@ -175,7 +193,29 @@ async function insideList(ctxOf: (collection: string) => AppContext, items: Insi
   for (const r of rows) if (verbose || (r.notFound && !heldOut)) console.log(`    ${r.notFound ? 'MISS' : 'ok  '}${heldOut ? ' (held-out)' : ''} [${r.c}] ${r.q} → ${r.got}`);
 }
 
-async function stardCross(pairs: [string, string][], verbose: boolean): Promise<void> {
+/** Hand-written STARD-domain questions of the ninth sets, asked in the STARD cross-domain context. */
+interface WrittenStard {
+  title: string;
+  heldOut: boolean;
+  absent: (AbsentItem & { collection: string })[];
+  inside: InsideItem[];
+}
+
+async function writtenStard(ctx: AppContext, sets: WrittenStard[], verbose: boolean): Promise<void> {
+  for (const w of sets) {
+    console.log(`\n## STARD domain collections, questions written by hand (${w.title})`);
+    const rows: Row[] = [];
+    for (const it of w.absent) {
+      const a = await invokeOperation(ctx, 'collections.ask', { collection: `stard-${it.collection}`, question: it.q });
+      rows.push(absentRow(`[${it.collection}] ${it.q}`, w.heldOut, a));
+    }
+    printAbsent('matter of another domain', rows);
+    for (const r of rows) if ((!r.ok && !r.heldOut) || verbose) console.log(`    ${r.ok ? 'ok  ' : 'MISS'}${r.heldOut ? ' (held-out)' : ''} ${r.label} → ${r.got}`);
+    await insideList(() => ctx, w.inside.map((i) => ({ ...i, collection: `stard-${i.collection}` })), w.title, verbose, w.heldOut);
+  }
+}
+
+async function stardCross(pairs: [string, string][], verbose: boolean, written: WrittenStard[] = []): Promise<void> {
   const laws = path.join(sharedDir(), 'data', 'laws');
   const trainFile = path.join(sharedDir(), 'data', 'stard', 'train.jsonl');
   if (!fs.existsSync(laws) || !fs.existsSync(trainFile)) return console.log('[skip] STARD data not found');
@@ -189,7 +229,7 @@ async function stardCross(pairs: [string, string][], verbose: boolean): Promise<
     const scoredTexts = new Set(scored.map((q) => q.question));
     setKnownQuestions(ctx, (loadShippedKnownQuestions(ctx) ?? []).filter((k) => !scoredTexts.has(k.question)));
     setLayVocabulary(ctx, learnPartLayVocabulary(laws, all));
-    const wanted = new Set(pairs.flat());
+    const wanted = new Set([...pairs.flat(), ...written.flatMap((w) => [...w.absent, ...w.inside].map((i) => i.collection))]);
     for (const d of STARD_DOMAINS.filter((x) => wanted.has(x.name))) {
       await invokeOperation(ctx, 'collections.import', { folder: stageDomain(laws, path.join(cache, 'statutes', d.name), d.statutes), name: `stard-${d.name}` });
     }
@@ -210,6 +250,7 @@ async function stardCross(pairs: [string, string][], verbose: boolean): Promise<
     }
     printAbsent('STARD cross-domain tuning', rows.filter((r) => !r.heldOut));
     printAbsent('STARD cross-domain held-out', rows.filter((r) => r.heldOut));
+    await writtenStard(ctx, written, verbose);
   } finally {
     await ctx.close();
   }
@@ -259,6 +300,9 @@ export default async function run(args: string[]): Promise<void> {
       later.push(['eighth set, tuning slice (stop 38: every item tuned on)', 'v8t', data.round8_tuning, () => false]);
       later.push(['eighth set (stop 38; every item held out)', 'v8', data.round8, all]);
       later.push(['eighth set, second tuning slice (stop 38: dishes, every item tuned on)', 'v8tb', data.round8_tuning_b, () => false]);
+      later.push(['ninth set, tuning slice (stop 39: every item tuned on)', 'v9t', data.round9_tuning, () => false]);
+      later.push(['ninth set (stop 39; every item held out)', 'v9', data.round9, all]);
+      later.push(['ninth set, second tuning slice (stop 39: every item tuned on)', 'v9tb', data.round9_tuning_b, () => false]);
       for (const [title, tag, set, heldOut] of later) {
         if (!set) continue;
         console.log(`\n## ${title}`);
@@ -267,7 +311,7 @@ export default async function run(args: string[]): Promise<void> {
         const ls = await absentList(laws, 'labour-laws', set.labour, 'labour statutes', verbose, heldOut);
         printParts(`all out-of-collection ${tag}`, [...rs, ...ps, ...ls]);
         await sessions(ctxOf, set.sessions, verbose, heldOut);
-        if ((tag.startsWith('v7') || tag.startsWith('v8')) && set.inside) await insideList(ctxOf, set.inside, title, verbose, heldOut(0));
+        if (/^v[789]/.test(tag) && set.inside) await insideList(ctxOf, set.inside, title, verbose, heldOut(0));
       }
     } finally {
       await everyday.close();
@@ -277,5 +321,12 @@ export default async function run(args: string[]): Promise<void> {
     await laws.close();
   }
   console.log('\n## STARD cross-domain (questions asked to a domain holding none of their statutes)');
-  await stardCross(data.stard_cross.pairs, verbose);
+  const written: WrittenStard[] = [];
+  for (const [title, set, heldOut] of [
+    ['ninth set, tuning slice', data.round9_tuning, false],
+    ['ninth set, every item held out', data.round9, true],
+  ] as const) {
+    if (set) written.push({ title, heldOut, absent: set.stard_absent ?? [], inside: set.stard_inside ?? [] });
+  }
+  await stardCross(data.stard_cross.pairs, verbose, written);
 }

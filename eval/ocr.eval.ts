@@ -25,7 +25,11 @@
  * on final main: seven documents Chromium prints from HTML in faces only npm packages carry — ZCOOL XiaoWei, HarmonyOS
  * Sans SC, 江西拙楷 — scanned from a second-generation photocopy (toner spread and thinning, uneven grey, a streak,
  * JPEG 60); measured once by the lead on final main of stop 38 and tuning since: printed and scanned on every run,
- * misses printed; NO_SEALED38=1 leaves it out; skipped when the npm faces are not installed). The statute part has a held-out page in Noto Serif CJK SC (`sealed36 · 思源宋体`, tuning from
+ * misses printed; NO_SEALED38=1 leaves it out; skipped when the npm faces are not installed) | stop 39 slice (`sealed39`:
+ * written and committed before any run of stop 39, sealed until the lead measures it on final main: eight documents
+ * LibreOffice Writer converts from generated DOCX in npm faces shown only to it — 思源屏显臻宋, 猫啃什锦黑 — scanned in
+ * a scanner's bilevel mode (threshold or dithered) or as a faded copy, rotated up to ±1.5°; printed copies on every run,
+ * scans only with SEALED39=1, totals only; NO_SEALED39=1 leaves it out; skipped without soffice or the npm faces). The statute part has a held-out page in Noto Serif CJK SC (`sealed36 · 思源宋体`, tuning from
  * stop 37) and a sealed page of its own (`sealed37 · BabelStone`, a fourth held-out statute in BabelStone Han): their
  * accuracy lines only, their lines kept out of the low-confidence calibration and never printed.
  * (`--tables-only` runs just this part; SCAN_TABLE_DOCS adds dashes, signs, three-line tables and other fonts;
@@ -42,6 +46,7 @@ import { sharedDir } from '../src/core/common/paths';
 import { CJK_FONTS, printedPdf, scanOf, type Degradation } from '../test/fixtures/scans';
 import { sealed36FontsPresent, sealed37FontsPresent, sealed38FontsPresent } from '../test/fixtures/fonts';
 import { HELD34_DOCS, SCAN_TABLE_DOCS, SEALED35_DOCS, SEALED36_DOCS, SEALED37_DOCS, SEALED38_DOCS, TUNING35_DOCS, STRUCTURE_DOCS, TABTEXT_TUNING_DOCS, expectedRows, tableId, writeStructureDocs } from '../test/fixtures/regulation-tables';
+import { SEALED39_DOCS, printSealed39, sealed39Missing, sealed39Scan } from '../test/fixtures/sealed39-tables';
 import { charAccuracy } from './ocr-metrics';
 
 interface Case {
@@ -275,15 +280,29 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   const sealed38 = sealed38FontsPresent() && !process.env.NO_SEALED38;
   if (process.env.NO_SEALED38) console.log('[skip] 第38轮留出集：NO_SEALED38');
   else if (!sealed38FontsPresent()) console.log('[skip] 第38轮留出集：未安装 npm 字体包（@fontsource/zcool-xiaowei、harmonyos-sans-sc-webfont-splitted、@chinese-fonts/jxzk）');
+  // the stop-39 sealed slice (LibreOffice Writer converting DOCX, npm faces shown only to it): its printed copies on every
+  // run (they must read 100 %), its scans (bilevel / dithered / faded) only with SEALED39=1 — the lead runs them once on
+  // final main; totals only, never a scan's row printed; NO_SEALED39=1 leaves it out
+  const sealed39Why = process.env.NO_SEALED39 ? 'NO_SEALED39' : sealed39Missing();
+  const sealed39 = !sealed39Why;
+  const sealed39Scans = sealed39 && process.env.SEALED39 === '1';
+  if (sealed39Why) console.log(`[skip] 第39轮封存留出集：${sealed39Why}`);
+  else if (!sealed39Scans) console.log('[note] 第39轮封存留出集：只读打印件；扫描件（二值/抖动/褪色）须 SEALED39=1');
   const kindsOnly = process.env.TABLE_SCANS_ONLY ? ['printed', ...TABLE_SCANS.map((c) => c.name)].filter((k) => process.env.TABLE_SCANS_ONLY!.split(',').some((p) => k.startsWith(p))) : undefined;
-  const docs = [...STRUCTURE_DOCS.filter((d) => d.producer === 'pdfkit-ruled' || d.producer === 'pdfkit-plain'), ...SCAN_TABLE_DOCS, ...TABTEXT_TUNING_DOCS, ...TUNING35_DOCS, ...HELD34_DOCS, ...SEALED35_DOCS, ...(sealed36 ? SEALED36_DOCS : []), ...(sealed37 ? SEALED37_DOCS : []), ...(sealed38 ? SEALED38_DOCS : [])].filter((d) => !only || only.includes(d.name));
+  const docs = [...STRUCTURE_DOCS.filter((d) => d.producer === 'pdfkit-ruled' || d.producer === 'pdfkit-plain'), ...SCAN_TABLE_DOCS, ...TABTEXT_TUNING_DOCS, ...TUNING35_DOCS, ...HELD34_DOCS, ...SEALED35_DOCS, ...(sealed36 ? SEALED36_DOCS : []), ...(sealed37 ? SEALED37_DOCS : []), ...(sealed38 ? SEALED38_DOCS : []), ...(sealed39 ? SEALED39_DOCS : [])].filter((d) => !only || only.includes(d.name));
   // one file per document name: two documents of one name would print over each other
   const dup = docs.find((d, i) => docs.findIndex((e) => e.name === d.name) !== i);
   if (dup) throw new Error(`表格文档重名：${dup.name}`);
-  const printed = await writeStructureDocs(path.join(dir), { docs });
+  const printed = await writeStructureDocs(path.join(dir), { docs: docs.filter((d) => !d.sealed39) });
+  // the stop-39 sealed documents: DOCX converted by LibreOffice Writer (test/fixtures/sealed39-tables.ts)
+  for (const doc of docs.filter((d) => d.sealed39)) {
+    const file = path.join(dir, `${doc.name}.pdf`);
+    await printSealed39(doc, file);
+    printed.push({ doc, file });
+  }
   type Slot = [number, number];
   const kinds = ['printed', ...TABLE_SCANS.map((c) => c.name)];
-  const tally = new Map<string, Record<string, { dev: Slot; held: Slot; fresh: Slot; sealed: Slot; h34: Slot; s35: Slot; s36: Slot; s37: Slot; s38: Slot }>>();
+  const tally = new Map<string, Record<string, { dev: Slot; held: Slot; fresh: Slot; sealed: Slot; h34: Slot; s35: Slot; s36: Slot; s37: Slot; s38: Slot; s39: Slot }>>();
   const squash = (s: string) => s.replace(/[\s\u3000]+/g, '').normalize('NFKC');
   // SHOW_MISSES=n prints up to n missed rows per table and condition with --verbose (4 when not given)
   const maxShown = Number(process.env.SHOW_MISSES ?? 4);
@@ -291,9 +310,11 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
     const variants: [string, string][] = [['printed', file]];
     for (const [k, c] of TABLE_SCANS.entries()) {
       if (kindsOnly && !kindsOnly.includes(c.name)) continue;
+      if (doc.sealed39 && !sealed39Scans) continue;
       const scanFile = file.replace(/\.pdf$/, `-scan${k}.pdf`);
       // the stop-38 sealed documents are scanned from a second-generation photocopy, JPEG 60
-      const d = doc.sealed38 ? { ...c.d, photocopy: true, jpegQuality: 60 } : c.d;
+      // the stop-39 sealed documents: a bilevel, dithered or faded scan by document and condition, rotated up to ±1.5°
+      const d = doc.sealed39 ? sealed39Scan(SEALED39_DOCS.indexOf(doc), k) : doc.sealed38 ? { ...c.d, photocopy: true, jpegQuality: 60 } : c.d;
       fs.writeFileSync(scanFile, await scanOf(fs.readFileSync(file), c.dpi, { ...d, seed: 5 + k }));
       variants.push([c.name, scanFile]);
     }
@@ -311,16 +332,17 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
         }
         let shown = 0;
         for (const fam of spec.families) {
-          const byKind = tally.get(fam) ?? Object.fromEntries(kinds.map((k) => [k, { dev: [0, 0] as Slot, held: [0, 0] as Slot, fresh: [0, 0] as Slot, sealed: [0, 0] as Slot, h34: [0, 0] as Slot, s35: [0, 0] as Slot, s36: [0, 0] as Slot, s37: [0, 0] as Slot, s38: [0, 0] as Slot }]));
+          const byKind = tally.get(fam) ?? Object.fromEntries(kinds.map((k) => [k, { dev: [0, 0] as Slot, held: [0, 0] as Slot, fresh: [0, 0] as Slot, sealed: [0, 0] as Slot, h34: [0, 0] as Slot, s35: [0, 0] as Slot, s36: [0, 0] as Slot, s37: [0, 0] as Slot, s38: [0, 0] as Slot, s39: [0, 0] as Slot }]));
           tally.set(fam, byKind);
-          const slot = doc.sealed38 ? byKind[kind].s38 : doc.sealed37 ? byKind[kind].s37 : doc.sealed36 ? byKind[kind].s36 : doc.sealed35 ? byKind[kind].s35 : doc.held34 ? byKind[kind].h34 : doc.sealed ? byKind[kind].sealed : doc.fresh ? byKind[kind].fresh : doc.heldOut ? byKind[kind].held : byKind[kind].dev;
+          const slot = doc.sealed39 ? byKind[kind].s39 : doc.sealed38 ? byKind[kind].s38 : doc.sealed37 ? byKind[kind].s37 : doc.sealed36 ? byKind[kind].s36 : doc.sealed35 ? byKind[kind].s35 : doc.held34 ? byKind[kind].h34 : doc.sealed ? byKind[kind].sealed : doc.fresh ? byKind[kind].fresh : doc.heldOut ? byKind[kind].held : byKind[kind].dev;
           want.forEach((row, i) => {
             const ok = got[i] === row.map(squash).join('|');
             slot[0] += ok ? 1 : 0;
             slot[1] += 1;
             // the stop-34 to stop-37 slices are tuning now: their misses are printed like the tuning slice's
             // the stop-38 sealed slice: only its printed copies' misses (a generator fault), never a scan's
-            const visible = doc.sealed38 || !doc.heldOut || showHeld || doc.sealed || doc.held34 || doc.sealed35 || doc.sealed36 || doc.sealed37;
+            // the stop-39 sealed slice: only its printed copies' misses (a generator fault), never a scan's
+            const visible = doc.sealed39 ? kind === 'printed' : doc.sealed38 || !doc.heldOut || showHeld || doc.sealed || doc.held34 || doc.sealed35 || doc.sealed36 || doc.sealed37;
             if (!ok && verbose && visible && fam === spec.families[0] && shown++ < maxShown) {
               // 版面: the row has another number of cells, or the table another number of rows (split / merged rows)
               const layout = !got[i] || got[i].split('|').length !== row.length || got.length !== want.length;
@@ -333,8 +355,8 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   }
   const pct = ([a, b]: Slot) => (b ? `${((100 * a) / b).toFixed(1)}% (${a}/${b})` : '—');
   console.log(
-    `\n表格整行一致（pdfkit 生成的规程表格：框线表、三线表、无框线；调参集 | 留出集（已查看过） | 第33轮新留出集（已查看过） | 第34轮框线表（原封存，第35轮起为调参集） | 第34轮无框线/三线表（原留出，第35轮起为调参集） | 第35轮封存留出集（第36轮起为调参集） | 第36轮留出集（思源宋体/黑体、楷体GB；原封存，第37轮起为调参集） | 第37轮留出集（BabelStone Han、Droid Sans Fallback，TeX Gyre/Carlito 数字；运行前写好并封存，第37轮实测后为调参集） | 第38轮留出集（Chromium 打印、npm 字体、复印件扫描；第38轮实测后为调参集）`,
+    `\n表格整行一致（pdfkit 生成的规程表格：框线表、三线表、无框线；调参集 | 留出集（已查看过） | 第33轮新留出集（已查看过） | 第34轮框线表（原封存，第35轮起为调参集） | 第34轮无框线/三线表（原留出，第35轮起为调参集） | 第35轮封存留出集（第36轮起为调参集） | 第36轮留出集（思源宋体/黑体、楷体GB；原封存，第37轮起为调参集） | 第37轮留出集（BabelStone Han、Droid Sans Fallback，TeX Gyre/Carlito 数字；运行前写好并封存，第37轮实测后为调参集） | 第38轮留出集（Chromium 打印、npm 字体、复印件扫描；第38轮实测后为调参集） | 第39轮封存留出集（LibreOffice 转换 DOCX、npm 字体、二值/抖动/褪色扫描；扫描件须 SEALED39=1）`,
   );
-  console.log(`${'族'.padEnd(14)}${kinds.map((k) => k.padEnd(180)).join('')}`);
-  for (const [fam, byKind] of tally) console.log(`${fam.padEnd(14)}${kinds.map((k) => `${pct(byKind[k].dev)} | ${pct(byKind[k].held)} | ${pct(byKind[k].fresh)} | ${pct(byKind[k].sealed)} | ${pct(byKind[k].h34)} | ${pct(byKind[k].s35)} | ${pct(byKind[k].s36)} | ${pct(byKind[k].s37)} | ${pct(byKind[k].s38)}`.padEnd(180)).join('')}`);
+  console.log(`${'族'.padEnd(14)}${kinds.map((k) => k.padEnd(200)).join('')}`);
+  for (const [fam, byKind] of tally) console.log(`${fam.padEnd(14)}${kinds.map((k) => `${pct(byKind[k].dev)} | ${pct(byKind[k].held)} | ${pct(byKind[k].fresh)} | ${pct(byKind[k].sealed)} | ${pct(byKind[k].h34)} | ${pct(byKind[k].s35)} | ${pct(byKind[k].s36)} | ${pct(byKind[k].s37)} | ${pct(byKind[k].s38)} | ${pct(byKind[k].s39)}`.padEnd(200)).join('')}`);
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run models:fit-lock [-- --dump FILE] [--why] [--no-bounds] [--features] [--described]` fits the calibrated lock decision of statute collections
+ * `npm run models:fit-lock [-- --dump FILE] [--why] [--no-bounds] [--features] [--described] [--robust]` fits the calibrated lock decision of statute collections
  * (src/core/collections/lock-model.ts) and writes src/core/collections/data/lock-model.json,
  * deterministically, from ../shared only:
  *
@@ -38,8 +38,8 @@ import { invokeOperation } from '../src/core/api/invoke';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
 import { corpusOf, docsOf, requireCollection } from '../src/core/collections/store';
 import { questionTerms, retrieveState, statuteFamily, type RetrievalState } from '../src/core/collections/retrieve';
-import { setKnownQuestions } from '../src/core/collections/known-answers';
-import { knownStatutePosterior } from '../src/core/collections/known-statutes';
+import { knownAnswers, knownInsideOutside, knownQuestions, setKnownQuestions } from '../src/core/collections/known-answers';
+import { knownStatutePosterior, questionGrams } from '../src/core/collections/known-statutes';
 import { loadShippedKnownQuestions } from '../src/core/regulations/known-questions';
 import { setLayVocabulary } from '../src/core/collections/lay-terms';
 import { choiceCandidates, fitChoiceModel, fitLockModel, fitLogistic, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, LOCK_MODEL, type ChoiceModel, type LockChoice, type LockChooser, type LockModel, type Thresholds } from '../src/core/collections/lock-model';
@@ -87,6 +87,13 @@ interface Row {
    */
   described: boolean;
   /**
+   * how familiar the question is to the known questions (`--features`, stop 39): the highest cosine of a known
+   * question about a statute of the collection (known-answers.ts knownInsideOutside; 0: none near), the same per
+   * statute among the confident neighbours (knownAnswers, ≥ knownMinSim), and the share of its Han bigrams /
+   * trigrams some known question holds
+   */
+  novelty: { inside: number; sims: Record<string, number>; seen: number };
+  /**
    * power / labour sets: the statute a lock lands on and whether its answer quotes an accepted article
    * (eval/collections-laws.eval.ts counts a lock right only then); asked with every threshold at 0
    */
@@ -95,7 +102,7 @@ interface Row {
 
 type Outcome = 'right' | 'offered' | 'wrong' | 'other';
 
-type Asked = RetrievalState & { shipped: Decision; prior: Row['prior']; coverage: Row['coverage']; statutes: number };
+type Asked = RetrievalState & { shipped: Decision; prior: Row['prior']; coverage: Row['coverage']; statutes: number; novelty: Row['novelty'] };
 
 /** `--described`: a collection is described by the known questions when their word model covers this share of its statutes */
 const DESCRIBED_SHARE = 0.5;
@@ -108,7 +115,21 @@ async function ask(ctx: AppContext, name: string, q: string): Promise<Asked> {
   ctx.config.collections.lockModel.enabled = false;
   const off = await retrieveState(ctx, coll, q);
   const statutes = docsOf(ctx.db, coll.id).filter((d) => d.kind !== 'recipe').length;
-  return { ...off, shipped: decisionOf(on), prior: knownStatutePosterior(ctx, coll, q), coverage: coverageOf(ctx, coll, q, off), statutes };
+  return { ...off, shipped: decisionOf(on), prior: knownStatutePosterior(ctx, coll, q), coverage: coverageOf(ctx, coll, q, off), statutes, novelty: noveltyOf(ctx, coll, q) };
+}
+
+/** every Han gram of the known questions in use, by their generation */
+let knownGrams: { generation: number; grams: Set<string> } | null = null;
+
+/** Row.novelty: how close the known questions come to the question. */
+function noveltyOf(ctx: AppContext, coll: ReturnType<typeof requireCollection>, q: string): Row['novelty'] {
+  const sims: Record<string, number> = {};
+  for (const h of knownAnswers(ctx, coll, q)) sims[h.parent] = Math.max(sims[h.parent] ?? 0, h.sim);
+  const { generation, known } = knownQuestions(ctx);
+  if (!knownGrams || knownGrams.generation !== generation) knownGrams = { generation, grams: new Set((known ?? []).flatMap((k) => questionGrams(k.question))) };
+  const grams = questionGrams(q);
+  const seen = grams.length ? grams.filter((g) => knownGrams!.grams.has(g)).length / grams.length : 0;
+  return { inside: knownInsideOutside(ctx, coll, q)?.inside ?? 0, sims, seen };
 }
 
 /** each scored statute's whole text, by corpus and document */
@@ -174,6 +195,7 @@ function row(set: SetName, part: Row['part'], q: string, gold: Iterable<number>,
     prior: r.prior,
     coverage: r.coverage,
     described: !!r.prior && r.prior.size >= DESCRIBED_SHARE * r.statutes,
+    novelty: r.novelty,
   };
 }
 
@@ -326,6 +348,20 @@ const EXTRA_FEATURES: Record<string, (r: Row, c: LockChoice) => number> = {
   chooserAgrees: (r, c) => (c.parent === r.focusParent ? 1 : 0),
   knownAgrees: (r, c) => (r.prior ? ([...r.prior].sort((a, b) => b[1] - a[1])[0][0] === c.parent ? 1 : -1) : 0),
   coverageLead: (r, c) => (r.coverage[c.parent]?.[0] ?? 0) - Math.max(0, ...Object.entries(r.coverage).filter(([p]) => p !== c.parent).map(([, v]) => v[0])),
+  // independent rankers (first hit of the word / embedding / known-question lists, the word model's top) naming another statute (stop 39)
+  rankersAgainst: (r, c) => {
+    const top = r.prior && r.prior.has(c.parent) ? [...r.prior].sort((a, b) => b[1] - a[1])[0][0] : undefined;
+    return [firstHit(r, 'lexical')?.parent, firstHit(r, 'vector')?.parent, firstHit(r, 'known')?.parent, top].filter((p) => p !== undefined && p !== c.parent).length;
+  },
+  // the word and the embedding rankings' first hits are the same article of the chosen statute (stop 39)
+  articleAgrees: (r, c) => {
+    const l = firstHit(r, 'lexical');
+    const v = firstHit(r, 'vector');
+    return l && v && l.key === v.key && l.parent === c.parent ? 1 : 0;
+  },
+  knownInside: (r) => r.novelty.inside,
+  knownSimChosen: (r, c) => r.novelty.sims[c.parent] ?? 0,
+  gramsSeen: (r) => r.novelty.seen,
   wholeCoverageLead: (r, c) => (r.coverage[c.parent]?.[1] ?? 0) - Math.max(0, ...Object.entries(r.coverage).filter(([p]) => p !== c.parent).map(([, v]) => v[1])),
 };
 
@@ -356,6 +392,122 @@ function featureReport(fitRows: Row[], choices: Map<Row, LockChoice | null>): st
   const names = Object.keys(EXTRA_FEATURES);
   const alone = (k: string) => auc(stard.filter(y).map((r) => EXTRA_FEATURES[k](r, choices.get(r)!)), stard.filter((r) => !y(r)).map((r) => EXTRA_FEATURES[k](r, choices.get(r)!))).toFixed(3);
   return `out-of-fold AUC of p (STARD tuning, ${stard.filter(y).length} right / ${stard.filter((r) => !y(r)).length} wrong): lock features ${oofAuc([])}; ${names.map((k) => `+${k} ${oofAuc([k])} (alone ${alone(k)})`).join('; ')}; all ${oofAuc(names)}`;
+}
+
+/**
+ * `--robust` (stop 39): calibrations that do not trust familiar-looking rows, on the shipped fit (chooser, T,
+ * thresholds), measured and reported — tuning | held-out, STARD then power / labour tuning (the bound: right less
+ * wrong not below the shipped fit's):
+ *
+ * 1. bagged lock models — ROBUST_BAGS bootstrap refits of the shipped features on the tuning rows; a tuning row's p
+ *    is a quantile of the bags it is not in (out-of-bag), a held-out row's of all bags; the lock uses that quantile
+ *    (the median is the plain refit; lower quantiles shrink p where the bags disagree);
+ * 2. novelty — where the known questions describe the collection (Row.described), a question less familiar than s
+ *    (nearest known question about the collection, the nearest citing the chosen statute, the share of its grams
+ *    any known question holds; Row.novelty) needs p ≥ X; the uniform bound (every question of such a collection) for comparison.
+ *    s and X from the tuning rows: per cap on STARD tuning wrong locks (3 / 2 / 1 / 0), the most right locks
+ *    within the power / labour bound; the held-out line is reported once per pick.
+ */
+const ROBUST_BAGS = 100;
+
+/** lockChoice's setting for a row: the focus rule's choice, the word model, the family relation and the focus rule's ratios (default config) */
+function setting(r: Row) {
+  const cfg = defaultConfig();
+  return { focusParent: r.focusParent, prior: r.prior, family: r.family, ambiguityRatio: cfg.search.ambiguityRatio, familyAmbiguityRatio: cfg.collections.familyAmbiguityRatio };
+}
+
+/** the chunk a ranking (lexical, vector, known) puts first */
+function firstHit(r: Row, list: string): Row['chunks'][number] | undefined {
+  return r.chunks.filter((x) => x.ranks[list] !== undefined).sort((a, b) => a.ranks[list] - b.ranks[list])[0];
+}
+const ROBUST_FEATURES = ['statuteShare', 'evidence', 'lexicalFirst', 'vectorFirst', 'concentration'] as const;
+
+function robustReport(rows: Row[]): string[] {
+  const t = LOCK_MODEL.thresholds;
+  const choices = new Map(rows.map((r) => [r, r.focus ? lockChoice(r.articles, r.chunks, LOCK_MODEL.temperature, LOCK_MODEL.chooser, setting(r)) : null]));
+  // p → outcome; an extra bound X is met when p ≥ X (else the question is asked back like any p below its threshold)
+  const out = (r: Row, p: number | null, extra = 0) => {
+    const c = choices.get(r) ?? null;
+    return outcome(r, c, p === null ? null : p >= extra ? p : -1, t);
+  };
+  const shippedP = (r: Row) => {
+    const c = choices.get(r);
+    return c ? lockProbability(LOCK_MODEL, c.features) : null;
+  };
+  const of = (set: SetName, part: Row['part']) => rows.filter((r) => r.set === set && r.part === part);
+  const counts = (rs: Row[], f: (r: Row) => Outcome) => {
+    const o = rs.map(f);
+    return { right: o.filter((x) => x === 'right').length, wrong: o.filter((x) => x === 'wrong').length, n: rs.length, line: line(rates(o)) };
+  };
+  const bounded = ['power', 'labour', 'power2', 'labour2'] as const;
+  const floor = new Map(bounded.map((s) => [s, counts(of(s, 'tune'), (r) => out(r, shippedP(r)))]));
+  const keeps = (f: (r: Row) => Outcome) =>
+    bounded.every((s) => {
+      const c = counts(of(s, 'tune'), f);
+      const b = floor.get(s)!;
+      return c.right - c.wrong >= b.right - b.wrong;
+    });
+  const report = (name: string, f: (r: Row) => Outcome) => {
+    const tu = counts(of('stard', 'tune'), f);
+    const ho = counts(of('stard', 'heldout'), f);
+    return `  ${name}: STARD tuning ${tu.line} (wrong ${tu.wrong}/${tu.n}, ${wilson(tu.wrong, tu.n)}) | held-out ${ho.line} (wrong ${ho.wrong}/${ho.n}, ${wilson(ho.wrong, ho.n)}); power / labour tuning ${counts(of('power', 'tune'), f).line} / ${counts(of('labour', 'tune'), f).line}${keeps(f) ? '' : ' !bound'}`;
+  };
+  const lines = ['--robust (shipped fit; right / ask-back naming a right statute / wrong / other):', report('shipped', (r) => out(r, shippedP(r)))];
+
+  // 1. bagged refits: out-of-bag quantiles of p
+  const fitRows = rows.filter((r) => r.part === 'tune' && r.set !== 'absent' && choices.get(r));
+  const x = (r: Row) => ROBUST_FEATURES.map((k) => choices.get(r)!.features[k]);
+  const y = (r: Row) => r.gold.has(choices.get(r)!.parent) && !r.askWanted;
+  let seed = 39;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed / 2147483648);
+  const bags: { m: { bias: number; weights: number[] }; inBag: Set<Row> }[] = [];
+  for (let b = 0; b < ROBUST_BAGS; b++) {
+    const sample = fitRows.map(() => fitRows[Math.floor(random() * fitRows.length)]);
+    bags.push({ m: fitLogistic(sample.map((r) => ({ x: x(r), y: y(r) })), L2, 1000), inBag: new Set(sample) });
+  }
+  const bagPs = new Map<Row, number[]>();
+  for (const r of rows) {
+    if (!choices.get(r)) continue;
+    const v = x(r);
+    bagPs.set(
+      r,
+      bags.filter((b) => !b.inBag.has(r)).map((b) => 1 / (1 + Math.exp(-(b.m.bias + v.reduce((s, xi, j) => s + xi * b.m.weights[j], 0))))).sort((a, b) => a - b),
+    );
+  }
+  const quantile = (r: Row, q: number) => {
+    const ps = bagPs.get(r);
+    return ps?.length ? ps[Math.min(ps.length - 1, Math.floor(q * ps.length))] : null;
+  };
+  for (const q of [0.5, 0.2, 0.1]) lines.push(report(`bagged (${ROBUST_BAGS}), quantile ${q} of the out-of-bag p`, (r) => out(r, quantile(r, q))));
+
+  // 2. novelty-bounded locks
+  const familiarity: Record<string, (r: Row) => number> = {
+    nearestKnown: (r) => r.novelty.inside,
+    nearestKnownOfChosen: (r) => r.novelty.sims[choices.get(r)?.parent ?? ''] ?? 0,
+    gramsSeen: (r) => r.novelty.seen,
+    uniform: () => 0,
+  };
+  const xs: number[] = [];
+  for (let v = 0.45; v <= 0.951; v += 0.025) xs.push(Math.round(v * 1000) / 1000);
+  for (const [name, fam] of Object.entries(familiarity)) {
+    const ss = name === 'uniform' ? [1] : [0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65];
+    const tried = ss.flatMap((sv) =>
+      xs.map((xv) => {
+        const f = (r: Row) => out(r, shippedP(r), r.described && fam(r) < sv ? xv : 0);
+        return { sv, xv, f, tu: counts(of('stard', 'tune'), f), keeps: keeps(f) };
+      }),
+    );
+    for (const cap of [3, 2, 1, 0]) {
+      const ok = tried.filter((c) => c.keeps && c.tu.wrong <= cap);
+      if (!ok.length) {
+        lines.push(`  ${name}, tuning wrong ≤ ${cap}: none within the power / labour bound`);
+        continue;
+      }
+      const best = ok.reduce((a, c) => (c.tu.right > a.tu.right || (c.tu.right === a.tu.right && c.xv < a.xv) ? c : a));
+      lines.push(report(`${name} < ${best.sv} needs p ≥ ${best.xv} (tuning wrong ≤ ${cap})`, best.f));
+    }
+  }
+  return lines;
 }
 
 /** Wilson 95 % interval of k in n, as "lo–hi %". */
@@ -389,6 +541,11 @@ async function main(): Promise<void> {
   // known questions describe (DESCRIBED_SHARE; the shipped fit measured on the same rows); writes nothing
   const described = args.includes('--described');
   const rows = (await collect()).filter((r) => !described || r.described);
+  // --robust: measurement only (robustReport); writes nothing
+  if (args.includes('--robust')) {
+    for (const l of robustReport(rows)) console.log(l);
+    return;
+  }
   if (described) console.log(`--described: ${rows.length} rows (${SETS.map((s) => `${s} ${rows.filter((r) => r.set === s).length}`).join(', ')})`);
   const dump = args.indexOf('--dump');
   if (dump >= 0) {
@@ -430,8 +587,6 @@ async function main(): Promise<void> {
     if (Math.abs(a.right - b.right) > 1e-9) return a.right > b.right;
     return a.wrong < b.wrong - 1e-9;
   };
-  const cfg = defaultConfig();
-  const setting = (r: Row) => ({ focusParent: r.focusParent, prior: r.prior, family: r.family, ambiguityRatio: cfg.search.ambiguityRatio, familyAmbiguityRatio: cfg.collections.familyAmbiguityRatio });
   for (const [chooser, temperature] of (['article', 'share', 'model'] as const).flatMap((c) => TEMPERATURES.map((t) => [c, t] as const))) {
     // chooser 'model': the choice model fitted on the tuning rows; each tuning row chosen by the model
     // of the folds it is not in (out-of-fold, like p), held-out rows by the model of all tuning rows

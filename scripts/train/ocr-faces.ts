@@ -4,10 +4,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { SEALED38_FAMILIES } from '../../test/fixtures/fonts';
+import { SEALED38_FAMILIES, SEALED39_FAMILIES, SEALED39_FONT_DIR } from '../../test/fixtures/fonts';
 
 /**
- * The stop-38 sealed test faces (PROTOCOL font split): Chinese faces from npm font packages. A guard, never printed
+ * The stop-38 and stop-39 sealed test faces (PROTOCOL font split): Chinese faces from npm font packages. A guard, never printed
  * here: any font file inside node_modules (or an npm font package's name, or a SEALED38 family name) is refused, as is every file outside the
  * system's font folders (/usr/share/fonts, /usr/share/texmf/fonts), so a face the tables engineer adds from npm can
  * never reach training.
@@ -19,6 +19,9 @@ export function sealedFace(file: string, family = ''): boolean {
   // the stop-38 sealed families by name (ZCOOL XiaoWei, HarmonyOS Sans SC, 江西拙楷), spaces and case aside
   const squash = (t: string) => t.replace(/[\s_-]+/g, '').toLowerCase();
   if ([...SEALED38_FAMILIES, 'zcool', 'harmonyos', 'jxzk', '江西拙楷'].some((f) => squash(names).includes(squash(f)))) return true;
+  // the stop-39 sealed faces (思源屏显臻宋, 猫啃什锦黑) by name or package, and the folder LibreOffice alone reads them from
+  if ([...SEALED39_FAMILIES, 'sypxzs', 'mksjh', '屏显臻宋', '什锦黑', 'maoken', 'sealed39'].some((f) => squash(names).includes(squash(f)))) return true;
+  if (real.startsWith(SEALED39_FONT_DIR) || file.startsWith(SEALED39_FONT_DIR)) return true;
   return !/^\/usr\/share\/(fonts|texmf\/fonts)\//.test(real);
 }
 

@@ -305,6 +305,16 @@ export const configSchema = z.object({
        * other six wrong locks there are below 0.36): 0.45 sits between 0.42 and 0.49.
        */
       elsewhereMargin: z.number().min(0).max(1).default(0.45),
+      /**
+       * ... or at least this much closer when every noun of the question (one is enough) is one the collection
+       * mentions only in passing (elsewhereMentionRatio) while a statute outside it is about one of them, and the
+       * statute the nearest outside known question cites is named for such a noun (商标 → 商标法; 公司 → 民法典 is
+       * not). Stop 39, tuning parts: any margin from 0 to 0.22 turns the same three STARD cross-domain wrong locks
+       * (trademark questions on 刑法 第二百一十三条: margins 0.22, 0.30, 0.33) into not_found and changes no
+       * in-collection answer of collections-stard, collections-laws or collections-absent; 0 (the known questions
+       * merely lean outside) — the title and passing conditions carry the decision.
+       */
+      elsewherePassingMargin: z.number().min(0).max(1).default(0),
       elsewhereMinKnown: z.number().int().min(0).default(10),
       /**
        * Statute collections (collections/subject.ts): a noun is a statute word when at least this many

@@ -1,7 +1,7 @@
 import type { TextBox } from './detect';
 import type { GreyImage } from './image';
 import type { RecognizedLine } from './recognize';
-import type { ImageRuling } from './rulings';
+import { inkBelowPaper, type ImageRuling } from './rulings';
 
 /**
  * Text boxes made fit for table cells, on the levelled page (the frame rulings are found in). Two things the
@@ -59,7 +59,7 @@ export function inkCells(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[
   const band = longBand(rulings, textH);
   const inBand = (x: number, y: number) => !!band && x >= band.x0 && x <= band.x1 && y >= band.y0 && y <= band.y1;
   if (img.width <= 0 || img.height <= 0) return [];
-  const mask = looseInk(img, boxes, rulings);
+  const mask = looseInk(img, boxes, rulings, textH);
   const minArea = Math.max(4, Math.round(textH * SPECK_AREA));
   type Piece = { x0: number; y0: number; x1: number; y1: number; dark: number };
   // a piece longer than a text line is a stretch of ruling the finder left (or a streak), no mark
@@ -244,7 +244,7 @@ export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling
   const inBand = (x: number, y: number) => !!band && x >= band.x0 && x <= band.x1 && y >= band.y0 && y <= band.y1;
   if (img.width <= 0 || img.height <= 0) return [];
   const out: CellBox[] = [];
-  for (const p of inkPieces(img, looseInk(img, boxes, rulings), false)) {
+  for (const p of inkPieces(img, looseInk(img, boxes, rulings, textH), false)) {
     const [bx0, by0, bx1, by1, n] = [p.x0, p.y0, p.x1 - 1, p.y1 - 1, p.n];
     const len = bx1 - bx0 + 1;
     const thick = by1 - by0 + 1;
@@ -312,11 +312,11 @@ function longBand(rulings: ImageRuling[], textH: number): { x0: number; x1: numb
  * The page's ink outside every text box (grown by 2 px) and off the rulings (±3 px), one byte a pixel (1 = ink):
  * faint ink too, a thin 楷体/明体 dash is a one-pixel stroke, grey after the scanner's blur.
  */
-function looseInk(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[]): Uint8Array {
+function looseInk(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number): Uint8Array {
   const w = img.width;
   const h = img.height;
-  const mask = new Uint8Array(w * h);
-  for (let i = 0; i < mask.length; i++) if (img.data[i] < FAINT_INK) mask[i] = 1;
+  // ink is darker than the paper around it too: a photocopy's grey paper reads below FAINT_INK
+  const mask = inkBelowPaper(img, textH, FAINT_INK);
   const clear = (a: number, b: number, c: number, d: number) => {
     for (let y = Math.max(0, Math.floor(b)); y < Math.min(h, Math.ceil(d)); y++) mask.fill(0, y * w + Math.max(0, Math.floor(a)), y * w + Math.max(0, Math.min(w, Math.ceil(c))));
   };

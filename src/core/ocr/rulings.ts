@@ -123,13 +123,72 @@ function crossed(img: GreyImage, threshold: number, l: Line): number {
  */
 const RULING_INK = 215;
 
+/** A pixel of ink is at least this much darker than the paper around it. */
+const BELOW_PAPER = 20;
+
+/**
+ * The page's ink as one byte a pixel (1 ink, 0 paper): darker than `ceiling`, and at least BELOW_PAPER darker
+ * than the local paper. A photocopy's paper is grey and uneven (205–245 in SEALED38): where it reads below the
+ * ceiling every pixel was "ink" — the rows and columns around a border ran together into a band far thicker
+ * than a ruling, and a strip of paper between a text box and a rule looked like a dash. The paper's grey is
+ * each `side`-pixel block's 80th percentile, the brightest of it and its eight neighbours (a block full of
+ * text or rules reads the paper beside it). On white paper (≥ ceiling + BELOW_PAPER) this is the plain
+ * threshold at `ceiling`, as before.
+ */
+export function inkBelowPaper(img: GreyImage, side: number, ceiling: number): Uint8Array {
+  const { width, height, data } = img;
+  side = Math.max(8, Math.round(side));
+  const bw = Math.ceil(width / side);
+  const bh = Math.ceil(height / side);
+  const block = new Uint8Array(bw * bh);
+  const hist = new Uint32Array(256);
+  for (let by = 0; by < bh; by++) {
+    for (let bx = 0; bx < bw; bx++) {
+      hist.fill(0);
+      const x1 = Math.min(width, (bx + 1) * side);
+      const y1 = Math.min(height, (by + 1) * side);
+      for (let y = by * side; y < y1; y++) for (let x = bx * side; x < x1; x++) hist[data[y * width + x]]++;
+      const n = (x1 - bx * side) * (y1 - by * side);
+      let v = 0;
+      for (let seen = 0; v < 255; v++) if ((seen += hist[v]) >= n * 0.8) break;
+      block[by * bw + bx] = v;
+    }
+  }
+  const limit = new Uint8Array(bw * bh);
+  for (let by = 0; by < bh; by++) {
+    for (let bx = 0; bx < bw; bx++) {
+      let paper = 0;
+      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) if (by + dy >= 0 && by + dy < bh && bx + dx >= 0 && bx + dx < bw) paper = Math.max(paper, block[(by + dy) * bw + bx + dx]);
+      limit[by * bw + bx] = Math.max(0, Math.min(ceiling, paper - BELOW_PAPER));
+    }
+  }
+  const out = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const row = Math.floor(y / side) * bw;
+    for (let x = 0; x < width; x++) out[y * width + x] = data[y * width + x] < limit[row + Math.floor(x / side)] ? 1 : 0;
+  }
+  return out;
+}
+
+/** Side of the blocks the paper's grey is measured in (inches) for the rulings. */
+const PAPER_BLOCK = 0.16;
+
+/** The page's ruling ink as a two-level image (0 ink, 255 paper): `inkBelowPaper` at RULING_INK. */
+function rulingInk(img: GreyImage, dpi: number): GreyImage {
+  const ink = inkBelowPaper(img, dpi * PAPER_BLOCK, RULING_INK);
+  const data = new Uint8Array(ink.length);
+  for (let i = 0; i < ink.length; i++) data[i] = ink[i] ? 0 : 255;
+  return { ...img, data };
+}
+
 /**
  * Rulings of a page image. `dpi` sets the scale: horizontals at least 0.4 inch long, verticals at least
  * 0.6 inch or joining two different horizontals; at most 0.04 inch thick (a long horizontal with nothing
  * standing on it: 0.06 inch).
  */
-export function detectRulings(img: GreyImage, dpi: number): ImageRuling[] {
-  const threshold = RULING_INK;
+export function detectRulings(page: GreyImage, dpi: number): ImageRuling[] {
+  const img = rulingInk(page, dpi);
+  const threshold = 128;
   const maxThick = Math.max(3, Math.round(dpi * 0.04));
   const gap = Math.max(2, Math.round(dpi / 100));
   // a long rule nothing stands on may be thicker (up to 0.06 inch): a photocopy spreads the toner of a three-line

@@ -153,6 +153,9 @@ export function buildGrids(rulings: Ruling[]): CellGrid[] {
   return grids.sort((a, b) => b.ys[0] - a.ys[0]);
 }
 
+/** A column narrower than this (points) holds no text: one digit and a cell's padding are wider. */
+const NARROW_COLUMN = 6;
+
 /** One connected group of horizontals and verticals -> its cell grid, pushed onto `grids` (none: a page frame, a box, too few lines). */
 function buildGrid(h: H[], v: V[], grids: CellGrid[]): void {
   const ys = clusterValues(h.map((x) => x.y), SNAP).reverse();
@@ -161,9 +164,15 @@ function buildGrid(h: H[], v: V[], grids: CellGrid[]): void {
   const left = Math.min(...h.map((x) => x.x0));
   const right = Math.max(...h.map((x) => x.x1));
   const xs = clusterValues([...vx, ...(left < Math.min(...vx) - OPEN_SIDE ? [left] : []), ...(right > Math.max(...vx) + OPEN_SIDE ? [right] : [])], SNAP);
-  if (ys.length < 3 || xs.length < 3 || v.length < 1) return;
   const hSpans = (y: number) => h.filter((s) => Math.abs(s.y - y) <= SNAP).map((s) => [s.x0, s.x1] as [number, number]);
   const vSpans = (x: number) => v.filter((s) => Math.abs(s.x - x) <= SNAP).map((s) => [s.y0, s.y1] as [number, number]);
+  // two column borders closer than NARROW_COLUMN hold no text between them (a copier's streak beside a border):
+  // the one whose verticals cover less of the table's height goes
+  for (let i = 0; i + 1 < xs.length; ) {
+    if (xs[i + 1] - xs[i] >= NARROW_COLUMN) i++;
+    else xs.splice(covered(vSpans(xs[i]), ys[ys.length - 1], ys[0]) >= covered(vSpans(xs[i + 1]), ys[ys.length - 1], ys[0]) ? i + 1 : i, 1);
+  }
+  if (ys.length < 3 || xs.length < 3 || v.length < 1) return;
   const nr = ys.length - 1;
   const nc = xs.length - 1;
   // the grid positions a missing border joins

@@ -102,7 +102,8 @@ export function parseCaption(line: string): Caption | null {
   // a scanner's speck before the caption is read as a mark ("·表4-1 …"): one leading mark before 表 is not text
   const text = line.replace(/^#{1,6}\s+/, '').replace(/\*\*/g, '').trim().replace(/^[·.・•'‘’`,，、]\s*(?=(?:续|附)?表)/, '');
   if (!text || text.length > 70) return null;
-  const m = CAPTION_RE.exec(text);
+  // the last part of a scanned table number read as a letter: "续表7-I" is 续表7-1 (I, l, | for 1; O for 0)
+  const m = CAPTION_RE.exec(text.replace(/^((?:续表|附表|表)\s*[0-9０-９]+\s*[.．\-－—–]\s*)([Il|丨]|O)(?![A-Za-z0-9０-９])/, (_, head: string, c: string) => head + (c === 'O' ? '0' : '1')));
   if (!m) return null;
   const [, word, num, rest] = m;
   if (!num && word !== '续表') return null;
@@ -503,10 +504,10 @@ function numberColumn(rows: string[][], c: number): boolean {
 
 /**
  * A header cell that only names a unit: "kV", "MW", "(%)", "单位：A"; SI units a regulation table prints under its
- * names besides the electrical ones (K, m/s, r/min, μL/L, kV/m, μT, dB(A), kPa, 年, d).
+ * names besides the electrical ones (K, m/s, r/min, μL/L, kV/m, μT, dB(A), kPa, 年, d; fibre nm, dB/km, 芯; lighting lx, W/m²).
  */
 export const UNIT_CELL_RE =
-  /^[（(]?\s*(?:单位\s*[:：]?\s*)?(?:[kKMG]?V|[kMG]?W|[kMG]?Wh|Mvar|kvar|M?VA|kVA|[kmμ]?A|Ah|%|‰|Hz|℃|°C|K|s|ms|min|h|d|[mkM]?Ω|次|台|个|组|套|km|m|mm²?|m[²³]|m\/s|km\/h|r\/min|μL\/L|mg\/L|mg\/kg|kV\/m|[μm]T|dB(?:\(A\)|（A）)?|[kM]?Pa|kN|kg|年|月|天|p\.?u\.?|元|万元)\s*[)）]?$/;
+  /^[（(]?\s*(?:单位\s*[:：]?\s*)?(?:[kKMG]?V|[kMG]?W|[kMG]?Wh|Mvar|kvar|M?VA|kVA|[kmμ]?A|Ah|%|‰|Hz|℃|°C|K|s|ms|min|h|d|[mkM]?Ω|次|台|个|组|套|km|m|mm²?|m[²³]|m\/s|km\/h|r\/min|μL\/L|mg\/L|mg\/kg|kV\/m|[μm]T|dB(?:\(A\)|（A）)?|[kM]?Pa|kN|kg|年|月|天|p\.?u\.?|元|万元|nm|dB\/km|芯|lx|W\/m[²2])\s*[)）]?$/;
 /**
  * A header cell naming a unit as a scan reads it: the unit (canonical case), or null. Letters whose capital
  * differs from the small one only in size (c o s v w x z) lose their case on a scan when they stand alone in a

@@ -125,3 +125,44 @@ describe('a name whose modifier no recipe writes is another dish, however heavy 
     expect(next).toMatchObject({ state: 'not_found', subject: '葱爆牛肉' });
   });
 });
+
+// names the segmenter cuts into single characters (意 + 面) or follows with the question's own verb (豆豉蒸鱼 +
+// 要蒸几分钟), with no dish word of the collection: real SQLite, FTS5 and jieba over the demo recipes plus these
+describe('a name of content words only: single-character nouns the collection writes together, a trailing verb', () => {
+  const ctx = tempContext();
+  const ask = (question: string) => invokeOperation(ctx, 'collections.ask', { collection: 'noodles', question });
+  beforeAll(async () => {
+    const dir = tempDir();
+    fs.cpSync(demo, dir, { recursive: true });
+    for (const [t, i, s] of [
+      ['意式肉酱面', '意面', '番茄'],
+      ['半成品意面', '意面', '黄油'],
+      ['番茄红酱', '番茄', '洋葱'],
+      ['清蒸鲈鱼', '鲈鱼', '豆豉'],
+      ['豉汁排骨', '排骨', '豆豉'],
+      ['红烧鱼', '草鱼', '豆瓣酱'],
+      // 番茄 in many recipes' text: an ingredient, no dish word of its own (as in HowToCook)
+      ...['罗宋汤', '西红柿牛腩', '茄汁大虾', '番茄炒蛋盖饭', '蔬菜沙拉', '牛肉汉堡', '肉酱披萨'].map((t) => [t, '主料', '番茄']),
+    ])
+      fs.writeFileSync(path.join(dir, `${t}.md`), recipe(t, i, s));
+    await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'noodles' });
+  });
+  afterAll(() => ctx.cleanup());
+
+  it('番茄意面 (番茄 + 意 + 面) is not 意式肉酱面, and is named whole', async () => {
+    const a = await ask('番茄意面怎么煮');
+    expect(a).toMatchObject({ state: 'not_found', subject: '番茄意面' });
+    expect(a.lock.state).not.toBe('locked');
+  });
+
+  it('豆豉蒸鱼要蒸几分钟 names 豆豉蒸鱼, not 清蒸鲈鱼', async () => {
+    const a = await ask('豆豉蒸鱼要蒸几分钟');
+    expect(a).toMatchObject({ state: 'not_found', subject: '豆豉蒸鱼' });
+  });
+
+  it('the dishes it holds still lock', async () => {
+    expect((await ask('意式肉酱面怎么做')).lock.title).toBe('意式肉酱面');
+    // a name the collection holds, followed by the question's verb, is no absent dish
+    expect((await ask('清蒸鲈鱼要蒸几分钟')).state).not.toBe('not_found');
+  });
+});

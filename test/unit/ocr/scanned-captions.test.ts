@@ -102,4 +102,12 @@ describe('scanned table captions', { timeout: 180_000 }, () => {
     expect(parseCaption('注：表中数值为最大值')).toBeNull();
     expect(parseCaption('·表中数值为最大值')).toBeNull();
   });
+
+  it('a table number\'s last digit read as a letter is the digit: "续表7-I" continues 表7-1', () => {
+    expect(parseCaption('续表7-I')).toEqual({ id: '表7-1', title: '', continued: true });
+    expect(parseCaption('表3-l 设备参数')).toEqual({ id: '表3-1', title: '设备参数', continued: false });
+    expect(parseCaption('表2-O 定值')?.id).toBe('表2-0');
+    // a letter that starts a word is no digit
+    expect(parseCaption('表A.1 Ice 参数')?.id).toBe('表A.1');
+  });
 });

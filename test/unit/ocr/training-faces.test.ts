@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SEALED38_FAMILIES } from '../../fixtures/fonts';
+import { SEALED38_FAMILIES, SEALED39_FAMILIES, SEALED39_FONT_DIR } from '../../fixtures/fonts';
 import { HAN_TRAIN, HAN_VAL, LATIN_TRAIN, LATIN_VAL, sealedFace } from '../../../scripts/train/ocr-faces';
 
 const WQY = '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc';
@@ -21,6 +21,15 @@ describe('training faces guard', () => {
     // the stop-38 sealed families by name, even as a system path
     for (const family of SEALED38_FAMILIES) expect(sealedFace('/usr/share/fonts/truetype/x/Face.ttf', family), family).toBe(true);
     expect(sealedFace('/usr/share/fonts/truetype/zcool/ZCOOLXiaoWei-Regular.ttf')).toBe(true);
+  });
+
+  it('refuses the stop-39 sealed faces by family, package name and their private folder', () => {
+    for (const family of SEALED39_FAMILIES) expect(sealedFace('/usr/share/fonts/truetype/x/Face.ttf', family), family).toBe(true);
+    expect(sealedFace('/usr/share/fonts/opentype/maoken/MaokenAssortedSans.ttf')).toBe(true);
+    expect(sealedFace('/usr/share/fonts/truetype/sypxzs/Face.ttf')).toBe(true);
+    expect(sealedFace(path.join(SEALED39_FONT_DIR, 'zhensong.ttf'))).toBe(true);
+    // an installed face of another name is still allowed
+    expect(sealedFace('/usr/share/fonts/truetype/wqy/wqy-microhei.ttc', 'WenQuanYi Micro Hei')).toBe(false);
   });
 
   it.skipIf(!fs.existsSync(WQY))('refuses a system-looking path that links into node_modules, accepts an installed face', () => {

@@ -193,6 +193,41 @@ describe('ruled tables from a scanned page image', () => {
   });
 });
 
+describe('ruled tables on a photocopy', () => {
+  it('a grid on grey, uneven paper is found: ruling ink is judged against the paper around it', () => {
+    // a 200 dpi page whose paper reads 208 on the left (a copy's grey, darker than the 215 a ruling had to be
+    // below) and 242 on the right, with a 3 × 3 grid of 2 px rules at 120 across both: before, the grey
+    // left half was all "ink" and no rule there was thin enough to be a ruling
+    const width = 1000;
+    const height = 700;
+    const data = new Uint8Array(width * height);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data[y * width + x] = x < 500 ? 208 : 242;
+    const ink = (x0: number, y0: number, x1: number, y1: number) => {
+      for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) data[y * width + x] = 120;
+    };
+    for (const y of [100, 250, 400, 550]) ink(100, y, 900, y + 1);
+    for (const x of [100, 350, 650, 900]) ink(x, 100, x + 1, 551);
+    const rulings = detectRulings({ width, height, data }, 200);
+    const grids = buildGrids(rulings.map((r) => ({ x0: r.x0, x1: r.x1, y0: height - r.y1, y1: height - r.y0 })));
+    expect(grids).toHaveLength(1);
+    expect(grids[0].xs.map(Math.round)).toEqual([101, 351, 651, 901]);
+    expect(grids[0].ys).toHaveLength(4);
+    expect(grids[0].cells).toHaveLength(9);
+  });
+
+  it('a streak beside a column border makes no column: of two borders closer than 6 pt, the one covering the table goes on', () => {
+    // points, y upwards: a 3 × 3 grid, and a copier's streak 4 pt right of the second border, from the middle of
+    // the table down past its bottom rule
+    const rulings = [300, 250, 200, 150].map((y) => ({ x0: 50, x1: 350, y0: y, y1: y }));
+    rulings.push(...[50, 150, 250, 350].map((x) => ({ x0: x, x1: x, y0: 150, y1: 300 })));
+    rulings.push({ x0: 154, x1: 154, y0: 90, y1: 220 });
+    const grids = buildGrids(rulings);
+    expect(grids).toHaveLength(1);
+    expect(grids[0].xs).toEqual([50, 150, 250, 350]);
+    expect(grids[0].cells).toHaveLength(9);
+  });
+});
+
 describe('OCR cell clean-up', () => {
   it('drops punctuation speckle at a cell\'s ends and lowercases the k of a unit; leaves real text alone', () => {
     expect(['4800.', 'MW:', "10'", 'KA.', '主变间隔.', 'kV .', '.35', 'KV'].map(cleanOcrCell)).toEqual(['4800', 'MW', '10', 'kA', '主变间隔', 'kV', '35', 'kV']);

@@ -77,10 +77,20 @@ describe('unit rows of SI units', () => {
     expect(seg.rows[0].join('|')).toBe('一号主变|55|23.5|30|150|50');
   });
 
+  it('fibre and lighting units (nm, dB/km, 芯, lx, W/m²) under the names make a unit row', () => {
+    const units = line(681, [['nm', 165, 178], ['dB/km', 222, 244], ['芯', 288, 298], ['lx', 344, 352], ['W/m²', 400, 420]]);
+    const [seg] = findTableSegments([header, units, ...body]);
+    expect(seg.header?.lines).toHaveLength(2);
+    expect(seg.header!.names.slice(1)).toEqual(['温升 nm', '风速 dB/km', '重现期 芯', '湿度 lx', '噪声 W/m²']);
+    expect(seg.rows[0].join('|')).toBe('一号主变|55|23.5|30|150|50');
+  });
+
   it('a number with such a unit stays a body cell', () => {
     expect(unitCell('K')).toBe('K');
     expect(unitCell('r/min')).toBe('r/min');
     expect(unitCell('55K')).toBeNull();
     expect(unitCell('30年')).toBeNull();
+    expect(unitCell('12芯')).toBeNull();
+    expect(unitCell('1310nm')).toBeNull();
   });
 });
