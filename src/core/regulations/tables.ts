@@ -519,6 +519,9 @@ export function unitCell(t: string): string | null {
   if (UNIT_CELL_RE.test(t)) return t;
   const bare = t.length > 1 ? t.replace(/^[.,:;'`·、。，]|[.,:;'`·、。，]$/, '') : t;
   if (UNIT_CELL_RE.test(bare)) return bare;
+  // kilo read as a capital before a unit of two letters or more (the recogniser's "KVA" under 额定容量, SEALED38
+  // peibianfuzai at 200 dpi; "KA" stays no unit: K and k differ in shape, a lone K before one letter is no misread)
+  if (/^K[A-Za-z]{2,}$/.test(bare) && UNIT_CELL_RE.test(`k${bare.slice(1)}`)) return `k${bare.slice(1)}`;
   const at = [...bare].map((ch, i) => (/[cosvwxz]/i.test(ch) ? i : -1)).filter((i) => i >= 0);
   if (!at.length || at.length > 4 || bare.length > 8) return null;
   for (let m = 1; m < 1 << at.length; m++) {
