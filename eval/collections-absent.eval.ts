@@ -78,6 +78,7 @@ interface AbsentSet {
   round9?: NinthSet;
   /** a second stop-39 tuning slice, written after the stop's first change */
   round9_tuning_b?: NinthSet;
+  round9_tuning_c?: NinthSet;
 }
 interface NinthSet {
   recipes: AbsentItem[];
@@ -303,6 +304,7 @@ export default async function run(args: string[]): Promise<void> {
       later.push(['ninth set, tuning slice (stop 39: every item tuned on)', 'v9t', data.round9_tuning, () => false]);
       later.push(['ninth set (stop 39; every item held out)', 'v9', data.round9, all]);
       later.push(['ninth set, second tuning slice (stop 39: every item tuned on)', 'v9tb', data.round9_tuning_b, () => false]);
+      later.push(['ninth set, third tuning slice (stop 39: dishes, every item tuned on)', 'v9tc', data.round9_tuning_c, () => false]);
       for (const [title, tag, set, heldOut] of later) {
         if (!set) continue;
         console.log(`\n## ${title}`);

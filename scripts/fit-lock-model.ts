@@ -36,13 +36,14 @@ import path from 'node:path';
 import { createAppContext, type AppContext } from '../src/core/context';
 import { invokeOperation } from '../src/core/api/invoke';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
+import { fitLogistic, sigmoid } from '../src/core/common/logistic';
 import { corpusOf, docsOf, requireCollection } from '../src/core/collections/store';
 import { questionTerms, retrieveState, statuteFamily, type RetrievalState } from '../src/core/collections/retrieve';
 import { knownAnswers, knownInsideOutside, knownQuestions, setKnownQuestions } from '../src/core/collections/known-answers';
 import { knownStatutePosterior, questionGrams } from '../src/core/collections/known-statutes';
 import { loadShippedKnownQuestions } from '../src/core/regulations/known-questions';
 import { setLayVocabulary } from '../src/core/collections/lay-terms';
-import { choiceCandidates, fitChoiceModel, fitLockModel, fitLogistic, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, LOCK_MODEL, type ChoiceModel, type LockChoice, type LockChooser, type LockModel, type Thresholds } from '../src/core/collections/lock-model';
+import { choiceCandidates, fitChoiceModel, fitLockModel, lockChoice, lockProbability, lockThreshold, LOCK_DECIMALS, LOCK_FEATURES, LOCK_MODEL, type ChoiceModel, type LockChoice, type LockChooser, type LockModel, type Thresholds } from '../src/core/collections/lock-model';
 import { defaultConfig } from '../src/core/config';
 import { corpusRows, documentFrequencies, idfOf } from '../src/core/search/lexical';
 
@@ -384,8 +385,8 @@ function featureReport(fitRows: Row[], choices: Map<Row, LockChoice | null>): st
     const x = (r: Row) => [...LOCK_FEATURES.map((k) => choices.get(r)!.features[k]), ...extra.map((k) => EXTRA_FEATURES[k](r, choices.get(r)!))];
     const p = new Map<Row, number>();
     for (let f = 0; f < FOLDS; f++) {
-      const m = fitLogistic(fitRows.filter((_, i) => i % FOLDS !== f).map((r) => ({ x: x(r), y: y(r) })), L2);
-      for (const [i, r] of fitRows.entries()) if (i % FOLDS === f) p.set(r, 1 / (1 + Math.exp(-(m.bias + x(r).reduce((s, v, j) => s + v * m.weights[j], 0)))));
+      const m = fitLogistic(fitRows.filter((_, i) => i % FOLDS !== f).map((r) => ({ x: x(r), y: y(r) })), { l2: L2, decimals: LOCK_DECIMALS });
+      for (const [i, r] of fitRows.entries()) if (i % FOLDS === f) p.set(r, sigmoid(m.bias + x(r).reduce((s, v, j) => s + v * m.weights[j], 0)));
     }
     return auc(stard.filter(y).map((r) => p.get(r)!), stard.filter((r) => !y(r)).map((r) => p.get(r)!)).toFixed(3);
   };
@@ -463,7 +464,7 @@ function robustReport(rows: Row[]): string[] {
   const bags: { m: { bias: number; weights: number[] }; inBag: Set<Row> }[] = [];
   for (let b = 0; b < ROBUST_BAGS; b++) {
     const sample = fitRows.map(() => fitRows[Math.floor(random() * fitRows.length)]);
-    bags.push({ m: fitLogistic(sample.map((r) => ({ x: x(r), y: y(r) })), L2, 1000), inBag: new Set(sample) });
+    bags.push({ m: fitLogistic(sample.map((r) => ({ x: x(r), y: y(r) })), { l2: L2, steps: 1000, decimals: LOCK_DECIMALS }), inBag: new Set(sample) });
   }
   const bagPs = new Map<Row, number[]>();
   for (const r of rows) {
@@ -471,7 +472,7 @@ function robustReport(rows: Row[]): string[] {
     const v = x(r);
     bagPs.set(
       r,
-      bags.filter((b) => !b.inBag.has(r)).map((b) => 1 / (1 + Math.exp(-(b.m.bias + v.reduce((s, xi, j) => s + xi * b.m.weights[j], 0))))).sort((a, b) => a - b),
+      bags.filter((b) => !b.inBag.has(r)).map((b) => sigmoid(b.m.bias + v.reduce((s, xi, j) => s + xi * b.m.weights[j], 0))).sort((a, b) => a - b),
     );
   }
   const quantile = (r: Row, q: number) => {

@@ -1,4 +1,5 @@
 import fitted from './data/lock-model.json' with { type: 'json' };
+import { fitLogistic, sigmoid } from '../common/logistic';
 
 /**
  * The calibrated lock decision of statute collections: after the focus rule (retrieve.ts) has
@@ -69,6 +70,9 @@ import fitted from './data/lock-model.json' with { type: 'json' };
  * statute or into ask-backs (a known-question agreement feature, +1 / −1 / 0, measured this stop:
  * no change on any tuning figure).
  */
+
+/** decimals of the fitted bias and weights (data/lock-model.json) */
+export const LOCK_DECIMALS = 3;
 
 export const LOCK_FEATURES = ['statuteShare', 'evidence', 'lexicalFirst', 'vectorFirst', 'concentration', 'margin', 'choiceP', 'choiceMargin', 'knownStatute'] as const;
 export type LockFeature = (typeof LOCK_FEATURES)[number];
@@ -253,7 +257,7 @@ export function fitChoiceModel(questions: { candidates: { x: ChoiceModel; right:
 export function lockProbability(model: LockModel, f: LockFeatures): number {
   let z = model.bias;
   for (const k of LOCK_FEATURES) z += (model.weights[k] ?? 0) * f[k];
-  return 1 / (1 + Math.exp(-z));
+  return sigmoid(z);
 }
 
 export interface ScoredArticle {
@@ -380,51 +384,15 @@ export function lockChoice(
 }
 
 /**
- * Fits the model by L2-regularised logistic regression (batch gradient descent on standardised
- * features, weights mapped back), deterministic. `rows`: features with whether the chosen statute was right.
+ * Fits the model by L2-regularised logistic regression (common/logistic.ts fitLogistic: batch gradient
+ * descent on standardised features, weights mapped back, rounded to LOCK_DECIMALS), deterministic. `rows`: features with whether the chosen statute was right.
  */
 export function fitLockModel(rows: { f: LockFeatures; right: boolean }[], l2 = 1, steps = 3000, rate = 0.5): LockModel {
   const { bias, weights } = fitLogistic(
     rows.map((r) => ({ x: LOCK_FEATURES.map((k) => r.f[k]), y: r.right })),
-    l2,
-    steps,
-    rate,
+    { l2, steps, rate, decimals: LOCK_DECIMALS },
   );
   return { bias, weights: Object.fromEntries(LOCK_FEATURES.map((k, j) => [k, weights[j]])) as Record<LockFeature, number> };
-}
-
-/**
- * L2-regularised logistic regression over feature vectors (batch gradient descent on standardised
- * features, weights mapped back to the raw scale, rounded to 1e-3), deterministic: the lock model's
- * fitter, also used by `models:fit-lock --features` to measure candidate features.
- */
-export function fitLogistic(rows: { x: number[]; y: boolean }[], l2 = 1, steps = 3000, rate = 0.5): { bias: number; weights: number[] } {
-  const n = rows.length;
-  const d = rows[0]?.x.length ?? 0;
-  const mean = Array.from({ length: d }, (_, j) => rows.reduce((s, r) => s + r.x[j], 0) / Math.max(n, 1));
-  const sd = Array.from({ length: d }, (_, j) => Math.sqrt(rows.reduce((s, r) => s + (r.x[j] - mean[j]) ** 2, 0) / Math.max(n, 1)) || 1);
-  const x = rows.map((r) => r.x.map((v, j) => (v - mean[j]) / sd[j]));
-  const y = rows.map((r) => (r.y ? 1 : 0));
-  const w = Array.from({ length: d }, () => 0);
-  let b = 0;
-  for (let step = 0; step < steps; step++) {
-    const gw = w.map(() => 0);
-    let gb = 0;
-    for (let i = 0; i < n; i++) {
-      const z = b + w.reduce((s, wj, j) => s + wj * x[i][j], 0);
-      const err = 1 / (1 + Math.exp(-z)) - y[i];
-      gb += err;
-      for (let j = 0; j < d; j++) gw[j] += err * x[i][j];
-    }
-    b -= (rate * gb) / Math.max(n, 1);
-    for (let j = 0; j < d; j++) w[j] -= rate * (gw[j] / Math.max(n, 1) + (l2 * w[j]) / Math.max(n, 1));
-  }
-  let bias = b;
-  const weights = w.map((wj, j) => {
-    bias -= (wj * mean[j]) / sd[j];
-    return round(wj / sd[j]);
-  });
-  return { bias: round(bias), weights };
 }
 
 function round(x: number): number {

@@ -6,6 +6,7 @@ import { buildBlocks, finishStructure, unitsAndToc, ARTICLE_RE, headingRank } fr
 import { cellGroups, type Fragment } from './tables';
 import { buildGrids, pageTableSegments, type CellGrid, type PageTableOptions } from './table-grid';
 import { cleanOcrColumns } from './table-cells';
+import { UNIT_MATCHERS } from './units';
 import { rulingsFromOperators, type OperatorList } from './table-rulings';
 import { PAGE_NUMBER_RE, segmentParas, stitchTables, type PagePara } from './table-layout';
 import type { OcrLineBox, ParsedDocument, ParsedFigure, ParsedToc } from './types';
@@ -136,13 +137,13 @@ export function cleanOcrCell(cell: string): string {
   // the ring of "℃" read as a quote or doubled ("±2"C", "40'C")
   s = s.replace(/(?<=\d)\s?(?:["'“”’`]|[°º˚]{2})\s?C(?![A-Za-z])/g, '℃').replace(/(?<=\d)\s?[°º˚"'](?=℃)/g, '');
   // a colon for the decimal point of a number followed by its unit ("0:38kV"; a time "10:00" has no unit after it)
-  s = s.replace(/(?<=\d)[:：](?=\d+(?:k?V|kW|MW|kA|A|Hz|kvar|Mvar|MVA|kVA)(?![A-Za-z]))/g, '.');
+  s = s.replace(UNIT_MATCHERS.decimalColon, '.');
   // a cell opening with a long dash and going on in Han characters: the dash is "一" (一般, 一遥); the lone
   // dash of an empty cell, and a dash between two names, stay
   s = s.replace(/^[—－-](?=[\u4e00-\u9fff])/, '一');
   // volt and watt are capitals (units named after people): "500kv" is 500 kV, a unit row's "kv" is kV
   return s
-    .replace(/^K(V|A|W|VA|var|Wh)$/, 'k$1')
+    .replace(UNIT_MATCHERS.kilo, 'k$1')
     .replace(/^[kK]([vw])(a?)$/, (_m, u: string, va: string) => `k${u.toUpperCase()}${va.toUpperCase()}`).replace(/(\d\s?[kMG]?)([vw])(a?)$/, (_m, a: string, u: string, va: string) => `${a}${u.toUpperCase()}${va.toUpperCase()}`);
 }
 

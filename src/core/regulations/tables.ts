@@ -2,6 +2,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
 import { gfmTable } from 'micromark-extension-gfm-table';
 import { toString } from 'mdast-util-to-string';
+import { UNIT_MATCHERS } from './units';
 
 /**
  * Tables as structure: a table has an id when the document numbers it (表A.1, 表6-2, 附表3), a title,
@@ -159,7 +160,7 @@ export function looksLikeHeader(row: string[]): boolean {
 }
 
 /** "额定电压 kV·110" -> "110kV": a number under a group label that names its unit, as people write it. */
-const UNIT_TAIL_RE = /\s(k?V|[kM]W|Mvar|kvar|M?VA|kVA|k?A|Hz|℃|°C|%|Ω)$/;
+const UNIT_TAIL_RE = UNIT_MATCHERS.tail;
 function columnAlias(name: string): string | null {
   const parts = name.split('·');
   const num = parts[parts.length - 1].trim();
@@ -503,11 +504,10 @@ function numberColumn(rows: string[][], c: number): boolean {
 }
 
 /**
- * A header cell that only names a unit: "kV", "MW", "(%)", "单位：A"; SI units a regulation table prints under its
- * names besides the electrical ones (K, m/s, r/min, μL/L, kV/m, μT, dB(A), kPa, 年, d; fibre nm, dB/km, 芯; lighting lx, W/m²).
+ * A header cell that only names a unit: "kV", "MW", "(%)", "单位：A" — the units of src/core/regulations/vocab/units.json
+ * (electrical, and the SI units a regulation table prints under its names: K, m/s, r/min, μL/L, kV/m, dB(A), kPa, 年 …).
  */
-export const UNIT_CELL_RE =
-  /^[（(]?\s*(?:单位\s*[:：]?\s*)?(?:[kKMG]?V|[kMG]?W|[kMG]?Wh|Mvar|kvar|M?VA|kVA|[kmμ]?A|Ah|%|‰|Hz|℃|°C|K|s|ms|min|h|d|[mkM]?Ω|次|台|个|组|套|km|m|mm²?|m[²³]|m\/s|km\/h|r\/min|μL\/L|mg\/L|mg\/kg|kV\/m|[μm]T|dB(?:\(A\)|（A）)?|[kM]?Pa|kN|kg|年|月|天|p\.?u\.?|元|万元|nm|dB\/km|芯|lx|W\/m[²2])\s*[)）]?$/;
+export const UNIT_CELL_RE = UNIT_MATCHERS.cell;
 /**
  * A header cell naming a unit as a scan reads it: the unit (canonical case), or null. Letters whose capital
  * differs from the small one only in size (c o s v w x z) lose their case on a scan when they stand alone in a

@@ -1,3 +1,4 @@
+import { logisticLoss, sigmoid, standardise } from '../common/logistic';
 import type { ChunkInfo, EngineResult } from './engine';
 import type { ParentHit } from './fusion';
 
@@ -8,7 +9,8 @@ import type { ParentHit } from './fusion';
  * features the caller adds (regulations: local regulation, article kind, title match). Cheap
  * (a dot product per candidate, no text is read) and trained offline on held-out questions
  * (scripts/train-reranker.ts); fitted by `fitLinearReranker` below (L2 logistic regression on
- * standardised features, one query's candidates per group).
+ * standardised features, one query's candidates per group; standardisation and pointwise loss from
+ * common/logistic.ts, the lock model's fitter).
  */
 
 /** Features every engine result has, in model order (callers append theirs). */
@@ -117,7 +119,7 @@ export function engineFeatures(engine: EngineResult, pool: number): { parent: st
 export function rerankScore(model: LinearReranker, x: number[]): number {
   let z = model.bias;
   for (let j = 0; j < model.weights.length; j++) z += model.weights[j] * (((x[j] ?? 0) - model.mean[j]) / model.scale[j]);
-  return 1 / (1 + Math.exp(-z));
+  return sigmoid(z);
 }
 
 /** Whether the model fits these features and embedding model (a model trained on other features is ignored). */
@@ -160,13 +162,7 @@ export function fitLinearReranker(groups: RerankGroup[], features: string[], met
   const d = features.length;
   const used = groups.filter((g) => g.y.some((v) => v > 0) && g.y.some((v) => v <= 0));
   const all = used.flatMap((g) => g.x);
-  const mean = new Array<number>(d).fill(0);
-  const scale = new Array<number>(d).fill(1);
-  for (let j = 0; j < d; j++) {
-    mean[j] = all.reduce((s, x) => s + x[j], 0) / (all.length || 1);
-    const v = all.reduce((s, x) => s + (x[j] - mean[j]) ** 2, 0) / (all.length || 1);
-    scale[j] = Math.sqrt(v) || 1;
-  }
+  const { mean, scale } = standardise(all, d);
   const n = d + 1;
   const data = used.map((g) => ({ z: g.x.map((x) => [...x.map((v, j) => (v - mean[j]) / scale[j]), 1]), y: g.y.map((v): number => (v > 0 ? 1 : 0)) }));
   /** objective, gradient and Hessian at b */
@@ -186,11 +182,9 @@ export function fitLinearReranker(groups: RerankGroup[], features: string[], met
       const s = z.map((zi) => zi.reduce((acc, v, j) => acc + v * b[j], 0));
       // pointwise
       s.forEach((si, i) => {
-        const p = 1 / (1 + Math.exp(-si));
+        const p = sigmoid(si);
         const w = y[i] ? 0.5 / pos : 0.5 / neg;
-        // log(1 + e^-s) for y = 1, log(1 + e^s) for y = 0, computed stably
-        const m = y[i] ? -si : si;
-        loss += w * (Math.max(m, 0) + Math.log1p(Math.exp(-Math.abs(m))));
+        loss += w * logisticLoss(si, y[i]);
         if (!withDerivatives) return;
         for (let j = 0; j < n; j++) grad[j] += w * (p - y[i]) * z[i][j];
         addOuter(w * p * (1 - p), z[i], z[i]);

@@ -141,6 +141,7 @@ describe('a name of content words only: single-character nouns the collection wr
       ['清蒸鲈鱼', '鲈鱼', '豆豉'],
       ['豉汁排骨', '排骨', '豆豉'],
       ['红烧鱼', '草鱼', '豆瓣酱'],
+      ['菌菇炖乳鸽', '乳鸽', '鸡汤'],
       // 番茄 in many recipes' text: an ingredient, no dish word of its own (as in HowToCook)
       ...['罗宋汤', '西红柿牛腩', '茄汁大虾', '番茄炒蛋盖饭', '蔬菜沙拉', '牛肉汉堡', '肉酱披萨'].map((t) => [t, '主料', '番茄']),
     ])
@@ -158,6 +159,10 @@ describe('a name of content words only: single-character nouns the collection wr
   it('豆豉蒸鱼要蒸几分钟 names 豆豉蒸鱼, not 清蒸鲈鱼', async () => {
     const a = await ask('豆豉蒸鱼要蒸几分钟');
     expect(a).toMatchObject({ state: 'not_found', subject: '豆豉蒸鱼' });
+  });
+
+  it('a name read from a word the collection never writes goes on over the noun after it: 「老母鸡汤」, not 「老母」', async () => {
+    expect(await ask('老母鸡汤怎么炖才香')).toMatchObject({ state: 'not_found', subject: '老母鸡汤' });
   });
 
   it('the dishes it holds still lock', async () => {

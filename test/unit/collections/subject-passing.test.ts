@@ -53,7 +53,7 @@ function writeLongStatute(dir: string, title: string): void {
   fs.writeFileSync(path.join(dir, `${title}.md`), [`# ${title}`, '', '## 第一章 总则', '', ...body].join('\n'));
 }
 
-describe('a matter the collection mentions only in passing, whose known questions cite a statute named for it', () => {
+describe('a matter the collection mentions only in passing, whose known questions cite a statute named for it; a lock the known questions place inside', () => {
   const ctx = tempContext();
   const dir = tempDir();
   const ask = (question: string) => invokeOperation(ctx, 'collections.ask', { collection: 'crimes', question });
@@ -99,23 +99,8 @@ describe('a matter the collection mentions only in passing, whose known question
     }
     expect((await ask('偷了同事的钱包会判几年')).decision).not.toBe('not_found');
   });
-});
 
-describe('a lock on a word no statute writes stands when the nearest known questions are the collection\'s own', () => {
-  const ctx = tempContext();
-  const dir = tempDir();
-  beforeAll(async () => {
-    writeLongStatute(dir, '刑罚示范法');
-    await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'crimes' });
-    setKnownQuestions(ctx, [...INSIDE, ...OUTSIDE]);
-    ctx.config.collections.elsewhereMinKnown = 2;
-  });
-  afterAll(async () => {
-    await ctx.cleanup();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('偷了同事的钱包会判几年 keeps its lock although 钱包 is a word no statute is about', async () => {
+  it('a lock on words no statute writes stands when the nearest known questions are the collection\'s own: 偷了同事的钱包会判几年 keeps its lock although 钱包 is a word no statute is about', async () => {
     const coll = requireCollection(ctx.db, 'crimes');
     const q = '偷了同事的钱包会判几年';
     const split = knownInsideOutside(ctx, coll, q)!;
