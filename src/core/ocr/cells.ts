@@ -538,6 +538,212 @@ export function readSign(img: GreyImage, b: TextBox, r: RecognizedLine): Recogni
   return { ...r, text: sign + r.text, charConfidence: [1, ...r.charConfidence], charX: [0, ...r.charX] };
 }
 
+/** What the recogniser reads for a printed dash between two digits at low resolution: a hyphen's shapes. */
+const SHORT_DASHES = new Set(['-', '‐', '‑', '–', '－']);
+/**
+ * A bar this long (a share of the box height: the detector's box is about 1.75 em high) is a dash, not a hyphen:
+ * an em dash measures 0.45–0.55 of the box, a hyphen about 0.2 (see DASH_LENGTH); blur may join a bar to a
+ * neighbouring digit's stroke, a few pixels each side.
+ */
+const RANGE_DASH = 0.38;
+
+/**
+ * A dash between two digits decided from its ink, where the recogniser read a hyphen ("00:00—01:00" read
+ * "00:00-01:00" in every cell of a 明体 table at 150 dpi, where no cell's reading shows the column prints long
+ * dashes): the longest horizontal run of ink through the character's place, in the box's middle half, as long
+ * as an em dash makes it "—"; a hyphen ("2026-04-17", "GW4-126") stays. Only cell-length lines.
+ */
+export function readDigitDashes(img: GreyImage, b: TextBox, r: RecognizedLine): RecognizedLine {
+  const chars = [...r.text];
+  if (chars.length > 16 || !r.charX || r.charX.length !== chars.length) return r;
+  let out: string[] | null = null;
+  chars.forEach((ch, i) => {
+    if (!SHORT_DASHES.has(ch) || !/\d/.test(chars[i - 1] ?? '') || !/\d/.test(chars[i + 1] ?? '')) return;
+    const h = b.y1 - b.y0;
+    if (barThrough(img, b, b.x0 + r.charX![i] * (b.x1 - b.x0), h / 6) >= h * RANGE_DASH) (out ??= [...chars])[i] = '—';
+  });
+  return out ? { ...r, text: (out as string[]).join('') } : r;
+}
+
+/**
+ * The longest bar through x: a run of ink along one row of the box's middle half passing within `near` pixels of
+ * x, counted in the columns that hold no other ink above or below it (beyond a tenth of the box height from
+ * its row) — blur joins a hyphen to a neighbouring "4"'s crossbar ("GW4-126"), whose columns hold the 4's
+ * upright and diagonal. Ink as `markInk` finds it: the scanner's specks left out (darker than a 明体 dash at
+ * 150 dpi, they would set the threshold and stand above or below the bar).
+ */
+function barThrough(img: GreyImage, b: TextBox, x: number, near: number): number {
+  const x0 = Math.max(0, Math.floor(b.x0));
+  const x1 = Math.min(img.width, Math.ceil(b.x1));
+  const top = Math.max(0, Math.floor(b.y0));
+  const bottom = Math.min(img.height, Math.ceil(b.y1));
+  const h = b.y1 - b.y0;
+  if (x1 - x0 < 2 || bottom - top < 4) return 0;
+  const w = x1 - x0;
+  const { mask } = markInk(img, x0, top, x1, bottom, h);
+  const dark = (xx: number, y: number) => mask[(y - top) * w + xx - x0] === 1;
+  const y0 = Math.max(top, Math.floor(b.y0 + h / 4));
+  const y1 = Math.min(bottom, Math.ceil(b.y1 - h / 4));
+  const lo = Math.max(x0, Math.floor(x - near));
+  const hi = Math.min(x1 - 1, Math.ceil(x + near));
+  // rows a ruling crosses (ink over most of the box) hold no glyph's ink
+  const ruled: boolean[] = [];
+  for (let y = top; y < bottom; y++) {
+    let n = 0;
+    for (let xx = x0; xx < x1; xx++) if (dark(xx, y)) n++;
+    ruled.push(n > w * 0.6);
+  }
+  const band = Math.max(2, h / 10);
+  const clean = (xx: number, y: number) => {
+    for (let yy = top; yy < bottom; yy++) if (!ruled[yy - top] && Math.abs(yy - y) > band && dark(xx, yy)) return false;
+    return true;
+  };
+  let best = 0;
+  for (let y = y0; y < y1; y++) {
+    let start = -1;
+    for (let xx = x0; xx <= x1; xx++) {
+      const d = xx < x1 && dark(xx, y);
+      if (d && start < 0) start = xx;
+      if (!d && start >= 0) {
+        // a run reaching the character's place
+        if (start <= hi && xx - 1 >= lo) {
+          let n = 0;
+          for (let c = start; c < xx; c++) if (clean(c, y)) n++;
+          best = Math.max(best, n);
+        }
+        start = -1;
+      }
+    }
+  }
+  return best;
+}
+
+/** What the recogniser reads for the strokes of a printed Roman numeral Ⅰ–Ⅲ (it also reads Ⅱ as one "1"). */
+const ONE_LIKE = /^[1Il|丨!ⅠⅡⅢ]$/u;
+const HAN_CHAR = /^[\u3400-\u9fff]$/u;
+/** A one-like run read below this (its least sure character) may be a numeral's bars (tuning: 0.45–0.54). */
+const UNSURE_ONE = 0.8;
+
+/**
+ * "零序过流Ⅱ段" read "零序过流1段" (sans-serif Ⅱ at 150 dpi: two bars read as one "1", at 0.45–0.54): between two
+ * Han characters, where the line reads a run of one-like characters, the ink there is counted — two or three
+ * separate thin upright bars (each at least 0.4 of the line's ink height tall and at most 0.2 em wide, as wide at its top as at its
+ * middle: a "1" has a flag, a Han glyph horizontal strokes) are Ⅱ or Ⅲ, which no digit is. One bar is left to
+ * the page's usage (`romanOne`): "电容器1组" prints a one. Not after 第 (an ordinal counts in digits), and only
+ * where the run was read unsure (below UNSURE_ONE).
+ */
+export function readRomanBars(img: GreyImage, b: TextBox, r: RecognizedLine): RecognizedLine {
+  const chars = [...r.text];
+  if (chars.length > 16 || !r.charX || r.charX.length !== chars.length) return r;
+  let out: { chars: string[]; conf: number[]; x: number[] } | null = null;
+  for (let i = 1; i < chars.length - 1; i++) {
+    if (!ONE_LIKE.test(chars[i]) || !HAN_CHAR.test(chars[i - 1]) || chars[i - 1] === '第') continue;
+    let j = i;
+    while (j + 1 < chars.length && ONE_LIKE.test(chars[j + 1])) j++;
+    if (!HAN_CHAR.test(chars[j + 1] ?? '')) {
+      i = j;
+      continue;
+    }
+    const at = b.x0 + ((r.charX[i] + r.charX[j]) / 2) * (b.x1 - b.x0);
+    const n = uprightBars(img, b, at);
+    const run = chars.slice(i, j + 1);
+    // a Roman numeral read twice ("接地距离ⅡⅢ段", Ⅱ 0.49 and Ⅲ 0.80 at one 明体 Ⅲ whose serifs join its bars):
+    // no two numerals stand side by side, the surer numeral read is the one
+    // ("零序过流Ⅱ1段": a stroke read again as a one, 150 dpi 明体)
+    const numerals = run.flatMap((c, k) => (/[ⅡⅢ]/u.test(c) ? [{ c, p: r.charConfidence[i + k] }] : []));
+    const surer = run.length > 1 && numerals.length ? numerals.reduce((a, q) => (q.p > a.p ? q : a)).c : null;
+    // a numeral the recogniser read as such is left to it (明体 serifs join a Ⅲ's bars: counted two)
+    const read = run.some((c) => /[ⅡⅢ]/u.test(c));
+    // and a run read surely is what it reads ("东郊11号" in a sans face: two flagged ones, read at 1.0)
+    const unsure = Math.min(...r.charConfidence.slice(i, j + 1)) < UNSURE_ONE;
+    const roman = !read && unsure && n === 2 ? 'Ⅱ' : !read && unsure && n === 3 ? 'Ⅲ' : surer;
+    if (roman && chars.slice(i, j + 1).join('') !== roman) {
+      const cur: { chars: string[]; conf: number[]; x: number[] } = out ?? { chars: [...chars], conf: [...r.charConfidence], x: [...r.charX] };
+      // positions shift by what earlier replacements removed
+      const shift = chars.length - cur.chars.length;
+      cur.chars.splice(i - shift, j - i + 1, roman);
+      cur.conf.splice(i - shift, j - i + 1, Math.max(...r.charConfidence.slice(i, j + 1)));
+      cur.x.splice(i - shift, j - i + 1, (r.charX[i] + r.charX[j]) / 2);
+      out = cur;
+    }
+    i = j;
+  }
+  if (!out) return r;
+  const o = out as { chars: string[]; conf: number[]; x: number[] };
+  return { ...r, text: o.chars.join(''), charConfidence: o.conf, confidence: o.conf.reduce((a, c) => a + c, 0) / o.conf.length, charX: o.x, top: undefined };
+}
+
+/**
+ * Thin upright bars around x in the box: runs of ink columns (ink: darker than halfway from the box's darkest
+ * pixel to paper) starting from the run nearest x and taken on while the next run is a bar too and at most
+ * 0.35 em away. 0 when the run at x is no bar. The em is the box height over 1.75 (the detector's margin).
+ */
+function uprightBars(img: GreyImage, b: TextBox, x: number): number {
+  const x0 = Math.max(0, Math.floor(b.x0));
+  const x1 = Math.min(img.width, Math.ceil(b.x1));
+  const y0 = Math.max(0, Math.floor(b.y0));
+  const y1 = Math.min(img.height, Math.ceil(b.y1));
+  const em = (y1 - y0) / 1.75;
+  if (x1 - x0 < 3 || y1 - y0 < 6) return 0;
+  let darkest = 255;
+  for (let y = y0; y < y1; y++) for (let xx = x0; xx < x1; xx++) darkest = Math.min(darkest, img.data[y * img.width + xx]);
+  const ink = Math.min(FAINT_INK, (darkest + 255) / 2);
+  const dark = (xx: number, y: number) => img.data[y * img.width + xx] < ink;
+  // rows a ruling crosses (dark over most of the box) are left out
+  const ruled: boolean[] = [];
+  for (let y = y0; y < y1; y++) {
+    let n = 0;
+    for (let xx = x0; xx < x1; xx++) if (dark(xx, y)) n++;
+    ruled.push(n > (x1 - x0) * 0.6);
+  }
+  // the line's ink height: rows holding ink (a Han glyph's height; a Roman numeral is half of it or more)
+  let inkRows = 0;
+  for (let y = y0; y < y1; y++) {
+    if (ruled[y - y0]) continue;
+    let n = 0;
+    for (let xx = x0; xx < x1 && n < 2; xx++) if (dark(xx, y)) n++;
+    if (n >= 2) inkRows++;
+  }
+  const colInk = (xx: number) => {
+    let n = 0;
+    for (let y = y0; y < y1; y++) if (!ruled[y - y0] && dark(xx, y)) n++;
+    return n;
+  };
+  // runs of columns holding two ink pixels or more
+  const runs: { a: number; z: number }[] = [];
+  for (let xx = x0; xx < x1; xx++) {
+    if (colInk(xx) < 2) continue;
+    const last = runs.at(-1);
+    if (last && last.z === xx - 1) last.z = xx;
+    else runs.push({ a: xx, z: xx });
+  }
+  const isBar = (run: { a: number; z: number }) => {
+    if (run.z - run.a + 1 > em * 0.2) return false;
+    const widths: number[] = [];
+    for (let y = y0; y < y1; y++) {
+      if (ruled[y - y0]) continue;
+      let n = 0;
+      for (let xx = run.a; xx <= run.z; xx++) if (dark(xx, y)) n++;
+      if (n) widths.push(n);
+    }
+    if (widths.length < Math.max(5, inkRows * 0.4)) return false;
+    const sorted = [...widths].sort((p, q) => p - q);
+    const mid = sorted[Math.floor(sorted.length / 2)];
+    // no row much wider than the stem (a "1"'s flag or foot, a Han glyph's strokes); serifs of a 明体 Ⅰ one row each
+    return widths.filter((w) => w > mid + 1.5).length <= 2;
+  };
+  if (!runs.length) return 0;
+  let k = 0;
+  for (let i = 1; i < runs.length; i++) if (Math.abs((runs[i].a + runs[i].z) / 2 - x) < Math.abs((runs[k].a + runs[k].z) / 2 - x)) k = i;
+  if (!isBar(runs[k])) return 0;
+  let lo = k;
+  let hi = k;
+  while (lo > 0 && runs[lo].a - runs[lo - 1].z <= em * 0.35 && isBar(runs[lo - 1])) lo--;
+  while (hi + 1 < runs.length && runs[hi + 1].a - runs[hi].z <= em * 0.35 && isBar(runs[hi + 1])) hi++;
+  return hi - lo + 1;
+}
+
+
 interface Glyph {
   x0: number;
   x1: number;

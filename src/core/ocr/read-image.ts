@@ -1,5 +1,5 @@
 import { estimateSkew } from './deskew';
-import { cellBoxes, INK_CELL_CONFIDENCE, inkBox, medianHeight, readCellBox, readSign, type CellBox } from './cells';
+import { cellBoxes, INK_CELL_CONFIDENCE, inkBox, medianHeight, readCellBox, readDigitDashes, readRomanBars, readSign, type CellBox } from './cells';
 import { DEFAULT_DETECT, detectPrepared, detectionInput, type DetectionInput, type TextBox } from './detect';
 import { resize, rotate, type GreyImage } from './image';
 import type { OcrModels } from './models';
@@ -64,11 +64,12 @@ export async function readLevelled(models: OcrModels, page: LevelledPage): Promi
   const boxes = readingOrder(cellBoxes(await detectPrepared(models, level, page.detection, DEFAULT_DETECT), page.rulings, level));
   const detectMs = performance.now() - t;
   t = performance.now();
-  const read = romanOne(rereadLines(await rereadLoneMarks(models, level, boxes, page.rulings, await recognizeBoxes(models, level, boxes)), models.dictionary));
+  const raw = await rereadLoneMarks(models, level, boxes, page.rulings, await recognizeBoxes(models, level, boxes));
+  const read = romanOne(rereadLines(raw.map((r, i) => readRomanBars(level, boxes[i], r)), models.dictionary));
   const recognizeMs = performance.now() - t;
   const lines: OcrLine[] = [];
   boxes.forEach((b, i) => {
-    const r = dropTrailingSpeck(readSign(level, b, readCellBox(b, read[i])));
+    const r = dropTrailingSpeck(readDigitDashes(level, b, readSign(level, b, readCellBox(b, read[i]))));
     const text = fixLookalikes(fixUnits(r.text.trim()));
     if (!text || r.confidence < MIN_LINE_CONFIDENCE) return;
     if (b.ink && Math.min(...r.charConfidence) < INK_CELL_CONFIDENCE) return;

@@ -19,7 +19,7 @@ export function cleanOcrColumns(rows: string[][]): string[][] {
   const n = Math.max(0, ...out.map((r) => r.length));
   for (let c = 0; c < n; c++) {
     const cells = out.map((r) => r[c] ?? '');
-    const fixed = ratedCurrent(ohms(speckPoints(trailingDashes(strayRings(lostPercent(loneDashes(plusMinus(signs(lookalikeDigits(decimalMarks(dashSlots(cells))))))))))));
+    const fixed = codeOnes(ratedCurrent(ohms(speckPoints(trailingDashes(strayRings(lostPercent(loneDashes(plusMinus(signs(lookalikeDigits(decimalMarks(dashSlots(cells)))))))))))));
     fixed.forEach((v, i) => {
       if (out[i].length > c) out[i][c] = v;
     });
@@ -219,6 +219,19 @@ function ohms(cells: string[]): string[] {
  */
 function ratedCurrent(cells: string[]): string[] {
   return cells.map((c) => c.replace(/^([≥≤<>±]?\d[\d.]*)l+([en])$/, '$1I$2'));
+}
+
+/**
+ * "S13-M-100/10" read "SI3-M-100/10", "SCB13" read "SCBI3": a sans-serif "1" after a capital letter is read as the
+ * capital "I" (HarmonyOS Sans, SEALED38 `peibianfuzai`, every such cell at 200 dpi); "Y10W" read "YI0W" likewise.
+ * In a column of codes — two cells at least where a capital other than I is followed by a digit ("S20-M",
+ * "SBH15") — an "I", "l" or "|" between a capital letter and a digit, in a cell without Han characters, is "1":
+ * model codes spell a number there, and no letter I stands before a digit in the tuning tables' codes.
+ */
+function codeOnes(cells: string[]): string[] {
+  const ONE = /(?<=[A-HJ-Z])[Il|](?=\d)/g;
+  if (cells.filter((c) => !HAN.test(c) && /[A-HJ-Z]\d/.test(c)).length < 2) return cells;
+  return cells.map((c) => (HAN.test(c) ? c : c.replace(ONE, '1')));
 }
 
 /** A dash after a name where no other cell of the column ends in one ("一般缺陷—", "一遥—"): a speck or a ruling's stub. */

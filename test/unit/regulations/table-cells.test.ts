@@ -149,6 +149,20 @@ describe('OCR table columns', () => {
     expect(col([['a', '≤0.5Q'], ['b', '≤10Q'], ['c', '4QF']], 1)).toEqual(['≤0.5Q', '≤10Q', '4QF']);
   });
 
+  it('in a column of codes an "I" between a capital and a digit is a one ("SI3-M" for S13-M); other columns keep it', () => {
+    expect(col([['SI3-M-100/10'], ['SBH15-M-400/10'], ['SCBI3-100/10'], ['S20-M-315/10'], ['YI0W-200/496'], ['GIS'], ['Ⅱ母']], 0)).toEqual([
+      'S13-M-100/10',
+      'SBH15-M-400/10',
+      'SCB13-100/10',
+      'S20-M-315/10',
+      'Y10W-200/496',
+      'GIS',
+      'Ⅱ母',
+    ]);
+    // no cell shows a capital before a digit: no evidence the column prints codes
+    expect(col([['SI3'], ['AI2'], ['GIS']], 0)).toEqual(['SI3', 'AI2', 'GIS']);
+  });
+
   it('"0.5le" after a number is the rated current 0.5Ie (capital I read "l"); "le" in a name stays', () => {
     expect(col([['a', '0.5le'], ['b', '6lle'], ['c', '0.4ln'], ['d', 'Cable'], ['e', '1200']], 1)).toEqual(['0.5Ie', '6Ie', '0.4In', 'Cable', '1200']);
   });
