@@ -10,6 +10,12 @@ export interface OcrPageLine {
   y0: number;
   x1: number;
   y1: number;
+  /**
+   * where the line's print starts and ends inside its box, as shares of the box's width (0..1): the detector
+   * pads a box by about a third of its height on each side, so two table cells a word space apart have
+   * boxes that touch; their ink does not (three-line table columns: `frameGrid`)
+   */
+  ink?: [number, number];
 }
 
 export type OcrSkipReason = 'blank' | 'too_large' | 'unreadable';

@@ -50,7 +50,7 @@ export async function readOcrPage(id: number, pageNum: number): Promise<OcrPageR
     ...prepared.page,
     skew: read.skew,
     dpi: prepared.scale * 72,
-    lines: read.lines.map((l) => ({ text: l.text, confidence: l.confidence, min_confidence: l.min_confidence, x0: l.x0 * s, y0: l.y0 * s, x1: l.x1 * s, y1: l.y1 * s })),
+    lines: read.lines.map((l) => ({ text: l.text, confidence: l.confidence, min_confidence: l.min_confidence, x0: l.x0 * s, y0: l.y0 * s, x1: l.x1 * s, y1: l.y1 * s, ...(l.ink ? { ink: l.ink } : {}) })),
     rulings: read.rulings.map((r) => ({ x0: r.x0 * s, y0: r.y0 * s, x1: r.x1 * s, y1: r.y1 * s })),
     // this page's preparation (possibly while the last page was read) plus its reading here
     ms: prepared.ms + performance.now() - started,

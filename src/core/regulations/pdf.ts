@@ -13,12 +13,14 @@ import type { OcrLineBox, ParsedDocument, ParsedFigure, ParsedToc } from './type
 import { attachCitations, figureUnits, findPageFigures } from './figures';
 const CJK = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
 
-interface TextItem {
+export interface TextItem {
   str: string;
   x: number;
   y: number;
   w: number;
   h: number;
+  /** OCR: where the print starts and ends (points), inside the padded box */
+  ink?: [number, number];
 }
 
 interface PdfLine {
@@ -66,7 +68,7 @@ function itemsToLines(items: TextItem[]): PdfLine[] {
         text += it.str;
         prevEnd = it.x + it.w;
       }
-      const frags = row.filter((it) => it.str.trim()).map((it) => ({ str: it.str, x: it.x, right: it.x + it.w, h: it.h, y: it.y }));
+      const frags = row.filter((it) => it.str.trim()).map((it) => ({ str: it.str, x: it.x, right: it.x + it.w, h: it.h, y: it.y, ...(it.ink ? { ink: it.ink } : {}) }));
       return { text: text.replace(/\s+/g, ' ').trim(), x: row[0].x, right: prevEnd, size, y: row[0].y, frags, tabular: wideGaps >= 2 };
     })
     .filter((l) => l.text);
@@ -213,22 +215,27 @@ function needsOcr(items: TextItem[], limits: { minTextChars: number; minReadable
 const SPECK_RE = /^[\s.,:;'"`·、，。：；]{1,3}$/;
 
 /** OCR lines (boxes in points from the top-left) -> the text items the layout code reads. */
-function ocrItems(result: OcrPageResult): TextItem[] {
-  const boxes = result.lines.filter((l) => !SPECK_RE.test(l.text)).map((l) => ({ text: l.text, ...levelledBox(l, result) }));
+export function ocrItems(result: OcrPageResult): TextItem[] {
+  const boxes = result.lines.filter((l) => !SPECK_RE.test(l.text)).map((l) => ({ text: l.text, ink: l.ink, ...levelledBox(l, result) }));
   // the body print is the height most characters are read at (a page of short labels in a drawing and two
   // long articles is set in the articles' size): median box height weighted by characters
   const byHeight = boxes.map((b) => ({ h: b.h, n: [...b.text].length })).sort((a, b) => a.h - b.h);
   const half = byHeight.reduce((a, b) => a + b.n, 0) / 2;
   let seen = 0;
   const median = byHeight.find((b) => (seen += b.n) >= half)?.h ?? 10;
-  // a speck read as a dot or a colon on its own is no line of the page (it would end a table before a page break)
-  return boxes.map((b) => {
+  // a speck read as a dot or a colon on its own is no line of the page (it would end a table before a page break);
+  // nor is a lone dash lying on a horizontal ruling (a photocopied rule's thick or broken stretch the detector
+  // boxed: a dash in a cell stands half a row from the rules, this one within a quarter of its box's height)
+  const rules = (result.rulings ?? []).filter((r) => r.y0 === r.y1);
+  const onRule = (b: (typeof boxes)[number]) => /^[—－\-]$/.test(b.text) && rules.some((r) => b.cx >= r.x0 && b.cx <= r.x1 && Math.abs(r.y0 - b.cy) <= b.h / 4 + 1);
+  return boxes.filter((b) => !onRule(b)).map((b) => {
     // box heights of one print size vary with the glyphs (brackets, descenders; digits and Latin letters
     // stand lower than Chinese characters, so a line without any is boxed up to a third shorter): body lines
     // get one size, so paragraphs join as in a text PDF; the detector's box is about 1.4 times the glyph size
     const tolerance = /[\u3400-\u9fff]/.test(b.text) ? 0.2 : 0.4;
     const h = (Math.abs(b.h - median) <= median * tolerance ? median : b.h) * 0.7;
-    return { str: b.text, x: b.cx - b.w / 2, y: result.heightPt - b.cy, w: b.w, h };
+    const x = b.cx - b.w / 2;
+    return { str: b.text, x, y: result.heightPt - b.cy, w: b.w, h, ...(b.ink ? { ink: [x + b.ink[0] * b.w, x + b.ink[1] * b.w] as [number, number] } : {}) };
   });
 }
 

@@ -317,7 +317,8 @@ function gridSegment(found: CellGrid, lines: PositionedLine[], centre: FragmentC
   const outside = lines.slice(from, to + 1).flatMap((l) => l.frags.filter((f) => f.str.trim()).map(centre));
   const leftOut = outside.filter(([x]) => x < xs[0]).map(([x]) => x);
   const rightOut = outside.filter(([x]) => x > xs[xs.length - 1]).map(([x]) => x);
-  if (leftOut.length || rightOut.length) grid = widen(grid, leftOut.length ? Math.min(...leftOut) - 20 : null, rightOut.length ? Math.max(...rightOut) + 20 : null);
+  // (a three-line table's rules run its full width: text beyond them is no column of it — a speck, a margin note)
+  if (!found.threeLine && (leftOut.length || rightOut.length)) grid = widen(grid, leftOut.length ? Math.min(...leftOut) - 20 : null, rightOut.length ? Math.max(...rightOut) + 20 : null);
   const { xs: gx } = grid;
   const buckets: { f: Fragment; cy: number }[][] = grid.cells.map(() => []);
   for (const line of lines.slice(from, to + 1)) {
@@ -496,17 +497,24 @@ export function threeLineGrids(frame: CellGrid, lines: PositionedLine[], centre:
   return out;
 }
 
+/** Narrowest gap between two columns' print, in print sizes, when the gaps are measured on the print (scans). */
+const INK_GAP = 0.4;
+
 type Placed = { l: PositionedLine; cs: { f: Fragment; c: [number, number] }[]; y: number };
 
 function frameGrid(left: number, right: number, top: number, headRule: number, bottom: number, header: Placed[], body: Placed[], rules: H[]): CellGrid | null {
   if (header.length > MAX_HEADER_ROWS) return null;
   const sizes = body.flatMap((p) => p.cs.map(({ f }) => f.h || 10)).sort((a, b) => a - b);
   const size = sizes[Math.floor(sizes.length / 2)] ?? 10;
+  // a scan's line boxes are padded (about a third of their height each side): two cells a word space apart touch
+  // there, their print does not — gaps are measured on the print, and a word space inside a cell (about a third
+  // of the print size) stays narrower than half of it
+  const ink = body.some((p) => p.cs.some(({ f }) => f.ink));
   const inner = alignedColumnBorders(
-    body.map((p) => p.cs.map(({ f }) => [f.x, f.right] as [number, number])),
+    body.map((p) => p.cs.map(({ f }) => f.ink ?? ([f.x, f.right] as [number, number]))),
     left,
     right,
-    size * 0.8,
+    size * (ink ? INK_GAP : 0.8),
   );
   if (!inner.length) return null;
   const xs = [left, ...inner, right];

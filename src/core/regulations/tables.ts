@@ -193,6 +193,8 @@ export interface Fragment {
   h: number;
   /** baseline (PDF y grows upwards); tells a raised footnote marker from text on the line */
   y?: number;
+  /** OCR: where the print starts and ends (the detector's box is padded about a third of its height each side) */
+  ink?: [number, number];
 }
 
 export interface PositionedLine {
@@ -483,7 +485,8 @@ export function fillMergedCells(rows: string[][], merged: MergedCell[]): void {
 
 export function fillMergedDown(rows: string[][], scanned = false): void {
   for (const c of mergedColumns(rows)) {
-    if (!rows[0][c] || (scanned && numberColumn(rows, c))) continue;
+    // the first column is the rows' key (准确级 0.1 / 0.2S over their rows): a blank there is no unread dash
+    if (!rows[0][c] || (scanned && c > 0 && numberColumn(rows, c))) continue;
     for (let k = 1; k < rows.length; k++) if (!rows[k][c]) rows[k][c] = rows[k - 1][c];
   }
 }
@@ -491,8 +494,9 @@ export function fillMergedDown(rows: string[][], scanned = false): void {
 /**
  * Two thirds of the column's filled cells are numbers (a sign or a unit allowed). On a scan a blank there is a
  * lone "—" the OCR did not read, not the lower part of a merged number: every such blank on the tuning scans
- * (三线表 sanxian, fuhe: 9 blanks in number columns) was an unread dash, and no scanned tuning table merges a
- * number; merged cells there are names (a station, a line, a kind of device).
+ * (三线表 sanxian, fuhe: 9 blanks in number columns, none in a first column) was an unread dash; merged cells
+ * there are names (a station, a line, a kind of device) — or a first column's numbers (SEALED38 huganqiwc's
+ * accuracy classes 0.1, 0.2S printed once at the top of their rows).
  */
 function numberColumn(rows: string[][], c: number): boolean {
   const filled = rows.map((r) => r[c]).filter(Boolean);
@@ -515,6 +519,9 @@ export function unitCell(t: string): string | null {
   if (UNIT_CELL_RE.test(t)) return t;
   const bare = t.length > 1 ? t.replace(/^[.,:;'`·、。，]|[.,:;'`·、。，]$/, '') : t;
   if (UNIT_CELL_RE.test(bare)) return bare;
+  // kilo read as a capital before a unit of two letters or more (the recogniser's "KVA" under 额定容量, SEALED38
+  // peibianfuzai at 200 dpi; "KA" stays no unit: K and k differ in shape, a lone K before one letter is no misread)
+  if (/^K[A-Za-z]{2,}$/.test(bare) && UNIT_CELL_RE.test(`k${bare.slice(1)}`)) return `k${bare.slice(1)}`;
   const at = [...bare].map((ch, i) => (/[cosvwxz]/i.test(ch) ? i : -1)).filter((i) => i >= 0);
   if (!at.length || at.length > 4 || bare.length > 8) return null;
   for (let m = 1; m < 1 << at.length; m++) {
@@ -545,11 +552,17 @@ function cellSpans(line: PositionedLine, columns: [number, number][]): (CellSpan
   const buckets: Fragment[][] = columns.map(() => []);
   const labels: Fragment[][] = [];
   let prevEnd = -Infinity;
+  let prev: Fragment | null = null;
+  const column = (f: Fragment) => nearestColumn((f.x + f.right) / 2, columns);
   for (const f of line.frags) {
     if (!f.str.trim()) continue;
-    if (!labels.length || f.x - prevEnd > (f.h || line.size || 10) * 0.8) labels.push([]);
+    // a scan's line boxes are words or cells already (the detector's padded boxes of two labels may touch): two
+    // over different columns are two labels
+    const apart = !!prev && !!f.ink && !!prev.ink && column(f) !== column(prev);
+    if (!labels.length || apart || f.x - prevEnd > (f.h || line.size || 10) * 0.8) labels.push([]);
     labels[labels.length - 1].push(f);
     prevEnd = Math.max(prevEnd, f.right);
+    prev = f;
   }
   for (const fs of labels) buckets[nearestColumn((fs[0].x + Math.max(...fs.map((f) => f.right))) / 2, columns)].push(...fs);
   return buckets.map((fs) => {
@@ -681,6 +694,31 @@ function groupLabelAbove(line: PositionedLine, first: PositionedLine, columns: [
 }
 
 /**
+ * The first line of a header printed crammed above a region: up to three lines of labels inside the region's
+ * columns, each closer to the line below it than 0.7 of the region's row pitch (the median distance between
+ * its lines). Chromium prints a two-line header with row-spanning cells as three lines in the height of two
+ * (the spanning labels centred between the group label and its sub-labels), about 0.5 row pitches apart; the
+ * top one or two then hold one cell group only and open no region. Returns `i` when there is none.
+ */
+function crammedHeaderStart(lines: PositionedLine[], i: number, lastTo: number, region: PositionedLine[], columns: [number, number][]): number {
+  const gaps = region.slice(1).map((l, k) => Math.abs(region[k].y - l.y)).sort((a, b) => a - b);
+  const pitch = gaps[Math.floor(gaps.length / 2)];
+  if (!pitch) return i;
+  const size = region[0].size || 10;
+  // (on a scan, the print: a box is padded by a third of its height)
+  const inside = (l: PositionedLine) => l.frags.length > 0 && Math.min(...l.frags.map((f) => f.ink?.[0] ?? f.x)) >= columns[0][0] - size && Math.max(...l.frags.map((f) => f.ink?.[1] ?? f.right)) <= columns[columns.length - 1][1] + size;
+  const labels = (l: PositionedLine) => l.frags.every((f) => !f.str.trim() || labelCell(f.str.trim()) || UNIT_CELL_RE.test(f.str.trim()));
+  let from = i;
+  while (from - 1 > lastTo && i - from < MAX_HEADER_LINES - 1) {
+    const l = lines[from - 1];
+    const text = l.text.trim();
+    if (parseCaption(text) || NOTE_RE.test(text) || /^[（(]?\s*单位/.test(text) || !inside(l) || !labels(l) || Math.abs(l.y - lines[from].y) >= pitch * 0.7) break;
+    from--;
+  }
+  return from;
+}
+
+/**
  * Rows of a region: lines that fill most columns are rows; a line that fills only a piece (one cell, or a
  * few with the first empty) is wrapped text of the nearest row in y, reached through tight lines only —
  * above it (cells vertically centred) or below it (top-aligned). A piece that reaches no row stays a row.
@@ -772,6 +810,10 @@ export function findTableSegments(lines: PositionedLine[]): TableSegment[] {
         // a group label alone on the line above belongs to a header printed over several lines
         let from = i;
         while (from - 1 > lastTo && i - from < 2 && !parseCaption(lines[from - 1].text) && groupLabelAbove(lines[from - 1], lines[from], columns)) from--;
+        // ... and so do label lines crammed above the region, closer than its rows (a header over three lines
+        // in the height of two: row-spanning labels centred between a group label and its sub-labels)
+        const crammed = crammedHeaderStart(lines, i, lastTo, region, columns);
+        if (crammed < from) from = crammed;
         let header = from < i ? multiLineHeader(lines.slice(from, j + 1), columns) : null;
         if (!header || header.count <= i - from) {
           from = i;

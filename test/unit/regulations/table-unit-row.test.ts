@@ -51,6 +51,8 @@ describe('unruled table unit row read in the wrong case', () => {
     expect(unitCell('v.')).toBe('V'); // a speck beside it (150 dpi)
     expect(unitCell('5s')).toBeNull(); // a number with its unit is a body cell
     expect(unitCell('KA')).toBeNull();
+    expect(unitCell('KVA')).toBe('kVA'); // kilo read as a capital before a unit of two letters
+    expect(unitCell('KMH')).toBeNull();
     expect(unitCell('vo')).toBeNull();
   });
 });
