@@ -382,7 +382,7 @@ export function namedSubject(ctx: AppContext, coll: CollectionRow, core: string)
     const headHere = (k: number) => k === end - 1 && k > 0 && [...nd[k].word].length === 1 && /^n/.test(nd[k].tag) && !NOT_SUBJECT.test(nd[k].word) && content(nd[k - 1]) && joinsNd(k - 1, k);
     // a one-character cooking verb at least two titles begin with (烤: 烤鱼, 烤茄子) right before a word of the name
     // is its method (烤五花肉 is not 香煎五花肉)
-    const methodHere = (k: number) => [...nd[k].word].length === 1 && /^v/.test(nd[k].tag) && k + 1 < end && content(nd[k + 1]) && joinsNd(k, k + 1) && titleText.filter((t) => t.startsWith(nd[k].word)).length >= 2;
+    const methodHere = (k: number) => k + 1 < end && cookingMethod(nd[k]) && content(nd[k + 1]) && joinsNd(k, k + 1);
     let a = 0;
     while (a < end && !content(nd[a]) && !splitHere(a) && !methodHere(a)) a++;
     const piece = (w: { word: string; tag: string }, i: number) => content(w) || splitHere(a + i) || headHere(a + i) || (i === 0 && methodHere(a));
@@ -533,7 +533,7 @@ export function subjectVerdict(
     const passing = passingMatter(ctx, specific);
     const namedFor = (w: string) => title.includes(w) || segmentForSearch(w).some((t) => [...t].length >= 2 && title.includes(t));
     if (passing?.some((n) => namedFor(n.word))) {
-      const cited = split.outsideStatute ? `如《${split.outsideStatute}》，` : '';
+      const cited = `如《${split.outsideStatute}》，`;
       const text = [...new Set(passing.map((n) => nounPhrase(o.core, n.word)))].join('、');
       return { subject: text, near: [], reason: `「${passing.map((n) => n.word).join('、')}」在集合中的法规里只是顺带提到，相近的已知问题涉及集合外的法规（${cited}相似度 ${split.outside.toFixed(2)}；涉及集合内法规的 ${split.inside.toFixed(2)}）` };
     }

@@ -37,12 +37,14 @@ export function cellBoxes(boxes: TextBox[], rulings: ImageRuling[], img: GreyIma
   // under half a text line high (no line of text: the detector boxing a speck or the edge of a faint dash
   // beside the dash itself) does not hide one; a bar found over such a box replaces it (one mark, read once)
   const small = (b: CellBox) => !b.bar && b.x1 - b.x0 <= textH * MARK_WIDTH && b.y1 - b.y0 < textH / 2;
-  const bars = strayBars(img, out.filter((b) => !small(b)), rulings, textH);
+  // the page's ink against its paper, measured once for both searches below (each clears its own boxes in a copy)
+  const pageInk = inkBelowPaper(img, textH, FAINT_INK);
+  const bars = strayBars(img, out.filter((b) => !small(b)), rulings, textH, pageInk);
   const overlaps = (a: TextBox, b: TextBox) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
   const replaced = new Set<CellBox>();
   for (const bar of bars) for (const b of out) if (small(b) && overlaps(bar, b)) replaced.add(b);
   const kept = [...out.filter((b) => !replaced.has(b)), ...bars];
-  return [...kept, ...inkCells(img, kept, rulings, textH)];
+  return [...kept, ...inkCells(img, kept, rulings, textH, pageInk)];
 }
 
 /**
@@ -55,11 +57,11 @@ export function cellBoxes(boxes: TextBox[], rulings: ImageRuling[], img: GreyIma
  * mark's ink padded as the detector pads a line. Its reading is kept only when every character passes the
  * pipeline's low-confidence bound (`INK_CELL_CONFIDENCE`): a smudge reads unsure.
  */
-export function inkCells(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number): CellBox[] {
+export function inkCells(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number, pageInk?: Uint8Array): CellBox[] {
   const band = longBand(rulings, textH);
   const inBand = (x: number, y: number) => !!band && x >= band.x0 && x <= band.x1 && y >= band.y0 && y <= band.y1;
   if (img.width <= 0 || img.height <= 0) return [];
-  const mask = looseInk(img, boxes, rulings, textH);
+  const mask = looseInk(img, boxes, rulings, textH, pageInk);
   const minArea = Math.max(4, Math.round(textH * SPECK_AREA));
   type Piece = { x0: number; y0: number; x1: number; y1: number; dark: number };
   // a piece longer than a text line is a stretch of ruling the finder left (or a streak), no mark
@@ -239,12 +241,12 @@ export function medianHeight(boxes: TextBox[]): number {
  * eighth of the text height thick at most — inside the band of the page's long horizontal rulings (a ruled or
  * three-line table), or elsewhere on a row of an unruled table (`onTableRow`).
  */
-export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number): CellBox[] {
+export function strayBars(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number, pageInk?: Uint8Array): CellBox[] {
   const band = longBand(rulings, textH);
   const inBand = (x: number, y: number) => !!band && x >= band.x0 && x <= band.x1 && y >= band.y0 && y <= band.y1;
   if (img.width <= 0 || img.height <= 0) return [];
   const out: CellBox[] = [];
-  for (const p of inkPieces(img, looseInk(img, boxes, rulings, textH), false)) {
+  for (const p of inkPieces(img, looseInk(img, boxes, rulings, textH, pageInk), false)) {
     const [bx0, by0, bx1, by1, n] = [p.x0, p.y0, p.x1 - 1, p.y1 - 1, p.n];
     const len = bx1 - bx0 + 1;
     const thick = by1 - by0 + 1;
@@ -312,11 +314,12 @@ function longBand(rulings: ImageRuling[], textH: number): { x0: number; x1: numb
  * The page's ink outside every text box (grown by 2 px) and off the rulings (±3 px), one byte a pixel (1 = ink):
  * faint ink too, a thin 楷体/明体 dash is a one-pixel stroke, grey after the scanner's blur.
  */
-function looseInk(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number): Uint8Array {
+function looseInk(img: GreyImage, boxes: TextBox[], rulings: ImageRuling[], textH: number, pageInk?: Uint8Array): Uint8Array {
   const w = img.width;
   const h = img.height;
-  // ink is darker than the paper around it too: a photocopy's grey paper reads below FAINT_INK
-  const mask = inkBelowPaper(img, textH, FAINT_INK);
+  // ink is darker than the paper around it too: a photocopy's grey paper reads below FAINT_INK (`pageInk`: that
+  // mask measured once for the page; copied, as the boxes are cleared and the pieces marked in it)
+  const mask = pageInk ? pageInk.slice() : inkBelowPaper(img, textH, FAINT_INK);
   const clear = (a: number, b: number, c: number, d: number) => {
     for (let y = Math.max(0, Math.floor(b)); y < Math.min(h, Math.ceil(d)); y++) mask.fill(0, y * w + Math.max(0, Math.floor(a)), y * w + Math.max(0, Math.min(w, Math.ceil(c))));
   };
