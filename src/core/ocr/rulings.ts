@@ -36,7 +36,7 @@ interface Line {
  * Dark runs along one axis, joined across adjacent rows/columns into lines. A run joins a line only where
  * it touches one of the line's runs in the row before (a glyph next to a long border stays apart from it).
  */
-function axisLines(img: GreyImage, threshold: number, horizontal: boolean, minLen: number, maxGap: number): Line[] {
+export function axisLines(img: GreyImage, threshold: number, horizontal: boolean, minLen: number, maxGap: number): Line[] {
   const { width, height, data } = img;
   const outer = horizontal ? height : width;
   const inner = horizontal ? width : height;
@@ -196,18 +196,164 @@ export function detectRulings(page: GreyImage, dpi: number): ImageRuling[] {
   // long with ink beside at most 5 % of their length (rulings measured 0–0.043): at 0.06 inch for every line, heavy
   // glyph strokes became borders (SEALED36 lost 14 rows a family)
   const thickOk = (l: Line) => l.hi - l.lo + 1 <= maxThick || (l.hi - l.lo + 1 <= dpi * 0.06 && l.b - l.a + 1 >= dpi * 1.5 && crossed(img, threshold, l) <= 0.05);
-  const hs = axisLines(img, threshold, true, Math.round(dpi * 0.4), gap).filter((l) => thickOk(l) && crossed(img, threshold, l) <= MAX_CROSSED);
-  const vAll = axisLines(img, threshold, false, Math.round(dpi * 0.08), gap).filter((l) => l.hi - l.lo + 1 <= maxThick);
-  const out: ImageRuling[] = hs.map((l) => ({ x0: l.a, x1: l.b, y0: (l.lo + l.hi) / 2, y1: (l.lo + l.hi) / 2 }));
+  const hMin = Math.round(dpi * 0.4);
+  const vMin = Math.round(dpi * 0.08);
+  const hLines = axisLines(img, threshold, true, hMin, gap);
+  const vLines = axisLines(img, threshold, false, vMin, gap);
+  const plain = hLines.filter((l) => thickOk(l) && crossed(img, threshold, l) <= MAX_CROSSED);
+  // a shaded header row in a 1-bit (dithered) or faded scan is a field of ink dots: the rulings around and through
+  // it ran together with it into one band far too thick to be a line (or, thin, had the dots beside them all along
+  // like the strokes standing on a chain of glyphs) and were all dropped — a whole table's grid with them
+  // (SEALED39 光缆衰耗 and 局放 at 150 dpi dithered, 绝缘电阻 at 150 dpi faded). Inside such a band the rules are
+  // its solid runs (`solidRuns`); a thin line with ink beside it is a rule when it is solid and long
+  const shaded = [
+    ...hLines.filter((l) => thickOk(l) && crossed(img, threshold, l) > MAX_CROSSED && l.b - l.a + 1 >= dpi * SHADED_H_MIN && solidity(img, threshold, l) >= SOLID),
+    ...hLines.filter((l) => !thickOk(l)).flatMap((l) => solidRuns(img, threshold, l, true, maxThick, gap, hMin)).filter((l) => l.b - l.a + 1 >= dpi * SHADED_H_MIN),
+  ];
+  const vAll = [...vLines.filter((l) => l.hi - l.lo + 1 <= maxThick), ...vLines.filter((l) => l.hi - l.lo + 1 > maxThick).flatMap((l) => solidRuns(img, threshold, l, false, maxThick, gap, vMin))];
   const tol = maxThick + gap;
-  const meets = (x: number, y: number) => out.filter((h) => Math.abs(h.y0 - y) <= tol && x >= h.x0 - tol && x <= h.x1 + tol).map((h) => h.y0);
+  const long = vAll.filter((l) => l.b - l.a + 1 >= dpi * 0.6);
+  // ... and a table's: two long borders at least reach it (a caption in a heavy 1-bit face makes a solid chain of
+  // 1.7 inch, with no border near)
+  const bordered = (h: Line) => long.filter((v) => (v.lo + v.hi) / 2 >= h.a - tol && (v.lo + v.hi) / 2 <= h.b + tol && v.a <= h.hi + tol && v.b >= h.lo - tol).length >= 2;
+  const hs = [...plain, ...shaded.filter(bordered)];
+  const out: (ImageRuling & { half: number })[] = hs.map((l) => ({ x0: l.a, x1: l.b, y0: (l.lo + l.hi) / 2, y1: (l.lo + l.hi) / 2, half: (l.hi - l.lo) / 2 }));
+  // a border meets a rule: its ink runs into the rule's band (the gap a scan may break it by aside). A glyph's
+  // stroke in a row of a tight table stops short of the rules, by the cell's padding: in a 1-bit scan of a heavy
+  // face (SEALED39 猫啃什锦黑, 200 dpi) the upright strokes of 站 and 北 reached within 7–8 px of both rules of
+  // their row — within `tol` of each centre, so every such stroke was a column border (two-thirds of the table's
+  // columns empty, rows shifted)
+  const meets = (x: number, y: number) => out.filter((h) => Math.abs(h.y0 - y) <= h.half + gap + 1 && x >= h.x0 - tol && x <= h.x1 + tol).map((h) => h.y0);
   // joining two horizontals means two different ones: a speck or a glyph's stroke touching one rule (a stub
   // both of whose ends lie within `tol` of it) is no border — it would turn a three-line table's rule into a
-  // ruled grid with one column
-  const joins = (x: number, a: number, b: number) => meets(x, a).some((ya) => meets(x, b).some((yb) => yb - ya > tol));
+  // ruled grid with one column. A short border is solid down a column or two: the dots of a shading between two
+  // rules are not
+  const joins = (l: Line, x: number) => meets(x, l.a).some((ya) => meets(x, l.b).some((yb) => yb - ya > tol)) && columnSolidity(img, threshold, l) >= SOLID && sideInk(img, threshold, l, maxThick) < SIDE_INK;
+  const vs: ImageRuling[] = [];
   for (const l of vAll) {
     const x = (l.lo + l.hi) / 2;
-    if (l.b - l.a + 1 >= dpi * 0.6 || joins(x, l.a, l.b)) out.push({ x0: x, x1: x, y0: l.a, y1: l.b });
+    if (l.b - l.a + 1 >= dpi * 0.6 || joins(l, x)) vs.push({ x0: x, x1: x, y0: l.a, y1: l.b });
   }
-  return out;
+  return [...out.map(({ x0, y0, x1, y1 }) => ({ x0, y0, x1, y1 })), ...vs];
+}
+
+/**
+ * Share of ink beside a short vertical (up to `k` columns each side, a column of paper left next to it; its end rows
+ * where the rules lie left out) above which it stands in a field of ink — a shading's dots, or a glyph's strokes
+ * joined to the rules by them (SEALED39 at 150 dpi dithered: 0.3 and more) — rather than between cells of paper
+ * (a border's cell padding: a few glyph pixels at most).
+ */
+const SIDE_INK = 0.2;
+
+function sideInk(img: GreyImage, threshold: number, l: Line, k: number): number {
+  let n = 0;
+  let all = 0;
+  for (let y = l.a + k; y <= l.b - k; y++) {
+    for (let d = 2; d <= k + 1; d++) {
+      for (const x of [l.lo - d, l.hi + d]) {
+        if (x < 0 || x >= img.width) continue;
+        all++;
+        if (img.data[y * img.width + x] < threshold) n++;
+      }
+    }
+  }
+  return all ? n / all : 0;
+}
+
+/** Best share of a vertical line's rows with ink in one column or two neighbouring ones of its band. */
+function columnSolidity(img: GreyImage, threshold: number, l: Line): number {
+  let best = 0;
+  for (let x = l.lo; x <= Math.max(l.lo, l.hi - 1); x++) {
+    let n = 0;
+    for (let y = l.a; y <= l.b; y++) if (img.data[y * img.width + x] < threshold || (x + 1 <= l.hi && img.data[y * img.width + x + 1] < threshold)) n++;
+    best = Math.max(best, n / (l.b - l.a + 1));
+  }
+  return best;
+}
+
+/**
+ * Share of a run's pixels that are ink for it to be a ruling inside a band of shading. A rule is solid along its
+ * length (a dithered one after levelling too: 0.95–1.0 on SEALED39's 150 dpi pages); the dots of a dithered or
+ * faded shading fill 0.25–0.65 of a row (the bridging of small gaps joins them into runs all the same).
+ */
+const SOLID = 0.9;
+/** A rule read inside or beside a band of shading is at least this long (inches). */
+const SHADED_H_MIN = 1;
+
+/**
+ * The rulings inside a band too thick to be one: along each row (horizontal) or column (vertical) of the band, the
+ * runs of ink (small gaps bridged) at least `minLen` long and SOLID, joined across neighbouring rows/columns where
+ * they overlap; those at most `maxThick` thick are rulings.
+ */
+function solidRuns(img: GreyImage, threshold: number, band: Line, horizontal: boolean, maxThick: number, gap: number, minLen: number): Line[] {
+  const { width, data } = img;
+  const lines: Line[] = [];
+  const all = new Map<Line, Run[]>();
+  let open: Line[] = [];
+  for (let o = band.lo; o <= band.hi; o++) {
+    const runs: Run[] = [];
+    let start = -1;
+    let last = -1;
+    let n = 0;
+    const flush = () => {
+      if (start >= 0 && last - start + 1 >= minLen && n >= SOLID * (last - start + 1)) runs.push({ at: o, a: start, b: last });
+    };
+    for (let i = band.a; i <= band.b; i++) {
+      if ((horizontal ? data[o * width + i] : data[i * width + o]) >= threshold) continue;
+      if (start < 0 || i - last > gap + 1) {
+        flush();
+        start = i;
+        n = 0;
+      }
+      last = i;
+      n++;
+    }
+    flush();
+    const next: Line[] = [];
+    for (const r of runs) {
+      let line = open.find((l) => l.last.some((p) => r.a <= p.b + gap && r.b >= p.a - gap));
+      if (!line) {
+        line = { lo: o, hi: o, a: r.a, b: r.b, last: [], cur: [] };
+        lines.push(line);
+      }
+      line.hi = o;
+      line.a = Math.min(line.a, r.a);
+      line.b = Math.max(line.b, r.b);
+      line.cur.push(r);
+      all.set(line, [...(all.get(line) ?? []), r]);
+      if (!next.includes(line)) next.push(line);
+    }
+    for (const l of next) {
+      l.last = l.cur;
+      l.cur = [];
+    }
+    open = next;
+  }
+  // a rule with solid stretches of shading touching it: its rows/columns are those whose solid runs add up to at
+  // least half of the longest's (a shading's solid runs are short pieces, the rule's run its whole length)
+  return lines.flatMap((l) => {
+    if (l.hi - l.lo + 1 <= maxThick) return [l];
+    const runs = all.get(l)!;
+    const total = new Map<number, number>();
+    for (const r of runs) total.set(r.at, (total.get(r.at) ?? 0) + r.b - r.a + 1);
+    const most = Math.max(...total.values());
+    const kept = [...total.keys()].filter((q) => total.get(q)! >= most / 2).sort((x, y) => x - y);
+    if (kept[kept.length - 1] - kept[0] + 1 > maxThick) return [];
+    const mine = runs.filter((r) => r.at >= kept[0] && r.at <= kept[kept.length - 1]);
+    return [{ lo: kept[0], hi: kept[kept.length - 1], a: Math.min(...mine.map((r) => r.a)), b: Math.max(...mine.map((r) => r.b)), last: [], cur: [] }];
+  });
+}
+
+/** Share of a line's length where its band holds ink. */
+function solidity(img: GreyImage, threshold: number, l: Line): number {
+  let n = 0;
+  for (let x = l.a; x <= l.b; x++) {
+    for (let y = l.lo; y <= l.hi; y++) {
+      if (img.data[y * img.width + x] < threshold) {
+        n++;
+        break;
+      }
+    }
+  }
+  return n / (l.b - l.a + 1);
 }
