@@ -77,6 +77,8 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
       while (k >= 0 && k < paras.length && !paras[k].seg && ignorable(paras[k].text)) k += dir;
       return k;
     };
+    /** the open table has no number of its own and no other table has `id`: a "续表 id" may name it */
+    const unnamedOpen = (id: string) => !open?.caption?.id && !tables.some((t) => t.caption?.id === id);
     for (let i = 0; i < paras.length; i++) {
       const para = paras[i];
       if (!para.seg) {
@@ -109,10 +111,12 @@ export function stitchTables(pages: PagePara[][], ignorable: (text: string) => b
       const continues =
         open !== null &&
         open.lastPage === page - 1 &&
-        (caption ? caption.continued && (!caption.id || caption.id === open.caption?.id) : !seenContent) &&
+        (caption ? caption.continued && (!caption.id || caption.id === open.caption?.id || unnamedOpen(caption.id)) : !seenContent) &&
         (caption?.continued || seg.columns.length === open.colX.length || (hdr ? sameRow(hdr.names, open.columns) : sameRow(firstRow, open.columns)));
       // "表A.1 …（续）" names the table it continues even when a note or a page break came between
       const named = !continues && caption?.continued && caption.id ? (tables.find((t) => t.caption?.id === caption.id) ?? null) : null;
+      // "续表8-2" continuing a table whose own caption was not read (a scan's "表8-2" read "妻 8~盒"): the table is 表8-2
+      if (continues && caption?.id && !open!.caption?.id) open!.caption = { id: caption.id, title: open!.caption?.title || caption.title, continued: false };
       if (named) open = named;
       const index: number = continues || named ? tables.indexOf(open!) : tables.length;
       if (!continues && !named) {
