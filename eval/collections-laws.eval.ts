@@ -19,6 +19,9 @@
  * 5. Round 7 (#27 item 3, stop 36): eval/data/collections-labour-4.json, fresh everyday labour
  *    questions written and committed before any run of the learned question -> article relevance
  *    signal (collections/article-relevance.ts); every item held out.
+ * 6. Round 10 (#27 item 3, stop 40): eval/data/collections-labour-5.json, workers' questions in their
+ *    own words written and committed before that stop's article-ranking work; every item held out and
+ *    only its totals are printed (no question lines, no per-miss attribution).
  * Statutes are copied into .cache/eval, never into the project; each question gets a fresh session.
  * Prints, overall / tuning / held-out / per family (definitions, prohibitions, penalties, duties,
  * procedures, numbers, out-of-domain, ambiguous): right, lock accuracy (locked on an accepted
@@ -168,7 +171,7 @@ async function reach(ctx: AppContext, name: string, item: LawItem): Promise<{ ar
   return out;
 }
 
-async function evalSet(ctx: AppContext, name: string, file: string, set: Imported | null, o: { allHeldOut: boolean; verbose: boolean; attribute?: boolean }): Promise<Row[] | null> {
+async function evalSet(ctx: AppContext, name: string, file: string, set: Imported | null, o: { allHeldOut: boolean; verbose: boolean; attribute?: boolean; totalsOnly?: boolean }): Promise<Row[] | null> {
   if (!set) return null;
   const { data, imp } = set;
   console.log(`\n## ${name} (${file}): ${imp.documents} statutes, ${imp.chunks} chunks, profile ${imp.profile}, vectors ${imp.vectors}`);
@@ -206,7 +209,7 @@ async function evalSet(ctx: AppContext, name: string, file: string, set: Importe
   if (!o.allHeldOut) line('tuning', rows.filter((r) => !r.heldOut));
   line('held-out', rows.filter((r) => r.heldOut));
   for (const fam of [...new Set(rows.map((r) => r.item.family))].sort()) line(`  ${fam}`, rows.filter((r) => r.item.family === fam));
-  for (const r of rows) {
+  for (const r of o.totalsOnly ? [] : rows) {
     if (!r.ok || o.verbose) console.log(`  ${r.ok ? 'ok  ' : 'MISS'}${r.heldOut ? ' (held-out)' : ''} [${r.item.family}] ${r.item.q} → ${r.got}; want ${r.item.expect === 'low' ? 'low evidence' : r.item.accept!.map((x) => `${x.title} ${x.article}`).join(' / ')}`);
   }
   if (o.attribute) {
@@ -274,10 +277,14 @@ export default async function run(args: string[]): Promise<void> {
       ['labour-laws', 'collections-labour-3.json', labour],
       // round 7 (stop 36): fresh everyday labour questions written before the learned relevance signal ran
       ['labour-laws', 'collections-labour-4.json', labour],
+      // round 10 (stop 40): fresh workers' questions written before that stop's article-ranking work;
+      // totals only (its questions are not printed, so that it stays unseen while tuning)
+      ['labour-laws', 'collections-labour-5.json', labour],
     ] as const) {
       if (!set) continue;
       const data = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'eval', 'data', file), 'utf8')) as QuestionSet;
-      await evalSet(ctx, name, file, { data, imp: set.imp }, { allHeldOut: false, verbose, attribute });
+      const totalsOnly = file === 'collections-labour-5.json';
+      await evalSet(ctx, name, file, { data, imp: set.imp }, { allHeldOut: false, verbose: verbose && !totalsOnly, attribute, totalsOnly });
     }
   } finally {
     await ctx.close();
