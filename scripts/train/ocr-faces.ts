@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { SEALED38_FAMILIES, SEALED39_FAMILIES, SEALED39_FONT_DIR } from '../../test/fixtures/fonts';
+import { SEALED38_FAMILIES, SEALED39_FAMILIES, SEALED39_FONT_DIR, SEALED40_FAMILIES, SEALED40_FONT_DIR } from '../../test/fixtures/fonts';
 
 /**
  * The stop-38 and stop-39 sealed test faces (PROTOCOL font split): Chinese faces from npm font packages. A guard, never printed
@@ -15,6 +15,11 @@ import { SEALED38_FAMILIES, SEALED39_FAMILIES, SEALED39_FONT_DIR } from '../../t
 export function sealedFace(file: string, family = ''): boolean {
   const real = fs.existsSync(file) ? fs.realpathSync(file) : file;
   const names = `${file} ${real} ${family}`;
+  // the stop-40 sealed face (MiSans, npm `misans`, printed by LibreOffice Calc) by name, package or the folder Calc
+  // alone reads it from: refused first and whatever the rules below admit of older sealed faces
+  const squash40 = (t: string) => t.replace(/[\s_-]+/g, '').toLowerCase();
+  if ([...SEALED40_FAMILIES, 'misans', 'sealed40'].some((f) => squash40(names).includes(squash40(f)))) return true;
+  if (real.startsWith(SEALED40_FONT_DIR) || file.startsWith(SEALED40_FONT_DIR)) return true;
   if (/node_modules|@fontsource|@chinese-fonts|fontsource|chinese-fonts|webfont/i.test(names)) return true;
   // the stop-38 sealed families by name (ZCOOL XiaoWei, HarmonyOS Sans SC, 江西拙楷), spaces and case aside
   const squash = (t: string) => t.replace(/[\s_-]+/g, '').toLowerCase();
