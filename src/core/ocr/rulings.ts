@@ -36,7 +36,7 @@ interface Line {
  * Dark runs along one axis, joined across adjacent rows/columns into lines. A run joins a line only where
  * it touches one of the line's runs in the row before (a glyph next to a long border stays apart from it).
  */
-export function axisLines(img: GreyImage, threshold: number, horizontal: boolean, minLen: number, maxGap: number): Line[] {
+function axisLines(img: GreyImage, threshold: number, horizontal: boolean, minLen: number, maxGap: number): Line[] {
   const { width, height, data } = img;
   const outer = horizontal ? height : width;
   const inner = horizontal ? width : height;
