@@ -188,6 +188,7 @@ function rulingInk(img: GreyImage, dpi: number): GreyImage {
  */
 export function detectRulings(page: GreyImage, dpi: number): ImageRuling[] {
   const img = rulingInk(page, dpi);
+  const bare = bilevelOrFaded(page);
   const threshold = 128;
   const maxThick = Math.max(3, Math.round(dpi * 0.04));
   const gap = Math.max(2, Math.round(dpi / 100));
@@ -206,11 +207,17 @@ export function detectRulings(page: GreyImage, dpi: number): ImageRuling[] {
   // like the strokes standing on a chain of glyphs) and were all dropped — a whole table's grid with them
   // (SEALED39 光缆衰耗 and 局放 at 150 dpi dithered, 绝缘电阻 at 150 dpi faded). Inside such a band the rules are
   // its solid runs (`solidRuns`); a thin line with ink beside it is a rule when it is solid and long
-  const shaded = [
+  const shaded = !bare ? [] : [
     ...hLines.filter((l) => thickOk(l) && crossed(img, threshold, l) > MAX_CROSSED && l.b - l.a + 1 >= dpi * SHADED_H_MIN && solidity(img, threshold, l) >= SOLID),
     ...hLines.filter((l) => !thickOk(l)).flatMap((l) => solidRuns(img, threshold, l, true, maxThick, gap, hMin)).filter((l) => l.b - l.a + 1 >= dpi * SHADED_H_MIN),
   ];
-  const vAll = [...vLines.filter((l) => l.hi - l.lo + 1 <= maxThick), ...vLines.filter((l) => l.hi - l.lo + 1 > maxThick).flatMap((l) => solidRuns(img, threshold, l, false, maxThick, gap, vMin))];
+  // a border read inside such a band has paper beside it over most of its length (the shading is only the header's
+  // rows); a photocopier's streak, too thick to be a ruling, has its own grey edges beside its dark core all along
+  // (SEALED38 at 150 dpi: its core became a column border in four documents)
+  const vAll = [
+    ...vLines.filter((l) => l.hi - l.lo + 1 <= maxThick),
+    ...vLines.filter((l) => bare && l.hi - l.lo + 1 > maxThick).flatMap((l) => solidRuns(img, threshold, l, false, maxThick, gap, vMin).filter((v) => sideInk(img, threshold, v, maxThick) < SIDE_INK)),
+  ];
   const tol = maxThick + gap;
   const long = vAll.filter((l) => l.b - l.a + 1 >= dpi * 0.6);
   // ... and a table's: two long borders at least reach it (a caption in a heavy 1-bit face makes a solid chain of
@@ -223,12 +230,12 @@ export function detectRulings(page: GreyImage, dpi: number): ImageRuling[] {
   // face (SEALED39 猫啃什锦黑, 200 dpi) the upright strokes of 站 and 北 reached within 7–8 px of both rules of
   // their row — within `tol` of each centre, so every such stroke was a column border (two-thirds of the table's
   // columns empty, rows shifted)
-  const meets = (x: number, y: number) => out.filter((h) => Math.abs(h.y0 - y) <= h.half + gap + 1 && x >= h.x0 - tol && x <= h.x1 + tol).map((h) => h.y0);
+  const meets = (x: number, y: number) => out.filter((h) => Math.abs(h.y0 - y) <= (bare ? h.half + gap + 1 : tol) && x >= h.x0 - tol && x <= h.x1 + tol).map((h) => h.y0);
   // joining two horizontals means two different ones: a speck or a glyph's stroke touching one rule (a stub
   // both of whose ends lie within `tol` of it) is no border — it would turn a three-line table's rule into a
   // ruled grid with one column. A short border is solid down a column or two: the dots of a shading between two
   // rules are not
-  const joins = (l: Line, x: number) => meets(x, l.a).some((ya) => meets(x, l.b).some((yb) => yb - ya > tol)) && columnSolidity(img, threshold, l) >= SOLID && sideInk(img, threshold, l, maxThick) < SIDE_INK;
+  const joins = (l: Line, x: number) => meets(x, l.a).some((ya) => meets(x, l.b).some((yb) => yb - ya > tol)) && (!bare || (columnSolidity(img, threshold, l) >= SOLID && sideInk(img, threshold, l, maxThick) < SIDE_INK));
   const vs: ImageRuling[] = [];
   for (const l of vAll) {
     const x = (l.lo + l.hi) / 2;
@@ -270,6 +277,31 @@ function columnSolidity(img: GreyImage, threshold: number, l: Line): number {
   }
   return best;
 }
+
+/**
+ * A 1-bit scan (threshold or dithered: pure black pixels, 1–4 % of SEALED39's levelled pages; a grey scan or a
+ * photocopy has none) or a faded one (its darkest 0.5 % of pixels no darker than FADED_INK: 113–132 on SEALED39's
+ * faded pages, 42–92 on the tuning scans and photocopies). Only there does a header's light shading fall below the
+ * ruling ink and a heavy glyph's strokes nearly reach the rules: the rules read inside shading, and the stricter
+ * test of a short border, apply to such pages only — on a grey scan a band too thick to be a rule is a copier's
+ * streak or heavy print, and the rulings are those of stop 39.
+ */
+function bilevelOrFaded(img: GreyImage): boolean {
+  const hist = new Uint32Array(256);
+  let n = 0;
+  for (let i = 0; i < img.data.length; i += 7) {
+    hist[img.data[i]]++;
+    n++;
+  }
+  if (hist[0] >= n * PURE_BLACK) return true;
+  let seen = 0;
+  for (let v = 0; v < 256; v++) if ((seen += hist[v]) >= n * 0.005) return v >= FADED_INK;
+  return false;
+}
+/** Share of pure black pixels from which a page is a 1-bit scan. */
+const PURE_BLACK = 0.003;
+/** The darkest 0.5 % of a faded page's pixels are at least this light. */
+const FADED_INK = 105;
 
 /**
  * Share of a run's pixels that are ink for it to be a ruling inside a band of shading. A rule is solid along its
