@@ -36,14 +36,14 @@ function grids(img: GreyImage, dpi: number) {
   return buildGrids(detectRulings(img, dpi).map((r) => ({ x0: r.x0 * k, x1: r.x1 * k, y0: h - r.y1 * k, y1: h - r.y0 * k })));
 }
 
-// a 150 dpi table: 3 columns, a header row (y 100–150) and three body rows; 2 px rules
+// a 150 dpi table: 3 columns, a header row (y 100–150) and six body rows; 2 px rules
 const XS = [100, 400, 700, 1000];
-const YS = [100, 150, 180, 210, 240];
+const YS = [100, 150, 180, 210, 240, 270, 300, 330];
 
 function ruledTable(paper: number, rule: number) {
   const p = page(1100, 400, paper);
   for (const y of YS) p.ink(XS[0], y, XS[3] + 1, y + 1, rule);
-  for (const x of XS) p.ink(x, YS[0], x + 1, YS[4] + 1, rule);
+  for (const x of XS) p.ink(x, YS[0], x + 1, YS[YS.length - 1] + 1, rule);
   return p;
 }
 
@@ -57,8 +57,8 @@ describe('rulings of a shaded header on a bilevel or faded scan', () => {
     const [g, ...more] = grids(p.img, 150);
     expect(more).toHaveLength(0);
     expect(g.xs).toHaveLength(4);
-    expect(g.ys).toHaveLength(5);
-    expect(g.cells).toHaveLength(12);
+    expect(g.ys).toHaveLength(8);
+    expect(g.cells).toHaveLength(21);
   });
 
   it('a header shaded grey at the ink threshold (faded copy): the rules through it are found', () => {
@@ -70,8 +70,8 @@ describe('rulings of a shaded header on a bilevel or faded scan', () => {
     const [g, ...more] = grids(p.img, 150);
     expect(more).toHaveLength(0);
     expect(g.xs).toHaveLength(4);
-    expect(g.ys).toHaveLength(5);
-    expect(g.cells).toHaveLength(12);
+    expect(g.ys).toHaveLength(8);
+    expect(g.cells).toHaveLength(21);
   });
 
   it('a caption in a heavy face above no borders is no rule, however solid', () => {
