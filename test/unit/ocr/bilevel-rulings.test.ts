@@ -47,18 +47,33 @@ function ruledTable(paper: number, rule: number) {
   return p;
 }
 
+/** The header row's cells (between the rules) shaded: `shade()` gives a pixel's grey, or null for paper. */
+function shadeHeader(p: ReturnType<typeof page>, shade: () => number | null): void {
+  for (let y = YS[0] + 2; y < YS[1]; y++) {
+    for (let x = XS[0] + 2; x < XS[3]; x++) {
+      const v = XS.some((b) => x >= b && x <= b + 1) ? null : shade();
+      if (v !== null) p.data[y * p.img.width + x] = v;
+    }
+  }
+}
+
+/** The page's one grid is the whole table: 3 columns, a header row and six body rows. */
+function expectWholeGrid(img: GreyImage): void {
+  const [g, ...more] = grids(img, 150);
+  expect(more).toHaveLength(0);
+  expect(g.xs).toHaveLength(4);
+  expect(g.ys).toHaveLength(8);
+  expect(g.cells).toHaveLength(21);
+}
+
 describe('rulings of a shaded header on a bilevel or faded scan', () => {
   it('a header shaded with dots (dithered 1-bit): every rule around and through it is found, the grid whole', () => {
     // before: the shading's dots ran together with the rules into one band far too thick to be a line — no
     // vertical at all, and the header's bottom rule lost (SEALED39 局放 and 光缆衰耗 at 150 dpi dithered)
     const p = ruledTable(255, 0);
     const r = random(7);
-    for (let y = YS[0] + 2; y < YS[1]; y++) for (let x = XS[0] + 2; x < XS[3]; x++) if (!XS.some((b) => x >= b && x <= b + 1) && r() < 0.45) p.data[y * p.img.width + x] = 0;
-    const [g, ...more] = grids(p.img, 150);
-    expect(more).toHaveLength(0);
-    expect(g.xs).toHaveLength(4);
-    expect(g.ys).toHaveLength(8);
-    expect(g.cells).toHaveLength(21);
+    shadeHeader(p, () => (r() < 0.45 ? 0 : null));
+    expectWholeGrid(p.img);
   });
 
   it('a header shaded grey at the ink threshold (faded copy): the rules through it are found', () => {
@@ -66,12 +81,8 @@ describe('rulings of a shaded header on a bilevel or faded scan', () => {
     // threshold, so the verticals ran together through the header and were dropped (SEALED39 绝缘电阻 at 150 dpi)
     const p = ruledTable(240, 180);
     const r = random(11);
-    for (let y = YS[0] + 2; y < YS[1]; y++) for (let x = XS[0] + 2; x < XS[3]; x++) if (!XS.some((b) => x >= b && x <= b + 1)) p.data[y * p.img.width + x] = r() < 0.5 ? 213 : 217;
-    const [g, ...more] = grids(p.img, 150);
-    expect(more).toHaveLength(0);
-    expect(g.xs).toHaveLength(4);
-    expect(g.ys).toHaveLength(8);
-    expect(g.cells).toHaveLength(21);
+    shadeHeader(p, () => (r() < 0.5 ? 213 : 217));
+    expectWholeGrid(p.img);
   });
 
   it('a caption in a heavy face above no borders is no rule, however solid', () => {
