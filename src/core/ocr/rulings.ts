@@ -211,13 +211,9 @@ export function detectRulings(page: GreyImage, dpi: number): ImageRuling[] {
     ...hLines.filter((l) => thickOk(l) && crossed(img, threshold, l) > MAX_CROSSED && l.b - l.a + 1 >= dpi * SHADED_H_MIN && solidity(img, threshold, l) >= SOLID),
     ...hLines.filter((l) => !thickOk(l)).flatMap((l) => solidRuns(img, threshold, l, true, maxThick, gap, hMin)).filter((l) => l.b - l.a + 1 >= dpi * SHADED_H_MIN),
   ];
-  // a border read inside such a band has paper beside it over most of its length (the shading is only the header's
-  // rows); a photocopier's streak, too thick to be a ruling, has its own grey edges beside its dark core all along
-  // (SEALED38 at 150 dpi: its core became a column border in four documents)
-  const vAll = [
-    ...vLines.filter((l) => l.hi - l.lo + 1 <= maxThick),
-    ...vLines.filter((l) => bare && l.hi - l.lo + 1 > maxThick).flatMap((l) => solidRuns(img, threshold, l, false, maxThick, gap, vMin).filter((v) => sideInk(img, threshold, v, maxThick) < SIDE_INK)),
-  ];
+  // (on a grey scan or a photocopy a band too thick to be a ruling is a copier's streak: read as solid runs, its dark
+  // core became a column border in four SEALED38 documents at 150 dpi — hence only on 1-bit and faded pages)
+  const vAll = [...vLines.filter((l) => l.hi - l.lo + 1 <= maxThick), ...vLines.filter((l) => bare && l.hi - l.lo + 1 > maxThick).flatMap((l) => solidRuns(img, threshold, l, false, maxThick, gap, vMin))];
   const tol = maxThick + gap;
   const long = vAll.filter((l) => l.b - l.a + 1 >= dpi * 0.6);
   // ... and a table's: two long borders at least reach it (a caption in a heavy 1-bit face makes a solid chain of
