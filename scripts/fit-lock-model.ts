@@ -511,6 +511,13 @@ function robustReport(rows: Row[]): string[] {
   return lines;
 }
 
+/** A row as `--dump` writes it, with the family relation among its scored documents (pairs "a|b") for offline analysis. */
+function dumpRow(r: Row) {
+  const ps = [...new Set(r.articles.map((a) => a.parent))];
+  const families = ps.flatMap((a) => ps.filter((b) => a < b && r.family(a, b)).map((b) => `${a}|${b}`));
+  return { ...r, gold: [...r.gold], prior: r.prior ? Object.fromEntries(r.prior) : null, families };
+}
+
 /** folds of STARD's learn part (by question id) for learnFolds */
 const LEARN_FOLDS = 5;
 
@@ -525,7 +532,8 @@ const LEARN_FOLDS = 5;
  * bound and the learn part's totals before / after are printed; writes interpretationThreshold into
  * lock-model.json, everything else of the shipped file kept.
  */
-async function learnFolds(): Promise<void> {
+async function learnFolds(dump: string | null): Promise<void> {
+  const dumped: Row[] = [];
   const laws = path.join(sharedDir(), 'data', 'laws');
   const all = readStardQuestions(path.join(sharedDir(), 'data', 'stard', 'train.jsonl'));
   const ctx = createAppContext({ dataDir: path.join(projectRoot(), '.cache', 'eval', 'collections-stard', 'data') });
@@ -555,12 +563,18 @@ async function learnFolds(): Promise<void> {
           const interpretation = r.decision === 'locked' && isJudicialInterpretation(titles.get(d0.parents[0]));
           outcomes.push({ decision: r.decision, parents: d0.parents, gold, p: r.lockCheck?.applied ? r.lockCheck.p : null, interpretation });
           if (interpretation && r.rule === 'focus' && r.lockCheck?.applied) locks.push({ p: r.lockCheck.p, right: gold.has(d0.parents[0]) });
+          if (dump) {
+            dumped.push(row('stard', 'tune', q.question, q.gold.keys(), await ask(ctx, coll.name, q.question), statuteFamily(ctx, coll)));
+            ctx.config.collections.lockModel.enabled = true; // ask() leaves the lock model off
+          }
         }
       }
     }
   } finally {
     await ctx.close();
   }
+  // the rows as --dump writes them (part 'tune' here: the learn part's, for analysis offline)
+  if (dump) fs.writeFileSync(dump, JSON.stringify(dumped.map(dumpRow)));
   const grid: number[] = [];
   for (let t = 0.3; t <= 0.951; t += 0.05) grid.push(Math.round(t * 100) / 100);
   let bound = 0;
@@ -610,7 +624,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   // --learn-folds: only the judicial-interpretation bound (learnFolds), written into the shipped file
-  if (args.includes('--learn-folds')) return learnFolds();
+  if (args.includes('--learn-folds')) return learnFolds(args.includes('--dump') ? args[args.indexOf('--dump') + 1] : null);
   // --why: per chooser and temperature, the thresholds the STARD bound alone would pick and the
   // power / labour tuning answers they would lose
   const why = args.includes('--why');
@@ -631,12 +645,7 @@ async function main(): Promise<void> {
   if (described) console.log(`--described: ${rows.length} rows (${SETS.map((s) => `${s} ${rows.filter((r) => r.set === s).length}`).join(', ')})`);
   const dump = args.indexOf('--dump');
   if (dump >= 0) {
-    // the family relation among the scored documents (pairs "a|b"), so the dump can be analysed offline
-    const families = (r: Row) => {
-      const ps = [...new Set(r.articles.map((a) => a.parent))];
-      return ps.flatMap((a) => ps.filter((b) => a < b && r.family(a, b)).map((b) => `${a}|${b}`));
-    };
-    fs.writeFileSync(args[dump + 1], JSON.stringify(rows.map((r) => ({ ...r, gold: [...r.gold], prior: r.prior ? Object.fromEntries(r.prior) : null, families: families(r) }))));
+    fs.writeFileSync(args[dump + 1], JSON.stringify(rows.map(dumpRow)));
   }
   const tune = rows.filter((r) => r.part === 'tune');
   const focusTune = tune.filter((r) => r.focus && r.gold.size);
