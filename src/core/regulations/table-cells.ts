@@ -250,16 +250,45 @@ function vocabUnit(read: string): string | null {
 }
 const isVocabUnit = (u: string) => Object.values(UNITS.header).some((us) => us.includes(u));
 
+const NUMBER_UNIT = /^([≥≤<>±+\-]?\d[\d.,]*)([^\d\s]{2,})$/;
 function unitSpelling(cells: string[]): string[] {
   const unitColumn = cells.filter(isVocabUnit).length >= 2;
-  return cells.map((c) => {
+  const read = cells.map((c) => {
     if (!c || isVocabUnit(c)) return c;
     if (unitColumn && !/\d/.test(c)) return vocabUnit(c) ?? c;
-    const m = /^([≥≤<>±+\-]?\d[\d.,]*)([^\d\s]{2,})$/.exec(c);
+    const m = NUMBER_UNIT.exec(c);
     if (!m || isVocabUnit(m[2]) || /^[.,]/.test(m[2])) return c;
     const u = vocabUnit(m[2]);
     return u ? m[1] + u : c;
   });
+  // one character of the unit lost or misread ("≤1000-m" for ≤1000Ω·m: Ω lost, the interpunct read "-") where at
+  // least two cells of the column print one unit after their numbers, and no other unit
+  const units = new Set<string>();
+  let withUnit = 0;
+  for (const c of read) {
+    const m = NUMBER_UNIT.exec(c);
+    if (m && isVocabUnit(m[2])) {
+      units.add(m[2]);
+      withUnit++;
+    }
+  }
+  if (units.size !== 1 || withUnit < 2) return read;
+  const unit = [...units][0];
+  return read.map((c) => {
+    const m = NUMBER_UNIT.exec(c);
+    return m && !isVocabUnit(m[2]) && !/^[.,]/.test(m[2]) && (foldUnit(m[2]) === foldUnit(unit) || oneEdit(foldUnit(m[2]), foldUnit(unit))) ? m[1] + unit : c;
+  });
+}
+
+/** Two strings one character apart: one inserted, dropped or changed. */
+function oneEdit(a: string, b: string): boolean {
+  const x = [...a];
+  const y = [...b];
+  if (Math.abs(x.length - y.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  const rest = (p: string[], k: number) => p.slice(k).join('');
+  return rest(x, i + 1) === rest(y, i + 1) || rest(x, i) === rest(y, i + 1) || rest(x, i + 1) === rest(y, i);
 }
 
 /**

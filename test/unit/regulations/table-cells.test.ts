@@ -156,6 +156,10 @@ describe('OCR table columns', () => {
     // after a number: two characters at least, and exactly one unit folding to the reading ("MQ" is mΩ or MΩ)
     expect(col([['≤500Q·m'], ['≤750QΩ·m'], ['≤1000Ω-m'], ['≤500Ω.m']], 0)).toEqual(['≤500Ω·m', '≤750Ω·m', '≤1000Ω·m', '≤500Ω·m']);
     expect(col([['≤0.5Q'], ['≤3MQ'], ['2QF'], ['2.5lx·']], 0)).toEqual(['≤0.5Q', '≤3MQ', '2QF', '2.5lx·']);
+    // one character of the unit lost where the column prints that one unit after its numbers; another unit there: stays
+    expect(col([['≤500Ω·m'], ['≤1000-m'], ['≤750Ω·m']], 0)).toEqual(['≤500Ω·m', '≤1000Ω·m', '≤750Ω·m']);
+    expect(col([['≤500Ω·m'], ['≤1000-m'], ['≤750Ω·m'], ['20kV']], 0)).toEqual(['≤500Ω·m', '≤1000-m', '≤750Ω·m', '20kV']);
+    expect(col([['≤500Ω·m'], ['≤1000-m']], 0)).toEqual(['≤500Ω·m', '≤1000-m']);
   });
 
   it('letters read for the sign before numbers of the column\'s size, their digits\' lookalikes too; "3OO" counts as a number', () => {
