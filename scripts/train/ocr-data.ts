@@ -1,19 +1,20 @@
 /**
  * Training data for the recogniser's fine-tuning (`npm run train:ocr`, step 1 of 3; docs/ocr.md "Fine-tuned
  * recogniser"). Pages of generated tables (ruled and unruled, bold headers, numbers in Latin faces) and of
- * statute lines are printed with pdfkit in the TRAINING faces only (PROTOCOL font split: installed system faces,
- * never a face from npm — the stop-38 sealed slice's; `sealedFace` refuses them), rasterised by pdf.js at 150–300 dpi, degraded like the eval's
- * scans (skew, speckle, blur, JPEG, sometimes binarised) and read by the app's own detector and cell boxes
+ * statute lines are printed with pdfkit in the TRAINING faces only (PROTOCOL font split: installed system faces and,
+ * since stop 40, the SEALED38/39 npm faces joined into TrueType files — never another npm face; `sealedFace` refuses
+ * them), rasterised by pdf.js at 150–300 dpi, degraded like the eval's scans (skew, speckle, blur, JPEG, sometimes
+ * binarised; since stop 40 also a scanner's 1-bit threshold, dithered 1-bit and faded modes) and read by the app's own detector and cell boxes
  * (levelPage, detectPrepared, cellBoxes): each box that covers exactly one printed string becomes a sample,
  * cropped and scaled exactly as recognize.ts does. The recogniser (package weights, fused, with an extra
  * output `neck_features`: scripts/fuse-ocr-models.py --features) gives the map the trained layers read and
  * its current reading.
  *
- * Writes DIR/{train,val,train2,train150}.bin (float32 features, samples back to back: 60 x steps each) and DIR/{train,val,train2,train150}.json
- * (per sample: offset, steps, label, the current reading, face, dpi). `val` pages use faces training never sees
+ * Writes DIR/{train,val,train2,train150,train40}.bin (float32 features, samples back to back: 60 x steps each) and DIR/{train,val,train2,train150,train40}.json
+ * (per sample: offset, steps, label, the current reading, face, dpi, scan mode). `val` pages use faces training never sees
  * (AR PL SungtiL GB, LXGW WenKai Light, DejaVu Serif Condensed digits): the check of what carries to unseen faces.
  *
- * Usage: tsx scripts/train/ocr-data.ts DIR [trainPages=56] [valPages=10] [train2Pages=0] [train150Pages=0]
+ * Usage: tsx scripts/train/ocr-data.ts DIR [trainPages=56] [valPages=10] [train2Pages=0] [train150Pages=0] [train40Pages=0]
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,9 +27,9 @@ import { crop, greyFromRgba, resize, type GreyImage } from '../../src/core/ocr/i
 import { ocrModelFiles, readOcrDictionary } from '../../src/core/ocr/models';
 import { levelPage } from '../../src/core/ocr/read-image';
 import { ctcDecodeBest } from '../../src/core/ocr/recognize';
-import { degrade, encodeJpeg, rasterize } from '../../test/fixtures/scans';
+import { bilevel, degrade, encodeJpeg, rasterize } from '../../test/fixtures/scans';
 import { mulberry32 } from '../lib/prng';
-import { HAN_TRAIN, HAN_VAL, LATIN_TRAIN, LATIN_VAL, sealedFace, type Face } from './ocr-faces';
+import { HAN_TRAIN, HAN_VAL, LATIN_TRAIN, LATIN_VAL, sealedFace, tuningNpmFaces, type Face } from './ocr-faces';
 import { cellText, statuteLine, statuteSentences, type Rand } from './ocr-strings';
 
 const HEIGHT = 48;
@@ -68,7 +69,7 @@ function collect(doc: PDFKit.PDFDocument): Promise<Buffer> {
 }
 
 /** One A4 page: a table (ruled or not) or statute lines. */
-async function page(r: Rand, sentences: string[], han: Face[], latin: Face[], inDict: (s: string) => boolean): Promise<{ pdf: Buffer; printed: Printed[] }> {
+async function page(r: Rand, sentences: string[], han: readonly Face[], latin: readonly Face[], inDict: (s: string) => boolean): Promise<{ pdf: Buffer; printed: Printed[] }> {
   const doc = new PDFDocument({ size: 'A4', margin: 0 });
   const done = collect(doc);
   const hf = pick(r, han.filter((f) => fs.existsSync(f.file)));
@@ -144,19 +145,43 @@ async function page(r: Rand, sentences: string[], han: Face[], latin: Face[], in
   return { pdf: await done, printed };
 }
 
-async function scanned(r: Rand, img: GreyImage, seed: number): Promise<{ img: GreyImage; skew: number }> {
+/**
+ * How a training page is scanned (stop 40: SEALED39 showed the package failing on a scanner's 1-bit and faded modes):
+ * `grey` as before (skew, speckle, blur, JPEG, 15 % of them binarised); `threshold` a 1-bit scan at a random threshold
+ * (stored losslessly, as a 1-bit scan is); `dither` a Floyd–Steinberg 1-bit scan of a page lightened or darkened at
+ * random; `faded` a low-contrast copy on uneven paper, blurred, JPEG.
+ */
+export type ScanMode = 'grey' | 'threshold' | 'dither' | 'faded';
+const MODES: ScanMode[] = ['threshold', 'dither', 'faded'];
+
+async function scanned(r: Rand, img: GreyImage, seed: number, modeShare: number): Promise<{ img: GreyImage; skew: number; mode: ScanMode }> {
   const skew = (r() * 2 - 1) * 1;
-  let out = degrade(img, { skew, speckle: pick(r, [0, 0.001, 0.002, 0.003, 0.005]), blur: pick(r, [0, 1, 1, 2]), seed });
-  if (r() < 0.15) {
-    const t = 140 + r() * 60;
-    out = { ...out, data: out.data.map((v) => (v < t ? 0 : 255)) };
+  const mode: ScanMode = r() < modeShare ? pick(r, MODES) : 'grey';
+  let out: GreyImage;
+  if (mode === 'threshold' || mode === 'dither') {
+    out = degrade(img, { skew, speckle: pick(r, [0, 0, 0.001, 0.002]), blur: pick(r, [0, 1]), seed });
+    if (mode === 'threshold') {
+      const t = 100 + r() * 90;
+      return { img: { ...out, data: out.data.map((v) => (v < t ? 0 : 255)) }, skew, mode };
+    }
+    // a gamma in [0.6, 1.6] before the error diffusion: lighter or darker strokes, thinner or fuller dot patterns
+    const g = 0.6 + r();
+    return { img: bilevel({ ...out, data: out.data.map((v) => 255 * Math.pow(v / 255, g)) }, 'dither'), skew, mode };
   }
-  const jpeg = encodeJpeg(out, pick(r, [35, 50, 60, 70, 80, 90]));
+  if (mode === 'faded') out = degrade(img, { skew, fade: true, blur: pick(r, [0, 1, 1, 2]), seed });
+  else {
+    out = degrade(img, { skew, speckle: pick(r, [0, 0.001, 0.002, 0.003, 0.005]), blur: pick(r, [0, 1, 1, 2]), seed });
+    if (r() < 0.15) {
+      const t = 140 + r() * 60;
+      out = { ...out, data: out.data.map((v) => (v < t ? 0 : 255)) };
+    }
+  }
+  const jpeg = encodeJpeg(out, mode === 'faded' ? pick(r, [50, 60, 75, 85]) : pick(r, [35, 50, 60, 70, 80, 90]));
   const image = await loadImage(jpeg);
   const canvas = createCanvas(image.width, image.height);
   const ctx = canvas.getContext('2d');
   ctx.drawImage(image, 0, 0);
-  return { img: greyFromRgba(ctx.getImageData(0, 0, image.width, image.height).data, image.width, image.height), skew };
+  return { img: greyFromRgba(ctx.getImageData(0, 0, image.width, image.height).data, image.width, image.height), skew, mode };
 }
 
 /** The printed string a detected box covers: exactly one, and all of it. */
@@ -182,11 +207,12 @@ interface Sample {
   old: string;
   face: string;
   dpi: number;
+  mode: ScanMode;
 }
 
 async function main(): Promise<void> {
-  const [dir, trainArg, valArg, moreArg, lowArg] = process.argv.slice(2);
-  if (!dir) throw new Error('usage: tsx scripts/train/ocr-data.ts DIR [trainPages] [valPages]');
+  const [dir, trainArg, valArg, moreArg, lowArg, modesArg] = process.argv.slice(2);
+  if (!dir) throw new Error('usage: tsx scripts/train/ocr-data.ts DIR [trainPages] [valPages] [train2Pages] [train150Pages] [train40Pages]');
   fs.mkdirSync(dir, { recursive: true });
   const featuresModel = path.join(dir, 'rec_features.onnx');
   if (!fs.existsSync(featuresModel)) throw new Error(`${featuresModel} missing: /usr/bin/python3 scripts/fuse-ocr-models.py --features ${featuresModel}`);
@@ -203,14 +229,19 @@ async function main(): Promise<void> {
   const inDict = (s: string) => [...s].every((c) => dict.has(c));
   const sentences = statuteSentences(path.join(sharedDir(), 'data', 'laws'), mulberry32(11));
   console.log(`${sentences.length} statute lines`);
-  for (const [split, pages, han, latin, seed] of [
-    ['train', Number(trainArg ?? 56), HAN_TRAIN, LATIN_TRAIN, 1],
-    ['val', Number(valArg ?? 10), HAN_VAL, LATIN_VAL, 2],
+  // stop 40: the SEALED38/39 npm faces are tuning (PROTOCOL font split) and train, joined into TrueType files
+  const npmFaces = await tuningNpmFaces();
+  console.log(`tuning npm faces: ${npmFaces.map((f) => f.name).join(' ') || 'none installed'}`);
+  for (const [split, pages, han, latin, seed, modeShare, dpis] of [
+    ['train', Number(trainArg ?? 56), [...HAN_TRAIN, ...npmFaces], LATIN_TRAIN, 1, 0.3, [150, 150, 200, 200, 250, 300]],
+    ['val', Number(valArg ?? 10), HAN_VAL, LATIN_VAL, 2, 0.5, [150, 150, 200, 200, 250, 300]],
     // more training pages from another seed, made by a second process at the same time
-    ['train2', Number(moreArg ?? 0), HAN_TRAIN, LATIN_TRAIN, 3],
+    ['train2', Number(moreArg ?? 0), [...HAN_TRAIN, ...npmFaces], LATIN_TRAIN, 3, 0.3, [150, 150, 200, 200, 250, 300]],
     // stop 38: 150 dpi pages as their own slice (v3b lost rows at 150 dpi only: lone "0" read as nothing, a speck
     // read as a unit letter): a photocopy scanned at 150 dpi, every page
-    ['train150', Number(lowArg ?? 0), HAN_TRAIN, LATIN_TRAIN, 4],
+    ['train150', Number(lowArg ?? 0), [...HAN_TRAIN, ...npmFaces], LATIN_TRAIN, 4, 0.3, [150]],
+    // stop 40: the scanner's 1-bit / dithered / faded modes at 150 and 200 dpi, in the tuning npm faces and the rest
+    ['train40', Number(modesArg ?? 0), [...npmFaces, ...npmFaces, ...HAN_TRAIN], LATIN_TRAIN, 5, 0.8, [150, 200]],
   ] as const) {
     // a split asked for 0 pages is left as it is (the two splits can be made by two processes at once)
     if (!pages) continue;
@@ -222,9 +253,9 @@ async function main(): Promise<void> {
     for (let n = 0; n < pages; n++) {
       const { pdf, printed } = await page(r, sentences, han, latin, inDict);
       printedCount += printed.length;
-      const dpi = split === 'train150' ? 150 : pick(r, [150, 150, 200, 200, 250, 300]);
+      const dpi = pick(r, dpis);
       const [raster] = await rasterize(pdf, dpi);
-      const { img } = await scanned(r, raster, seed * 100000 + n);
+      const { img, mode } = await scanned(r, raster, seed * 100000 + n, modeShare);
       const lp = levelPage(img, dpi);
       const boxes = cellBoxes(await detectPrepared(models, lp.level, lp.detection, DEFAULT_DETECT), lp.rulings, lp.level);
       const scale = dpi / 72;
@@ -243,7 +274,7 @@ async function main(): Promise<void> {
         const steps = feats.dims[3];
         const old = ctcDecodeBest(out.best_class.data as BigInt64Array, out.best_prob.data as Float32Array, 0, out.best_class.dims[1], models.dictionary).text;
         fs.writeSync(bin, Buffer.from((feats.data as Float32Array).buffer, (feats.data as Float32Array).byteOffset, steps * 60 * 4));
-        samples.push({ off, steps, label: p.label, old, face: p.face, dpi });
+        samples.push({ off, steps, label: p.label, old, face: p.face, dpi, mode });
         off += steps * 60;
       }
       if ((n + 1) % 10 === 0) {

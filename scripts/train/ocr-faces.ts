@@ -4,25 +4,64 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { SEALED38_FAMILIES, SEALED39_FAMILIES, SEALED39_FONT_DIR } from '../../test/fixtures/fonts';
+import { fileURLToPath } from 'node:url';
+import { SEALED40_FAMILIES, SEALED40_FONT_DIR } from '../../test/fixtures/fonts';
+import { SEALED39_FACES, joinFace } from '../../test/fixtures/sealed39-tables';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * The stop-38 and stop-39 sealed test faces (PROTOCOL font split): Chinese faces from npm font packages. A guard, never printed
- * here: any font file inside node_modules (or an npm font package's name, or a SEALED38 family name) is refused, as is every file outside the
- * system's font folders (/usr/share/fonts, /usr/share/texmf/fonts), so a face the tables engineer adds from npm can
- * never reach training.
+ * Stop 40: the SEALED38 and SEALED39 npm faces are TUNING (PROTOCOL font split) and may train. Their web-font slices
+ * are joined into one TrueType file each under TRAIN_FONT_DIR (`tuningNpmFaces`); a file there of any other name is
+ * not one of them and is refused.
+ */
+export const TRAIN_FONT_DIR = path.join(ROOT, '.cache', 'train-fonts');
+const TUNING_NPM: Record<string, { dir: string; keep?: (f: string) => boolean }> = {
+  // SEALED38 (Chromium from HTML): ZCOOL XiaoWei, HarmonyOS Sans SC regular and bold, 江西拙楷
+  xiaowei: { dir: '@fontsource/zcool-xiaowei/files', keep: (f) => /-\d+-400-normal\.woff2$/.test(f) },
+  harmony: { dir: 'harmonyos-sans-sc-webfont-splitted/dist', keep: (f) => f.startsWith('Regular_') },
+  harmonybold: { dir: 'harmonyos-sans-sc-webfont-splitted/dist', keep: (f) => f.startsWith('Bold_') },
+  zhuokai: { dir: '@chinese-fonts/jxzk/dist/江西拙楷' },
+  // SEALED39 (LibreOffice Writer): 思源屏显臻宋, 猫啃什锦黑
+  ...Object.fromEntries(Object.entries(SEALED39_FACES).map(([k, f]) => [k, { dir: f.dir }])),
+};
+const tuningFile = (key: string) => path.join(TRAIN_FONT_DIR, `${key}.ttf`);
+
+/**
+ * Faces that never reach training (PROTOCOL font split). Refused: any font file inside node_modules (also through a
+ * link into it), any path or family naming an npm font package, and every file outside the system's font folders
+ * (/usr/share/fonts, /usr/share/texmf/fonts) — so a face the sealer adds from npm (SEALED40) can never train; the
+ * one exception is a joined file of a tuning npm face (TUNING_NPM) in TRAIN_FONT_DIR, under its own name.
  */
 export function sealedFace(file: string, family = ''): boolean {
   const real = fs.existsSync(file) ? fs.realpathSync(file) : file;
   const names = `${file} ${real} ${family}`;
+  // the stop-40 sealed face (MiSans, npm `misans`, printed by LibreOffice Calc) by name, package or the folder Calc
+  // alone reads it from: refused first and whatever the rules below admit of older sealed faces
+  const squash40 = (t: string) => t.replace(/[\s_-]+/g, '').toLowerCase();
+  if ([...SEALED40_FAMILIES, 'misans', 'sealed40'].some((f) => squash40(names).includes(squash40(f)))) return true;
+  if (real.startsWith(SEALED40_FONT_DIR) || file.startsWith(SEALED40_FONT_DIR)) return true;
+  const inside = (f: string) => path.dirname(path.resolve(f)) === TRAIN_FONT_DIR;
+  if (inside(file) && inside(real) && Object.keys(TUNING_NPM).some((k) => path.resolve(real) === tuningFile(k))) return false;
   if (/node_modules|@fontsource|@chinese-fonts|fontsource|chinese-fonts|webfont/i.test(names)) return true;
-  // the stop-38 sealed families by name (ZCOOL XiaoWei, HarmonyOS Sans SC, 江西拙楷), spaces and case aside
-  const squash = (t: string) => t.replace(/[\s_-]+/g, '').toLowerCase();
-  if ([...SEALED38_FAMILIES, 'zcool', 'harmonyos', 'jxzk', '江西拙楷'].some((f) => squash(names).includes(squash(f)))) return true;
-  // the stop-39 sealed faces (思源屏显臻宋, 猫啃什锦黑) by name or package, and the folder LibreOffice alone reads them from
-  if ([...SEALED39_FAMILIES, 'sypxzs', 'mksjh', '屏显臻宋', '什锦黑', 'maoken', 'sealed39'].some((f) => squash(names).includes(squash(f)))) return true;
-  if (real.startsWith(SEALED39_FONT_DIR) || file.startsWith(SEALED39_FONT_DIR)) return true;
   return !/^\/usr\/share\/(fonts|texmf\/fonts)\//.test(real);
+}
+
+/** The tuning npm faces as training faces: joined once (cached) into TRAIN_FONT_DIR; a face whose package is absent is left out. */
+export async function tuningNpmFaces(): Promise<Face[]> {
+  const nm = path.join(ROOT, 'node_modules');
+  const faces: Face[] = [];
+  for (const [key, f] of Object.entries(TUNING_NPM)) {
+    if (!fs.existsSync(path.join(nm, f.dir))) continue;
+    const out = tuningFile(key);
+    if (!fs.existsSync(out)) {
+      fs.mkdirSync(TRAIN_FONT_DIR, { recursive: true });
+      await joinFace(`${out}.part`, f.dir, f.keep);
+      fs.renameSync(`${out}.part`, out);
+    }
+    faces.push({ name: key, file: out });
+  }
+  return faces;
 }
 
 export interface Face {

@@ -387,6 +387,8 @@ export const configSchema = z.object({
           rivalThreshold: z.number().min(0).max(1).default(LOCK_MODEL.thresholds.rival),
           /** p needed at least when the known questions' word model prefers another statute (lock-model.ts knownDisagrees; 0: off) */
           disagreeThreshold: z.number().min(0).max(1).default(LOCK_MODEL.thresholds.disagree ?? 0),
+          /** p needed at least to lock a judicial interpretation (lock-model.ts isJudicialInterpretation, Thresholds interpretation; 0: off) */
+          interpretationThreshold: z.number().min(0).max(1).default(LOCK_MODEL.thresholds.interpretation ?? 0),
         })
         .prefault({}),
       /** not_found: near documents offered as alternatives (labelled as not what was asked). */
