@@ -161,6 +161,8 @@ function signs(cells: string[]): string[] {
   const sizes = signed.map(magnitude).sort((a, b) => a - b);
   const mid = sizes[Math.floor(sizes.length / 2)];
   const near = (s: string) => Math.abs(magnitude(s) - mid) <= Math.log10(3);
+  // within a factor of 3 of the signed numbers' range (a column of ≤3 … ≤10 has its median at the top)
+  const inRange = (s: string) => magnitude(s) >= sizes[0] - Math.log10(3) && magnitude(s) <= sizes[sizes.length - 1] + Math.log10(3);
   const kinds = new Set(signed.map((c) => SIGN_LOOKALIKES[c[0]] ?? c[0]));
   const only = kinds.size === 1 ? [...kinds][0] : null;
   // a letter opening a bare number where the column prints signed numbers: the sign read as a letter (≥ read
@@ -175,7 +177,7 @@ function signs(cells: string[]): string[] {
     if (l && only) return `${only}${l}`;
     const m = /^([25sS$<>＜＞=＝])(\d[\d.,]*.*)$/.exec(c);
     if (!m || !NUMBER.test(`≥${m[2]}`)) return c;
-    if ((m[1] === '2' || m[1] === '5') && !(near(m[2]) && !near(c))) return c;
+    if ((m[1] === '2' || m[1] === '5') && !(near(m[2]) && !near(c)) && !(inRange(m[2]) && !inRange(c))) return c;
     // "5" for the sign (a 1-bit "≤" in 猫啃什锦黑: "53" among ≤5, ≤10): the one sign the column prints
     if (m[1] === '5') return only ? `${only}${m[2]}` : c;
     // the sign's two bars without its chevron ("=98" among ≥97, ≥99 in 楷体 at 8 pt): the one sign the column prints

@@ -168,6 +168,9 @@ describe('OCR table columns', () => {
     // a number with its unit after the letter; "5" for the sign where the number without it is of the column's size
     expect(col([['≤500Ω·m'], ['K500Ω·m'], ['≤1000Ω·m'], ['≤750Ω·m']], 0)).toEqual(['≤500Ω·m', '≤500Ω·m', '≤1000Ω·m', '≤750Ω·m']);
     expect(col([['≤5'], ['53'], ['≤10'], ['≤5'], ['53']], 0)).toEqual(['≤5', '≤3', '≤10', '≤5', '≤3']);
+    // the column's median at its top (≤10, ≤10, ≤5, ≤5, ≤10): "53" is within its range without the 5, not with it
+    expect(col([['≤10'], ['≤10'], ['≤5'], ['53'], ['≤5'], ['≤10']], 0)).toEqual(['≤10', '≤10', '≤5', '≤3', '≤5', '≤10']);
+    expect(col([['≥20'], ['≥35'], ['26'], ['≥30']], 0)).toEqual(['≥20', '≥35', '26', '≥30']);
     // names of another size stay ("T11" among ≥45, ≥60), a trailing "s" is a unit, two signs in the column: no sign to give
     expect(col([['≥45'], ['T11'], ['T13'], ['T12'], ['≥60']], 0)).toEqual(['≥45', 'T11', 'T13', 'T12', '≥60']);
     expect(col([['≤5'], ['Ks'], ['≤3'], ['K2s']], 0)).toEqual(['≤5', 'Ks', '≤3', '≤2s']);
