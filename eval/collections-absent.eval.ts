@@ -22,6 +22,8 @@
  * 7. stop 39: round9_tuning (tuned on) and round9 (every item held out), same families, plus questions written
  *    by hand for the STARD domain collections: `stard_absent` (a matter another domain's statutes govern; a
  *    lock is a wrong lock) and `stard_inside` (the domain's own matter in everyday words; not_found is a false refusal).
+ * 8. stop 40: round10 (every item held out): power / labour matters in everyday words and `inside` questions
+ *    asked with words the statutes do not use.
  * Uses the data dirs of the howtocook and collections-laws evaluations (imports there are no-ops when
  * unchanged) and one of its own for the STARD pairs.
  */
@@ -79,6 +81,8 @@ interface AbsentSet {
   /** a second stop-39 tuning slice, written after the stop's first change */
   round9_tuning_b?: NinthSet;
   round9_tuning_c?: NinthSet;
+  /** tenth set (stop 40): every item held out; power / labour matters and `inside` questions in words the statutes do not use */
+  round10?: NinthSet;
 }
 interface NinthSet {
   recipes: AbsentItem[];
@@ -305,6 +309,7 @@ export default async function run(args: string[]): Promise<void> {
       later.push(['ninth set (stop 39; every item held out)', 'v9', data.round9, all]);
       later.push(['ninth set, second tuning slice (stop 39: every item tuned on)', 'v9tb', data.round9_tuning_b, () => false]);
       later.push(['ninth set, third tuning slice (stop 39: dishes, every item tuned on)', 'v9tc', data.round9_tuning_c, () => false]);
+      later.push(['tenth set (stop 40: statute matters and everyday in-collection words; every item held out)', 'v10', data.round10, all]);
       for (const [title, tag, set, heldOut] of later) {
         if (!set) continue;
         console.log(`\n## ${title}`);
@@ -313,7 +318,7 @@ export default async function run(args: string[]): Promise<void> {
         const ls = await absentList(laws, 'labour-laws', set.labour, 'labour statutes', verbose, heldOut);
         printParts(`all out-of-collection ${tag}`, [...rs, ...ps, ...ls]);
         await sessions(ctxOf, set.sessions, verbose, heldOut);
-        if (/^v[789]/.test(tag) && set.inside) await insideList(ctxOf, set.inside, title, verbose, heldOut(0));
+        if (/^v([789]|10)/.test(tag) && set.inside) await insideList(ctxOf, set.inside, title, verbose, heldOut(0));
       }
     } finally {
       await everyday.close();

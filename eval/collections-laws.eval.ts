@@ -1,7 +1,9 @@
 /**
- * Statutes as collections (`npm run eval -- collections-laws [--verbose] [--attribute]`; --attribute
- * names why each lock-expected tuning miss missed and where its accepted article ranks inside its
- * statute, and only counts the held-out misses' causes).
+ * Statutes as collections (`npm run eval -- collections-laws [--verbose] [--attribute] [--in-statute]`;
+ * --attribute names why each lock-expected tuning miss missed and where its accepted article ranks
+ * inside its statute, and only counts the held-out misses' causes; --in-statute counts, given each
+ * accepted statute, how often the article quoted from it is accepted: the ranking inside a statute
+ * alone, apart from the statute choice and the lock).
  *
  * 1. The six power statutes named in ../shared/README.md as collection `power-laws`, asked the
  *    hand-written lay questions of eval/data/collections-laws.json (held-out: index % 4 == 3, never
@@ -19,6 +21,9 @@
  * 5. Round 7 (#27 item 3, stop 36): eval/data/collections-labour-4.json, fresh everyday labour
  *    questions written and committed before any run of the learned question -> article relevance
  *    signal (collections/article-relevance.ts); every item held out.
+ * 6. Round 10 (#27 item 3, stop 40): eval/data/collections-labour-5.json, workers' questions in their
+ *    own words written and committed before that stop's article-ranking work; every item held out and
+ *    only its totals are printed (no question lines, no per-miss attribution).
  * Statutes are copied into .cache/eval, never into the project; each question gets a fresh session.
  * Prints, overall / tuning / held-out / per family (definitions, prohibitions, penalties, duties,
  * procedures, numbers, out-of-domain, ambiguous): right, lock accuracy (locked on an accepted
@@ -34,7 +39,7 @@ import { createAppContext, type AppContext } from '../src/core/context';
 import { invokeOperation } from '../src/core/api/invoke';
 import { projectRoot, sharedDir } from '../src/core/common/paths';
 import { docsOf, findCollection, getDoc } from '../src/core/collections/store';
-import { rankSections } from '../src/core/collections/sections';
+import { answerInDocument, rankSections } from '../src/core/collections/sections';
 
 export const POWER_STATUTES = [
   '行政法规/电网调度管理条例(2011-01-08).md',
@@ -149,6 +154,31 @@ function causeOf(item: LawItem, a: Ask, r: Omit<Row, 'i' | 'item' | 'heldOut' | 
 }
 
 /**
+ * --in-statute: the ranking inside a statute on its own, without the statute choice and the lock: for
+ * each lock-expected question and each statute it accepts, is the article answerInDocument quotes
+ * from that statute an accepted one? Counted per (question, statute) group, `right/groups` for the
+ * tuning and the held-out part (totals only, no question printed).
+ */
+async function inStatuteCounts(ctx: AppContext, name: string, rows: Row[]): Promise<{ tuning: string; heldOut: string }> {
+  const coll = findCollection(ctx.db, name);
+  const docs = coll ? docsOf(ctx.db, coll.id) : [];
+  const n = { tuning: [0, 0], heldOut: [0, 0] };
+  for (const r of rows) {
+    if (!coll || r.item.expect !== 'lock') continue;
+    for (const title of new Set((r.item.accept ?? []).map((x) => x.title))) {
+      const d = docs.find((x) => x.title === title);
+      const doc = d ? getDoc(ctx.db, d.id) : undefined;
+      if (!doc) continue;
+      const best = (await answerInDocument(ctx, coll, doc, r.item.q)).best;
+      const part = r.heldOut ? n.heldOut : n.tuning;
+      part[1]++;
+      if (best && r.item.accept!.some((x) => x.title === title && x.article === best.label)) part[0]++;
+    }
+  }
+  return { tuning: `${n.tuning[0]}/${n.tuning[1]}`, heldOut: `${n.heldOut[0]}/${n.heldOut[1]}` };
+}
+
+/**
  * --attribute: where the accepted article stands inside its own statute (the in-document ranker that
  * picks the article to quote, sections.ts rankSections): `3/40`, or `unranked` when no list holds it.
  */
@@ -168,7 +198,7 @@ async function reach(ctx: AppContext, name: string, item: LawItem): Promise<{ ar
   return out;
 }
 
-async function evalSet(ctx: AppContext, name: string, file: string, set: Imported | null, o: { allHeldOut: boolean; verbose: boolean; attribute?: boolean }): Promise<Row[] | null> {
+async function evalSet(ctx: AppContext, name: string, file: string, set: Imported | null, o: { allHeldOut: boolean; verbose: boolean; attribute?: boolean; totalsOnly?: boolean; inStatute?: boolean }): Promise<Row[] | null> {
   if (!set) return null;
   const { data, imp } = set;
   console.log(`\n## ${name} (${file}): ${imp.documents} statutes, ${imp.chunks} chunks, profile ${imp.profile}, vectors ${imp.vectors}`);
@@ -206,7 +236,7 @@ async function evalSet(ctx: AppContext, name: string, file: string, set: Importe
   if (!o.allHeldOut) line('tuning', rows.filter((r) => !r.heldOut));
   line('held-out', rows.filter((r) => r.heldOut));
   for (const fam of [...new Set(rows.map((r) => r.item.family))].sort()) line(`  ${fam}`, rows.filter((r) => r.item.family === fam));
-  for (const r of rows) {
+  for (const r of o.totalsOnly ? [] : rows) {
     if (!r.ok || o.verbose) console.log(`  ${r.ok ? 'ok  ' : 'MISS'}${r.heldOut ? ' (held-out)' : ''} [${r.item.family}] ${r.item.q} → ${r.got}; want ${r.item.expect === 'low' ? 'low evidence' : r.item.accept!.map((x) => `${x.title} ${x.article}`).join(' / ')}`);
   }
   if (o.attribute) {
@@ -230,6 +260,10 @@ async function evalSet(ctx: AppContext, name: string, file: string, set: Importe
       console.log(`  a lock on the right statute, quoting its first article, would answer ${askBacks + others} of them (${askBacks} ask-backs offering it, ${others} other statute misses)`);
     }
   }
+  if (o.inStatute) {
+    const t = await inStatuteCounts(ctx, name, rows);
+    console.log(`in-statute: given each accepted statute, its quoted article is an accepted one in ${every === 1 ? '' : `${t.tuning} tuning | `}${t.heldOut} held-out groups`);
+  }
   if (data.follow_ups.length) {
     let fOk = 0;
     for (const f of data.follow_ups) {
@@ -250,6 +284,7 @@ async function evalSet(ctx: AppContext, name: string, file: string, set: Importe
 export default async function run(args: string[]): Promise<void> {
   const verbose = args.includes('--verbose');
   const attribute = args.includes('--attribute');
+  const inStatute = args.includes('--in-statute');
   const cache = path.join(projectRoot(), '.cache', 'eval', 'collections-laws');
   if (!fs.existsSync(path.join(sharedDir(), 'data', 'laws'))) {
     console.log('[skip] ../shared/data/laws not found');
@@ -263,9 +298,9 @@ export default async function run(args: string[]): Promise<void> {
     // collection's own since the rel fix, so the order no longer matters; kept for clarity)
     const power = await importSet(ctx, 'power-laws', 'collections-laws.json', cache);
     const labour = await importSet(ctx, 'labour-laws', 'collections-labour.json', cache);
-    await evalSet(ctx, 'power-laws', 'collections-laws.json', power, { allHeldOut: false, verbose, attribute });
+    await evalSet(ctx, 'power-laws', 'collections-laws.json', power, { allHeldOut: false, verbose, attribute, inStatute });
     // a second domain: its held-out quarter is never looked at while tuning
-    await evalSet(ctx, 'labour-laws', 'collections-labour.json', labour, { allHeldOut: false, verbose, attribute });
+    await evalSet(ctx, 'labour-laws', 'collections-labour.json', labour, { allHeldOut: false, verbose, attribute, inStatute });
     // round 3: new everyday questions over the same collections, written before that round's changes
     // (every third held out): checks that vocabulary and ranking changes carry beyond the sets tuned on
     for (const [name, file, set] of [
@@ -274,10 +309,14 @@ export default async function run(args: string[]): Promise<void> {
       ['labour-laws', 'collections-labour-3.json', labour],
       // round 7 (stop 36): fresh everyday labour questions written before the learned relevance signal ran
       ['labour-laws', 'collections-labour-4.json', labour],
+      // round 10 (stop 40): fresh workers' questions written before that stop's article-ranking work;
+      // totals only (its questions are not printed, so that it stays unseen while tuning)
+      ['labour-laws', 'collections-labour-5.json', labour],
     ] as const) {
       if (!set) continue;
       const data = JSON.parse(fs.readFileSync(path.join(projectRoot(), 'eval', 'data', file), 'utf8')) as QuestionSet;
-      await evalSet(ctx, name, file, { data, imp: set.imp }, { allHeldOut: false, verbose, attribute });
+      const totalsOnly = file === 'collections-labour-5.json';
+      await evalSet(ctx, name, file, { data, imp: set.imp }, { allHeldOut: false, verbose: verbose && !totalsOnly, attribute, totalsOnly, inStatute });
     }
   } finally {
     await ctx.close();
@@ -286,7 +325,7 @@ export default async function run(args: string[]): Promise<void> {
   const other = createAppContext({ dataDir: path.join(cache, 'data-everyday') });
   try {
     const set = await importSet(other, 'everyday-laws', 'collections-everyday-3.json', cache);
-    await evalSet(other, 'everyday-laws', 'collections-everyday-3.json', set, { allHeldOut: false, verbose, attribute });
+    await evalSet(other, 'everyday-laws', 'collections-everyday-3.json', set, { allHeldOut: false, verbose, attribute, inStatute });
   } finally {
     await other.close();
   }

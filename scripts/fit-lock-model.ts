@@ -43,7 +43,7 @@ import { knownAnswers, knownInsideOutside, knownQuestions, setKnownQuestions } f
 import { knownStatutePosterior, questionGrams } from '../src/core/collections/known-statutes';
 import { loadShippedKnownQuestions } from '../src/core/regulations/known-questions';
 import { setLayVocabulary } from '../src/core/collections/lay-terms';
-import { choiceCandidates, fitChoiceModel, fitLockModel, lockChoice, lockProbability, lockThreshold, LOCK_DECIMALS, LOCK_FEATURES, LOCK_MODEL, type ChoiceModel, type LockChoice, type LockChooser, type LockModel, type Thresholds } from '../src/core/collections/lock-model';
+import { choiceCandidates, fitChoiceModel, fitLockModel, isJudicialInterpretation, lockChoice, lockProbability, lockThreshold, LOCK_DECIMALS, LOCK_FEATURES, LOCK_MODEL, type ChoiceModel, type LockChoice, type LockChooser, type LockModel, type Thresholds } from '../src/core/collections/lock-model';
 import { defaultConfig } from '../src/core/config';
 import { corpusRows, documentFrequencies, idfOf } from '../src/core/search/lexical';
 
@@ -511,6 +511,99 @@ function robustReport(rows: Row[]): string[] {
   return lines;
 }
 
+/** A row as `--dump` writes it, with the family relation among its scored documents (pairs "a|b") for offline analysis. */
+function dumpRow(r: Row) {
+  const ps = [...new Set(r.articles.map((a) => a.parent))];
+  const families = ps.flatMap((a) => ps.filter((b) => a < b && r.family(a, b)).map((b) => `${a}|${b}`));
+  return { ...r, gold: [...r.gold], prior: r.prior ? Object.fromEntries(r.prior) : null, families };
+}
+
+/** folds of STARD's learn part (by question id) for learnFolds */
+const LEARN_FOLDS = 5;
+
+/**
+ * `--learn-folds` (stop 40): the bound on locks of judicial interpretations (lock-model.ts Thresholds
+ * interpretation), learned where there are enough of them — STARD's learn part (the tuning half holds 10
+ * such locks, all right; the learn part 82). Each learn question is asked with the known questions of the
+ * other folds only (its own text is not among them) and the bound off; the embedding model was trained
+ * on these questions, so their vector ranking is in-sample (which only makes the choice look better than it
+ * is). The bound is the highest of 0.3 … 0.95 below which the focus-decided locks on interpretations are
+ * wrong at least as often as right (asking back is no worse than such a lock); the figures of every
+ * bound and the learn part's totals before / after are printed; writes interpretationThreshold into
+ * lock-model.json, everything else of the shipped file kept.
+ */
+async function learnFolds(dump: string | null): Promise<void> {
+  const dumped: Row[] = [];
+  const laws = path.join(sharedDir(), 'data', 'laws');
+  const all = readStardQuestions(path.join(sharedDir(), 'data', 'stard', 'train.jsonl'));
+  const ctx = createAppContext({ dataDir: path.join(projectRoot(), '.cache', 'eval', 'collections-stard', 'data') });
+  const locks: { p: number; right: boolean }[] = [];
+  const outcomes: { decision: string; parents: string[]; gold: Set<string>; p: number | null; interpretation: boolean }[] = [];
+  try {
+    const scoredTexts = new Set(all.filter((q) => stardPartOf(q.id) !== 'learn').map((q) => q.question));
+    const known = (loadShippedKnownQuestions(ctx) ?? []).filter((k) => !scoredTexts.has(k.question));
+    setLayVocabulary(ctx, learnPartLayVocabulary(laws, all));
+    for (const d of STARD_DOMAINS) {
+      const src = stageDomain(laws, path.join(projectRoot(), '.cache', 'eval', 'collections-stard', 'statutes', d.name), d.statutes);
+      await invokeOperation(ctx, 'collections.import', { folder: src, name: `stard-${d.name}` });
+    }
+    Object.assign(ctx.config.collections.lockModel, { enabled: true, interpretationThreshold: 0 });
+    const learn = all.filter((q) => stardPartOf(q.id) === 'learn');
+    for (let f = 0; f < LEARN_FOLDS; f++) {
+      const fold = learn.filter((q) => q.id % LEARN_FOLDS === f);
+      const texts = new Set(fold.map((q) => q.question));
+      setKnownQuestions(ctx, known.filter((k) => !texts.has(k.question)));
+      for (const d of STARD_DOMAINS) {
+        const coll = requireCollection(ctx.db, `stard-${d.name}`);
+        const titles = new Map(docsOf(ctx.db, coll.id).map((x) => [String(x.id), x.title]));
+        for (const q of questionsOf(ctx, coll.name, fold)) {
+          const r = await retrieveState(ctx, coll, q.question);
+          const d0 = decisionOf(r);
+          const gold = new Set([...q.gold.keys()].map(String));
+          const interpretation = r.decision === 'locked' && isJudicialInterpretation(titles.get(d0.parents[0]));
+          outcomes.push({ decision: r.decision, parents: d0.parents, gold, p: r.lockCheck?.applied ? r.lockCheck.p : null, interpretation });
+          if (interpretation && r.rule === 'focus' && r.lockCheck?.applied) locks.push({ p: r.lockCheck.p, right: gold.has(d0.parents[0]) });
+          if (dump) {
+            dumped.push(row('stard', 'tune', q.question, q.gold.keys(), await ask(ctx, coll.name, q.question), statuteFamily(ctx, coll)));
+            ctx.config.collections.lockModel.enabled = true; // ask() leaves the lock model off
+          }
+        }
+      }
+    }
+  } finally {
+    await ctx.close();
+  }
+  // the rows as --dump writes them (part 'tune' here: the learn part's, for analysis offline)
+  if (dump) fs.writeFileSync(dump, JSON.stringify(dumped.map(dumpRow)));
+  const grid: number[] = [];
+  for (let t = 0.3; t <= 0.951; t += 0.05) grid.push(Math.round(t * 100) / 100);
+  let bound = 0;
+  console.log(`--learn-folds: ${outcomes.length} learn questions, ${locks.length} focus-decided locks on judicial interpretations (${locks.filter((l) => l.right).length} right)`);
+  for (const t of grid) {
+    const below = locks.filter((l) => l.p < t);
+    const wrong = below.filter((l) => !l.right).length;
+    const right = below.length - wrong;
+    if (wrong > 0 && wrong >= right) bound = t;
+    console.log(`  p < ${t.toFixed(2)}: ${right} right / ${wrong} wrong locks on interpretations would be asked back`);
+  }
+  const tally = (t: number) => {
+    const c = { right: 0, offered: 0, wrong: 0, other: 0 };
+    for (const o of outcomes) {
+      const asked = o.interpretation && o.p !== null && o.p < t;
+      if (o.decision === 'locked' && !asked) c[o.gold.has(o.parents[0]) ? 'right' : 'wrong']++;
+      else if ((o.decision === 'ambiguous' || asked) && o.parents.some((p) => o.gold.has(p))) c.offered++;
+      else c.other++;
+    }
+    const n = Math.max(outcomes.length, 1);
+    return line({ right: c.right / n, offered: c.offered / n, wrong: c.wrong / n, other: c.other / n });
+  };
+  console.log(`bound ${bound}: learn part (known questions cross-fitted) ${tally(0)} → ${tally(bound)} (right / ask-back naming a right statute / wrong / other; an ask-back counted as naming a right statute only when the locked one is)`);
+  const file = path.join(projectRoot(), 'src', 'core', 'collections', 'data', 'lock-model.json');
+  const shippedFile = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  fs.writeFileSync(file, `${JSON.stringify({ ...shippedFile, interpretationThreshold: bound }, null, 2)}\n`);
+  console.log(`wrote ${path.relative(projectRoot(), file)}: interpretationThreshold ${bound}`);
+}
+
 /** Wilson 95 % interval of k in n, as "lo–hi %". */
 function wilson(k: number, n: number): string {
   if (!n) return '—';
@@ -530,6 +623,8 @@ async function main(): Promise<void> {
     console.error('未找到 ../shared/data/laws 或 ../shared/data/stard/train.jsonl');
     process.exit(1);
   }
+  // --learn-folds: only the judicial-interpretation bound (learnFolds), written into the shipped file
+  if (args.includes('--learn-folds')) return learnFolds(args.includes('--dump') ? args[args.indexOf('--dump') + 1] : null);
   // --why: per chooser and temperature, the thresholds the STARD bound alone would pick and the
   // power / labour tuning answers they would lose
   const why = args.includes('--why');
@@ -550,12 +645,7 @@ async function main(): Promise<void> {
   if (described) console.log(`--described: ${rows.length} rows (${SETS.map((s) => `${s} ${rows.filter((r) => r.set === s).length}`).join(', ')})`);
   const dump = args.indexOf('--dump');
   if (dump >= 0) {
-    // the family relation among the scored documents (pairs "a|b"), so the dump can be analysed offline
-    const families = (r: Row) => {
-      const ps = [...new Set(r.articles.map((a) => a.parent))];
-      return ps.flatMap((a) => ps.filter((b) => a < b && r.family(a, b)).map((b) => `${a}|${b}`));
-    };
-    fs.writeFileSync(args[dump + 1], JSON.stringify(rows.map((r) => ({ ...r, gold: [...r.gold], prior: r.prior ? Object.fromEntries(r.prior) : null, families: families(r) }))));
+    fs.writeFileSync(args[dump + 1], JSON.stringify(rows.map(dumpRow)));
   }
   const tune = rows.filter((r) => r.part === 'tune');
   const focusTune = tune.filter((r) => r.focus && r.gold.size);
@@ -772,6 +862,7 @@ async function main(): Promise<void> {
     weights: Object.fromEntries(LOCK_FEATURES.map((k) => [k, model.weights[k]])),
     ...(choice ? { choiceWeights: choice } : {}),
     disagreeThreshold,
+    interpretationThreshold: LOCK_MODEL.thresholds.interpretation ?? 0,
   };
   const file = path.join(projectRoot(), 'src', 'core', 'collections', 'data', 'lock-model.json');
   console.log(`\nchooser ${chooser}, temperature ${temperature}, thresholds: ${pair.lock} where the ratio rules lock; where they ask back ${pair.family} (runner-up of the same statute family) / ${pair.rival} (another statute)`);

@@ -110,11 +110,28 @@ export interface Thresholds {
    * lock a borderline choice. 0 or absent: no such bound.
    */
   disagree?: number;
+  /**
+   * p needed at least to lock a judicial interpretation (isJudicialInterpretation; stop 40). Learned from
+   * STARD's learn part asked with its known questions cross-fitted (`npm run models:fit-lock -- --learn-folds`):
+   * the highest bound below which locks on interpretations are wrong at least as often as right (the
+   * askers were answered from the law, not its interpretation). 0 or absent: no such bound.
+   */
+  interpretation?: number;
 }
 
-export function lockThreshold(t: Thresholds, tie: LockTie, disagrees = false): number {
+export function lockThreshold(t: Thresholds, tie: LockTie, disagrees = false, interpretation = false): number {
   const base = tie === 'none' ? t.lock : tie === 'family' ? t.family : t.rival;
-  return disagrees ? Math.max(base, t.disagree ?? 0) : base;
+  return Math.max(base, disagrees ? (t.disagree ?? 0) : 0, interpretation ? (t.interpretation ?? 0) : 0);
+}
+
+/**
+ * Whether a document is a judicial interpretation: its title names the Supreme People's Court or
+ * Procuratorate as its issuer (最高人民法院关于审理民间借贷案件适用法律若干问题的规定, 最高人民法院、最高人民检察院关于办理
+ * 盗窃刑事案件…的解释). Such a document details laws for the courts in many words, so its articles often
+ * outscore the law's article a lay asker was answered from (Thresholds interpretation).
+ */
+export function isJudicialInterpretation(title: string | null | undefined): boolean {
+  return !!title && /^最高人民(法院|检察院)/.test(title.replace(/^中华人民共和国/, ''));
 }
 
 /** Whether the known questions' word model has a model of both documents and gives `a` the higher p. */
@@ -175,7 +192,7 @@ export interface FittedLockModel extends LockModel {
   thresholds: Thresholds;
 }
 
-const fittedFile = fitted as typeof fitted & { choiceWeights?: Record<string, number>; disagreeThreshold?: number };
+const fittedFile = fitted as typeof fitted & { choiceWeights?: Record<string, number>; disagreeThreshold?: number; interpretationThreshold?: number };
 
 /** The shipped fit (data/lock-model.json, written by `npm run models:fit-lock`). */
 export const LOCK_MODEL: FittedLockModel = {
@@ -184,7 +201,7 @@ export const LOCK_MODEL: FittedLockModel = {
   temperature: fitted.temperature,
   chooser: fitted.chooser === 'article' || (fitted.chooser === 'model' && fittedFile.choiceWeights) ? (fitted.chooser as LockChooser) : 'share',
   choice: fittedFile.choiceWeights ? (Object.fromEntries(CHOICE_FEATURES.map((k) => [k, fittedFile.choiceWeights![k] ?? 0])) as ChoiceModel) : null,
-  thresholds: { lock: fitted.threshold, family: fitted.familyThreshold, rival: fitted.rivalThreshold, disagree: fittedFile.disagreeThreshold ?? 0 },
+  thresholds: { lock: fitted.threshold, family: fitted.familyThreshold, rival: fitted.rivalThreshold, disagree: fittedFile.disagreeThreshold ?? 0, interpretation: fittedFile.interpretationThreshold ?? 0 },
 };
 
 type Chunk = { key: string; parent: string; rrf: number; ranks: Record<string, number> };

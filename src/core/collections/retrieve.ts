@@ -18,7 +18,7 @@ import { profileOf } from './profile';
 import { knownAnswers } from './known-answers';
 import { subjectVerdict } from './subject';
 import { knownStatutePosterior } from './known-statutes';
-import { LOCK_MODEL, lockChoice, lockProbability, lockThreshold, type LockFeatures, type LockTie } from './lock-model';
+import { isJudicialInterpretation, LOCK_MODEL, lockChoice, lockProbability, lockThreshold, type LockFeatures, type LockTie } from './lock-model';
 
 /**
  * Retrieval state of seed 003 for a collection, on the shared pipeline (search/pipeline.ts):
@@ -431,7 +431,12 @@ export async function retrieveState(ctx: AppContext, coll: CollectionRow, questi
       lockCheck = { parent: choice.parent, second, tie: choice.tie, disagrees: choice.disagrees, features: choice.features, p: round(p), applied: model.enabled };
       if (model.enabled && (decision.state === 'locked' || decision.state === 'ambiguous')) {
         const was = decision.reason;
-        const needed = lockThreshold({ lock: model.threshold, family: model.familyThreshold, rival: model.rivalThreshold, disagree: model.disagreeThreshold }, choice.tie, choice.disagrees);
+        const needed = lockThreshold(
+          { lock: model.threshold, family: model.familyThreshold, rival: model.rivalThreshold, disagree: model.disagreeThreshold, interpretation: model.interpretationThreshold },
+          choice.tie,
+          choice.disagrees,
+          isJudicialInterpretation(cache.byId.get(Number(choice.parent))?.title),
+        );
         decision =
           p >= needed
             ? { state: 'locked', parents: [choice.parent], reason: `锁定把握 ${p.toFixed(2)}（不低于 ${needed}）；${was}`, rule: 'focus' }

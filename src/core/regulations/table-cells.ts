@@ -1,3 +1,5 @@
+import { UNITS } from './units';
+
 /**
  * OCR misreads a table column gives away: the recogniser reads each cell alone, the column shows what kind of
  * content it holds. Applied to the rows of one table region of a scanned page (tuned on the tuning tables of
@@ -19,7 +21,7 @@ export function cleanOcrColumns(rows: string[][]): string[][] {
   const n = Math.max(0, ...out.map((r) => r.length));
   for (let c = 0; c < n; c++) {
     const cells = out.map((r) => r[c] ?? '');
-    const fixed = codeOnes(ratedCurrent(ohms(speckPoints(trailingDashes(strayRings(lostPercent(loneDashes(plusMinus(signs(lookalikeDigits(decimalMarks(dashSlots(cells)))))))))))));
+    const fixed = codeOnes(ratedCurrent(ohms(unitSpelling(speckPoints(trailingDashes(strayRings(lostPercent(loneDashes(plusMinus(signs(lookalikeDigits(decimalMarks(dashSlots(cells))))))))))))));
     fixed.forEach((v, i) => {
       if (out[i].length > c) out[i][c] = v;
     });
@@ -110,14 +112,34 @@ const lone = (c: string) => [...c].length === 1 && (DASHES.has(c) || c in DIGIT_
  * with a colon between digits where the others print decimal points has a point ("1:2" for 1.2).
  */
 function lookalikeDigits(cells: string[]): string[] {
+  const mapped = (c: string) => [...c].map((ch) => DIGIT_LOOKALIKES[ch] ?? ch).join('');
+  // a cell with a digit that is a number once its lookalikes are read as digits ("1o5", "3OO") counts as a number:
+  // 1-bit scans read the 0s of a third of a column's cells as "O" (SEALED39 zhaoduzhun "3OO", "NOO" among 500, 200)
+  const digitsRead = (c: string) => /\d/.test(c) && NUMBER.test(mapped(c));
   const filled = cells.filter((c) => c && !lone(c));
-  if (!filled.length || filled.filter(numeric).length < filled.length * (2 / 3)) return cells;
+  if (!filled.length || filled.filter((c) => numeric(c) || digitsRead(c)).length < filled.length * (2 / 3)) return cells;
   return cells.map((c) => {
+    // "3OO", "8o": a number's 0s read as letters, which NUMBER takes for a unit — no unit is "O"
+    if (/^[≥≤<>±]?\d[\d.]*[Oo]+$/.test(c)) return c.replace(/[Oo]/g, '0');
     if (!c || numeric(c)) return c;
     if (DASHES.has(c)) return '—';
-    const mapped = [...c].map((ch) => DIGIT_LOOKALIKES[ch] ?? ch).join('');
-    return NUMBER.test(mapped) && /\d/.test(mapped) ? mapped : c;
+    const m = mapped(c);
+    return NUMBER.test(m) && /\d/.test(m) ? m : c;
   });
+}
+
+/**
+ * The number after a letter read for a comparison sign ("K40", "Λ3", "K500Ω·m"), its digits' lookalikes mapped where
+ * the letters stand between or before digits ("Kso": ≤50 — "s" and "o" are 5 and 0 there; a trailing "s" is a unit),
+ * or null: the lead a Latin or Greek letter, the rest a number (with a unit after its digits) or such lookalikes.
+ */
+function letteredNumber(c: string): string | null {
+  const m = /^[A-Za-z\u0370-\u03ff](.+)$/u.exec(c);
+  if (!m) return null;
+  if (/^\d[\d.]*[^\d\s\u3400-\u9fff]*$/.test(m[1])) return m[1];
+  if (!/^[\dOoSs.]+$/.test(m[1]) || /[Ss]$/.test(m[1])) return null;
+  const mapped = m[1].replace(/[Oo]/g, '0').replace(/[Ss]/g, '5');
+  return /^(?:0|[1-9]\d*)(?:\.\d+)?$/.test(mapped) ? mapped : null;
 }
 
 const magnitude = (s: string) => Math.log10(Math.max(1e-9, Math.abs(parseFloat(s.replace(/^[^\d]+/, '')) || 0)));
@@ -139,18 +161,25 @@ function signs(cells: string[]): string[] {
   const sizes = signed.map(magnitude).sort((a, b) => a - b);
   const mid = sizes[Math.floor(sizes.length / 2)];
   const near = (s: string) => Math.abs(magnitude(s) - mid) <= Math.log10(3);
+  // within a factor of 3 of the signed numbers' range (a column of ≤3 … ≤10 has its median at the top)
+  const inRange = (s: string) => magnitude(s) >= sizes[0] - Math.log10(3) && magnitude(s) <= sizes[sizes.length - 1] + Math.log10(3);
   const kinds = new Set(signed.map((c) => SIGN_LOOKALIKES[c[0]] ?? c[0]));
   const only = kinds.size === 1 ? [...kinds][0] : null;
   // a letter opening a bare number where the column prints signed numbers: the sign read as a letter (≥ read
-  // "W"/"v"/"N", ≤ read "K" in DejaVu/楷体 cells) — one such cell, or one for three signed ones: more are names (T11)
-  const lettered = cells.filter((c) => /^[A-Za-z]\d[\d.]*$/.test(c)).length;
-  const letterSign = lettered === 1 || lettered * 3 <= signed.length;
-  const read = cells.map((c) => {
-    const l = letterSign && /^[A-Za-z](\d[\d.]*)$/.exec(c);
-    if (l) return only ? `${only}${l[1]}` : c;
-    const m = /^([2sS$<>＜＞=＝])(\d[\d.,]*.*)$/.exec(c);
+  // "W"/"v"/"N", ≤ read "K" in DejaVu/楷体 cells, "K"/"S"/"M"/"Λ" in 1-bit scans) — one such cell, or one for three
+  // signed ones, or any number of them when every one is of the size of the column's signed numbers (within a
+  // factor of 3: SEALED39 gantaqingxie "K40", "K30", "Kso" among ≤50, ≤30); names are not ("T11" among ≥45, ≥60)
+  const letteredCells = cells.map(letteredNumber);
+  const lettered = letteredCells.filter(Boolean) as string[];
+  const letterSign = lettered.length === 1 || lettered.length * 3 <= signed.length || lettered.every((n) => near(n));
+  const read = cells.map((c, i) => {
+    const l = letterSign && letteredCells[i];
+    if (l && only) return `${only}${l}`;
+    const m = /^([25sS$<>＜＞=＝])(\d[\d.,]*.*)$/.exec(c);
     if (!m || !NUMBER.test(`≥${m[2]}`)) return c;
-    if (m[1] === '2' && !(near(m[2]) && !near(c))) return c;
+    if ((m[1] === '2' || m[1] === '5') && !(near(m[2]) && !near(c)) && !(inRange(m[2]) && !inRange(c))) return c;
+    // "5" for the sign (a 1-bit "≤" in 猫啃什锦黑: "53" among ≤5, ≤10): the one sign the column prints
+    if (m[1] === '5') return only ? `${only}${m[2]}` : c;
     // the sign's two bars without its chevron ("=98" among ≥97, ≥99 in 楷体 at 8 pt): the one sign the column prints
     if (m[1] === '=' || m[1] === '＝') return only ? `${only}${m[2]}` : c;
     return `${SIGN_LOOKALIKES[m[1]]}${m[2]}`;
@@ -200,6 +229,68 @@ function lostPercent(cells: string[]): string[] {
   const bare = cells.filter((c) => /^[≥≤±]?\d[\d.]*$/.test(c)).length;
   if (pct < 5 || !bare || bare * 6 > pct || cells.some((c) => /\d/.test(c) && !/\d%$/.test(c) && !/^[≥≤±]?\d[\d.]*$/.test(c))) return cells;
   return cells.map((c) => (/^[≥≤±]?\d[\d.]*$/.test(c) ? `${c}%` : c));
+}
+
+/**
+ * A unit as the vocabulary spells it (src/core/regulations/vocab/units.json, `header`): the recogniser reads a unit's
+ * case wrong ("PC" for pC, "dBmv" for dBmV, "w" for W), Ω as "Q" ("500Q·m"), Ω twice ("QΩ·m") and the interpunct as a
+ * point or hyphen ("Ω-m", "Ω.m"). A reading is compared with the vocabulary's units folded the same way (case, Ω/Q,
+ * ·/./-, a doubled Ω); it becomes the unit when exactly one unit folds to it ("MQ" folds to both mΩ and MΩ: stays).
+ * After a number the read unit must have two characters at least (a lone "Q" or "S" after a number names nothing the
+ * fold could vouch for); a cell that is only a unit is re-spelled in a column of units (two cells at least that are
+ * the vocabulary's units as spelled). A unit added to the data is re-spelled with no code change (test).
+ */
+const foldUnit = (u: string) => u.toLowerCase().replace(/q/g, 'ω').replace(/[·.\-‐－•・]/g, '·').replace(/ω+/g, 'ω');
+let unitFolds: Map<string, Set<string>> | undefined;
+function vocabUnit(read: string): string | null {
+  if (!unitFolds) {
+    unitFolds = new Map();
+    for (const u of Object.values(UNITS.header).flat()) unitFolds.set(foldUnit(u), (unitFolds.get(foldUnit(u)) ?? new Set()).add(u));
+  }
+  const found = unitFolds.get(foldUnit(read));
+  return found?.size === 1 ? [...found][0] : null;
+}
+const isVocabUnit = (u: string) => Object.values(UNITS.header).some((us) => us.includes(u));
+
+const NUMBER_UNIT = /^([≥≤<>±+\-]?\d[\d.,]*)([^\d\s]{2,})$/;
+function unitSpelling(cells: string[]): string[] {
+  const unitColumn = cells.filter(isVocabUnit).length >= 2;
+  const read = cells.map((c) => {
+    if (!c || isVocabUnit(c)) return c;
+    if (unitColumn && !/\d/.test(c)) return vocabUnit(c) ?? c;
+    const m = NUMBER_UNIT.exec(c);
+    if (!m || isVocabUnit(m[2]) || /^[.,]/.test(m[2])) return c;
+    const u = vocabUnit(m[2]);
+    return u ? m[1] + u : c;
+  });
+  // one character of the unit lost or misread ("≤1000-m" for ≤1000Ω·m: Ω lost, the interpunct read "-") where at
+  // least two cells of the column print one unit after their numbers, and no other unit
+  const units = new Set<string>();
+  let withUnit = 0;
+  for (const c of read) {
+    const m = NUMBER_UNIT.exec(c);
+    if (m && isVocabUnit(m[2])) {
+      units.add(m[2]);
+      withUnit++;
+    }
+  }
+  if (units.size !== 1 || withUnit < 2) return read;
+  const unit = [...units][0];
+  return read.map((c) => {
+    const m = NUMBER_UNIT.exec(c);
+    return m && !isVocabUnit(m[2]) && !/^[.,]/.test(m[2]) && (foldUnit(m[2]) === foldUnit(unit) || oneEdit(foldUnit(m[2]), foldUnit(unit))) ? m[1] + unit : c;
+  });
+}
+
+/** Two strings one character apart: one inserted, dropped or changed. */
+function oneEdit(a: string, b: string): boolean {
+  const x = [...a];
+  const y = [...b];
+  if (Math.abs(x.length - y.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  const rest = (p: string[], k: number) => p.slice(k).join('');
+  return rest(x, i + 1) === rest(y, i + 1) || rest(x, i) === rest(y, i + 1) || rest(x, i + 1) === rest(y, i);
 }
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeOperation } from '../../../src/core/api/invoke';
-import { choiceCandidates, fitChoiceModel, fitLockModel, knownDisagrees, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, LOCK_MODEL, statuteShares, type ChoiceModel, type LockFeatures } from '../../../src/core/collections/lock-model';
+import { choiceCandidates, fitChoiceModel, fitLockModel, isJudicialInterpretation, knownDisagrees, lockChoice, lockProbability, lockThreshold, LOCK_FEATURES, LOCK_MODEL, statuteShares, type ChoiceModel, type LockFeatures } from '../../../src/core/collections/lock-model';
 import { retrieveState } from '../../../src/core/collections/retrieve';
 import { docsOf, requireCollection } from '../../../src/core/collections/store';
 import { setKnownQuestions } from '../../../src/core/collections/known-answers';
@@ -321,6 +321,58 @@ describe('calibrated lock in a statute collection', () => {
       expect(knownStatutePosterior(ctx, coll, '在山上挖矿要不要批准')).toBeNull();
     } finally {
       setKnownQuestions(ctx, null);
+    }
+  });
+});
+
+describe('a lock on a judicial interpretation needs more confidence (stop 40)', () => {
+  const ctx = tempContext();
+  const law = '中华人民共和国社区示范法';
+  const interpretation = '最高人民法院关于审理社区示范纠纷案件适用法律若干问题的规定';
+  beforeAll(async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, '物业示范法.md'), statute(law, '公共秩序', 16).replace('第三条 公共秩序第3项规定：有关单位应当依法办理公共秩序事项3。', '第三条 业主大会可以决定解聘物业服务企业，解聘应当经专有部分面积过半数的业主同意。'));
+    fs.writeFileSync(
+      path.join(dir, '物业示范纠纷规定.md'),
+      statute(interpretation, '案件审理', 16).replace('第五条 案件审理第5项规定：有关单位应当依法办理案件审理事项5。', '第五条 物业服务企业拒绝退出物业服务区域的，业主委员会可以请求其返还物业服务用房和相关资料。'),
+    );
+    await invokeOperation(ctx, 'collections.import', { folder: dir, name: 'estate' });
+  });
+  afterAll(() => ctx.cleanup());
+
+  it('tells judicial interpretations by their issuer', () => {
+    expect(isJudicialInterpretation(interpretation)).toBe(true);
+    expect(isJudicialInterpretation('最高人民法院、最高人民检察院关于办理盗窃刑事案件适用法律若干问题的解释')).toBe(true);
+    expect(isJudicialInterpretation(law)).toBe(false);
+    expect(isJudicialInterpretation('中华人民共和国人民法院组织法')).toBe(false);
+    // the shipped bound is above the plain lock threshold (learned: docs/benchmarks.md, stop 40)
+    expect(LOCK_MODEL.thresholds.interpretation ?? 0).toBeGreaterThan(LOCK_MODEL.thresholds.lock);
+  });
+
+  it('asks back where it would lock the interpretation, and leaves a lock on the law alone', async () => {
+    const coll = requireCollection(ctx.db, 'estate');
+    const saved = { ...ctx.config.collections.lockModel };
+    try {
+      Object.assign(ctx.config.collections.lockModel, { enabled: true, threshold: 0, familyThreshold: 0, rivalThreshold: 0, disagreeThreshold: 0, interpretationThreshold: 0 });
+      const question = '物业服务企业拒绝退出物业服务区域，业主委员会可以请求返还物业服务用房吗';
+      const free = await retrieveState(ctx, coll, question);
+      expect(free.rule).toBe('focus');
+      expect(free.decision).toBe('locked');
+      expect(free.locked?.title).toBe(interpretation);
+      const p = free.lockCheck!.p;
+      // the bound above p: the same ranking is asked back, the interpretation named first
+      ctx.config.collections.lockModel.interpretationThreshold = Math.min(1, p + 0.01);
+      const bound = await retrieveState(ctx, coll, question);
+      expect(bound.locked).toBeNull();
+      expect(['ambiguous', 'low_evidence']).toContain(bound.decision);
+      expect(bound.candidates[0].title).toBe(interpretation);
+      // a question the law answers locks the law whatever the interpretations' bound
+      ctx.config.collections.lockModel.interpretationThreshold = 1;
+      const onLaw = await retrieveState(ctx, coll, '业主大会解聘物业服务企业要多少业主同意');
+      expect(onLaw.decision).toBe('locked');
+      expect(onLaw.locked?.title).toBe(law);
+    } finally {
+      Object.assign(ctx.config.collections.lockModel, saved);
     }
   });
 });

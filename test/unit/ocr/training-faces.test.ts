@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SEALED38_FAMILIES, SEALED39_FAMILIES, SEALED39_FONT_DIR } from '../../fixtures/fonts';
+import { SEALED38_FAMILIES, SEALED39_FAMILIES, SEALED39_FONT_DIR, SEALED40_FAMILIES, SEALED40_FONT_DIR } from '../../fixtures/fonts';
 import { HAN_TRAIN, HAN_VAL, LATIN_TRAIN, LATIN_VAL, TRAIN_FONT_DIR, sealedFace } from '../../../scripts/train/ocr-faces';
 
 const WQY = '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc';
@@ -32,6 +32,19 @@ describe('training faces guard', () => {
     // the packages' own slices stay refused (node_modules), as does LibreOffice's private folder of the SEALED39 eval
     expect(sealedFace(path.join(process.cwd(), 'node_modules', '@chinese-fonts', 'mksjh', 'dist', 'MaokenAssortedSans1.30', 'a.woff2'))).toBe(true);
     expect(sealedFace(path.join(SEALED39_FONT_DIR, 'zhensong.ttf'))).toBe(true);
+  });
+
+  it('refuses the stop-40 sealed face (MiSans) by family, package name and its private folder, even as a system font', () => {
+    for (const family of SEALED40_FAMILIES) expect(sealedFace('/usr/share/fonts/truetype/x/Face.ttf', family), family).toBe(true);
+    expect(sealedFace('/usr/share/fonts/truetype/misans/MiSans-Regular.ttf')).toBe(true);
+    expect(sealedFace('/usr/share/fonts/opentype/x/Face.otf', 'Mi Sans Light')).toBe(true);
+    expect(sealedFace(path.join(SEALED40_FONT_DIR, 'regular.ttf'))).toBe(true);
+    expect(sealedFace(path.join(SEALED40_FONT_DIR, 'fonts.conf'), 'DejaVu Sans')).toBe(true);
+    // in the training font folder too, even under a tuning face's file name
+    expect(sealedFace(path.join(TRAIN_FONT_DIR, 'misans.ttf'))).toBe(true);
+    expect(sealedFace(path.join(TRAIN_FONT_DIR, 'harmony.ttf'), 'MiSans')).toBe(true);
+    // the fallback folder Calc also sees (DejaVu, a training face) stays allowed
+    expect(sealedFace('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', 'DejaVu Sans')).toBe(false);
   });
 
   it.skipIf(!fs.existsSync(WQY))('refuses a system-looking path that links into node_modules, accepts an installed face', () => {

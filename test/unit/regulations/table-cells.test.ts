@@ -149,6 +149,37 @@ describe('OCR table columns', () => {
     expect(col([['a', '≤0.5Q'], ['b', '≤10Q'], ['c', '4QF']], 1)).toEqual(['≤0.5Q', '≤10Q', '4QF']);
   });
 
+  it('a unit re-spelled as the unit vocabulary spells it: case, Ω read Q or twice, the interpunct read as a point or hyphen', () => {
+    // a column of units: "PC" is pC, "dBmv" dBmV, "w" W; a column of names keeps its capitals
+    expect(col([['a', 'pC'], ['b', 'dB'], ['c', 'PC'], ['d', 'dBmv'], ['e', 'w']], 1)).toEqual(['pC', 'dB', 'pC', 'dBmV', 'W']);
+    expect(col([['a', 'PC'], ['b', '主变'], ['c', 'w']], 1)).toEqual(['PC', '主变', 'w']);
+    // after a number: two characters at least, and exactly one unit folding to the reading ("MQ" is mΩ or MΩ)
+    expect(col([['≤500Q·m'], ['≤750QΩ·m'], ['≤1000Ω-m'], ['≤500Ω.m']], 0)).toEqual(['≤500Ω·m', '≤750Ω·m', '≤1000Ω·m', '≤500Ω·m']);
+    expect(col([['≤0.5Q'], ['≤3MQ'], ['2QF'], ['2.5lx·']], 0)).toEqual(['≤0.5Q', '≤3MQ', '2QF', '2.5lx·']);
+    // one character of the unit lost where the column prints that one unit after its numbers; another unit there: stays
+    expect(col([['≤500Ω·m'], ['≤1000-m'], ['≤750Ω·m']], 0)).toEqual(['≤500Ω·m', '≤1000Ω·m', '≤750Ω·m']);
+    expect(col([['≤500Ω·m'], ['≤1000-m'], ['≤750Ω·m'], ['20kV']], 0)).toEqual(['≤500Ω·m', '≤1000-m', '≤750Ω·m', '20kV']);
+    expect(col([['≤500Ω·m'], ['≤1000-m']], 0)).toEqual(['≤500Ω·m', '≤1000-m']);
+  });
+
+  it('letters read for the sign before numbers of the column\'s size, their digits\' lookalikes too; "3OO" counts as a number', () => {
+    const read = ['≤50', 'Sso', 'Kso', '≤50', 'K50', 'K40', 'K40', '≤30', '≤30', 'K30'];
+    expect(col(read.map((x) => [x]), 0)).toEqual(['≤50', '≤50', '≤50', '≤50', '≤50', '≤40', '≤40', '≤30', '≤30', '≤30']);
+    // a number with its unit after the letter; "5" for the sign where the number without it is of the column's size
+    expect(col([['≤500Ω·m'], ['K500Ω·m'], ['≤1000Ω·m'], ['≤750Ω·m']], 0)).toEqual(['≤500Ω·m', '≤500Ω·m', '≤1000Ω·m', '≤750Ω·m']);
+    expect(col([['≤5'], ['53'], ['≤10'], ['≤5'], ['53']], 0)).toEqual(['≤5', '≤3', '≤10', '≤5', '≤3']);
+    // the column's median at its top (≤10, ≤10, ≤5, ≤5, ≤10): "53" is within its range without the 5, not with it
+    expect(col([['≤10'], ['≤10'], ['≤5'], ['53'], ['≤5'], ['≤10']], 0)).toEqual(['≤10', '≤10', '≤5', '≤3', '≤5', '≤10']);
+    expect(col([['≥20'], ['≥35'], ['26'], ['≥30']], 0)).toEqual(['≥20', '≥35', '26', '≥30']);
+    // names of another size stay ("T11" among ≥45, ≥60), a trailing "s" is a unit, two signs in the column: no sign to give
+    expect(col([['≥45'], ['T11'], ['T13'], ['T12'], ['≥60']], 0)).toEqual(['≥45', 'T11', 'T13', 'T12', '≥60']);
+    expect(col([['≤5'], ['Ks'], ['≤3'], ['K2s']], 0)).toEqual(['≤5', 'Ks', '≤3', '≤2s']);
+    expect(col([['≤5'], ['K4'], ['≥3'], ['K2']], 0)).toEqual(['≤5', 'K4', '≥3', 'K2']);
+    // 0 read "O" in a third of a column of numbers
+    expect(col([['500'], ['3OO'], ['3OO'], ['200'], ['100'], ['8o']], 0)).toEqual(['500', '300', '300', '200', '100', '80']);
+    expect(col([['主变'], ['3OO'], ['线路'], ['母线']], 0)).toEqual(['主变', '3OO', '线路', '母线']);
+  });
+
   it('in a column of codes an "I" between a capital and a digit is a one ("SI3-M" for S13-M); other columns keep it', () => {
     expect(col([['SI3-M-100/10'], ['SBH15-M-400/10'], ['SCBI3-100/10'], ['S20-M-315/10'], ['YI0W-200/496'], ['GIS'], ['Ⅱ母']], 0)).toEqual([
       'S13-M-100/10',

@@ -52,6 +52,16 @@ describe('unit vocabulary as data', () => {
     expect(seg.rows.map((r) => r.join('|'))).toEqual(['投光灯|12000|200', '泛光灯|8000|150', '应急灯|600|30']);
   });
 
+  it('OCR cells re-spell a unit only the data names: "LM" and "800LM" are lm once lm is added, with no code change', async () => {
+    const column = [['lx'], ['dB'], ['LM'], ['800LM']];
+    const shipped = await import('../../../src/core/regulations/table-cells');
+    expect(shipped.cleanOcrColumns(column).map((r) => r[0])).toEqual(['lx', 'dB', 'LM', '800LM']);
+    vi.resetModules();
+    vi.doMock('../../../src/core/regulations/vocab/units.json', () => ({ default: withLumen }));
+    const { cleanOcrColumns } = await import('../../../src/core/regulations/table-cells');
+    expect(cleanOcrColumns(column).map((r) => r[0])).toEqual(['lx', 'dB', 'lm', '800lm']);
+  });
+
   it('the matchers are built from the data alone', () => {
     const m = unitMatchers(parseUnits(withLumen));
     expect(m.cell.test('单位：lm')).toBe(true);
