@@ -371,6 +371,14 @@ export const configSchema = z.object({
        */
       elsewhereVetoMaxStatuteShare: z.number().min(0).max(1).default(0.5),
       /**
+       * A statute lock is overruled (not_found) when at least this many of the question's nouns are ones the
+       * collection never writes (not even a two-character piece or a lay statute word of them) and none is a
+       * noun the collection is much about (subject.ts unwrittenMatter). Stop-40 tuning: 1 also refuses
+       * in-collection questions naming one everyday noun (因工死亡家属…, 合同工辞职…: the statute answers them
+       * by its verbs); 2 refuses none. 0: off.
+       */
+      unwrittenMinNouns: z.number().int().min(0).default(2),
+      /**
        * The calibrated lock decision of statute collections (collections/lock-model.ts): the best
        * article's statute is locked when p(right) reaches the threshold that applies, else asked back
        * with the runner-up. Weights, temperature and the thresholds are fitted data

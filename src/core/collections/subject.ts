@@ -551,6 +551,18 @@ export function subjectVerdict(
     const text = [...new Set(elsewhere.map((n) => nounPhrase(o.core, n.word)))].join('、');
     return { subject: text, near: [], reason: `「${elsewhere.map((n) => n.word).join('、')}」是集合外法规规定的事项（如《${elsewhere[0].outsideTitle}》），集合中的法规没有提到` };
   }
+  // a lock whose matter the collection does not write: two or more of the question's nouns the collection
+  // never writes (nor any two-character piece of them, nor a statute word the lay vocabulary gives for them)
+  // though other statutes do, while none is a noun the collection is much about (光纤入户 / 屋顶…热水器 on the
+  // power statutes): the retrieval locked on the question's verbs and frame (收费, 报批), not its matter
+  // — unless the nearest known questions are the collection's own (as for a lock on everyday words below:
+  // 航司…机票…飞机 asked to the civil code, whose known questions are the nearest)
+  const ownKnown = !!split && split.described >= cfg.elsewhereMinKnown && split.inside > split.outside;
+  const unwritten = o.state === 'locked' && !ownKnown ? unwrittenMatter(ctx, coll, o.core, o.lay) : null;
+  if (unwritten) {
+    const text = [...new Set(unwritten.map((n) => nounPhrase(o.core, n.word)))].join('、');
+    return { subject: text, near: [], reason: `集合中的法规都没有写到「${unwritten.map((n) => n.word).join('、')}」，锁定的法规只对上了问题里的其他词` };
+  }
   if (!nouns.length) return null;
   const held = Math.max(...ids.map((id) => docHoldsSubject(ctx, coll, nouns, id, o.lay).held));
   if (held > 0) return null;
@@ -697,6 +709,26 @@ export function matterElsewhere(ctx: AppContext, coll: CollectionRow, core: stri
   // elsewhereMentionRatio as much as a statute outside it is about it — and one of them a matter an outside
   // statute is about (商标 in the criminal code's trademark crimes: 1.8 against 834)
   return nouns.length >= 2 ? passingMatter(ctx, nouns) : null;
+}
+
+/**
+ * The nouns of a question core naming a matter the collection never writes: at least
+ * collections.unwrittenMinNouns nouns (of those fewer than elsewhereVetoMaxStatuteShare of all statutes use,
+ * and used by at least statuteWordMinFiles statutes) that neither the collection nor the statute words the lay vocabulary gives for them occur in, and none of
+ * whose two-character pieces the collection writes (小区业主 holds 业主, 合同工 合同: the collection's own matter
+ * in other words), while no noun is one the collection is much about (elsewhereInsideVeto). Null: none.
+ */
+function unwrittenMatter(ctx: AppContext, coll: CollectionRow, core: string, lay: LayExpansion['equivalents']): MatterNoun[] | null {
+  const cfg = ctx.config.collections;
+  const idx = subjectIndex(ctx, coll);
+  const nouns = (matterNouns(ctx, coll, core, lay) ?? []).filter((n) => statuteWordShare(ctx, n.word) < cfg.elsewhereVetoMaxStatuteShare);
+  if (nouns.some((n) => n.inside >= cfg.elsewhereInsideVeto)) return null;
+  // a word no statute uses (商家, 房东: statuteWordMinFiles) names a thing the statutes call by its kind
+  // (经营者, 出租人), so it is no sign the matter is absent
+  const unwritten = nouns.filter(
+    (n) => n.inside <= 0 && statuteWordFiles(ctx, n.word) >= cfg.statuteWordMinFiles && !idx.df.has(n.word) && !segmentForSearch(n.word).some((t) => [...t].length >= 2 && idx.df.has(t)),
+  );
+  return cfg.unwrittenMinNouns > 0 && unwritten.length >= cfg.unwrittenMinNouns ? unwritten : null;
 }
 
 /**
