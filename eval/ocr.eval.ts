@@ -30,10 +30,10 @@
  * LibreOffice Writer converts from generated DOCX in npm faces shown only to it — 思源屏显臻宋, 猫啃什锦黑 — scanned in
  * a scanner's bilevel mode (threshold or dithered) or as a faded copy, rotated up to ±1.5°; printed copies on every run,
  * measured once by the lead at the end of stop 39, tuning since: its scans run by default and print their misses; NO_SEALED39=1 leaves it out; skipped without soffice or the npm faces) | stop 40 slice (`sealed40`: written and
- * committed before any run of its scans, sealed until the lead measures it once on final main of stop 40: eight workbooks
+ * committed before any run of its scans, sealed until the lead measured it once on final main of stop 40: eight workbooks
  * LibreOffice Calc prints from generated XLSX in MiSans (npm `misans`, shown only to it) — scanned as a fax, a phone photo
- * or a heavy-JPEG copy; opt-in: SEALED40=1 (printed and scans, totals only, no scan row ever printed), SEALED40=printed
- * (printed copies only); skipped without LibreOffice Calc or the npm packages). The statute part has a held-out page in Noto Serif CJK SC (`sealed36 · 思源宋体`, tuning from
+ * or a heavy-JPEG copy; tuning since that measurement: its scans run by default and print their misses; NO_SEALED40=1
+ * leaves it out, SEALED40=printed runs only its printed copies; skipped without LibreOffice Calc or the npm packages). The statute part has a held-out page in Noto Serif CJK SC (`sealed36 · 思源宋体`, tuning from
  * stop 37) and a sealed page of its own (`sealed37 · BabelStone`, a fourth held-out statute in BabelStone Han): their
  * accuracy lines only, their lines kept out of the low-confidence calibration and never printed.
  * (`--tables-only` runs just this part; SCAN_TABLE_DOCS adds dashes, signs, three-line tables and other fonts;
@@ -292,13 +292,13 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   const sealed39 = !sealed39Why;
   const sealed39Scans = sealed39;
   if (sealed39Why) console.log(`[skip] 第39轮封存留出集：${sealed39Why}`);
-  // the stop-40 sealed slice (LibreOffice Calc printing XLSX in MiSans; fax / phone-photo / heavy-JPEG scans): opt-in
-  // until the lead measures it once on final main — SEALED40=1 runs its printed copies and scans, totals only (no scan
-  // row is ever printed); SEALED40=printed runs only its printed copies (text layer: a generator check, misses printed)
-  const sealed40Why = !process.env.SEALED40 ? '未设置 SEALED40=1（封存至负责人在本轮最后实测一次）' : sealed40Missing();
+  // the stop-40 slice (LibreOffice Calc printing XLSX in MiSans; fax / phone-photo / heavy-JPEG scans): measured once
+  // by the lead on final main of stop 40, tuning since — its scans run by default and print their misses; NO_SEALED40=1
+  // leaves it out; SEALED40=printed runs only its printed copies (text layer: a generator check)
+  const sealed40Why = process.env.NO_SEALED40 ? 'NO_SEALED40' : sealed40Missing();
   const sealed40 = !sealed40Why;
   const sealed40Scans = sealed40 && process.env.SEALED40 !== 'printed';
-  if (sealed40Why) console.log(`[skip] 第40轮封存留出集：${sealed40Why}`);
+  if (sealed40Why) console.log(`[skip] 第40轮留出集：${sealed40Why}`);
   const kindsOnly = process.env.TABLE_SCANS_ONLY ? ['printed', ...TABLE_SCANS.map((c) => c.name)].filter((k) => process.env.TABLE_SCANS_ONLY!.split(',').some((p) => k.startsWith(p))) : undefined;
   const docs = [...STRUCTURE_DOCS.filter((d) => d.producer === 'pdfkit-ruled' || d.producer === 'pdfkit-plain'), ...SCAN_TABLE_DOCS, ...TABTEXT_TUNING_DOCS, ...TUNING35_DOCS, ...HELD34_DOCS, ...SEALED35_DOCS, ...(sealed36 ? SEALED36_DOCS : []), ...(sealed37 ? SEALED37_DOCS : []), ...(sealed38 ? SEALED38_DOCS : []), ...(sealed39 ? SEALED39_DOCS : []), ...(sealed40 ? SEALED40_DOCS : [])].filter((d) => !only || only.includes(d.name));
   // one file per document name: two documents of one name would print over each other
@@ -360,9 +360,8 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
             slot[1] += 1;
             // the stop-34 to stop-37 slices are tuning now: their misses are printed like the tuning slice's
             // the stop-38 sealed slice: only its printed copies' misses (a generator fault), never a scan's
-            // the stop-39 slice: tuning since the lead's measurement at the end of stop 39, its misses printed
-            // the stop-40 sealed slice: its printed copies' misses only (a generator fault), never a scan's row
-            const visible = doc.sealed40 ? kind === 'printed' : doc.sealed39 ? true : doc.sealed38 || !doc.heldOut || showHeld || doc.sealed || doc.held34 || doc.sealed35 || doc.sealed36 || doc.sealed37;
+            // the stop-39 and stop-40 slices: tuning since the lead's measurement at the end of their stop, misses printed
+            const visible = doc.sealed40 || doc.sealed39 ? true : doc.sealed38 || !doc.heldOut || showHeld || doc.sealed || doc.held34 || doc.sealed35 || doc.sealed36 || doc.sealed37;
             if (!ok && verbose && visible && fam === spec.families[0] && shown++ < maxShown) {
               // 版面: the row has another number of cells, or the table another number of rows (split / merged rows)
               const layout = !got[i] || got[i].split('|').length !== row.length || got.length !== want.length;
@@ -375,7 +374,7 @@ async function scannedTables(ctx: AppContext, dir: string, verbose: boolean, sho
   }
   const pct = ([a, b]: Slot) => (b ? `${((100 * a) / b).toFixed(1)}% (${a}/${b})` : '—');
   console.log(
-    `\n表格整行一致（pdfkit 生成的规程表格：框线表、三线表、无框线；调参集 | 留出集（已查看过） | 第33轮新留出集（已查看过） | 第34轮框线表（原封存，第35轮起为调参集） | 第34轮无框线/三线表（原留出，第35轮起为调参集） | 第35轮封存留出集（第36轮起为调参集） | 第36轮留出集（思源宋体/黑体、楷体GB；原封存，第37轮起为调参集） | 第37轮留出集（BabelStone Han、Droid Sans Fallback，TeX Gyre/Carlito 数字；运行前写好并封存，第37轮实测后为调参集） | 第38轮留出集（Chromium 打印、npm 字体、复印件扫描；第38轮实测后为调参集） | 第39轮留出集（LibreOffice 转换 DOCX、npm 字体、二值/抖动/褪色扫描；第39轮实测后为调参集） | 第40轮封存留出集（LibreOffice Calc 打印 XLSX、MiSans、传真/手机拍照/重度JPEG；仅 SEALED40=1，仅合计）`,
+    `\n表格整行一致（pdfkit 生成的规程表格：框线表、三线表、无框线；调参集 | 留出集（已查看过） | 第33轮新留出集（已查看过） | 第34轮框线表（原封存，第35轮起为调参集） | 第34轮无框线/三线表（原留出，第35轮起为调参集） | 第35轮封存留出集（第36轮起为调参集） | 第36轮留出集（思源宋体/黑体、楷体GB；原封存，第37轮起为调参集） | 第37轮留出集（BabelStone Han、Droid Sans Fallback，TeX Gyre/Carlito 数字；运行前写好并封存，第37轮实测后为调参集） | 第38轮留出集（Chromium 打印、npm 字体、复印件扫描；第38轮实测后为调参集） | 第39轮留出集（LibreOffice 转换 DOCX、npm 字体、二值/抖动/褪色扫描；第39轮实测后为调参集） | 第40轮留出集（LibreOffice Calc 打印 XLSX、MiSans、传真/手机拍照/重度JPEG；第40轮实测后为调参集）`,
   );
   console.log(`${'族'.padEnd(14)}${kinds.map((k) => k.padEnd(200)).join('')}`);
   for (const [fam, byKind] of tally) console.log(`${fam.padEnd(14)}${kinds.map((k) => `${pct(byKind[k].dev)} | ${pct(byKind[k].held)} | ${pct(byKind[k].fresh)} | ${pct(byKind[k].sealed)} | ${pct(byKind[k].h34)} | ${pct(byKind[k].s35)} | ${pct(byKind[k].s36)} | ${pct(byKind[k].s37)} | ${pct(byKind[k].s38)} | ${pct(byKind[k].s39)} | ${pct(byKind[k].s40)}`.padEnd(200)).join('')}`);
