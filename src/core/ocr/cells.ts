@@ -590,12 +590,7 @@ function barThrough(img: GreyImage, b: TextBox, x: number, near: number): number
   const lo = Math.max(x0, Math.floor(x - near));
   const hi = Math.min(x1 - 1, Math.ceil(x + near));
   // rows a ruling crosses (ink over most of the box) hold no glyph's ink
-  const ruled: boolean[] = [];
-  for (let y = top; y < bottom; y++) {
-    let n = 0;
-    for (let xx = x0; xx < x1; xx++) if (dark(xx, y)) n++;
-    ruled.push(n > w * 0.6);
-  }
+  const ruled = ruledRows(dark, x0, x1, top, bottom, 0.6);
   const band = Math.max(2, h / 10);
   const clean = (xx: number, y: number) => {
     for (let yy = top; yy < bottom; yy++) if (!ruled[yy - top] && Math.abs(yy - y) > band && dark(xx, yy)) return false;
@@ -693,12 +688,7 @@ function uprightBars(img: GreyImage, b: TextBox, x: number): number {
   const ink = Math.min(FAINT_INK, (darkest + 255) / 2);
   const dark = (xx: number, y: number) => img.data[y * img.width + xx] < ink;
   // rows a ruling crosses (dark over most of the box) are left out
-  const ruled: boolean[] = [];
-  for (let y = y0; y < y1; y++) {
-    let n = 0;
-    for (let xx = x0; xx < x1; xx++) if (dark(xx, y)) n++;
-    ruled.push(n > (x1 - x0) * 0.6);
-  }
+  const ruled = ruledRows(dark, x0, x1, y0, y1, 0.6);
   // the line's ink height: rows holding ink (a Han glyph's height; a Roman numeral is half of it or more)
   let inkRows = 0;
   for (let y = y0; y < y1; y++) {
@@ -747,6 +737,20 @@ function uprightBars(img: GreyImage, b: TextBox, x: number): number {
 }
 
 
+/**
+ * Rows y0..y1 of a box that a ruling crosses: ink (`dark`) over more than `share` of the columns x0..x1. Indexed
+ * from y0; the readers of a box's glyphs leave these rows out.
+ */
+function ruledRows(dark: (x: number, y: number) => boolean, x0: number, x1: number, y0: number, y1: number, share: number): boolean[] {
+  const ruled: boolean[] = [];
+  for (let y = y0; y < y1; y++) {
+    let n = 0;
+    for (let x = x0; x < x1; x++) if (dark(x, y)) n++;
+    ruled.push(n > (x1 - x0) * share);
+  }
+  return ruled;
+}
+
 interface Glyph {
   x0: number;
   x1: number;
@@ -775,12 +779,7 @@ function leadingGlyphs(img: GreyImage, b: TextBox): [Glyph | null, Glyph | null]
   const y1 = Math.min(img.height, Math.ceil(b.y1));
   const h = y1 - y0;
   if (h <= 0 || x1 <= x0) return [null, null];
-  const ruled = new Uint8Array(h);
-  for (let y = y0; y < y1; y++) {
-    let n = 0;
-    for (let x = x0; x < x1; x++) if (img.data[y * img.width + x] < FAINT_INK) n++;
-    ruled[y - y0] = n > (x1 - x0) * 0.8 ? 1 : 0;
-  }
+  const ruled = ruledRows((x, y) => img.data[y * img.width + x] < FAINT_INK, x0, x1, y0, y1, 0.8);
   const inkIn = (x: number) => {
     let n = 0;
     for (let y = y0; y < y1; y++) if (!ruled[y - y0] && img.data[y * img.width + x] < FAINT_INK) n++;
